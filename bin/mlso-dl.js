@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Entry of the `mlso-dl` command. The TypeScript sources are bundled into dist/ by `npm install`
+// (the prepare script); in a checkout where that has not happened yet, build once, then run.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const bundle = new URL('../dist/cli/mlso-dl.js', import.meta.url);
+if (!existsSync(bundle)) {
+  const script = fileURLToPath(new URL('../scripts/build-main.mjs', import.meta.url));
+  const built = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    console.error('mlso-dl could not be built. Run "npm install" in the project folder and try again.');
+    process.exit(2);
+  }
+}
+await import(bundle.href);

@@ -1,0 +1,51 @@
+// `mock-server`: runs the bundled emulator of the MLSO data API until Ctrl-C, for demos and tests.
+import { DEMO_EMAIL, createEmulator, type EmulatorOptions } from '../../emulator';
+import type { CliContext } from '../cli-context';
+import { EXIT_OK } from '../exit-codes';
+
+export interface MockServerOptions {
+  host: string;
+  port: number;
+  days?: number;
+  lastDay?: string;
+  cadence?: number;
+  imageSize?: number;
+  latency?: number;
+  bandwidth?: number;
+  failureRate?: number;
+  resetRate?: number;
+  sessionLifetime?: number;
+  registered?: string;
+  bodyForm?: EmulatorOptions['bodyForm'];
+  seed?: number;
+}
+
+export async function mockServerCommand(context: CliContext, options: MockServerOptions): Promise<number> {
+  const settings: Partial<EmulatorOptions> = {
+    host: options.host,
+    port: options.port,
+    ...(options.days !== undefined ? { days: options.days } : {}),
+    ...(options.lastDay !== undefined ? { lastDay: options.lastDay } : {}),
+    ...(options.cadence !== undefined ? { cadenceSeconds: options.cadence } : {}),
+    ...(options.imageSize !== undefined ? { imageSize: options.imageSize } : {}),
+    ...(options.latency !== undefined ? { latencyMs: options.latency * 1000 } : {}),
+    ...(options.bandwidth !== undefined ? { bandwidthBytesPerSecond: options.bandwidth } : {}),
+    ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),
+    ...(options.resetRate !== undefined ? { resetRate: options.resetRate } : {}),
+    ...(options.sessionLifetime !== undefined ? { sessionLifetimeSeconds: options.sessionLifetime } : {}),
+    ...(options.registered !== undefined ? { registeredEmails: options.registered.split(',').map((e) => e.trim()).filter(Boolean) } : {}),
+    ...(options.bodyForm !== undefined ? { bodyForm: options.bodyForm } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  const emulator = await createEmulator(settings);
+  // The address goes to stdout on a line of its own so scripts (and the benchmark) can read it.
+  context.out.result(`MLSO API emulator listening on ${emulator.url}`);
+  context.out.info(`Registered e-mail${emulator.options.registeredEmails.length === 1 ? '' : 's'}: ${emulator.options.registeredEmails.join(', ') || DEMO_EMAIL}`);
+  context.out.info(`Try: mlso-dl --base-url ${emulator.url} instruments      (Ctrl-C stops the server)`);
+  await new Promise<void>((resolve) => {
+    if (context.signal?.aborted) resolve();
+    context.signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await emulator.close();
+  return EXIT_OK;
+}

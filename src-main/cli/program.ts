@@ -1,0 +1,109 @@
+// The mlso-dl command tree: a superset of the official `mlsoapi` (same commands, flags and tables),
+// plus --json everywhere, the emulator and, later, the engine's download options.
+import { Command, Option } from 'commander';
+import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
+import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
+import { createContext, type CliIo, type GlobalOptions } from './cli-context';
+import { aboutCommand, instrumentsCommand, productsCommand } from './commands/catalogue-commands';
+import { filesCommand, type FilesOptions } from './commands/files-command';
+import { mockServerCommand, type MockServerOptions } from './commands/mock-server-command';
+import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
+import { CLIENT_VERSION } from './version';
+
+export interface ProgramRun {
+  program: Command;
+  /** The exit status the chosen command settled on. */
+  exitCode: () => number;
+}
+
+export function buildProgram(io: CliIo): ProgramRun {
+  let exitCode = 0;
+  const program = new Command('mlso-dl');
+  const context = () => createContext(program.opts<GlobalOptions>(), io);
+  const json = () => new Option('--json', 'print the result as JSON');
+
+  program
+    .description(`Find and download MLSO solar observations from the command line (MLSO Downloader ${CLIENT_VERSION})`)
+    .enablePositionalOptions()
+    .version(`mlso-dl ${CLIENT_VERSION}`, '-v, --version', 'show the version and exit')
+    .helpOption('-h, --help', 'show this help and exit')
+    .addOption(new Option('-u, --base-url <url>', 'base URL of the MLSO API').default(DEFAULT_BASE_URL).env('MLSO_BASE_URL'))
+    .addOption(new Option('--api-version <version>', 'API version').default(DEFAULT_API_VERSION))
+    .addOption(new Option('--client-name <name>', 'client name sent to the files endpoint').default(DEFAULT_CLIENT_NAME))
+    .option('--verbose', 'print each request URL and the server information')
+    .option('-q, --quiet', 'print only results and errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => (io.stdout ?? process.stdout).write(text),
+      writeErr: (text) => (io.stderr ?? process.stderr).write(text),
+    });
+
+  program
+    .command('about')
+    .description('show the server version and documentation links')
+    .addOption(json())
+    .action(async (options: { json?: boolean }) => {
+      exitCode = await aboutCommand(context(), options);
+    });
+
+  program
+    .command('instruments')
+    .description('list the instruments and the dates they cover')
+    .addOption(json())
+    .action(async (options: { json?: boolean }) => {
+      exitCode = await instrumentsCommand(context(), options);
+    });
+
+  program
+    .command('products')
+    .description("list an instrument's data products")
+    .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor or ucomp')
+    .addOption(json())
+    .action(async (options: { instrument: string; json?: boolean }) => {
+      exitCode = await productsCommand(context(), options);
+    });
+
+  program
+    .command('files')
+    .description("list (and with --download, fetch) a product's files")
+    .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor')
+    .requiredOption('-p, --product <id>', 'product id, e.g. pb')
+    .option('--wave-region <region>', `wave region (${WAVE_REGIONS.join(', ')})`)
+    .option('--obs-plan <plan>', 'observing plan, e.g. synoptic or waves')
+    .option('-s, --start-date <date>', 'start date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
+    .option('-e, --end-date <date>', 'end date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
+    .option('-c, --carrington-rotation <n>', 'Carrington rotation number (also --cr)')
+    .addOption(new Option('--cr <n>').hideHelp())
+    .option('--every <period>', 'one file per period, e.g. 2hours, 1day, 30minutes')
+    .option('-d, --download', 'download the listed files')
+    .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
+    .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.')
+    .addOption(json())
+    .action(async (options: FilesOptions) => {
+      exitCode = await filesCommand(context(), options);
+    });
+
+  program
+    .command('mock-server')
+    .description('run the bundled emulator of the MLSO API (demo server and test double) until Ctrl-C')
+    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(5000).argParser(integerParser(0, 65535)))
+    .addOption(new Option('--days <n>', 'number of synthetic observing days').argParser(integerParser(1, 3650)))
+    .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD'))
+    .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
+    .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
+    .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))
+    .addOption(new Option('--bandwidth <rate>', 'per-connection download rate, e.g. 25MB/s').argParser(parseByteSize))
+    .addOption(new Option('--failure-rate <fraction>', 'fraction of downloads answered with a server error').argParser(parseFraction))
+    .addOption(new Option('--reset-rate <fraction>', 'fraction of downloads cut off mid-body').argParser(parseFraction))
+    .addOption(new Option('--session-lifetime <duration>', 'how long a session cookie lasts, e.g. 10m').argParser(parseDurationSeconds))
+    .addOption(new Option('--registered <emails>', 'comma-separated registered e-mails'))
+    .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
+    .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
+    .action(async (options: MockServerOptions) => {
+      exitCode = await mockServerCommand(context(), options);
+    });
+
+  return { program, exitCode: () => exitCode };
+}

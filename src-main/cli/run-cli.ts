@@ -1,0 +1,32 @@
+// Runs mlso-dl in-process and returns its exit status: the entry point calls it with the real argv,
+// tests with captured streams. Every failure becomes one or two plain lines, never a stack trace.
+import { CommanderError } from 'commander';
+import { MlsoError } from '../core/errors';
+import type { CliIo } from './cli-context';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, exitCodeFor } from './exit-codes';
+import { buildProgram } from './program';
+
+export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
+  const { program, exitCode } = buildProgram(io);
+  const stderr = io.stderr ?? process.stderr;
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its message (and the hint to --help).
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof UsageError) {
+      stderr.write(`mlso-dl: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof MlsoError) {
+      stderr.write(`mlso-dl: ${error.message}\n`);
+      return exitCodeFor(error);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    stderr.write(`mlso-dl: unexpected problem: ${message}\nPlease report it with the command you ran.\n`);
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,45 @@
+// The settings every front end hands to the core client.
+import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../../../src-shared/api/service-facts';
+import { InvalidInputError } from '../errors';
+
+export interface ClientSettings {
+  /** Scheme and host of the service, e.g. http://api.mlso.ucar.edu. */
+  baseUrl: string;
+  /** Path segment of the API version, e.g. v1. */
+  apiVersion: string;
+  /** Sent as the `client` query value on the files endpoint. */
+  clientName: string;
+  /** Milliseconds to wait for a catalogue answer. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
+  baseUrl: DEFAULT_BASE_URL,
+  apiVersion: DEFAULT_API_VERSION,
+  clientName: DEFAULT_CLIENT_NAME,
+  timeoutMs: 60_000,
+};
+
+/** Checks and tidies settings typed by a person (a trailing slash on the URL, spaces, a "/v1" pasted into the base URL). */
+export function normaliseSettings(partial: Partial<ClientSettings>): ClientSettings {
+  const settings = { ...DEFAULT_CLIENT_SETTINGS, ...partial };
+  let parsed: URL;
+  try {
+    parsed = new URL(settings.baseUrl.trim());
+  } catch {
+    throw new InvalidInputError(`"${settings.baseUrl}" is not a server address: use a URL such as ${DEFAULT_BASE_URL}.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InvalidInputError(`"${settings.baseUrl}" is not an http or https address: use a URL such as ${DEFAULT_BASE_URL}.`);
+  }
+  const apiVersion = settings.apiVersion.trim().replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._-]+$/.test(apiVersion)) {
+    throw new InvalidInputError(`API version "${settings.apiVersion}" is not valid: use a path segment such as ${DEFAULT_API_VERSION}.`);
+  }
+  let path = parsed.pathname.replace(/\/+$/, '');
+  // People paste the versioned address from the documentation; the version is its own setting.
+  if (path.endsWith(`/${apiVersion}`)) path = path.slice(0, -(apiVersion.length + 1));
+  const clientName = settings.clientName.trim();
+  if (clientName.length === 0) throw new InvalidInputError('The client name must not be empty.');
+  return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName };
+}

@@ -1,0 +1,223 @@
+// The client of the MLSO data API: the eight endpoints, validated answers, typed failures.
+// Plain Node (no electron): the command line, the desktop app and web mode all use this one class.
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import {
+  aboutSchema,
+  fileListingSchema,
+  instrumentIdsSchema,
+  instrumentSchema,
+  messageSchema,
+  productListSchema,
+  productMetadataSchema,
+  type About,
+  type FileListing,
+  type Instrument,
+  type InstrumentSummary,
+  type ProductList,
+  type ProductMetadata,
+} from '../../../src-shared/api/schemas';
+import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-shared/filters/filter-rules';
+import { InvalidInputError, InvalidResponseError, ServerError, UnknownUserError } from '../errors';
+import { normaliseSettings, type ClientSettings } from './client-settings';
+import { HttpTransport, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import { SessionCookieJar } from './session-cookie-jar';
+
+const USER_AGENT = 'mlso-downloader/0.1 (+https://github.com/mlso-downloader)';
+
+export interface ClientOptions {
+  /** Called with every URL requested (the command line's --verbose). */
+  log?: RequestLogger;
+}
+
+export interface FilesRequest {
+  instrument: string;
+  product: string;
+  filters?: FileFilters;
+}
+
+export class MlsoClient {
+  private current: ClientSettings;
+  private readonly cookies: SessionCookieJar;
+  private transport: HttpTransport;
+  private readonly metadataCache = new Map<string, Promise<ProductMetadata>>();
+
+  constructor(
+    settings: Partial<ClientSettings> = {},
+    private readonly options: ClientOptions = {},
+  ) {
+    this.current = normaliseSettings(settings);
+    this.cookies = new SessionCookieJar(this.current.baseUrl);
+    this.transport = new HttpTransport(this.cookies, USER_AGENT, this.current.timeoutMs, options.log);
+  }
+
+  get settings(): ClientSettings {
+    return { ...this.current };
+  }
+
+  /** Changes settings; a different server forgets the session and cached metadata. */
+  configure(settings: Partial<ClientSettings>): void {
+    this.current = normaliseSettings({ ...this.current, ...settings });
+    this.cookies.rescope(this.current.baseUrl);
+    this.transport = new HttpTransport(this.cookies, USER_AGENT, this.current.timeoutMs, this.options.log);
+    this.metadataCache.clear();
+  }
+
+  /** The address of an endpoint; path segments are percent-encoded (product ids such as `nrgf+diff`). */
+  endpoint(...segments: string[]): string {
+    const path = segments.map((segment) => encodeURIComponent(segment)).join('/');
+    return `${this.current.baseUrl}/${encodeURIComponent(this.current.apiVersion)}/${path}`;
+  }
+
+  async about(options: RequestOptions = {}): Promise<About> {
+    return this.getJson(this.endpoint('about'), aboutSchema, options);
+  }
+
+  async instrumentIds(options: RequestOptions = {}): Promise<string[]> {
+    return this.getJson(this.endpoint('instruments'), instrumentIdsSchema, options);
+  }
+
+  async instrument(id: string, options: RequestOptions = {}): Promise<Instrument> {
+    return this.getJson(this.endpoint('instruments', requireId(id, 'instrument')), instrumentSchema, options);
+  }
+
+  /** Every instrument's details, sorted by id (the service lists them unsorted). */
+  async instruments(options: RequestOptions = {}): Promise<InstrumentSummary[]> {
+    const ids = [...(await this.instrumentIds(options))].sort();
+    const details = await Promise.all(ids.map((id) => this.instrument(id, options)));
+    return ids.map((id, index) => {
+      const instrument = details[index]!;
+      return { id, ...instrument, 'start-date': instrument.dates['start-date'], 'end-date': instrument.dates['end-date'] };
+    });
+  }
+
+  async products(instrument: string, options: RequestOptions = {}): Promise<ProductList> {
+    return this.getJson(this.endpoint('instruments', requireId(instrument, 'instrument'), 'products'), productListSchema, options);
+  }
+
+  /** A product's metadata, cached per instrument and product for the life of the settings. */
+  productMetadata(instrument: string, product: string, options: RequestOptions = {}): Promise<ProductMetadata> {
+    const url = this.endpoint('instruments', requireId(instrument, 'instrument'), 'products', requireId(product, 'product'));
+    let pending = this.metadataCache.get(url);
+    if (!pending) {
+      pending = this.getJson(url, productMetadataSchema, options);
+      this.metadataCache.set(url, pending);
+      pending.catch(() => this.metadataCache.delete(url));
+    }
+    return pending;
+  }
+
+  /**
+   * Checks the filters against the shared rules and, when filters are given, against the product's own
+   * list of accepted filters; throws InvalidInputError before any listing request when one is wrong.
+   */
+  async checkFilesRequest(request: FilesRequest, options: RequestOptions = {}): Promise<FilterQuery> {
+    const local = checkFilters(request.filters ?? {});
+    if (!local.ok) throw new InvalidInputError(local.problems);
+    if (Object.keys(local.query).length === 0) return local.query;
+    const metadata = await this.productMetadata(request.instrument, request.product, options);
+    const checked = checkFilters(request.filters ?? {}, metadata.filters, `${request.instrument} ${request.product}`);
+    if (!checked.ok) throw new InvalidInputError(checked.problems);
+    return checked.query;
+  }
+
+  async files(request: FilesRequest, options: RequestOptions = {}): Promise<FileListing> {
+    const query = await this.checkFilesRequest(request, options);
+    const url = new URL(
+      this.endpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
+    );
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    url.searchParams.set('client', this.current.clientName);
+    return this.getJson(url.href, fileListingSchema, options);
+  }
+
+  /** Signs in: on success the server's session cookie is kept in the jar and its message returned. */
+  async authenticate(username: string, options: RequestOptions = {}): Promise<string> {
+    const email = username.trim();
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+      throw new InvalidInputError(`"${username}" is not an e-mail address: sign in with the e-mail you registered with the observatory.`);
+    }
+    const url = new URL(this.endpoint('authenticate'));
+    url.searchParams.set('username', email);
+    const response = await this.transport.getText(url.href, options);
+    if (response.status === 404) {
+      const message = serverMessage(response.data);
+      throw new UnknownUserError(email, message ?? `username ${email} not found`);
+    }
+    if (!isOk(response.status)) throw statusError(response);
+    return parseBody(response, messageSchema).message;
+  }
+
+  async signOut(): Promise<void> {
+    await this.cookies.clear();
+  }
+
+  /** Expiry of the session cookie (ms since epoch); `null` when it has none, `undefined` when signed out. */
+  sessionExpiry(): Promise<number | null | undefined> {
+    return this.cookies.sessionExpiry(this.current.baseUrl);
+  }
+
+  /** Opens a download URL exactly as the listing gave it (a relative one resolves against the base URL). */
+  openDownload(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
+    return this.transport.getStream(new URL(url, `${this.current.baseUrl}/`).href, options);
+  }
+
+  private async getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions): Promise<z.infer<S>> {
+    const response = await this.transport.getText(url, options);
+    if (!isOk(response.status)) throw statusError(response);
+    return parseBody(response, schema);
+  }
+}
+
+function requireId(value: string, what: 'instrument' | 'product'): string {
+  const id = value.trim();
+  if (id.length === 0) throw new InvalidInputError(`Choose an ${what}: the ${what} id must not be empty.`);
+  return id;
+}
+
+const isOk = (status: number): boolean => status >= 200 && status < 300;
+
+function parseBody<S extends z.ZodType>(response: HttpResponse<string>, schema: S): z.infer<S> {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.data);
+  } catch {
+    throw new InvalidResponseError(response.url, `expected JSON, got ${describeText(response.data)}`);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the answer';
+    throw new InvalidResponseError(response.url, `${where}: ${issue?.message ?? 'unexpected shape'}`);
+  }
+  return parsed.data;
+}
+
+/** The `message` of a JSON error body, if the body is one. */
+export function serverMessage(text: string): string | undefined {
+  try {
+    const parsed = messageSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const value = headers['retry-after'];
+  if (typeof value !== 'string') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+function statusError(response: HttpResponse<string>): ServerError {
+  return new ServerError(response.status, serverMessage(response.data), response.url, retryAfterSeconds(response.headers));
+}
+
+function describeText(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return 'an empty body';
+  if (/^<(!doctype|html)/i.test(trimmed)) return 'an HTML page';
+  return `"${trimmed.slice(0, 40)}${trimmed.length > 40 ? '…' : ''}"`;
+}

@@ -1,0 +1,59 @@
+// The session cookie lives here, in a tough-cookie jar that honours Domain, Path and Expires, and is
+// fenced to the API host: cookies are taken only from the API host's answers and offered only to
+// requests for that host, so a redirect or a download URL pointing elsewhere never carries them.
+import { CookieJar } from 'tough-cookie';
+
+export const SESSION_COOKIE_NAME = 'session';
+
+export class SessionCookieJar {
+  private jar = new CookieJar();
+  private apiHostname: string;
+
+  constructor(apiBaseUrl: string) {
+    this.apiHostname = new URL(apiBaseUrl).hostname;
+  }
+
+  /** Pointing the client at another server forgets the old server's cookies. */
+  rescope(apiBaseUrl: string): void {
+    const hostname = new URL(apiBaseUrl).hostname;
+    if (hostname !== this.apiHostname) {
+      this.apiHostname = hostname;
+      this.jar = new CookieJar();
+    }
+  }
+
+  private isApiHost(url: string): boolean {
+    return new URL(url).hostname === this.apiHostname;
+  }
+
+  async storeFrom(setCookie: string | string[] | undefined, url: string): Promise<void> {
+    if (!setCookie || !this.isApiHost(url)) return;
+    for (const header of Array.isArray(setCookie) ? setCookie : [setCookie]) {
+      // A malformed cookie from the server is ignored rather than failing the request it came with.
+      await this.jar.setCookie(header, url, { ignoreError: true });
+    }
+  }
+
+  async headerFor(url: string): Promise<string> {
+    if (!this.isApiHost(url)) return '';
+    return this.jar.getCookieString(url);
+  }
+
+  /** The session cookie's expiry (ms since epoch), `null` for a browser-session cookie, `undefined` when there is none. */
+  async sessionExpiry(url: string): Promise<number | null | undefined> {
+    if (!this.isApiHost(url)) return undefined;
+    const cookies = await this.jar.getCookies(url);
+    const session = cookies.find((cookie) => cookie.key === SESSION_COOKIE_NAME);
+    if (!session) return undefined;
+    const expiry = session.expiryTime();
+    return expiry === undefined || !Number.isFinite(expiry) ? null : expiry;
+  }
+
+  async hasSession(url: string): Promise<boolean> {
+    return (await this.sessionExpiry(url)) !== undefined;
+  }
+
+  async clear(): Promise<void> {
+    await this.jar.removeAllCookies();
+  }
+}

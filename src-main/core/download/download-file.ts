@@ -1,0 +1,241 @@
+// The one-file download primitive. The body streams through gzip detection into a hidden temporary
+// file beside the target; only a body that ended cleanly and is FITS is renamed to its real name.
+// JSON or HTML answers are errors whatever their status, and are never written to disk.
+import { createHash } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import type { HttpResponse, RequestOptions } from '../api/http-transport';
+import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
+import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
+import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
+import { startsWithFitsSignature } from './fits-signature';
+import { peek, withoutGzipLayers } from './gzip-layers';
+import { temporaryNameFor } from './temporary-files';
+
+export type OpenDownload = (url: string, options: RequestOptions) => Promise<HttpResponse<Readable>>;
+
+export interface DownloadTarget {
+  /** The listing's `url`, used as given. */
+  url: string;
+  /** The listing's `filename`: must be a plain base name. */
+  filename: string;
+  /** Folder the file goes into (must exist). */
+  folder: string;
+  /** Name on disk when it differs from `filename` (a "keep both" copy); same rules. */
+  localName?: string;
+}
+
+export interface DownloadProgress {
+  /** Bytes of the body as they came over the wire (compressed). */
+  bytesReceived: number;
+  /** Decompressed bytes written to the temporary file. */
+  bytesWritten: number;
+  /** Content-Length of the body, when the server sent one. */
+  bodyLength?: number;
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** Milliseconds without a single byte before the download counts as failed (default 60 s). */
+  stallTimeoutMs?: number;
+  /** Milliseconds to wait for the response headers (default 60 s). */
+  headerTimeoutMs?: number;
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Called with the temporary file's name before it is created (the engine records it for crash clean-up). */
+  onTemporaryFile?: (name: string) => void;
+  openSink?: OpenFileSink;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytesReceived: number;
+  bytesWritten: number;
+  /** SHA-256 of the decompressed file as written, hex. */
+  sha256: string;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+const DEFAULT_STALL_MS = 60_000;
+
+export async function downloadFile(openDownload: OpenDownload, target: DownloadTarget, options: DownloadOptions = {}): Promise<DownloadResult> {
+  const localName = target.localName ?? target.filename;
+  for (const name of new Set([target.filename, localName])) {
+    const check = checkSafeFilename(name);
+    if (!check.ok) throw new DownloadError('unsafe-name', `Refused to save "${printable(name)}": ${check.reason}. Only plain file names are written.`);
+  }
+  if (options.signal?.aborted) throw new CancelledError('The download');
+
+  const response = await openDownload(target.url, { signal: options.signal, timeoutMs: options.headerTimeoutMs ?? DEFAULT_STALL_MS });
+  const body = response.data;
+  if (response.status < 200 || response.status >= 300) {
+    const text = await readLimited(body, ERROR_BODY_LIMIT).catch(() => '');
+    const message = serverMessage(text);
+    if (response.status === 401 || response.status === 403) throw new SessionError(response.status, message);
+    throw new ServerError(response.status, message, response.url, retryAfterSeconds(response.headers));
+  }
+
+  const lengthHeader = response.headers['content-length'];
+  const bodyLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  const progress: DownloadProgress = { bytesReceived: 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
+
+  const watchdog = new StallWatchdog(body, options.stallTimeoutMs ?? DEFAULT_STALL_MS);
+  const onAbort = (): void => {
+    body.destroy(new CancelledError('The download'));
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const counted = countBytes(body, (n) => {
+    progress.bytesReceived += n;
+    watchdog.fed();
+  });
+
+  let sink: FileSink | undefined;
+  let temporaryPath: string | undefined;
+  try {
+    const decoded = await peek(withoutGzipLayers(counted), 80);
+    if (!startsWithFitsSignature(decoded.head)) {
+      throw await notFitsError(decoded.head, decoded.rest, target.filename);
+    }
+    const temporaryName = temporaryNameFor(localName);
+    options.onTemporaryFile?.(temporaryName);
+    temporaryPath = path.join(target.folder, temporaryName);
+    sink = await (options.openSink ?? openFileSink)(temporaryPath);
+    const hash = createHash('sha256');
+    for await (const chunk of decoded.rest) {
+      await sink.write(chunk);
+      hash.update(chunk);
+      progress.bytesWritten += chunk.length;
+      options.onProgress?.({ ...progress });
+    }
+    if (bodyLength !== undefined && progress.bytesReceived !== bodyLength) {
+      throw new DownloadError('truncated', `${target.filename} arrived incomplete (${progress.bytesReceived} of ${bodyLength} bytes).`);
+    }
+    await sink.sync();
+    await sink.close();
+    sink = undefined;
+    const finalPath = path.join(target.folder, localName);
+    await rename(temporaryPath, finalPath);
+    temporaryPath = undefined;
+    await syncFolder(target.folder);
+    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256: hash.digest('hex') };
+  } catch (error) {
+    throw classify(error, target, response.url, watchdog.stalled);
+  } finally {
+    watchdog.stop();
+    options.signal?.removeEventListener('abort', onAbort);
+    body.destroy();
+    await sink?.close().catch(() => undefined);
+    if (temporaryPath) await unlink(temporaryPath).catch(() => undefined);
+  }
+}
+
+/** Counts raw bytes as they arrive, before any decoding. */
+async function* countBytes(source: AsyncIterable<Buffer>, onChunk: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    onChunk(chunk.length);
+    yield chunk;
+  }
+}
+
+/** Destroys the body when no byte has arrived for `timeoutMs`: a stalled read is a failure, not a wait. */
+class StallWatchdog {
+  stalled = false;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly body: Readable,
+    private readonly timeoutMs: number,
+  ) {
+    this.fed();
+  }
+  fed(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.body.destroy(new Error('stalled'));
+    }, this.timeoutMs);
+  }
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+async function notFitsError(head: Buffer, rest: AsyncGenerator<Buffer>, filename: string): Promise<DownloadError> {
+  const chunks = [head];
+  let length = head.length;
+  for await (const chunk of rest) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= ERROR_BODY_LIMIT) break;
+  }
+  const text = Buffer.concat(chunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8');
+  const message = serverMessage(text);
+  if (message !== undefined) {
+    return new DownloadError('error-body', `The server sent a message instead of ${filename}: ${message}`, message);
+  }
+  const trimmed = text.trimStart();
+  if (/^<(!doctype|html|\?xml|body|head)/i.test(trimmed)) {
+    return new DownloadError('error-body', `The server sent a web page instead of ${filename}; the file was not saved.`);
+  }
+  if (trimmed.length === 0) return new DownloadError('not-fits', `The server sent an empty body instead of ${filename}; the file was not saved.`);
+  return new DownloadError('not-fits', `${filename} is not a FITS file (it does not begin with "SIMPLE  ="); it was not saved.`);
+}
+
+function classify(error: unknown, target: DownloadTarget, url: string, stalled: boolean): MlsoError {
+  if (stalled) return new NetworkError('stalled', url);
+  if (error instanceof MlsoError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new DiskFullError(target.folder);
+  if (code === 'Z_BUF_ERROR' || (error instanceof Error && /unexpected end of file/i.test(error.message))) {
+    return new DownloadError('truncated', `${target.filename} arrived incomplete (the compressed stream ended early).`);
+  }
+  if (code === 'Z_DATA_ERROR') return new DownloadError('not-fits', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR') {
+    return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${code}). Choose a folder you can write to.`);
+  }
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || (error instanceof Error && error.message === 'aborted')) {
+    return new NetworkError('reset', url);
+  }
+  if (code === 'ETIMEDOUT') return new NetworkError('timeout', url);
+  return new NetworkError('reset', url, error instanceof Error ? error.message : String(error));
+}
+
+async function readLimited(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= limit) break;
+  }
+  let bytes = Buffer.concat(chunks).subarray(0, limit);
+  // Error bodies may themselves be gzip-encoded; the text path of axios would have undone that.
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch {
+      return '';
+    }
+  }
+  return bytes.toString('utf8');
+}
+
+/** Makes the rename itself durable; best effort, since not every platform can open a folder. */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows cannot fsync a directory; the rename is still atomic there.
+  }
+}
+
+function printable(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f]/g, '?');
+}

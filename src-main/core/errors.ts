@@ -1,0 +1,142 @@
+// Typed failures of the core. Each carries a plain message fit to show as it is, and converts to the
+// ErrorData that crosses into the front ends.
+import type { ErrorData, ErrorKind } from '../../src-shared/errors';
+import type { FilterProblem } from '../../src-shared/filters/filter-rules';
+import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
+
+export abstract class MlsoError extends Error {
+  abstract readonly kind: ErrorKind;
+  toData(): ErrorData {
+    return { kind: this.kind, message: this.message };
+  }
+}
+
+/** The e-mail is not registered: carries the server's own message and where to sign up. */
+export class UnknownUserError extends MlsoError {
+  readonly kind = 'unknown-user' as const;
+  readonly registrationUrl: string;
+  constructor(
+    readonly username: string,
+    readonly serverMessage: string,
+  ) {
+    const registrationUrl = /https?:\/\/[^\s"',]+/.exec(serverMessage)?.[0] ?? REGISTRATION_URL;
+    super(`${serverMessage.replace(/\.?$/, '.')} Register the e-mail at ${registrationUrl} and try again.`.replace(/\s+/g, ' '));
+    this.registrationUrl = registrationUrl;
+  }
+  override toData(): ErrorData {
+    return { ...super.toData(), registrationUrl: this.registrationUrl };
+  }
+}
+
+/** The service answered with an error status; `serverMessage` is its `message`, when it sent one. */
+export class ServerError extends MlsoError {
+  readonly kind = 'server' as const;
+  constructor(
+    readonly status: number,
+    readonly serverMessage: string | undefined,
+    readonly url: string,
+    /** Seconds the server asked to wait (Retry-After), when it said. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(
+      serverMessage
+        ? `The server answered ${status}: ${serverMessage}`
+        : `The server answered ${status} for ${url} without an explanation.`,
+    );
+  }
+  override toData(): ErrorData {
+    return { ...super.toData(), status: this.status };
+  }
+}
+
+export type NetworkFailure = 'unreachable' | 'timeout' | 'reset' | 'stalled';
+
+export class NetworkError extends MlsoError {
+  readonly kind = 'network' as const;
+  constructor(
+    readonly reason: NetworkFailure,
+    readonly url: string,
+    detail?: string,
+  ) {
+    const where = safeOrigin(url);
+    const text: Record<NetworkFailure, string> = {
+      unreachable: `Cannot reach ${where}. Check the address and your network connection, then try again.`,
+      timeout: `${where} did not answer in time. Try again later.`,
+      reset: `The connection to ${where} was dropped before the answer was complete. Try again.`,
+      stalled: `The download from ${where} stopped sending data. Try again.`,
+    };
+    super(detail ? `${text[reason]} (${detail})` : text[reason]);
+  }
+}
+
+export class InvalidInputError extends MlsoError {
+  readonly kind = 'invalid-input' as const;
+  constructor(readonly problems: FilterProblem[] | string) {
+    super(typeof problems === 'string' ? problems : problems.map((p) => p.message).join(' '));
+  }
+}
+
+/** The service answered in a shape the documentation does not allow (HTML, wrong fields, bad JSON). */
+export class InvalidResponseError extends MlsoError {
+  readonly kind = 'invalid-response' as const;
+  constructor(
+    readonly url: string,
+    readonly detail: string,
+  ) {
+    super(`The server at ${safeOrigin(url)} sent an answer this client does not understand (${detail}). Check the server address and API version.`);
+  }
+}
+
+/** The download was refused for want of a valid session (401/403, or an error body where a file was due). */
+export class SessionError extends MlsoError {
+  readonly kind = 'session' as const;
+  constructor(
+    readonly status: number,
+    readonly serverMessage: string | undefined,
+  ) {
+    super(`The server refused the download (${status}${serverMessage ? `: ${serverMessage}` : ''}). Sign in again with your registered e-mail.`);
+  }
+}
+
+export type DownloadFailure = 'unsafe-name' | 'not-fits' | 'error-body' | 'truncated' | 'write-failed';
+
+export class DownloadError extends MlsoError {
+  readonly kind = 'download' as const;
+  constructor(
+    readonly reason: DownloadFailure,
+    message: string,
+    readonly serverMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class DiskFullError extends MlsoError {
+  readonly kind = 'disk-full' as const;
+  constructor(readonly folder: string) {
+    super(`The disk holding ${folder} is full. Free some space or choose another download folder, then resume.`);
+  }
+}
+
+export class CancelledError extends MlsoError {
+  readonly kind = 'cancelled' as const;
+  constructor(what = 'The operation') {
+    super(`${what} was cancelled.`);
+  }
+}
+
+function safeOrigin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Converts anything thrown into ErrorData, without leaking stack traces. */
+export function toErrorData(error: unknown): ErrorData {
+  if (error instanceof MlsoError) return error.toData();
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'internal', message: `Unexpected problem: ${message}` };
+}

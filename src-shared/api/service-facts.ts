@@ -1,0 +1,7 @@
+// Facts about the MLSO data API that the client needs as defaults (from its published documentation).
+
+export const DEFAULT_BASE_URL = 'http://api.mlso.ucar.edu';
+export const DEFAULT_API_VERSION = 'v1';
+/** Sent as the `client` query value on the files endpoint; the service echoes it inside download URLs. */
+export const DEFAULT_CLIENT_NAME = 'mlso-downloader';
+export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
