@@ -23,9 +23,13 @@ const kcorName = (time: number, product: string): string => {
   return `${date}_${clock}_kcor_l2_${KCOR_SUFFIXES[product]}.fts`;
 };
 
-/** All KCor files of a day, keyed by product. `exposures` are the day's pB times (see kcorExposureTimes). */
-export function kcorDayFiles(exposures: readonly number[], cadence: number): Map<string, PlannedFile[]> {
-  const files = new Map<string, PlannedFile[]>(Object.keys(KCOR_SUFFIXES).map((p) => [p, []]));
+/**
+ * KCor files of a day, keyed by product; only product `only` when given (naming files is the costly part).
+ * `exposures` are the day's pB times (see kcorExposureTimes).
+ */
+export function kcorDayFiles(exposures: readonly number[], cadence: number, only?: string): Map<string, PlannedFile[]> {
+  const products = Object.keys(KCOR_SUFFIXES).filter((p) => only === undefined || p === only);
+  const files = new Map<string, PlannedFile[]>(products.map((p) => [p, []]));
   const add = (product: string, time: number): void => {
     files.get(product)?.push({ product, filename: kcorName(time, product), time });
   };

@@ -83,7 +83,8 @@ const CHECKS: Record<keyof EmulatorOptions, Check> = {
   unauthenticatedStatus: oneOf([401, 403]),
   redirectStatus: oneOf([301, 302, 307, 308]),
   seed: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? null : 'a safe integer'),
-  publicBaseUrl: (v) => (v === undefined || (typeof v === 'string' && /^https?:\/\/[^/?#]+$/.test(v)) ? null : 'an absolute http(s) origin without a trailing slash, or undefined'),
+  publicBaseUrl: (v) =>
+    v === undefined || (typeof v === 'string' && /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v)) ? null : 'an absolute http(s) URL without query, or undefined',
 };
 
 function isCalendarDay(text: string): boolean {

@@ -3,6 +3,7 @@
 // macOS file system would treat specially, and no leading dot (the downloader's own temporary files
 // are hidden dot-files beside their targets).
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 const MAX_NAME_BYTES = 255;

@@ -97,7 +97,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   try {
     const decoded = await peek(withoutGzipLayers(counted), 80);
     if (!startsWithFitsSignature(decoded.head)) {
-      throw await notFitsError(decoded.head, decoded.rest, target.filename);
+      throw await notFitsError(decoded.rest, target.filename);
     }
     const temporaryName = temporaryNameFor(localName);
     options.onTemporaryFile?.(temporaryName);
@@ -162,10 +162,11 @@ class StallWatchdog {
   }
 }
 
-async function notFitsError(head: Buffer, rest: AsyncGenerator<Buffer>, filename: string): Promise<DownloadError> {
-  const chunks = [head];
-  let length = head.length;
-  for await (const chunk of rest) {
+/** `body` replays the peeked head first, so it alone holds the whole beginning of the answer. */
+async function notFitsError(body: AsyncGenerator<Buffer>, filename: string): Promise<DownloadError> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
     chunks.push(chunk);
     length += chunk.length;
     if (length >= ERROR_BODY_LIMIT) break;
@@ -237,5 +238,6 @@ async function syncFolder(folder: string): Promise<void> {
 }
 
 function printable(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is masked
   return name.replace(/[\u0000-\u001f\u007f]/g, '?');
 }

@@ -1,0 +1,29 @@
+// Response helpers. The service answers JSON the way Flask's jsonify does: compact, keys sorted, trailing newline.
+import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = `${JSON.stringify(body)}\n`;
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Every error of the API is a JSON object with a `message`. */
+export function sendError(res: ServerResponse, status: number, message: string, headers: OutgoingHttpHeaders = {}): void {
+  sendJson(res, status, { message }, headers);
+}
+
+export function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** scheme://host the client used to reach us, for absolute Locations and download URLs. */
+export function requestOrigin(hostHeader: string | undefined, fallbackHost: string): string {
+  return `http://${hostHeader && hostHeader.length > 0 ? hostHeader : fallbackHost}`;
+}

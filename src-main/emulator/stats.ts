@@ -1,0 +1,97 @@
+// Counters that tests and the benchmark read to see what a client really did (retries, parallelism, aborts).
+
+export interface EmulatorStats {
+  /** API requests (everything but /__emulator control calls). */
+  requests: number;
+  /** Download requests naming a listed file, whatever their outcome (errors, faults and refusals included). */
+  downloadsStarted: number;
+  /** Downloads whose whole file body was sent. */
+  downloadsCompleted: number;
+  /** Downloads whose body was begun but not finished: client went away, reset, truncate, stall. */
+  downloadsAborted: number;
+  /** Download requests being answered right now, and the most at once. */
+  activeDownloads: number;
+  peakActiveDownloads: number;
+  /** TCP connections open right now, and the most at once. */
+  activeConnections: number;
+  peakConnections: number;
+  authentications: number;
+  failedAuthentications: number;
+  /** Started downloads per listed file name (without .gz). */
+  downloadsByFile: Record<string, number>;
+  completedByFile: Record<string, number>;
+}
+
+export class StatsRecorder {
+  private stats: EmulatorStats = emptyStats(0, 0);
+
+  snapshot(): EmulatorStats {
+    return { ...this.stats, downloadsByFile: { ...this.stats.downloadsByFile }, completedByFile: { ...this.stats.completedByFile } };
+  }
+
+  /** Zeroes the counters; what is in flight stays counted as in flight, and peaks restart from it. */
+  reset(): void {
+    this.stats = emptyStats(this.stats.activeDownloads, this.stats.activeConnections);
+  }
+
+  request(): void {
+    this.stats.requests++;
+  }
+
+  authentication(succeeded: boolean): void {
+    if (succeeded) this.stats.authentications++;
+    else this.stats.failedAuthentications++;
+  }
+
+  connectionOpened(): void {
+    this.stats.activeConnections++;
+    this.stats.peakConnections = Math.max(this.stats.peakConnections, this.stats.activeConnections);
+  }
+
+  connectionClosed(): void {
+    this.stats.activeConnections = Math.max(0, this.stats.activeConnections - 1);
+  }
+
+  /** Returns the function to call exactly once when that response is over. */
+  downloadInFlight(): () => void {
+    this.stats.activeDownloads++;
+    this.stats.peakActiveDownloads = Math.max(this.stats.peakActiveDownloads, this.stats.activeDownloads);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.stats.activeDownloads = Math.max(0, this.stats.activeDownloads - 1);
+    };
+  }
+
+  downloadStarted(filename: string): void {
+    this.stats.downloadsStarted++;
+    this.stats.downloadsByFile[filename] = (this.stats.downloadsByFile[filename] ?? 0) + 1;
+  }
+
+  downloadCompleted(filename: string): void {
+    this.stats.downloadsCompleted++;
+    this.stats.completedByFile[filename] = (this.stats.completedByFile[filename] ?? 0) + 1;
+  }
+
+  downloadAborted(): void {
+    this.stats.downloadsAborted++;
+  }
+}
+
+function emptyStats(activeDownloads: number, activeConnections: number): EmulatorStats {
+  return {
+    requests: 0,
+    downloadsStarted: 0,
+    downloadsCompleted: 0,
+    downloadsAborted: 0,
+    activeDownloads,
+    peakActiveDownloads: activeDownloads,
+    activeConnections,
+    peakConnections: activeConnections,
+    authentications: 0,
+    failedAuthentications: 0,
+    downloadsByFile: {},
+    completedByFile: {},
+  };
+}

@@ -1,0 +1,147 @@
+// Synthetic FITS files: a valid primary HDU (80-character cards, 2880-byte blocks, big-endian float32 image) whose
+// content is deterministic per file name. Generated row by row so an 8192x8192 image never sits in memory.
+import { constants, type ZlibOptions } from 'node:zlib';
+import { hash32 } from './seeded-random';
+import type { InstrumentId, WaveRegion } from './instruments';
+
+const BLOCK = 2880;
+const CARD = 80;
+/** Every synthetic header fits in one block (checked when built), so a file's size follows from the image size. */
+const HEADER_BYTES = BLOCK;
+
+// Keeping 16 of float32's 23 mantissa bits (the rest zeroed) makes gzip shrink a 1024x1024 image to ~0.68 of its
+// size, close to real KCor L2 files (~4.2 MB raw, ~2.9 MB gzipped). The noisy low bits defeat LZ77 matching anyway,
+// so run-length matching (Z_RLE) gives the same ratio as level 6 (0.677) at three times the speed, which matters
+// for the benchmark's 256 MB file.
+const KEPT_MANTISSA_BITS = 16;
+const MANTISSA_MASK = (0xffffffff << (23 - KEPT_MANTISSA_BITS)) >>> 0;
+export const GZIP_OPTIONS: ZlibOptions = Object.freeze({ level: 1, strategy: constants.Z_RLE });
+/** Measured gzip size / raw size of 1024x1024 synthetic files; used for the listed `filesize` estimates. */
+export const MEASURED_GZIP_RATIO = 0.681;
+
+export interface FitsSubject {
+  instrument: InstrumentId;
+  product: string;
+  filename: string;
+  dateObs: string;
+  waveRegion?: WaveRegion;
+  obsPlan?: string;
+}
+
+const roundUp = (bytes: number): number => Math.ceil(bytes / BLOCK) * BLOCK;
+
+export function rawFitsSize(imageSize: number): number {
+  return HEADER_BYTES + roundUp(imageSize * imageSize * 4);
+}
+
+// Rest wavelengths of the UCoMP regions' lines, in nm.
+const LINE_CENTRES: Record<WaveRegion, number> = { '637': 637.4, '706': 706.2, '789': 789.4, '1074': 1074.7, '1079': 1079.8 };
+
+function card(keyword: string, value: string, comment = ''): string {
+  const text = `${keyword.padEnd(8)}= ${value}${comment ? ` / ${comment}` : ''}`;
+  return text.slice(0, CARD).padEnd(CARD);
+}
+const fixed = (value: string): string => value.padStart(20);
+const quoted = (value: string): string => `'${value.replaceAll("'", "''").padEnd(8)}'`.padEnd(20);
+
+export function fitsHeader(subject: FitsSubject, imageSize: number): Buffer {
+  const kcor = subject.instrument === 'kcor';
+  const cards = [
+    card('SIMPLE', fixed('T'), 'file does conform to FITS standard'),
+    card('BITPIX', fixed('-32'), 'IEEE single precision floating point'),
+    card('NAXIS', fixed('2'), 'number of array dimensions'),
+    card('NAXIS1', fixed(String(imageSize)), 'length of data axis 1'),
+    card('NAXIS2', fixed(String(imageSize)), 'length of data axis 2'),
+    card('DATE-OBS', quoted(subject.dateObs), '[UT] date/time of the observation'),
+    card('INSTRUME', quoted(kcor ? 'COSMO K-Coronagraph' : 'UCoMP'), 'instrument'),
+    card('TELESCOP', quoted(kcor ? 'COSMO K-Coronagraph' : 'Upgraded Coronal Multi-Polarimeter'), 'telescope'),
+    card('ORIGIN', quoted('HAO/MLSO'), 'Mauna Loa Solar Observatory'),
+    card('OBJECT', quoted(kcor ? 'Solar K-Corona' : 'Solar Corona'), 'observed object'),
+    card('FILENAME', quoted(subject.filename), 'name of this file'),
+    card('PRODUCT', quoted(subject.product), 'product id in the MLSO data API'),
+  ];
+  if (subject.waveRegion) {
+    cards.push(card('WAVELNG', fixed(LINE_CENTRES[subject.waveRegion].toFixed(2)), '[nm] wavelength of the line'));
+    cards.push(card('WAVEREGN', quoted(subject.waveRegion), '[nm] wave region'));
+  }
+  if (subject.obsPlan) cards.push(card('OBS_PLAN', quoted(subject.obsPlan), 'observing plan'));
+  cards.push(card('BUNIT', quoted(kcor ? 'B/Bsun' : 'ppm'), 'units of the data'));
+  cards.push('COMMENT Synthetic image made by the MLSO Downloader API emulator, not observed'.padEnd(CARD));
+  cards.push('END'.padEnd(CARD));
+  if (cards.some((c) => c.length !== CARD)) throw new Error('synthetic FITS card is not 80 characters long');
+  const text = cards.join('');
+  if (text.length > HEADER_BYTES) throw new Error(`synthetic FITS header of ${subject.filename} outgrew one block`);
+  return Buffer.from(text.padEnd(HEADER_BYTES, ' '), 'latin1');
+}
+
+/** Yields the whole file (header, image rows, zero padding) in chunks of about 64 KB, computing rows on demand. */
+export function* fitsChunks(subject: FitsSubject, imageSize: number): Generator<Buffer> {
+  yield fitsHeader(subject, imageSize);
+  const n = imageSize;
+  const rowsPerChunk = Math.max(1, Math.floor(65536 / (4 * n)));
+  const image = new CoronaImage(subject, n);
+  for (let y = 0; y < n; y += rowsPerChunk) {
+    const rows = Math.min(rowsPerChunk, n - y);
+    const values = new Float32Array(rows * n);
+    for (let r = 0; r < rows; r++) image.fillRow(y + r, values, r * n);
+    const bits = new Uint32Array(values.buffer);
+    for (let i = 0; i < bits.length; i++) bits[i] = (bits[i] ?? 0) & MANTISSA_MASK;
+    yield Buffer.from(values.buffer).swap32(); // FITS is big-endian
+  }
+  const padding = roundUp(n * n * 4) - n * n * 4;
+  if (padding > 0) yield Buffer.alloc(padding);
+}
+
+/** The whole file in memory: for tests (`fileBytes`) and for bodies small enough to cache. */
+export function fitsBytes(subject: FitsSubject, imageSize: number): Buffer {
+  return Buffer.concat([...fitsChunks(subject, imageSize)]);
+}
+
+// Relative brightness scale per kind of product, so products of one instant do not look identical.
+const PRODUCT_SCALE: Record<string, number> = { nrgf: 4e5, diff: 0.05, avg: 0.9, enhanced: 1.3 };
+
+/** A coronagraph-like picture: occulted disk, radial falloff with streamers, multiplicative noise. */
+class CoronaImage {
+  private state: number;
+  private readonly centre: number;
+  private readonly sunRadius: number;
+  private readonly occulter2: number;
+  private readonly amplitude: number;
+  private readonly cos2phi: number;
+  private readonly sin2phi: number;
+
+  constructor(subject: FitsSubject, private readonly n: number) {
+    const seed = hash32(subject.filename);
+    this.state = seed || 1;
+    this.centre = (n - 1) / 2;
+    this.sunRadius = n / 6;
+    this.occulter2 = (1.05 * this.sunRadius) ** 2;
+    const kind = Object.keys(PRODUCT_SCALE).find((k) => subject.filename.includes(k));
+    this.amplitude = (subject.instrument === 'kcor' ? 1e-6 : 10) * (kind ? (PRODUCT_SCALE[kind] ?? 1) : 1);
+    const phi = ((seed >>> 8) / 16777216) * Math.PI; // streamer orientation differs per file
+    this.cos2phi = Math.cos(2 * phi);
+    this.sin2phi = Math.sin(2 * phi);
+  }
+
+  fillRow(y: number, out: Float32Array, offset: number): void {
+    const dy = y - this.centre;
+    const scale = this.amplitude * this.sunRadius ** 3;
+    let s = this.state;
+    for (let x = 0; x < this.n; x++) {
+      const dx = x - this.centre;
+      const r2 = dx * dx + dy * dy;
+      if (r2 < this.occulter2) {
+        out[offset + x] = 0;
+        continue;
+      }
+      const cos2 = ((dx * dx - dy * dy) * this.cos2phi + 2 * dx * dy * this.sin2phi) / r2;
+      const falloff = scale / (r2 * Math.sqrt(r2));
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
+      const noise = ((s >>> 0) / 4294967296) * 0.1 - 0.05;
+      out[offset + x] = falloff * (1 + 0.6 * cos2 * cos2) * (1 + noise);
+    }
+    this.state = s;
+  }
+}
