@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src-main/cli/run-cli';
 import { CLIENT_VERSION } from '../../src-main/cli/version';
-import { Capture, oddServer, useEmulator } from '../helpers/fixtures';
+import { Capture, cliAgainst, oddServer, useEmulator } from '../helpers/fixtures';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const emulator = useEmulator();
 
-async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const status = await runCli(['--base-url', emulator().url, ...args], { stdout, stderr });
-  return { status, stdout: stdout.text, stderr: stderr.text };
-}
+const cli = cliAgainst(emulator);
 
 describe('mlso-dl catalogue commands', () => {
   it('prints its version, in step with package.json', async () => {

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src-main/cli/run-cli';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { Capture, listFolder, temporaryFolder, useEmulator } from '../helpers/fixtures';
+import { cliAgainst, listFolder, temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const emulator = useEmulator({ imageSize: 64 });
 
-async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const status = await runCli(['--base-url', emulator().url, ...args], { stdout, stderr });
-  return { status, stdout: stdout.text, stderr: stderr.text };
-}
+const cli = cliAgainst(emulator);
 
 describe('mlso-dl files', () => {
   it('lists files as a table with human sizes, unknown sizes and a lower-bound total', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { runCli } from '../../src-main/cli/run-cli';
 import { createEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 
 /** Starts an emulator for the whole test file; stats and faults are reset before each test. */
@@ -66,5 +67,21 @@ export async function oddServer(handler: (req: IncomingMessage, res: ServerRespo
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+export interface CliRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs mlso-dl in-process against the emulator, capturing both output streams. */
+export function cliAgainst(emulator: () => RunningEmulator): (...args: string[]) => Promise<CliRun> {
+  return async (...args) => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const status = await runCli(['--base-url', emulator().url, ...args], { stdout, stderr });
+    return { status, stdout: stdout.text, stderr: stderr.text };
   };
 }
