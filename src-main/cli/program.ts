@@ -9,6 +9,9 @@ import { filesCommand, type FilesOptions } from './commands/files-command';
 import { mockServerCommand, type MockServerOptions } from './commands/mock-server-command';
 import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
+import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-engine';
+import { EXISTING_FILE_POLICIES } from '../core/downloads/existing-files';
+import { defaultStateFolder } from '../core/downloads/open-engine';
 
 export interface ProgramRun {
   program: Command;
@@ -79,6 +82,15 @@ export function buildProgram(io: CliIo): ProgramRun {
     .option('-d, --download', 'download the listed files')
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
     .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.')
+    .addOption(
+      new Option('--concurrency <n>', 'files downloaded at once')
+        .default(CONCURRENCY_LIMITS.default)
+        .argParser(integerParser(CONCURRENCY_LIMITS.min, CONCURRENCY_LIMITS.max)),
+    )
+    .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(DEFAULT_MAX_ATTEMPTS - 1).argParser(integerParser(0, 100)))
+    .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
+    .addOption(new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
+    .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
     .addOption(json())
     .action(async (options: FilesOptions) => {
       exitCode = await filesCommand(context(), options);

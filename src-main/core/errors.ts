@@ -98,7 +98,7 @@ export class SessionError extends MlsoError {
   }
 }
 
-export type DownloadFailure = 'unsafe-name' | 'not-fits' | 'error-body' | 'truncated' | 'write-failed';
+export type DownloadFailure = 'unsafe-name' | 'not-fits' | 'error-body' | 'truncated' | 'corrupt' | 'write-failed';
 
 export class DownloadError extends MlsoError {
   readonly kind = 'download' as const;

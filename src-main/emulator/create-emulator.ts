@@ -26,6 +26,8 @@ export interface RunningEmulator {
   setOptions(partial: Partial<EmulatorOptions>): void;
   /** The next `times` (default 1) downloads of that file (listed name, with or without .gz) get the fault. */
   injectFault(filename: string, fault: DownloadFault, times?: number): void;
+  /** Forgets every injected fault not used yet (tests call it between cases). */
+  clearFaults(): void;
   /** Test hook applied to every files-endpoint body before it is sent. */
   transformListing?: (listing: Record<string, unknown>) => Record<string, unknown>;
   stats(): EmulatorStats;
@@ -111,6 +113,7 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
       if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
       faults.inject(withoutGz(filename), fault, times);
     },
+    clearFaults: () => faults.clearInjected(),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     expireSessions: () => sessions.expireAll(),

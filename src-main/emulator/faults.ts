@@ -54,6 +54,10 @@ export class FaultPlan {
     this.injected.set(filename, Array.from({ length: times }, () => fault));
   }
 
+  clearInjected(): void {
+    this.injected.clear();
+  }
+
   /** The next injected fault of that file, consumed. */
   takeInjected(filename: string): DownloadFault | undefined {
     const queue = this.injected.get(filename);

@@ -121,9 +121,11 @@ describe('mlso-dl files --download', () => {
     const listing = JSON.parse((await cli(...query, '--json')).stdout) as { files: { filename: string }[] };
     const victim = listing.files[1]!.filename;
     emulator().injectFault(victim, 'html-500', 10);
-    const { status, stderr } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
+    const { status, stderr } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, '--retries', '2', '--retry-delay', '10ms');
     expect(status).toBe(1);
     expect(stderr).toContain(`failed: ${victim}: The server answered 500`);
+    expect(stderr).toContain('gave up after 3 attempts');
+    expect(emulator().stats().downloadsByFile[victim]).toBe(3);
     expect(await listFolder(folder)).toEqual(listing.files.map((f) => f.filename).filter((n) => n !== victim).sort());
   });
 

@@ -13,7 +13,7 @@ let url: string;
 
 function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args]);
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { runCli } from '../../src-main/cli/run-cli';
-import { createEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
+import { DEFAULT_EMULATOR_OPTIONS, createEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 
 /** Starts an emulator for the whole test file; stats and faults are reset before each test. */
 export function useEmulator(options: Partial<EmulatorOptions> = {}): () => RunningEmulator {
@@ -16,8 +16,9 @@ export function useEmulator(options: Partial<EmulatorOptions> = {}): () => Runni
     emulator = await createEmulator(options);
   });
   afterEach(() => {
-    emulator?.setOptions({ failureRate: 0, resetRate: 0, gzipMembers: 1, ...options });
+    emulator?.setOptions({ ...DEFAULT_EMULATOR_OPTIONS, ...options });
     emulator?.resetStats();
+    emulator?.clearFaults();
     if (emulator) emulator.transformListing = undefined;
   });
   afterAll(async () => {
@@ -30,6 +31,12 @@ export function useEmulator(options: Partial<EmulatorOptions> = {}): () => Runni
 }
 
 const folders: string[] = [];
+
+// Every test file gets its own download ledger, never the user's.
+beforeAll(async () => {
+  process.env['MLSO_STATE_DIR'] = await temporaryFolder();
+});
+
 afterAll(async () => {
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
 });

@@ -1,116 +1,114 @@
-// Downloads a listing's files into a folder, one after another, through the one-file primitive:
-// files already complete there are skipped, failures are collected and reported at the end.
-import { mkdir } from 'node:fs/promises';
+// `files --download`: hands the listing to the durable download engine and reports what happened.
+// The ledger lives in the state folder, so running the same command again resumes where it stopped.
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import cliProgress from 'cli-progress';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { humanSize } from '../../../src-shared/format/human-size';
-import { downloadFile } from '../../core/download/download-file';
-import { isCompleteFitsFile } from '../../core/download/fits-completeness';
-import { removeStaleTemporaryFiles } from '../../core/download/temporary-files';
-import { CancelledError, DownloadError, MlsoError, SessionError } from '../../core/errors';
-import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
+import { openDownloadEngine, type OpenedEngine } from '../../core/downloads/open-engine';
+import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes';
+import { createDownloadDisplay } from '../output/download-display';
 
 export interface DownloadListingOptions {
   username: string;
   outputDir: string;
+  stateDir: string;
+  concurrency: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+  existingFiles: ExistingFilePolicy;
   json: boolean;
 }
 
-interface Outcome {
+interface Summary {
+  folder: string;
   downloaded: { filename: string; bytes: number; sha256: string }[];
   skipped: string[];
   failed: { filename: string; reason: string }[];
+  stats: { batchSeconds: number; bytesReceived: number; bytesWritten: number };
 }
 
 export async function downloadListing(context: CliContext, files: readonly FileEntry[], options: DownloadListingOptions): Promise<number> {
-  const { client, out } = context;
+  const { out } = context;
   const folder = path.resolve(options.outputDir);
-  await mkdir(folder, { recursive: true });
-  await removeStaleTemporaryFiles(folder);
-  const message = await client.authenticate(options.username, { signal: context.signal });
-  out.detail(message);
-
-  const outcome: Outcome = { downloaded: [], skipped: [], failed: [] };
-  const bar = out.interactive && files.length > 0 ? startBar(out.stderr, files.length) : undefined;
-  let reauthenticated = false;
+  const batchId = randomUUID();
+  const opened = await openDownloadEngine(options.stateDir, {
+    client: context.client,
+    username: () => options.username,
+    concurrency: options.concurrency,
+    maxAttempts: options.maxAttempts,
+    backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
+    existingFiles: options.existingFiles,
+    batchId,
+  });
+  const onInterrupt = (): void => void opened.engine.close();
+  context.signal?.addEventListener('abort', onInterrupt, { once: true });
   try {
-    for (const [index, file] of files.entries()) {
-      if (context.signal?.aborted) throw new CancelledError('The download');
-      const safe = checkSafeFilename(file.filename);
-      if (!safe.ok) {
-        outcome.failed.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
-        continue;
-      }
-      if (await isCompleteFitsFile(path.join(folder, file.filename))) {
-        outcome.skipped.push(file.filename);
-        bar?.update(index + 1, { file: file.filename });
-        continue;
-      }
-      for (;;) {
-        try {
-          const result = await downloadFile(client.openDownload.bind(client), { url: file.url, filename: file.filename, folder }, {
-            signal: context.signal,
-            onProgress: (p) => bar?.update(index, { file: file.filename, bytes: humanSize(p.bytesWritten) }),
-          });
-          outcome.downloaded.push({ filename: file.filename, bytes: result.bytesWritten, sha256: result.sha256 });
-          if (!bar) out.info(`[${index + 1}/${files.length}] ${file.filename} ${humanSize(result.bytesWritten)}`);
-          break;
-        } catch (error) {
-          if (error instanceof CancelledError) throw error;
-          // A session that ran out mid-list is renewed once, then the file is tried again.
-          const sessionTrouble = error instanceof SessionError || (error instanceof DownloadError && error.reason === 'error-body');
-          if (sessionTrouble && !reauthenticated) {
-            reauthenticated = true;
-            await client.authenticate(options.username, { signal: context.signal });
-            continue;
-          }
-          outcome.failed.push({ filename: file.filename, reason: error instanceof MlsoError ? error.message : String(error) });
-          if (!bar) out.error(`[${index + 1}/${files.length}] ${file.filename} failed: ${outcome.failed.at(-1)!.reason}`);
-          break;
-        }
-      }
-      bar?.update(index + 1, { file: file.filename });
-    }
-  } catch (error) {
-    bar?.stop();
-    if (error instanceof CancelledError) {
-      out.error(`Interrupted: ${outcome.downloaded.length} downloaded, ${files.length - outcome.downloaded.length - outcome.skipped.length} not downloaded. Run the same command again to continue.`);
+    // Sign in first: a wrong e-mail is reported before anything is queued.
+    await opened.engine.signIn();
+    const started = performance.now();
+    const enqueued = await opened.engine.enqueue(files, folder);
+    const display = out.quiet || options.json ? undefined : createDownloadDisplay(out);
+    if (display) opened.engine.on('progress', (update) => display.update(update));
+    const outcome = await opened.engine.whenSettled();
+    const batchSeconds = (performance.now() - started) / 1000;
+    display?.stop();
+    if (context.signal?.aborted) {
+      const left = opened.ledger.counts(batchId);
+      out.error(`Interrupted: ${left.done} downloaded, ${left.queued + left.active} still to do. Run the same command again to continue.`);
       return EXIT_INTERRUPTED;
     }
-    throw error;
+    const summary = summarise(opened, batchId, folder, enqueued, batchSeconds);
+    report(context, summary, options.json);
+    if (outcome === 'paused') {
+      const reason = opened.engine.overall().pauseReason;
+      out.error(`mlso-dl: ${reason?.message ?? 'The download queue was paused.'} Run the same command again to continue.`);
+      return EXIT_FAILURE;
+    }
+    return summary.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  } finally {
+    context.signal?.removeEventListener('abort', onInterrupt);
+    await opened.close();
   }
-  bar?.stop();
-  report(context, outcome, folder, options.json);
-  return outcome.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
-function startBar(stream: NodeJS.WritableStream, total: number): cliProgress.SingleBar {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: stream as NodeJS.WriteStream,
-      format: '{bar} {value}/{total} files | {bytes} | {file}',
-      hideCursor: true,
-      clearOnComplete: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0, { file: '', bytes: '' });
-  return bar;
+function summarise(
+  opened: OpenedEngine,
+  batchId: string,
+  folder: string,
+  enqueued: Awaited<ReturnType<OpenedEngine['engine']['enqueue']>>,
+  batchSeconds: number,
+): Summary {
+  const skippedIds = new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
+  const jobs = opened.ledger.list({ batchId, includeCleared: true });
+  const overall = opened.engine.overall();
+  return {
+    folder,
+    downloaded: jobs
+      .filter((job) => job.state === 'done' && !skippedIds.has(job.id))
+      .map((job) => ({ filename: path.basename(job.targetPath), bytes: job.bytesWritten, sha256: job.sha256 ?? '' })),
+    skipped: enqueued.skipped.map((skip) => skip.filename),
+    failed: [
+      ...enqueued.rejected,
+      ...jobs.filter((job) => job.state === 'failed').map((job) => ({ filename: job.filename, reason: job.lastError ?? 'unknown error' })),
+    ],
+    stats: { batchSeconds: Number(batchSeconds.toFixed(3)), bytesReceived: overall.bytesReceived, bytesWritten: overall.bytesWritten },
+  };
 }
 
-function report(context: CliContext, outcome: Outcome, folder: string, json: boolean): void {
+function report(context: CliContext, summary: Summary, json: boolean): void {
   const { out } = context;
   if (json) {
-    printJson(out, { folder, ...outcome });
+    printJson(out, summary);
     return;
   }
-  const bytes = outcome.downloaded.reduce((sum, file) => sum + file.bytes, 0);
+  const bytes = summary.downloaded.reduce((sum, file) => sum + file.bytes, 0);
+  const count = summary.downloaded.length;
   out.info(
-    `Downloaded ${outcome.downloaded.length} ${outcome.downloaded.length === 1 ? 'file' : 'files'} (${humanSize(bytes)}) into ${folder}; ` +
-      `skipped ${outcome.skipped.length} already complete; ${outcome.failed.length} failed.`,
+    `Downloaded ${count} ${count === 1 ? 'file' : 'files'} (${humanSize(bytes)}) into ${summary.folder} in ${summary.stats.batchSeconds.toFixed(1)} s; ` +
+      `skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
   );
-  for (const failure of outcome.failed) out.error(`failed: ${failure.filename}: ${failure.reason}`);
+  for (const failure of summary.failed) out.error(`failed: ${failure.filename}: ${failure.reason}`);
 }

@@ -6,6 +6,8 @@ import { printJson, type CliContext } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import { filesTable } from '../output/tables';
 import { downloadListing } from './download-listing';
+import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
+import { defaultStateFolder } from '../../core/downloads/open-engine';
 
 export interface FilesOptions {
   instrument: string;
@@ -20,6 +22,11 @@ export interface FilesOptions {
   download?: boolean;
   username?: string;
   outputDir: string;
+  stateDir?: string;
+  concurrency: number;
+  retries: number;
+  retryDelay: number;
+  onExisting: ExistingFilePolicy;
   json?: boolean;
 }
 
@@ -43,7 +50,16 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
     { signal: context.signal },
   );
   if (options.download) {
-    return downloadListing(context, listing.files, { username: options.username!.trim(), outputDir: options.outputDir, json: Boolean(options.json) });
+    return downloadListing(context, listing.files, {
+      username: options.username!.trim(),
+      outputDir: options.outputDir,
+      stateDir: options.stateDir ?? defaultStateFolder(),
+      concurrency: options.concurrency,
+      maxAttempts: options.retries + 1,
+      retryDelayMs: options.retryDelay * 1000,
+      existingFiles: options.onExisting,
+      json: Boolean(options.json),
+    });
   }
   if (options.json) {
     printJson(context.out, listing);

@@ -46,6 +46,11 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Called with the temporary file's name before it is created (the engine records it for crash clean-up). */
   onTemporaryFile?: (name: string) => void;
+  /**
+   * Called once the temporary file is complete, checked and flushed, just before it is renamed into place:
+   * the engine records the hash here, so after a crash it can tell a finished file from an interrupted one.
+   */
+  onVerified?: (verified: { temporaryName: string; sha256: string; bytesWritten: number }) => void;
   openSink?: OpenFileSink;
 }
 
@@ -116,11 +121,13 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     await sink.sync();
     await sink.close();
     sink = undefined;
+    const sha256 = hash.digest('hex');
+    options.onVerified?.({ temporaryName, sha256, bytesWritten: progress.bytesWritten });
     const finalPath = path.join(target.folder, localName);
     await rename(temporaryPath, finalPath);
     temporaryPath = undefined;
     await syncFolder(target.folder);
-    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256: hash.digest('hex') };
+    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256 };
   } catch (error) {
     throw classify(error, target, response.url, watchdog.stalled);
   } finally {
@@ -192,7 +199,7 @@ function classify(error: unknown, target: DownloadTarget, url: string, stalled: 
   if (code === 'Z_BUF_ERROR' || (error instanceof Error && /unexpected end of file/i.test(error.message))) {
     return new DownloadError('truncated', `${target.filename} arrived incomplete (the compressed stream ended early).`);
   }
-  if (code === 'Z_DATA_ERROR') return new DownloadError('not-fits', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
+  if (code === 'Z_DATA_ERROR') return new DownloadError('corrupt', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR') {
     return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${code}). Choose a folder you can write to.`);
   }

@@ -1,0 +1,101 @@
+// Generic parallel downloaders on the same link, for "no slower than a generic downloader with 8 connections":
+// the built-in Node one always, aria2c and curl --parallel when installed. Each saves raw gzip bodies as
+// <name>.gz; the caller checks the folder against the measured body sizes.
+import { writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expectSuccess, runTimed, type TimedRun } from './timed-process';
+import type { NodeGetJob, NodeGetResult } from './node-get-worker';
+import type { ListedFile } from './cli-summaries';
+
+export interface BaselineJob {
+  files: readonly ListedFile[];
+  cookie: string;
+  concurrency: number;
+  outputDir: string;
+  /** Where the job and URL files go. */
+  scratchDir: string;
+}
+
+export interface BaselineRun {
+  run: TimedRun;
+  /** The downloader's own batch time when it reports one (Node worker); otherwise undefined: use wall time. */
+  batchSeconds?: number;
+}
+
+export interface Baseline {
+  label: string;
+  run: (job: BaselineJob) => Promise<BaselineRun>;
+}
+
+export const savedName = (file: ListedFile): string => `${file.filename}.gz`;
+
+export function nodeGetBaseline(workerBundle: string): Baseline {
+  return {
+    label: 'node parallel GET (baseline)',
+    async run(job) {
+      const jobFile = path.join(job.scratchDir, 'node-get-job.json');
+      const spec: NodeGetJob = {
+        cookie: job.cookie,
+        concurrency: job.concurrency,
+        files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, savedName(file)) })),
+      };
+      await writeFile(jobFile, JSON.stringify(spec));
+      const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));
+      const result = JSON.parse(run.stdout) as NodeGetResult;
+      return { run, batchSeconds: result.batchSeconds };
+    },
+  };
+}
+
+/** aria2c with one connection per file (-x1) and 8 files at once (-j8): 8 connections, like the others. */
+export function aria2cBaseline(): Baseline {
+  return {
+    label: 'aria2c (baseline)',
+    async run(job) {
+      const list = path.join(job.scratchDir, 'aria2c-input.txt');
+      // An input file line is a URL; indented lines after it are options for that download (its file name here).
+      await writeFile(list, job.files.map((file) => `${file.url}\n  out=${savedName(file)}\n`).join(''));
+      const args = [
+        `-j${job.concurrency}`,
+        '-x1',
+        '--header',
+        `Cookie: ${job.cookie}`,
+        '-i',
+        list,
+        '-d',
+        job.outputDir,
+        '--allow-overwrite=true',
+        '--auto-file-renaming=false',
+        // aria2c's defaults would otherwise keep .aria2 control files around and pre-allocate on slow file systems.
+        '--file-allocation=none',
+        '-q',
+      ];
+      return { run: expectSuccess(await runTimed('aria2c', args)) };
+    },
+  };
+}
+
+/** curl's own parallel mode (one process, one connection pool), from a config file naming each output. */
+export function curlParallelBaseline(): Baseline {
+  return {
+    label: 'curl --parallel (baseline)',
+    async run(job) {
+      const config = path.join(job.scratchDir, 'curl-config.txt');
+      await writeFile(config, job.files.map((file) => `url = "${file.url}"\noutput = "${path.join(job.outputDir, savedName(file))}"\n`).join(''));
+      const args = ['--silent', '--show-error', '--fail', '--parallel', '--parallel-max', String(job.concurrency), '--header', `Cookie: ${job.cookie}`, '--config', config];
+      return { run: expectSuccess(await runTimed('curl', args)) };
+    },
+  };
+}
+
+/** True when `command --version` runs (the tool is on PATH). */
+export function installed(command: string): boolean {
+  return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** curl learned --parallel in 7.66.0. */
+export function curlHasParallel(): boolean {
+  const help = spawnSync('curl', ['--help', 'all'], { encoding: 'utf8' });
+  return help.status === 0 && help.stdout.includes('--parallel-max');
+}

@@ -1,0 +1,48 @@
+// Command-line options of the benchmark (`npm run bench -- --quick`, `--skip-big`, `--runs 3`).
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Fewer files and only concurrency 8: a smoke run that still goes through every code path but the big batch. */
+  quick: boolean;
+  skipBig: boolean;
+  /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
+  runs: number;
+  /** Leave the temporary folder (downloads, logs) in place for inspection. */
+  keep: boolean;
+  /** Another mlso-dl entry script to measure (e.g. an older checkout's bin/mlso-dl.js, to compare versions). */
+  cli?: string;
+}
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+Measures mlso-dl against the bundled emulator (40 ms latency, 25 MiB/s per connection) and prints tables.
+
+Options:
+  --quick      20 files at concurrency 8 only, no big-file batch (a fast smoke run)
+  --skip-big   skip the 256 MiB file runs
+  --runs N     repeat every measurement N times and report medians (default 1)
+  --keep       keep the temporary folder with downloads and logs
+  --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
+  -h, --help   show this help`;
+
+/** The options, or undefined when help was asked for. Throws on unknown or malformed options. */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions | undefined {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: 'boolean', default: false },
+      'skip-big': { type: 'boolean', default: false },
+      runs: { type: 'string', default: '1' },
+      keep: { type: 'boolean', default: false },
+      cli: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return undefined;
+  const runs = Number(values.runs);
+  if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
+  return { quick: values.quick, skipBig: values['skip-big'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
+}

@@ -1,0 +1,79 @@
+// `npm run bench`: measures mlso-dl downloading from the bundled emulator over an emulated link and prints
+// tables. It measures and reports; it never fails on a slow number.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseBenchOptions, USAGE } from './bench-options';
+import { runBatchBenchmark } from './batch-benchmark';
+import { runBigFileBenchmarks } from './big-file-benchmark';
+import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
+import { MlsoDlCli } from './mlso-dl-cli';
+import { Progress } from './progress';
+import { projectPaths } from './project-paths';
+import { batchTable, bigTable, targetLines } from './report-tables';
+import { writeResults, type BenchResults } from './results';
+import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS } from './scenario';
+import type { BenchContext } from './bench-context';
+
+async function benchmark(argv: readonly string[]): Promise<number> {
+  const options = parseBenchOptions(argv);
+  if (!options) {
+    console.log(USAGE);
+    return 0;
+  }
+  cleanUpOnSignals();
+  const paths = projectPaths();
+  const progress = new Progress();
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'mlso-bench-'));
+  if (!options.keep) trackFolder(workDir);
+
+  const results: BenchResults & { error?: string } = {
+    startedAt: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpus: os.availableParallelism(),
+    options: { quick: options.quick, skipBig: options.skipBig, runs: options.runs, cli: options.cli ?? paths.cliBin },
+    cliCapabilities: { concurrency: false, stateDir: false },
+    link: { latencySeconds: LATENCY_SECONDS, bandwidthBytesPerSecond: BANDWIDTH_BYTES_PER_SECOND },
+  };
+  try {
+    progress.step(`mlso-dl benchmark: node ${process.version}, ${results.cpus} CPUs, temporary folder ${workDir}`);
+    const cli = await MlsoDlCli.detect(options.cli ?? paths.cliBin);
+    progress.step(`measuring ${cli.binPath}`);
+    results.cliCapabilities = cli.capabilities;
+    if (!cli.capabilities.concurrency) progress.note('mlso-dl has no --concurrency flag: every mlso-dl row runs its default (sequential) download');
+    if (!cli.capabilities.stateDir) progress.note('mlso-dl has no --state-dir flag: runs go without it');
+    const ctx: BenchContext = { cli, emulatorBin: paths.cliBin, nodeGetWorker: paths.nodeGetWorker, workDir, options, progress };
+
+    results.batch = await runBatchBenchmark(ctx);
+    console.log(`\n${batchTable(results.batch, options.runs)}\n`);
+    if (!options.skipBig) {
+      const { big, bigBatch } = await runBigFileBenchmarks(ctx);
+      results.big = big;
+      results.bigBatch = bigBatch;
+      console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
+    }
+    results.totalSeconds = progress.seconds();
+    console.log(targetLines(results).join('\n'));
+    console.log(`\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`);
+    return 0;
+  } catch (error) {
+    results.error = error instanceof Error ? error.message : String(error);
+    console.error(`\nbench: failed: ${results.error}`);
+    return 1;
+  } finally {
+    await writeResults(paths.resultsFile, results).catch((error: unknown) => console.error(`bench: could not write ${paths.resultsFile}: ${String(error)}`));
+    await cleanUp();
+    if (options.keep) progress.note(`kept ${workDir}`);
+  }
+}
+
+benchmark(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 2;
+  },
+);

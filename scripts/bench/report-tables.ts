@@ -1,0 +1,115 @@
+// Turns the results into the printed tables, footnotes and target lines. Every column is a median over the
+// runs; rates are computed per run first, then their median taken.
+import { fixed, renderTable } from './text-table';
+import { medianOf, type Sample } from './samples';
+import type { BenchResults, RowResult, ScenarioResult } from './results';
+import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS, MIB, TARGETS } from './scenario';
+
+const perSecond = (bytes: number | undefined, seconds: number): number | undefined => (bytes === undefined || seconds <= 0 ? undefined : bytes / MIB / seconds);
+
+interface Markers {
+  concurrencyIgnored: boolean;
+  batchIsWall: boolean;
+}
+
+function rowCells(row: RowResult, markers: Markers): { cells: string[]; batch?: number } {
+  const s = row.samples;
+  const batch = medianOf(s, (x) => x.batchSeconds);
+  const cliWallBatch = row.label === 'mlso-dl' && s.some((x) => x.batchSource === 'wall');
+  if (!row.concurrencyApplied) markers.concurrencyIgnored = true;
+  if (cliWallBatch) markers.batchIsWall = true;
+  const cells = [
+    row.label,
+    `${row.concurrency}${row.concurrencyApplied ? '' : '*'}`,
+    fixed(medianOf(s, (x) => x.files), 0),
+    fixed(medianOf(s, (x) => x.wallSeconds), 2),
+    `${fixed(batch, 2)}${cliWallBatch ? '~' : ''}`,
+    fixed(medianOf(s, (x) => perSecond(x.wireBytes, x.batchSeconds)), 1),
+    fixed(medianOf(s, (x) => perSecond(x.fitsBytes, x.batchSeconds)), 1),
+    fixed(medianOf(s, (x) => (x.peakRssBytes === undefined ? undefined : x.peakRssBytes / MIB)), 0),
+    fixed(medianOf(s, (x) => x.peakActiveDownloads), 0),
+  ];
+  return { cells, batch };
+}
+
+export function batchTable(scenario: ScenarioResult, runs: number): string {
+  const markers: Markers = { concurrencyIgnored: false, batchIsWall: false };
+  const header = ['run', 'conc', 'files', 'wall s', 'batch s', 'MB/s wire', 'MB/s FITS', 'peak RSS MB', 'conns', 'link limit s', 'batch/limit'];
+  const rows = scenario.rows.map((row) => {
+    const { cells, batch } = rowCells(row, markers);
+    const limit = row.linkLimitSeconds;
+    return [...cells, fixed(limit, 2), fixed(batch !== undefined && limit ? batch / limit : undefined, 2)];
+  });
+  const mean = scenario.wireMeanBytes === undefined ? '-' : (scenario.wireMeanBytes / MIB).toFixed(3);
+  return [
+    `${scenario.title}: ${scenario.query.instrument} ${scenario.query.product} ${scenario.query.start}..${scenario.query.end}, ` +
+      `emulator ${scenario.emulatorArgs.join(' ')}${runs > 1 ? `, median of ${runs} runs` : ''}`,
+    '',
+    renderTable(header, rows),
+    '',
+    `MB = MiB (2^20 bytes) in every column, as the emulator reads 25MB/s. Mean gzip body, measured: ${mean} MiB.`,
+    `link limit = ceil(files/conc) x (${LATENCY_SECONDS * 1000} ms + mean body / ${BANDWIDTH_BYTES_PER_SECOND / MIB} MiB/s).`,
+    ...commonFootnotes(markers),
+  ].join('\n');
+}
+
+export function bigTable(scenarios: readonly ScenarioResult[], runs: number): string {
+  const markers: Markers = { concurrencyIgnored: false, batchIsWall: false };
+  const header = ['run', 'conc', 'files', 'wall s', 'batch s', 'MB/s wire', 'MB/s FITS', 'peak RSS MB', 'conns', 'MiB/file'];
+  const lines: string[] = [];
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    lines.push(`${scenario.title}: ${scenario.query.instrument} ${scenario.query.product} ${scenario.query.start}..${scenario.query.end}`);
+    for (const row of scenario.rows) {
+      const { cells } = rowCells(row, markers);
+      const fitsPerFile = medianOf(row.samples, (x) => (x.fitsBytes === undefined ? undefined : x.fitsBytes / x.files / MIB));
+      const wirePerFile = medianOf(row.samples, (x) => (x.wireBytes === undefined ? undefined : x.wireBytes / x.files / MIB));
+      rows.push([...cells, `${fixed(fitsPerFile ?? wirePerFile, 1)}${fitsPerFile === undefined ? ' gz' : ''}`]);
+    }
+  }
+  return [
+    ...lines.map((line, i) => `${i === 0 ? '' : 'then '}${line}`),
+    `emulator ${scenarios[0]?.emulatorArgs.join(' ') ?? ''}${runs > 1 ? `, median of ${runs} runs` : ''}`,
+    '',
+    renderTable(header, rows),
+    '',
+    'MB = MiB. MiB/file: decompressed FITS for mlso-dl, the gzip body for the baseline.',
+    ...commonFootnotes(markers),
+  ].join('\n');
+}
+
+function commonFootnotes(markers: Markers): string[] {
+  const notes = [
+    'wall s: process start to exit. batch s: first file request to last file finished. conns: most downloads the emulator served at once.',
+  ];
+  if (markers.concurrencyIgnored) notes.push('* this mlso-dl has no --concurrency flag yet: it ran with its own (sequential) behaviour.');
+  if (markers.batchIsWall) notes.push('~ this mlso-dl prints no stats.batchSeconds yet: batch s is process wall time (includes start, listing, sign-in).');
+  return notes;
+}
+
+/** The targets, judged from the medians: printed for a reader, never turned into a failure. */
+export function targetLines(results: BenchResults): string[] {
+  const lines: string[] = [];
+  const batch = results.batch;
+  const cliAt = (c: number): RowResult | undefined => batch?.rows.find((row) => row.label === 'mlso-dl' && row.concurrency === c);
+  const eight = cliAt(8);
+  const eightBatch = eight && medianOf(eight.samples, (x) => x.batchSeconds);
+  if (eight && eightBatch !== undefined && eight.linkLimitSeconds) {
+    const ratio = eightBatch / eight.linkLimitSeconds;
+    lines.push(`mlso-dl c=8 batch / link limit: ${ratio.toFixed(2)} (target <= ${TARGETS.batchOverLinkLimitAtEight.toFixed(2)}): ${verdict(ratio <= TARGETS.batchOverLinkLimitAtEight)}`);
+    for (const row of batch!.rows.filter((r) => r.label !== 'mlso-dl')) {
+      const other = medianOf(row.samples, (x) => x.batchSeconds);
+      if (other === undefined) continue;
+      lines.push(`mlso-dl c=8 vs ${row.label}: ${eightBatch.toFixed(2)} s vs ${other.toFixed(2)} s (${(eightBatch / other).toFixed(2)}x, target <= 1.00x): ${verdict(eightBatch <= other)}`);
+    }
+  }
+  const cliSamples: Sample[] = [results.batch, results.big, results.bigBatch].flatMap((scenario) => scenario?.rows.filter((row) => row.label === 'mlso-dl').flatMap((row) => row.samples) ?? []);
+  const peaks = cliSamples.map((x) => x.peakRssBytes).filter((x): x is number => x !== undefined);
+  if (peaks.length > 0) {
+    const worst = Math.max(...peaks);
+    lines.push(`mlso-dl peak RSS, highest of all runs: ${(worst / MIB).toFixed(0)} MiB (target < ${TARGETS.peakRssBytes / MIB} MiB): ${verdict(worst < TARGETS.peakRssBytes)}`);
+  }
+  return lines;
+}
+
+const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');

@@ -1,0 +1,91 @@
+// Shows the engine's progress: on a terminal an overall bar plus a line per active file with its speed
+// and ETA; elsewhere (a pipe, a log file) plain lines as files finish or fail.
+import cliProgress from 'cli-progress';
+import type { JobView, ProgressUpdate } from '../../core/downloads/engine-events';
+import { humanSize } from '../../../src-shared/format/human-size';
+import type { CliOutput } from './cli-output';
+
+export interface DownloadDisplay {
+  update(update: ProgressUpdate): void;
+  stop(): void;
+}
+
+export function formatSeconds(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '--:--';
+  const whole = Math.round(seconds);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+
+const rate = (bytesPerSecond: number): string => `${humanSize(Math.round(bytesPerSecond))}/s`;
+
+export function createDownloadDisplay(out: CliOutput): DownloadDisplay {
+  return out.interactive ? new TerminalDisplay(out) : new LineDisplay(out);
+}
+
+class TerminalDisplay implements DownloadDisplay {
+  private readonly bars: cliProgress.MultiBar;
+  private readonly overall: cliProgress.SingleBar;
+  private readonly fileBars = new Map<number, cliProgress.SingleBar>();
+
+  constructor(out: CliOutput) {
+    this.bars = new cliProgress.MultiBar(
+      { stream: out.stderr as NodeJS.WriteStream, hideCursor: true, clearOnComplete: false, autopadding: true, format: '{bar} {label}' },
+      cliProgress.Presets.shades_classic,
+    );
+    this.overall = this.bars.create(1, 0, { label: 'starting…' });
+  }
+
+  update({ jobs, overall }: ProgressUpdate): void {
+    const finished = overall.done + overall.failed + overall.cancelled;
+    this.overall.setTotal(Math.max(1, overall.total));
+    this.overall.update(finished, {
+      label: `${finished}/${overall.total} files | ${humanSize(overall.bytesWritten)} | ${rate(overall.speed)} | ETA ${formatSeconds(overall.etaSeconds)}${overall.failed > 0 ? ` | ${overall.failed} failed` : ''}`,
+    });
+    for (const job of jobs) this.updateFile(job);
+  }
+
+  private updateFile(job: JobView): void {
+    let bar = this.fileBars.get(job.id);
+    if (job.state !== 'active') {
+      if (bar) {
+        this.bars.remove(bar);
+        this.fileBars.delete(job.id);
+      }
+      return;
+    }
+    const total = Math.max(job.expectedSize, job.bytesReceived, 1);
+    if (!bar) {
+      bar = this.bars.create(total, 0, { label: '' });
+      this.fileBars.set(job.id, bar);
+    }
+    const eta = job.speed > 0 && job.expectedSize > job.bytesReceived ? (job.expectedSize - job.bytesReceived) / job.speed : null;
+    bar.setTotal(total);
+    bar.update(job.bytesReceived, { label: `${job.localName} ${rate(job.speed)} ETA ${formatSeconds(eta)}` });
+  }
+
+  stop(): void {
+    this.bars.stop();
+  }
+}
+
+class LineDisplay implements DownloadDisplay {
+  private readonly reported = new Map<number, string>();
+
+  constructor(private readonly out: CliOutput) {}
+
+  update({ jobs, overall }: ProgressUpdate): void {
+    for (const job of jobs) {
+      if (this.reported.get(job.id) === job.state) continue;
+      const finished = overall.done + overall.failed + overall.cancelled;
+      if (job.state === 'done') this.out.info(`[${finished}/${overall.total}] ${job.localName} ${humanSize(job.bytesWritten)}`);
+      else if (job.state === 'failed') this.out.error(`[${finished}/${overall.total}] ${job.localName} failed: ${job.lastError ?? 'unknown error'}`);
+      else if (job.state === 'queued' && job.lastError) this.out.detail(`${job.localName}: ${job.lastError}; will retry`);
+      this.reported.set(job.id, job.state);
+    }
+  }
+
+  stop(): void {}
+}

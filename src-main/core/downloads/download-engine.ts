@@ -1,0 +1,612 @@
+// The download engine: a queue over the ledger with a concurrency limit, pause/resume/cancel/retry,
+// retries with backoff, one shared session, crash recovery and throttled progress. Plain Node: the
+// command line, the desktop app and web mode all drive this one class.
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { ErrorData } from '../../../src-shared/errors';
+import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import type { MlsoClient } from '../api/mlso-client';
+import { CancelledError, InvalidInputError, UnknownUserError, toErrorData } from '../errors';
+import { DECOMPRESSION_FACTOR, InsufficientSpaceError, freeSpaceOf, type FreeSpaceProbe } from './disk-space';
+import { downloadFile } from './download-file';
+import type { DownloadLedger, Job, JobState } from './download-ledger';
+import type { EngineEventMap, JobView, OverallProgress } from './engine-events';
+import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
+import type { OpenFileSink } from './file-sink';
+import { isCompleteFitsFile } from './fits-completeness';
+import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
+import { SessionKeeper, SignInRequiredError } from './session-keeper';
+import { SpeedMeter } from './speed-meter';
+import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
+
+export const CONCURRENCY_LIMITS = { min: 1, max: 16, default: 4 } as const;
+export const DEFAULT_MAX_ATTEMPTS = 5;
+const QUEUE_PAUSED_SETTING = 'queue-paused';
+/** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
+const UNRECORDED_TEMPORARY_AGE_MS = 10 * 60_000;
+
+export interface DownloadEngineOptions {
+  client: MlsoClient;
+  ledger: DownloadLedger;
+  /** The registered e-mail used to sign in (read each time, so the app can change it). */
+  username: () => string | undefined;
+  concurrency?: number;
+  maxAttempts?: number;
+  stallTimeoutMs?: number;
+  backoff?: BackoffSettings;
+  existingFiles?: ExistingFilePolicy;
+  /** Limits the engine to the jobs of one batch (the command line's run); the app leaves it unset. */
+  batchId?: string;
+  progressIntervalMs?: number;
+  freeSpace?: FreeSpaceProbe;
+  openSink?: OpenFileSink;
+  random?: () => number;
+}
+
+export interface EnqueueOptions {
+  existingFiles?: ExistingFilePolicy;
+}
+
+export interface EnqueueResult {
+  /** Jobs that will run (new, or resumed from an earlier run). */
+  queued: number[];
+  /** Files that need nothing: already downloaded, or complete in the folder. */
+  skipped: { filename: string; reason: string; jobId?: number }[];
+  /** Entries refused outright (unsafe names). */
+  rejected: { filename: string; reason: string }[];
+}
+
+export type SettleOutcome = 'finished' | 'paused';
+
+interface RunningJob {
+  job: Job;
+  controller: AbortController;
+  stopReason?: 'pause' | 'cancel' | 'shutdown';
+  bytesReceived: number;
+  bytesWritten: number;
+  speed: SpeedMeter;
+}
+
+export class DownloadEngine extends EventEmitter<EngineEventMap> {
+  private readonly ledger: DownloadLedger;
+  private readonly client: MlsoClient;
+  private readonly session: SessionKeeper;
+  private concurrency: number;
+  private maxAttempts: number;
+  private existingFiles: ExistingFilePolicy;
+  private readonly running = new Map<number, RunningJob>();
+  private readonly renewedFor = new Set<number>();
+  private readonly dirty = new Set<number>();
+  private readonly speed = new SpeedMeter();
+  private readonly workers = new Set<Promise<void>>();
+  private workerCount = 0;
+  private started = false;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private queuePaused: boolean;
+  private pauseReason: ErrorData | null = null;
+  private wake: (() => void) | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private settleWaiters: ((outcome: SettleOutcome) => void)[] = [];
+  private bytesReceived = 0;
+  private bytesWritten = 0;
+
+  constructor(private readonly options: DownloadEngineOptions) {
+    super();
+    this.ledger = options.ledger;
+    this.client = options.client;
+    this.session = new SessionKeeper(options.client, options.username);
+    this.concurrency = clampConcurrency(options.concurrency ?? CONCURRENCY_LIMITS.default);
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+    this.existingFiles = options.existingFiles ?? 'skip';
+    this.queuePaused = this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
+  }
+
+  // ---- Lifecycle -------------------------------------------------------------------------------
+
+  /** Recovers from an earlier crash, then starts the workers. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.recover();
+    this.progressTimer = setInterval(() => this.emitProgress(), this.options.progressIntervalMs ?? 100);
+    this.progressTimer.unref();
+    this.spawnWorkers();
+  }
+
+  /** Stops the workers; transfers in flight go back to the queue (nothing partial stays on disk). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      for (const run of this.running.values()) this.stop(run, 'shutdown');
+      this.nudge();
+      await Promise.all(this.workers);
+      clearInterval(this.progressTimer);
+      this.emitProgress();
+      this.resolveSettled('paused');
+    })();
+    return this.closing;
+  }
+
+  /** Signs in now (before any download), so a wrong e-mail is reported before anything is queued. */
+  async signIn(): Promise<void> {
+    await this.session.ready();
+  }
+
+  /** Resolves when nothing is running or runnable any more, or when the queue is paused and idle. */
+  whenSettled(): Promise<SettleOutcome> {
+    return new Promise((resolve) => {
+      this.settleWaiters.push(resolve);
+      this.checkSettled();
+    });
+  }
+
+  // ---- Adding work -----------------------------------------------------------------------------
+
+  /** Queues a listing's files for `folder`, after checking names, what is already there and free space. */
+  async enqueue(entries: readonly FileEntry[], folder: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    const policy = options.existingFiles ?? this.existingFiles;
+    const absolute = path.resolve(folder);
+    await mkdir(absolute, { recursive: true });
+    const result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
+    const plans: { entry: FileEntry; targetPath: string; resume?: Job }[] = [];
+    const promised = new Set<string>();
+
+    for (const entry of uniqueByName(entries)) {
+      const safe = checkSafeFilename(entry.filename);
+      if (!safe.ok) {
+        result.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
+        continue;
+      }
+      let targetPath = path.join(absolute, entry.filename);
+      const known = this.ledger.findByTarget(targetPath);
+      if (known?.state === 'done' && (await this.stillOnDisk(known))) {
+        this.ledger.adoptIntoBatch(known.id, this.options.batchId ?? null);
+        result.skipped.push({ filename: entry.filename, reason: 'already downloaded', jobId: known.id });
+        continue;
+      }
+      if (known?.state === 'active' && this.running.has(known.id)) {
+        result.queued.push(known.id);
+        continue;
+      }
+      if (!known && (await exists(targetPath)) && (await isCompleteFitsFile(targetPath))) {
+        if (policy === 'skip') {
+          result.skipped.push({ filename: entry.filename, reason: 'already in the folder' });
+          continue;
+        }
+        if (policy === 'keep-both') {
+          const localName = await keepBothName(absolute, entry.filename, (target) => promised.has(target) || this.ledger.findByTarget(target) !== undefined);
+          targetPath = path.join(absolute, localName);
+        }
+      }
+      promised.add(targetPath);
+      plans.push({ entry, targetPath, ...(known ? { resume: known } : {}) });
+    }
+
+    await this.checkFreeSpace(absolute, plans.map((plan) => plan.entry.filesize));
+
+    this.ledger.transaction(() => {
+      for (const plan of plans) {
+        const batchId = this.options.batchId ?? null;
+        if (plan.resume) {
+          this.ledger.requeueForBatch(plan.resume.id, plan.entry.url, plan.entry.filesize, batchId);
+          result.queued.push(plan.resume.id);
+        } else {
+          const job = this.ledger.insert({
+            url: plan.entry.url,
+            instrument: plan.entry.instrument,
+            product: plan.entry.product,
+            dateObs: plan.entry['date-obs'],
+            filename: plan.entry.filename,
+            folder: absolute,
+            targetPath: plan.targetPath,
+            expectedSize: plan.entry.filesize,
+            batchId,
+          });
+          result.queued.push(job.id);
+        }
+      }
+    });
+    for (const id of result.queued) this.dirty.add(id);
+    this.nudge();
+    return result;
+  }
+
+  private async checkFreeSpace(folder: string, sizes: readonly number[]): Promise<void> {
+    const needed = Math.ceil(sizes.reduce((sum, size) => sum + size, 0) * DECOMPRESSION_FACTOR);
+    if (needed === 0) return;
+    const free = await (this.options.freeSpace ?? freeSpaceOf)(folder);
+    if (needed > free) throw new InsufficientSpaceError(folder, needed, free);
+  }
+
+  private async stillOnDisk(job: Job): Promise<boolean> {
+    try {
+      return (await stat(job.targetPath)).size === job.bytesWritten;
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- Controls --------------------------------------------------------------------------------
+
+  setConcurrency(concurrency: number): void {
+    this.concurrency = clampConcurrency(concurrency);
+    if (this.started && !this.closed) this.spawnWorkers();
+    this.nudge();
+  }
+
+  setMaxAttempts(maxAttempts: number): void {
+    this.maxAttempts = Math.max(1, Math.round(maxAttempts));
+  }
+
+  setExistingFilePolicy(policy: ExistingFilePolicy): void {
+    this.existingFiles = policy;
+  }
+
+  get settings(): { concurrency: number; maxAttempts: number; existingFiles: ExistingFilePolicy } {
+    return { concurrency: this.concurrency, maxAttempts: this.maxAttempts, existingFiles: this.existingFiles };
+  }
+
+  /** Pauses the whole queue: transfers in flight stop and wait in the queue; nothing new starts. */
+  pauseAll(reason: ErrorData | null = null): void {
+    this.queuePaused = true;
+    this.pauseReason = reason;
+    this.ledger.setSetting(QUEUE_PAUSED_SETTING, 'true');
+    for (const run of this.running.values()) this.stop(run, 'shutdown');
+    this.emit('queue-paused', reason);
+    this.nudge();
+  }
+
+  /** Resumes the queue and every individually paused job. */
+  resumeAll(): void {
+    this.queuePaused = false;
+    this.pauseReason = null;
+    this.ledger.setSetting(QUEUE_PAUSED_SETTING, undefined);
+    for (const id of this.ledger.moveStates(['paused'], 'queued', this.options.batchId)) this.dirty.add(id);
+    this.emit('queue-resumed');
+    this.nudge();
+  }
+
+  pause(id: number): void {
+    const run = this.running.get(id);
+    if (run) this.stop(run, 'pause');
+    else this.transition(id, ['queued'], 'paused');
+  }
+
+  resume(id: number): void {
+    this.transition(id, ['paused'], 'queued');
+  }
+
+  cancel(id: number): void {
+    const run = this.running.get(id);
+    if (run) this.stop(run, 'cancel');
+    else this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
+  }
+
+  retry(id: number): void {
+    const job = this.ledger.get(id);
+    if (job && (job.state === 'failed' || job.state === 'cancelled')) {
+      this.ledger.resetForRetry(id);
+      this.renewedFor.delete(id);
+      this.touched(id);
+    }
+  }
+
+  retryFailed(): number {
+    const failed = this.ledger.list({ states: ['failed'], ...(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}) });
+    for (const job of failed) this.retry(job.id);
+    return failed.length;
+  }
+
+  moveToFront(id: number): void {
+    const job = this.ledger.get(id);
+    if (job && (job.state === 'queued' || job.state === 'paused')) {
+      this.ledger.moveToFront(id);
+      this.touched(id);
+    }
+  }
+
+  clearFinished(): number {
+    const cleared = this.ledger.clearFinished();
+    this.emitProgress(true);
+    return cleared;
+  }
+
+  private transition(id: number, from: readonly JobState[], to: JobState): void {
+    const job = this.ledger.get(id);
+    if (job && from.includes(job.state)) {
+      this.ledger.setState(id, to);
+      this.touched(id);
+    }
+  }
+
+  private touched(id: number): void {
+    this.dirty.add(id);
+    this.nudge();
+  }
+
+  private stop(run: RunningJob, reason: NonNullable<RunningJob['stopReason']>): void {
+    run.stopReason ??= reason;
+    run.controller.abort();
+  }
+
+  // ---- Views -----------------------------------------------------------------------------------
+
+  jobs(): JobView[] {
+    return this.ledger.list(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}).map((job) => this.view(job));
+  }
+
+  overall(): OverallProgress {
+    const counts = this.ledger.counts(this.options.batchId);
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    const speed = this.speed.bytesPerSecond();
+    return {
+      total,
+      ...counts,
+      bytesReceived: this.bytesReceived,
+      bytesWritten: this.bytesWritten,
+      speed,
+      etaSeconds: this.estimateSecondsLeft(speed),
+      queuePaused: this.queuePaused,
+      pauseReason: this.pauseReason,
+    };
+  }
+
+  private view(job: Job): JobView {
+    const run = this.running.get(job.id);
+    return {
+      id: job.id,
+      filename: job.filename,
+      localName: path.basename(job.targetPath),
+      folder: job.folder,
+      instrument: job.instrument,
+      product: job.product,
+      dateObs: job.dateObs,
+      state: job.state,
+      attempts: job.attempts,
+      bytesReceived: run ? run.bytesReceived : job.bytesReceived,
+      bytesWritten: run ? run.bytesWritten : job.bytesWritten,
+      speed: run ? run.speed.bytesPerSecond() : 0,
+      expectedSize: job.expectedSize,
+      lastError: job.lastError,
+      lastErrorKind: job.lastErrorKind,
+      nextAttemptAt: job.nextAttemptAt,
+      sha256: job.sha256,
+    };
+  }
+
+  /**
+   * Seconds left: compressed bytes still to come over the current speed. Unknown listing sizes (0) are
+   * estimated from the files that have already arrived.
+   */
+  private estimateSecondsLeft(speed: number): number | null {
+    if (speed <= 0) return null;
+    const pending = this.ledger.pendingSizes(this.options.batchId);
+    if (pending.count === 0) return 0;
+    if (pending.knownCount === 0) return null;
+    const typical = pending.knownBytes / pending.knownCount;
+    let inFlight = 0;
+    for (const run of this.running.values()) inFlight += run.bytesReceived;
+    const remaining = pending.knownBytes + (pending.count - pending.knownCount) * typical - inFlight;
+    return Math.max(0, remaining) / speed;
+  }
+
+  private emitProgress(force = false): void {
+    if (!force && this.dirty.size === 0 && this.running.size === 0) return;
+    for (const id of this.running.keys()) this.dirty.add(id);
+    const jobs: JobView[] = [];
+    for (const id of this.dirty) {
+      const job = this.ledger.get(id);
+      if (job) jobs.push(this.view(job));
+    }
+    this.dirty.clear();
+    this.emit('progress', { jobs, overall: this.overall() });
+  }
+
+  // ---- Workers ---------------------------------------------------------------------------------
+
+  private spawnWorkers(): void {
+    while (this.workerCount < this.concurrency) {
+      const index = this.workerCount;
+      this.workerCount += 1;
+      const worker = this.work(index).finally(() => {
+        this.workerCount -= 1;
+        this.workers.delete(worker);
+      });
+      this.workers.add(worker);
+    }
+  }
+
+  private async work(index: number): Promise<void> {
+    while (!this.closed && index < this.concurrency) {
+      if (this.queuePaused) {
+        this.checkSettled();
+        await this.nap();
+        continue;
+      }
+      const job = this.ledger.claimNext(Date.now(), this.options.batchId);
+      if (!job) {
+        this.checkSettled();
+        const retryAt = this.ledger.nextRetryAt(this.options.batchId);
+        await this.nap(retryAt !== undefined ? Math.max(0, retryAt - Date.now()) : undefined);
+        continue;
+      }
+      await this.run(job);
+    }
+  }
+
+  /** Sleeps until something changes (a nudge) or `ms` pass. */
+  private nap(ms?: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const previous = this.wake;
+      this.wake = () => {
+        clearTimeout(timer);
+        previous?.();
+        resolve();
+      };
+      if (ms !== undefined) timer = setTimeout(() => this.nudge(), ms);
+    });
+  }
+
+  private nudge(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async run(job: Job): Promise<void> {
+    const run: RunningJob = { job, controller: new AbortController(), bytesReceived: 0, bytesWritten: 0, speed: new SpeedMeter(3_000) };
+    this.running.set(job.id, run);
+    this.dirty.add(job.id);
+    let generation = 0;
+    try {
+      generation = await this.session.ready();
+      if (run.controller.signal.aborted) throw new CancelledError('The download');
+      const result = await downloadFile(
+        (url, request) => this.client.openDownload(url, request),
+        { url: job.url, filename: job.filename, folder: job.folder, localName: path.basename(job.targetPath) },
+        {
+          signal: run.controller.signal,
+          ...(this.options.stallTimeoutMs !== undefined ? { stallTimeoutMs: this.options.stallTimeoutMs } : {}),
+          ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
+          onProgress: (progress) => {
+            this.speed.add(progress.bytesReceived - run.bytesReceived);
+            run.speed.add(progress.bytesReceived - run.bytesReceived);
+            this.bytesReceived += progress.bytesReceived - run.bytesReceived;
+            this.bytesWritten += progress.bytesWritten - run.bytesWritten;
+            run.bytesReceived = progress.bytesReceived;
+            run.bytesWritten = progress.bytesWritten;
+          },
+          onTemporaryFile: (name) => this.ledger.recordTemporaryFile(job.id, name),
+          onVerified: (verified) => this.ledger.recordVerified(job.id, verified.sha256, verified.bytesWritten),
+        },
+      );
+      this.ledger.markDone(job.id, result);
+    } catch (error) {
+      await this.handleFailure(run, error, generation);
+    } finally {
+      this.running.delete(job.id);
+      this.dirty.add(job.id);
+      this.nudge();
+      this.checkSettled();
+    }
+  }
+
+  private async handleFailure(run: RunningJob, error: unknown, generation: number): Promise<void> {
+    const { job } = run;
+    if (run.stopReason) {
+      // Stopped on purpose: the attempt does not count against the file.
+      this.ledger.refundAttempt(job.id);
+      const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
+      this.ledger.setState(job.id, next[run.stopReason]);
+      return;
+    }
+    const data = toErrorData(error);
+    const handling = handlingFor(error);
+    if (handling.action === 'renew-session' && !this.renewedFor.has(job.id)) {
+      this.renewedFor.add(job.id);
+      this.ledger.refundAttempt(job.id);
+      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
+      try {
+        await this.session.renew(generation);
+      } catch (signInError) {
+        this.pauseAll(toErrorData(signInError));
+      }
+      return;
+    }
+    if (handling.action === 'pause-queue') {
+      this.ledger.refundAttempt(job.id);
+      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
+      this.pauseAll(data);
+      return;
+    }
+    if (error instanceof UnknownUserError || error instanceof SignInRequiredError) {
+      // No file can arrive until the user signs in (again, or with another e-mail): stop and say so.
+      this.ledger.refundAttempt(job.id);
+      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
+      this.pauseAll(data);
+      return;
+    }
+    if (handling.action === 'retry' && job.attempts < this.maxAttempts) {
+      const delay = backoffDelay(job.attempts, this.options.backoff ?? DEFAULT_BACKOFF, handling.retryAfterMs, this.options.random);
+      this.ledger.scheduleRetry(job.id, Date.now() + delay, data.kind, data.message);
+      return;
+    }
+    const message =
+      handling.action === 'retry'
+        ? `${data.message} (gave up after ${job.attempts} attempts)`
+        : handling.action === 'renew-session'
+          ? `${data.message} (signing in again did not help)`
+          : data.message;
+    this.ledger.markFailed(job.id, data.kind, message);
+  }
+
+  private checkSettled(): void {
+    if (this.settleWaiters.length === 0 || this.running.size > 0) return;
+    if (this.queuePaused) {
+      this.resolveSettled('paused');
+      return;
+    }
+    const counts = this.ledger.counts(this.options.batchId);
+    if (counts.queued === 0 && counts.active === 0) {
+      this.emit('settled');
+      this.resolveSettled('finished');
+    }
+  }
+
+  private resolveSettled(outcome: SettleOutcome): void {
+    const waiters = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const resolve of waiters) resolve(outcome);
+  }
+
+  // ---- Crash recovery --------------------------------------------------------------------------
+
+  /**
+   * Jobs left active by a crash: a file whose hash was recorded before the rename is finished (or its
+   * rename is completed now); any other goes back to the queue. Temporary files are then removed.
+   */
+  private async recover(): Promise<void> {
+    for (const job of this.ledger.list({ states: ['active'], includeCleared: true })) {
+      const temporary = job.tempName ? path.join(job.folder, job.tempName) : undefined;
+      if (job.sha256 && (await sha256Of(job.targetPath)) === job.sha256) {
+        this.ledger.markDone(job.id, { sha256: job.sha256, bytesReceived: job.bytesReceived, bytesWritten: job.bytesWritten });
+      } else if (job.sha256 && temporary && (await sha256Of(temporary)) === job.sha256) {
+        await rename(temporary, job.targetPath);
+        this.ledger.markDone(job.id, { sha256: job.sha256, bytesReceived: job.bytesReceived, bytesWritten: job.bytesWritten });
+      } else {
+        this.ledger.refundAttempt(job.id);
+        this.ledger.scheduleRetry(job.id, null, job.lastErrorKind, job.lastError);
+      }
+      if (temporary && isTemporaryName(path.basename(temporary))) await unlink(temporary).catch(() => undefined);
+    }
+    for (const folder of this.ledger.folders()) {
+      await removeStaleTemporaryFiles(folder, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
+    }
+  }
+}
+
+function clampConcurrency(n: number): number {
+  if (!Number.isFinite(n)) throw new InvalidInputError(`Concurrency must be a whole number from ${CONCURRENCY_LIMITS.min} to ${CONCURRENCY_LIMITS.max}.`);
+  return Math.min(CONCURRENCY_LIMITS.max, Math.max(CONCURRENCY_LIMITS.min, Math.round(n)));
+}
+
+function uniqueByName(entries: readonly FileEntry[]): FileEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => !seen.has(entry.filename) && seen.add(entry.filename));
+}
+
+async function sha256Of(file: string): Promise<string | undefined> {
+  try {
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  }
+}

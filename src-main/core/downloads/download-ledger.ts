@@ -1,0 +1,374 @@
+// The download ledger: SQLite (better-sqlite3, WAL) with one row per file. It is the engine's memory
+// across crashes: what is queued, what finished (with the SHA-256 of the written file), what failed
+// and why, which temporary file a job was writing.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { LEDGER_MIGRATIONS } from './ledger-migrations';
+
+export const JOB_STATES = ['queued', 'active', 'paused', 'done', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface Job {
+  id: number;
+  url: string;
+  instrument: string;
+  product: string;
+  dateObs: string | null;
+  filename: string;
+  folder: string;
+  targetPath: string;
+  state: JobState;
+  priority: number;
+  attempts: number;
+  lastError: string | null;
+  lastErrorKind: string | null;
+  /** The listing's `filesize` (compressed bytes; 0 when the service did not know it). */
+  expectedSize: number;
+  bytesReceived: number;
+  bytesWritten: number;
+  sha256: string | null;
+  tempName: string | null;
+  batchId: string | null;
+  cleared: boolean;
+  nextAttemptAt: number | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface NewJob {
+  url: string;
+  instrument: string;
+  product: string;
+  dateObs: string | null;
+  filename: string;
+  folder: string;
+  targetPath: string;
+  expectedSize: number;
+  batchId: string | null;
+  state?: JobState;
+}
+
+export type StateCounts = Record<JobState, number>;
+
+interface JobRow {
+  id: number;
+  url: string;
+  instrument: string;
+  product: string;
+  date_obs: string | null;
+  filename: string;
+  folder: string;
+  target_path: string;
+  state: JobState;
+  priority: number;
+  attempts: number;
+  last_error: string | null;
+  last_error_kind: string | null;
+  expected_size: number;
+  bytes_received: number;
+  bytes_written: number;
+  sha256: string | null;
+  temp_name: string | null;
+  batch_id: string | null;
+  cleared: number;
+  next_attempt_at: number | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    url: row.url,
+    instrument: row.instrument,
+    product: row.product,
+    dateObs: row.date_obs,
+    filename: row.filename,
+    folder: row.folder,
+    targetPath: row.target_path,
+    state: row.state,
+    priority: row.priority,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    lastErrorKind: row.last_error_kind,
+    expectedSize: row.expected_size,
+    bytesReceived: row.bytes_received,
+    bytesWritten: row.bytes_written,
+    sha256: row.sha256,
+    tempName: row.temp_name,
+    batchId: row.batch_id,
+    cleared: row.cleared === 1,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+const now = (): string => new Date().toISOString();
+
+export class LedgerVersionError extends Error {}
+
+export class DownloadLedger {
+  private constructor(private readonly db: Database.Database) {}
+
+  /** Opens (creating if needed) the ledger file and brings its schema up to date. */
+  static open(file: string): DownloadLedger {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL is durable against process crashes (the case that matters here) and
+    // avoids an fsync per state change.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    const ledger = new DownloadLedger(db);
+    ledger.migrate();
+    return ledger;
+  }
+
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  private migrate(): void {
+    const version = this.schemaVersion;
+    if (version > LEDGER_MIGRATIONS.length) {
+      throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
+    }
+    for (let step = version; step < LEDGER_MIGRATIONS.length; step += 1) {
+      this.db.transaction(() => {
+        this.db.exec(LEDGER_MIGRATIONS[step]!);
+        this.db.pragma(`user_version = ${step + 1}`);
+      })();
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  get(id: number): Job | undefined {
+    const row = this.db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    return row && toJob(row);
+  }
+
+  findByTarget(targetPath: string): Job | undefined {
+    const row = this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE target_path = ?').get(targetPath);
+    return row && toJob(row);
+  }
+
+  insert(job: NewJob): Job {
+    const stamp = now();
+    const info = this.db
+      .prepare(
+        `INSERT INTO jobs (url, instrument, product, date_obs, filename, folder, target_path, state, expected_size, batch_id, created_at, updated_at)
+         VALUES (@url, @instrument, @product, @dateObs, @filename, @folder, @targetPath, @state, @expectedSize, @batchId, @stamp, @stamp)`,
+      )
+      .run({ ...job, state: job.state ?? 'queued', stamp });
+    return this.get(Number(info.lastInsertRowid))!;
+  }
+
+  /** Puts a known job back in the queue for a new request (re-running a command resumes it). */
+  requeueForBatch(id: number, url: string, expectedSize: number, batchId: string | null): void {
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
+           last_error_kind = NULL, next_attempt_at = NULL, sha256 = NULL, temp_name = NULL, cleared = 0,
+           bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
+      )
+      .run(url, expectedSize, batchId, now(), id);
+  }
+
+  /** Tags an already finished job with the current batch, so the batch's summary counts it. */
+  adoptIntoBatch(id: number, batchId: string | null): void {
+    this.db.prepare('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id = ?').run(batchId, now(), id);
+  }
+
+  list(filter: { states?: readonly JobState[]; batchId?: string; includeCleared?: boolean } = {}): Job[] {
+    const clauses: string[] = [];
+    const values: (string | number)[] = [];
+    if (filter.states) {
+      clauses.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
+      values.push(...filter.states);
+    }
+    if (filter.batchId !== undefined) {
+      clauses.push('batch_id = ?');
+      values.push(filter.batchId);
+    }
+    if (!filter.includeCleared) clauses.push('cleared = 0');
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    return this.db
+      .prepare<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
+      .all(...values)
+      .map(toJob);
+  }
+
+  counts(batchId?: string): StateCounts {
+    const rows = this.db
+      .prepare<(string | number)[], { state: JobState; n: number }>(
+        `SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''} GROUP BY state`,
+      )
+      .all(...(batchId !== undefined ? [batchId] : []));
+    const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  /** Listing sizes of the jobs still to do (queued or active): how many, how many with a known size, their sum. */
+  pendingSizes(batchId?: string): { count: number; knownCount: number; knownBytes: number } {
+    const row = this.db
+      .prepare<(string | number)[], { count: number; knownCount: number | null; knownBytes: number | null }>(
+        `SELECT COUNT(*) AS count, SUM(expected_size > 0) AS knownCount, SUM(expected_size) AS knownBytes FROM jobs
+         WHERE state IN ('queued', 'active') AND cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
+      )
+      .get(...(batchId !== undefined ? [batchId] : []));
+    return { count: row?.count ?? 0, knownCount: row?.knownCount ?? 0, knownBytes: row?.knownBytes ?? 0 };
+  }
+
+  /**
+   * Takes the next runnable job (queued, its retry time reached) and marks it active in one step, so
+   * two workers never take the same job.
+   */
+  claimNext(nowMs: number, batchId?: string): Job | undefined {
+    return this.transaction(() => {
+      const row = this.db
+        .prepare<(string | number)[], JobRow>(
+          `SELECT * FROM jobs WHERE state = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+           ${batchId !== undefined ? 'AND batch_id = ?' : ''} ORDER BY priority, id LIMIT 1`,
+        )
+        .get(...(batchId !== undefined ? [nowMs, batchId] : [nowMs]));
+      if (!row) return undefined;
+      const stamp = now();
+      this.db
+        .prepare(
+          `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
+             bytes_written = 0, sha256 = NULL, temp_name = NULL WHERE id = ?`,
+        )
+        .run(stamp, stamp, row.id);
+      return this.get(row.id);
+    });
+  }
+
+  /** When the earliest waiting retry becomes runnable (ms since epoch), if any job waits. */
+  nextRetryAt(batchId?: string): number | undefined {
+    const row = this.db
+      .prepare<(string | number)[], { at: number | null }>(
+        `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE state = 'queued' AND next_attempt_at IS NOT NULL
+         ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
+      )
+      .get(...(batchId !== undefined ? [batchId] : []));
+    return row?.at ?? undefined;
+  }
+
+  recordTemporaryFile(id: number, tempName: string): void {
+    this.db.prepare('UPDATE jobs SET temp_name = ?, updated_at = ? WHERE id = ?').run(tempName, now(), id);
+  }
+
+  /** The file is complete and checked in its temporary name; the rename into place comes next. */
+  recordVerified(id: number, sha256: string, bytesWritten: number): void {
+    this.db.prepare('UPDATE jobs SET sha256 = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(sha256, bytesWritten, now(), id);
+  }
+
+  recordProgress(id: number, bytesReceived: number, bytesWritten: number): void {
+    this.db.prepare('UPDATE jobs SET bytes_received = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(bytesReceived, bytesWritten, now(), id);
+  }
+
+  markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number }): void {
+    const stamp = now();
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
+           last_error_kind = NULL, next_attempt_at = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
+  }
+
+  markFailed(id: number, kind: string, message: string): void {
+    const stamp = now();
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = 'failed', last_error_kind = ?, last_error = ?, temp_name = NULL, next_attempt_at = NULL,
+           finished_at = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(kind, message, stamp, stamp, id);
+  }
+
+  /** Back to the queue after a failed attempt, not before `nextAttemptAt`. */
+  scheduleRetry(id: number, nextAttemptAt: number | null, kind: string | null, message: string | null): void {
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = 'queued', next_attempt_at = ?, last_error_kind = ?, last_error = ?, temp_name = NULL,
+           sha256 = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(nextAttemptAt, kind, message, now(), id);
+  }
+
+  /** An attempt that ended for reasons of our own (pause, shutdown, a full disk) does not count. */
+  refundAttempt(id: number): void {
+    this.db.prepare('UPDATE jobs SET attempts = MAX(attempts - 1, 0) WHERE id = ?').run(id);
+  }
+
+  setState(id: number, state: JobState): void {
+    this.db.prepare('UPDATE jobs SET state = ?, temp_name = NULL, updated_at = ? WHERE id = ?').run(state, now(), id);
+  }
+
+  /** Moves states in bulk, e.g. every paused job back to queued. Returns the ids moved. */
+  moveStates(from: readonly JobState[], to: JobState, batchId?: string): number[] {
+    return this.transaction(() => {
+      const jobs = this.list({ states: from, ...(batchId !== undefined ? { batchId } : {}) });
+      const update = this.db.prepare('UPDATE jobs SET state = ?, updated_at = ? WHERE id = ?');
+      const stamp = now();
+      for (const job of jobs) update.run(to, stamp, job.id);
+      return jobs.map((job) => job.id);
+    });
+  }
+
+  /** A failed or cancelled job gets a fresh set of attempts. */
+  resetForRetry(id: number): void {
+    this.db
+      .prepare(
+        `UPDATE jobs SET state = 'queued', attempts = 0, last_error = NULL, last_error_kind = NULL, next_attempt_at = NULL,
+           finished_at = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(now(), id);
+  }
+
+  moveToFront(id: number): void {
+    this.transaction(() => {
+      const row = this.db.prepare<[], { lowest: number | null }>('SELECT MIN(priority) AS lowest FROM jobs').get();
+      this.db.prepare('UPDATE jobs SET priority = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?').run((row?.lowest ?? 0) - 1, now(), id);
+    });
+  }
+
+  /** Hides finished jobs from the queue view; their rows stay, so finished files are still never fetched again. */
+  clearFinished(): number {
+    return this.db.prepare(`UPDATE jobs SET cleared = 1, updated_at = ? WHERE state IN ('done', 'cancelled') AND cleared = 0`).run(now()).changes;
+  }
+
+  /** Distinct folders of every job, for cleaning up after a crash. */
+  folders(): string[] {
+    return this.db
+      .prepare<[], { folder: string }>('SELECT DISTINCT folder FROM jobs')
+      .all()
+      .map((row) => row.folder);
+  }
+
+  getSetting(key: string): string | undefined {
+    return this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
+  }
+
+  setSetting(key: string, value: string | undefined): void {
+    if (value === undefined) this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+    else this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+}

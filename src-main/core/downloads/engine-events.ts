@@ -1,0 +1,65 @@
+// What the download engine tells its front ends. Progress arrives at most every `progressIntervalMs`
+// (100 ms, so at most 10 a second) and carries only the jobs that changed since the last one.
+import type { ErrorData } from '../../../src-shared/errors';
+import type { JobState } from './download-ledger';
+
+export interface JobView {
+  id: number;
+  filename: string;
+  /** Name on disk (differs from `filename` for a "keep both" copy). */
+  localName: string;
+  folder: string;
+  instrument: string;
+  product: string;
+  dateObs: string | null;
+  state: JobState;
+  attempts: number;
+  /** Compressed bytes received in the current attempt (or the final one). */
+  bytesReceived: number;
+  /** Decompressed bytes written. */
+  bytesWritten: number;
+  /** Bytes per second of this transfer over the last few seconds (0 unless active). */
+  speed: number;
+  /** The listing's size (compressed); 0 when unknown. */
+  expectedSize: number;
+  lastError: string | null;
+  lastErrorKind: string | null;
+  /** When a waiting retry may start (ms since epoch). */
+  nextAttemptAt: number | null;
+  sha256: string | null;
+}
+
+export interface OverallProgress {
+  total: number;
+  queued: number;
+  active: number;
+  paused: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+  /** Compressed bytes received since the engine started (retries included). */
+  bytesReceived: number;
+  /** Decompressed bytes written since the engine started. */
+  bytesWritten: number;
+  /** Bytes per second over the last few seconds. */
+  speed: number;
+  /** Seconds left at the current speed; null when it cannot be told. */
+  etaSeconds: number | null;
+  queuePaused: boolean;
+  /** Why the queue stopped by itself (a full disk, a refused sign-in). */
+  pauseReason: ErrorData | null;
+}
+
+export interface ProgressUpdate {
+  jobs: JobView[];
+  overall: OverallProgress;
+}
+
+export interface EngineEventMap {
+  progress: [ProgressUpdate];
+  /** The queue stopped by itself or was paused; the reason is null for a pause by the user. */
+  'queue-paused': [ErrorData | null];
+  'queue-resumed': [];
+  /** Nothing is running or waiting any more (in the engine's batch). */
+  settled: [];
+}

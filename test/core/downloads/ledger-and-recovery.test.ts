@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
+import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
+import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
+import { StateFolderBusyError, lockStateFolder } from '../../../src-main/core/downloads/state-lock';
+import { listFolder, temporaryFolder } from '../../helpers/fixtures';
+
+const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+function newJob(folder: string, filename: string): NewJob {
+  return {
+    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: '2025-03-24T21:03:04',
+    filename,
+    folder,
+    targetPath: path.join(folder, filename),
+    expectedSize: 1000,
+    batchId: null,
+  };
+}
+
+describe('ledger', () => {
+  it('creates the schema with WAL and records its version; refuses a newer one', async () => {
+    const state = await temporaryFolder();
+    const file = path.join(state, LEDGER_FILE);
+    const ledger = DownloadLedger.open(file);
+    expect(ledger.schemaVersion).toBe(LEDGER_MIGRATIONS.length);
+    ledger.close();
+    const db = new Database(file);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'jobs' }, { name: 'settings' }]);
+    db.pragma(`user_version = ${LEDGER_MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => DownloadLedger.open(file)).toThrow(/newer version/);
+  });
+
+  it('hands each queued job to one worker only, in priority order, and respects retry times', async () => {
+    const folder = await temporaryFolder();
+    const ledger = DownloadLedger.open(':memory:');
+    const a = ledger.insert(newJob(folder, 'a.fts'));
+    const b = ledger.insert(newJob(folder, 'b.fts'));
+    const c = ledger.insert(newJob(folder, 'c.fts'));
+    ledger.moveToFront(c.id);
+    ledger.scheduleRetry(a.id, Date.now() + 60_000, 'network', 'later');
+    expect(ledger.claimNext(Date.now())!.id).toBe(c.id);
+    expect(ledger.claimNext(Date.now())!.id).toBe(b.id);
+    expect(ledger.claimNext(Date.now())).toBeUndefined();
+    expect(ledger.nextRetryAt()).toBeGreaterThan(Date.now());
+    expect(ledger.claimNext(Date.now() + 61_000)!.id).toBe(a.id);
+    expect(ledger.get(a.id)).toMatchObject({ state: 'active', attempts: 1 });
+    expect(ledger.counts()).toMatchObject({ active: 3, queued: 0 });
+    ledger.close();
+  });
+});
+
+describe('state folder lock', () => {
+  it('lets one engine use a state folder, and takes over the lock of a dead process', async () => {
+    const state = await temporaryFolder();
+    const lock = lockStateFolder(state);
+    // Same process again counts as stale (a crashed earlier run in this pid cannot exist), so fake another live owner.
+    await writeFile(path.join(state, 'engine.lock'), String(process.ppid));
+    expect(() => lockStateFolder(state)).toThrow(StateFolderBusyError);
+    await writeFile(path.join(state, 'engine.lock'), '999999999');
+    const taken = lockStateFolder(state);
+    taken.release();
+    lock.release();
+    expect(await listFolder(state)).toEqual([]);
+  });
+});
+
+describe('recovery after a crash', () => {
+  it('finishes renames that were due, re-queues interrupted jobs and removes their temporary files', async () => {
+    const state = await temporaryFolder();
+    const folder = await temporaryFolder();
+    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
+
+    // 1: verified and renamed, but the crash came before the ledger said done.
+    const renamed = ledger.insert(newJob(folder, 'renamed.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(renamed.id, '.renamed.fts.0000000a.part');
+    ledger.recordVerified(renamed.id, sha(body), body.length);
+    await writeFile(path.join(folder, 'renamed.fts'), body);
+    // 2: verified, crash before the rename.
+    const pending = ledger.insert(newJob(folder, 'pending.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(pending.id, '.pending.fts.0000000b.part');
+    ledger.recordVerified(pending.id, sha(body), body.length);
+    await writeFile(path.join(folder, '.pending.fts.0000000b.part'), body);
+    // 3: half-written.
+    const partial = ledger.insert(newJob(folder, 'partial.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(partial.id, '.partial.fts.0000000c.part');
+    await writeFile(path.join(folder, '.partial.fts.0000000c.part'), body.subarray(0, 100));
+    // 4: an old temporary file nobody recorded, and a young one another process may be writing.
+    await writeFile(path.join(folder, '.orphan.fts.0000000d.part'), 'x');
+    const old = new Date(Date.now() - 3600_000);
+    await utimes(path.join(folder, '.orphan.fts.0000000d.part'), old, old);
+    await writeFile(path.join(folder, '.young.fts.0000000e.part'), 'x');
+    // Paused, so no worker picks the re-queued job up while the test looks at it.
+    ledger.setSetting('queue-paused', 'true');
+    ledger.close();
+
+    const opened = await openDownloadEngine(state, { client: new MlsoClient({ baseUrl: 'http://127.0.0.1:1' }), username: () => undefined });
+    try {
+      expect(opened.engine.overall().queuePaused).toBe(true);
+      expect(opened.ledger.get(renamed.id)).toMatchObject({ state: 'done', sha256: sha(body) });
+      expect(opened.ledger.get(pending.id)).toMatchObject({ state: 'done' });
+      expect(opened.ledger.get(partial.id)).toMatchObject({ state: 'queued', attempts: 0 });
+      expect(await readFile(path.join(folder, 'pending.fts'))).toEqual(body);
+      expect(await listFolder(folder)).toEqual(['.young.fts.0000000e.part', 'pending.fts', 'renamed.fts']);
+    } finally {
+      await opened.close();
+    }
+  });
+});
