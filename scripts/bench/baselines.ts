@@ -67,7 +67,8 @@ export function aria2cBaseline(): Baseline {
         job.outputDir,
         '--allow-overwrite=true',
         '--auto-file-renaming=false',
-        // aria2c's defaults would otherwise keep .aria2 control files around and pre-allocate on slow file systems.
+        // Not in the command line: aria2c's default 'prealloc' writes every file twice (zeros, then data),
+        // which no streaming downloader does; leaving it on would flatter mlso-dl.
         '--file-allocation=none',
         '-q',
       ];

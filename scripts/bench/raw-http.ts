@@ -22,7 +22,7 @@ export function keepAliveAgent(connections: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: connections });
 }
 
-/** GETs `url` and streams the raw body into `sink` (a file path, or a byte counter when undefined); returns its length. */
+/** GETs `url` and streams the raw body into `file` (or just counts it when there is none); returns its length and first bytes. */
 export async function getRawBody(url: string, cookie: string, agent: http.Agent, file?: string): Promise<{ bytes: number; head: Buffer }> {
   const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
     http.get(url, { agent, headers: { Cookie: cookie } }, resolve).on('error', reject);

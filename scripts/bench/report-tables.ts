@@ -15,15 +15,15 @@ interface Markers {
 function rowCells(row: RowResult, markers: Markers): { cells: string[]; batch?: number } {
   const s = row.samples;
   const batch = medianOf(s, (x) => x.batchSeconds);
-  const cliWallBatch = row.label === 'mlso-dl' && s.some((x) => x.batchSource === 'wall');
+  const wallBatch = s.some((x) => x.batchSource === 'wall');
   if (!row.concurrencyApplied) markers.concurrencyIgnored = true;
-  if (cliWallBatch) markers.batchIsWall = true;
+  if (wallBatch) markers.batchIsWall = true;
   const cells = [
     row.label,
     `${row.concurrency}${row.concurrencyApplied ? '' : '*'}`,
     fixed(medianOf(s, (x) => x.files), 0),
     fixed(medianOf(s, (x) => x.wallSeconds), 2),
-    `${fixed(batch, 2)}${cliWallBatch ? '~' : ''}`,
+    `${fixed(batch, 2)}${wallBatch ? '~' : ''}`,
     fixed(medianOf(s, (x) => perSecond(x.wireBytes, x.batchSeconds)), 1),
     fixed(medianOf(s, (x) => perSecond(x.fitsBytes, x.batchSeconds)), 1),
     fixed(medianOf(s, (x) => (x.peakRssBytes === undefined ? undefined : x.peakRssBytes / MIB)), 0),
@@ -83,7 +83,10 @@ function commonFootnotes(markers: Markers): string[] {
     'wall s: process start to exit. batch s: first file request to last file finished. conns: most downloads the emulator served at once.',
   ];
   if (markers.concurrencyIgnored) notes.push('* this mlso-dl has no --concurrency flag yet: it ran with its own (sequential) behaviour.');
-  if (markers.batchIsWall) notes.push('~ this mlso-dl prints no stats.batchSeconds yet: batch s is process wall time (includes start, listing, sign-in).');
+  if (markers.batchIsWall) {
+    notes.push('~ the program reports no batch time, so batch s is its process wall time: aria2c and curl start in milliseconds;');
+    notes.push('  an mlso-dl without stats.batchSeconds also counts Node start, listing and sign-in.');
+  }
   return notes;
 }
 

@@ -1,9 +1,10 @@
-// Per-response bandwidth limit: paced writes (a token bucket without burst credit) re-reading the rate every chunk,
-// so `setOptions({bandwidthBytesPerSecond})` takes effect on downloads already running.
+// Per-response bandwidth limit: paced writes re-reading the rate every chunk, so `setOptions({bandwidthBytesPerSecond})`
+// takes effect on downloads already running.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const MIN_CHUNK = 4 * 1024;
 const MAX_CHUNK = 64 * 1024;
+const LATENESS_CREDIT_MS = 10;
 
 export class Pacer {
   private nextFreeAt = 0;
@@ -16,15 +17,21 @@ export class Pacer {
     return rate > 0 ? Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.round(rate / 16))) : MAX_CHUNK;
   }
 
-  /** Waits until `bytes` may be sent. Credit does not pile up while the client is slow, so there is no catch-up burst. */
+  /**
+   * Waits until `bytes` may be sent. A timer that fires a little late (the emulator shares the CPU with
+   * the client under test) may be made up for, up to LATENESS_CREDIT_MS, so the link keeps its nominal
+   * rate under scheduling jitter; a longer pause (a slow client, backpressure) is not, so there is no
+   * catch-up burst.
+   */
   async take(bytes: number, signal: AbortSignal): Promise<void> {
     const rate = this.rate();
     const now = performance.now();
     if (rate <= 0) {
-      this.nextFreeAt = now;
+      this.nextFreeAt = 0;
       return;
     }
-    const at = Math.max(now, this.nextFreeAt);
+    // The first chunk of a body starts the clock: no credit before anything was sent.
+    const at = this.nextFreeAt === 0 ? now : Math.max(now - LATENESS_CREDIT_MS, this.nextFreeAt);
     this.nextFreeAt = at + (bytes / rate) * 1000;
     if (at > now) await sleep(at - now, undefined, { signal }).catch(() => undefined);
   }

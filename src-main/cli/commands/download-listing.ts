@@ -10,6 +10,7 @@ import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes';
 import { createDownloadDisplay } from '../output/download-display';
+import type { ProgressUpdate } from '../../core/downloads/engine-events';
 
 export interface DownloadListingOptions {
   username: string;
@@ -51,9 +52,15 @@ export async function downloadListing(context: CliContext, files: readonly FileE
     const started = performance.now();
     const enqueued = await opened.engine.enqueue(files, folder);
     const display = out.quiet || options.json ? undefined : createDownloadDisplay(out);
-    if (display) opened.engine.on('progress', (update) => display.update(update));
+    const show = (update: ProgressUpdate): void => display?.update(update);
+    opened.engine.on('progress', show);
     const outcome = await opened.engine.whenSettled();
     const batchSeconds = (performance.now() - started) / 1000;
+    opened.engine.off('progress', show);
+    // The last throttled update may predate the end: draw the final state once before the summary,
+    // leaving out the files that were skipped (they were never downloaded in this run).
+    const skippedIds = new Set(enqueued.skipped.map((skip) => skip.jobId));
+    display?.update({ jobs: opened.engine.jobs().filter((job) => !skippedIds.has(job.id)), overall: opened.engine.overall() });
     display?.stop();
     if (context.signal?.aborted) {
       const left = opened.ledger.counts(batchId);

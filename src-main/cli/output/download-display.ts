@@ -73,15 +73,18 @@ class TerminalDisplay implements DownloadDisplay {
 
 class LineDisplay implements DownloadDisplay {
   private readonly reported = new Map<number, string>();
+  /** Files finished so far, counted here: one update may carry several, each gets its own number. */
+  private finished = 0;
 
   constructor(private readonly out: CliOutput) {}
 
   update({ jobs, overall }: ProgressUpdate): void {
     for (const job of jobs) {
       if (this.reported.get(job.id) === job.state) continue;
-      const finished = overall.done + overall.failed + overall.cancelled;
-      if (job.state === 'done') this.out.info(`[${finished}/${overall.total}] ${job.localName} ${humanSize(job.bytesWritten)}`);
-      else if (job.state === 'failed') this.out.error(`[${finished}/${overall.total}] ${job.localName} failed: ${job.lastError ?? 'unknown error'}`);
+      if (job.state === 'done' || job.state === 'failed') this.finished += 1;
+      const counter = `[${this.finished}/${overall.total}]`;
+      if (job.state === 'done') this.out.info(`${counter} ${job.localName} ${humanSize(job.bytesWritten)}`);
+      else if (job.state === 'failed') this.out.error(`${counter} ${job.localName} failed: ${job.lastError ?? 'unknown error'}`);
       else if (job.state === 'queued' && job.lastError) this.out.detail(`${job.localName}: ${job.lastError}; will retry`);
       this.reported.set(job.id, job.state);
     }

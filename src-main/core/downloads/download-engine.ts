@@ -83,6 +83,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private readonly dirty = new Set<number>();
   private readonly speed = new SpeedMeter();
   private readonly workers = new Set<Promise<void>>();
+  /** Jobs still flushing or renaming after their worker moved on. */
+  private readonly finishing = new Set<Promise<void>>();
   private workerCount = 0;
   private started = false;
   private closed = false;
@@ -125,6 +127,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       for (const run of this.running.values()) this.stop(run, 'shutdown');
       this.nudge();
       await Promise.all(this.workers);
+      await Promise.all(this.finishing);
       clearInterval(this.progressTimer);
       this.emitProgress();
       this.resolveSettled('paused');
@@ -459,7 +462,22 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     wake?.();
   }
 
-  private async run(job: Job): Promise<void> {
+  /**
+   * Runs one job. Resolves when the job no longer needs its connection (its body has arrived, or it
+   * failed), so the worker can start the next file while this one is flushed and renamed.
+   */
+  private run(job: Job): Promise<void> {
+    let releaseSlot!: () => void;
+    const slotFree = new Promise<void>((resolve) => (releaseSlot = resolve));
+    const transfer = this.transfer(job, releaseSlot).finally(() => {
+      releaseSlot();
+      this.finishing.delete(transfer);
+    });
+    this.finishing.add(transfer);
+    return slotFree;
+  }
+
+  private async transfer(job: Job, releaseSlot: () => void): Promise<void> {
     const run: RunningJob = { job, controller: new AbortController(), bytesReceived: 0, bytesWritten: 0, speed: new SpeedMeter(3_000) };
     this.running.set(job.id, run);
     this.dirty.add(job.id);
@@ -475,15 +493,17 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           ...(this.options.stallTimeoutMs !== undefined ? { stallTimeoutMs: this.options.stallTimeoutMs } : {}),
           ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
           onProgress: (progress) => {
-            this.speed.add(progress.bytesReceived - run.bytesReceived);
-            run.speed.add(progress.bytesReceived - run.bytesReceived);
-            this.bytesReceived += progress.bytesReceived - run.bytesReceived;
+            const received = progress.bytesReceived - run.bytesReceived;
+            this.speed.add(received);
+            run.speed.add(received);
+            this.bytesReceived += received;
             this.bytesWritten += progress.bytesWritten - run.bytesWritten;
             run.bytesReceived = progress.bytesReceived;
             run.bytesWritten = progress.bytesWritten;
           },
           onTemporaryFile: (name) => this.ledger.recordTemporaryFile(job.id, name),
           onVerified: (verified) => this.ledger.recordVerified(job.id, verified.sha256, verified.bytesWritten),
+          onBodyReceived: releaseSlot,
         },
       );
       this.ledger.markDone(job.id, result);

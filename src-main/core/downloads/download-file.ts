@@ -2,9 +2,10 @@
 // file beside the target; only a body that ended cleanly and is FITS is renamed to its real name.
 // JSON or HTML answers are errors whatever their status, and are never written to disk.
 import { createHash } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, pipeline, type Readable } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { HttpResponse, RequestOptions } from '../api/http-transport';
@@ -12,7 +13,7 @@ import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
 import { startsWithFitsSignature } from './fits-signature';
-import { peek, withoutGzipLayers } from './gzip-layers';
+import { peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';
 
 export type OpenDownload = (url: string, options: RequestOptions) => Promise<HttpResponse<Readable>>;
@@ -43,7 +44,8 @@ export interface DownloadOptions {
   stallTimeoutMs?: number;
   /** Milliseconds to wait for the response headers (default 60 s). */
   headerTimeoutMs?: number;
-  onProgress?: (progress: DownloadProgress) => void;
+  /** Called for every decompressed chunk written, with the running totals (the same object each time). */
+  onProgress?: (progress: Readonly<DownloadProgress>) => void;
   /** Called with the temporary file's name before it is created (the engine records it for crash clean-up). */
   onTemporaryFile?: (name: string) => void;
   /**
@@ -51,6 +53,11 @@ export interface DownloadOptions {
    * the engine records the hash here, so after a crash it can tell a finished file from an interrupted one.
    */
   onVerified?: (verified: { temporaryName: string; sha256: string; bytesWritten: number }) => void;
+  /**
+   * Called once the whole body has arrived and the connection is no longer needed; flushing and renaming
+   * follow. The engine hands the connection slot to the next file here.
+   */
+  onBodyReceived?: () => void;
   openSink?: OpenFileSink;
 }
 
@@ -64,6 +71,9 @@ export interface DownloadResult {
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 const DEFAULT_STALL_MS = 60_000;
+// Room for a few socket reads between stages, so a busy moment downstream does not pause the socket
+// (a paused socket fills the TCP window and the link sits idle).
+const STREAM_BUFFER_BYTES = 1024 * 1024;
 
 export async function downloadFile(openDownload: OpenDownload, target: DownloadTarget, options: DownloadOptions = {}): Promise<DownloadResult> {
   const localName = target.localName ?? target.filename;
@@ -92,41 +102,54 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const counted = countBytes(body, (n) => {
-    progress.bytesReceived += n;
-    watchdog.fed();
+  // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog.
+  const counted = new Transform({
+    highWaterMark: STREAM_BUFFER_BYTES,
+    transform(chunk: Buffer, _encoding, done) {
+      progress.bytesReceived += chunk.length;
+      watchdog.fed();
+      done(null, chunk);
+    },
   });
+  pipeline(body, counted, () => {});
 
   let sink: FileSink | undefined;
   let temporaryPath: string | undefined;
   try {
-    const decoded = await peek(withoutGzipLayers(counted), 80);
-    if (!startsWithFitsSignature(decoded.head)) {
-      throw await notFitsError(decoded.rest, target.filename);
+    const peeked = await peekStream(await withoutGzipLayers(counted), 80);
+    const decoded = peeked.stream;
+    if (!startsWithFitsSignature(peeked.head)) {
+      throw await notFitsError(decoded, target.filename);
     }
     const temporaryName = temporaryNameFor(localName);
     options.onTemporaryFile?.(temporaryName);
     temporaryPath = path.join(target.folder, temporaryName);
     sink = await (options.openSink ?? openFileSink)(temporaryPath);
     const hash = createHash('sha256');
-    for await (const chunk of decoded.rest) {
-      await sink.write(chunk);
-      hash.update(chunk);
-      progress.bytesWritten += chunk.length;
-      options.onProgress?.({ ...progress });
-    }
+    const hashed = new Transform({
+      highWaterMark: STREAM_BUFFER_BYTES,
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        progress.bytesWritten += chunk.length;
+        options.onProgress?.(progress);
+        done(null, chunk);
+      },
+    });
+    await pipelineAsync(decoded, hashed, sink.writable);
     if (bodyLength !== undefined && progress.bytesReceived !== bodyLength) {
       throw new DownloadError('truncated', `${target.filename} arrived incomplete (${progress.bytesReceived} of ${bodyLength} bytes).`);
     }
+    options.onBodyReceived?.();
     await sink.sync();
     await sink.close();
     sink = undefined;
     const sha256 = hash.digest('hex');
     options.onVerified?.({ temporaryName, sha256, bytesWritten: progress.bytesWritten });
     const finalPath = path.join(target.folder, localName);
+    // No fsync of the folder after the rename: the rename is atomic either way, and if a power cut
+    // loses it the file is simply absent (the ledger notices and fetches it again), never corrupt.
     await rename(temporaryPath, finalPath);
     temporaryPath = undefined;
-    await syncFolder(target.folder);
     return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256 };
   } catch (error) {
     throw classify(error, target, response.url, watchdog.stalled);
@@ -136,14 +159,6 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     body.destroy();
     await sink?.close().catch(() => undefined);
     if (temporaryPath) await unlink(temporaryPath).catch(() => undefined);
-  }
-}
-
-/** Counts raw bytes as they arrive, before any decoding. */
-async function* countBytes(source: AsyncIterable<Buffer>, onChunk: (bytes: number) => void): AsyncGenerator<Buffer> {
-  for await (const chunk of source) {
-    onChunk(chunk.length);
-    yield chunk;
   }
 }
 
@@ -158,22 +173,24 @@ class StallWatchdog {
     this.fed();
   }
   fed(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.stalled = true;
-      this.body.destroy(new Error('stalled'));
-    }, this.timeoutMs);
+    // refresh() re-arms the same timer: cheaper than a new one for every chunk.
+    if (this.timer) this.timer.refresh();
+    else
+      this.timer = setTimeout(() => {
+        this.stalled = true;
+        this.body.destroy(new Error('stalled'));
+      }, this.timeoutMs);
   }
   stop(): void {
     clearTimeout(this.timer);
   }
 }
 
-/** `body` replays the peeked head first, so it alone holds the whole beginning of the answer. */
-async function notFitsError(body: AsyncGenerator<Buffer>, filename: string): Promise<DownloadError> {
+/** `body` still holds the peeked head, so it alone has the whole beginning of the answer. */
+async function notFitsError(body: Readable, filename: string): Promise<DownloadError> {
   const chunks: Buffer[] = [];
   let length = 0;
-  for await (const chunk of body) {
+  for await (const chunk of body as AsyncIterable<Buffer>) {
     chunks.push(chunk);
     length += chunk.length;
     if (length >= ERROR_BODY_LIMIT) break;
@@ -228,20 +245,6 @@ async function readLimited(body: Readable, limit: number): Promise<string> {
     }
   }
   return bytes.toString('utf8');
-}
-
-/** Makes the rename itself durable; best effort, since not every platform can open a folder. */
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows cannot fsync a directory; the rename is still atomic there.
-  }
 }
 
 function printable(name: string): string {

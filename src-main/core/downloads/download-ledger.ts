@@ -116,7 +116,19 @@ const now = (): string => new Date().toISOString();
 export class LedgerVersionError extends Error {}
 
 export class DownloadLedger {
+  /** Prepared statements by SQL text: compiling SQL on every call would cost more than running it. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(private readonly db: Database.Database) {}
+
+  private sql<P extends unknown[] = unknown[], R = unknown>(text: string): Database.Statement<P, R> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement as unknown as Database.Statement<P, R>;
+  }
 
   /** Opens (creating if needed) the ledger file and brings its schema up to date. */
   static open(file: string): DownloadLedger {
@@ -158,19 +170,19 @@ export class DownloadLedger {
   }
 
   get(id: number): Job | undefined {
-    const row = this.db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
+    const row = this.sql<[number], JobRow>('SELECT * FROM jobs WHERE id = ?').get(id);
     return row && toJob(row);
   }
 
   findByTarget(targetPath: string): Job | undefined {
-    const row = this.db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE target_path = ?').get(targetPath);
+    const row = this.sql<[string], JobRow>('SELECT * FROM jobs WHERE target_path = ?').get(targetPath);
     return row && toJob(row);
   }
 
   insert(job: NewJob): Job {
     const stamp = now();
-    const info = this.db
-      .prepare(
+    const info = this
+      .sql(
         `INSERT INTO jobs (url, instrument, product, date_obs, filename, folder, target_path, state, expected_size, batch_id, created_at, updated_at)
          VALUES (@url, @instrument, @product, @dateObs, @filename, @folder, @targetPath, @state, @expectedSize, @batchId, @stamp, @stamp)`,
       )
@@ -180,8 +192,8 @@ export class DownloadLedger {
 
   /** Puts a known job back in the queue for a new request (re-running a command resumes it). */
   requeueForBatch(id: number, url: string, expectedSize: number, batchId: string | null): void {
-    this.db
-      .prepare(
+    this
+      .sql(
         `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, sha256 = NULL, temp_name = NULL, cleared = 0,
            bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
@@ -191,7 +203,7 @@ export class DownloadLedger {
 
   /** Tags an already finished job with the current batch, so the batch's summary counts it. */
   adoptIntoBatch(id: number, batchId: string | null): void {
-    this.db.prepare('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id = ?').run(batchId, now(), id);
+    this.sql('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id = ?').run(batchId, now(), id);
   }
 
   list(filter: { states?: readonly JobState[]; batchId?: string; includeCleared?: boolean } = {}): Job[] {
@@ -207,15 +219,15 @@ export class DownloadLedger {
     }
     if (!filter.includeCleared) clauses.push('cleared = 0');
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-    return this.db
-      .prepare<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
+    return this
+      .sql<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
       .all(...values)
       .map(toJob);
   }
 
   counts(batchId?: string): StateCounts {
-    const rows = this.db
-      .prepare<(string | number)[], { state: JobState; n: number }>(
+    const rows = this
+      .sql<(string | number)[], { state: JobState; n: number }>(
         `SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''} GROUP BY state`,
       )
       .all(...(batchId !== undefined ? [batchId] : []));
@@ -226,8 +238,8 @@ export class DownloadLedger {
 
   /** Listing sizes of the jobs still to do (queued or active): how many, how many with a known size, their sum. */
   pendingSizes(batchId?: string): { count: number; knownCount: number; knownBytes: number } {
-    const row = this.db
-      .prepare<(string | number)[], { count: number; knownCount: number | null; knownBytes: number | null }>(
+    const row = this
+      .sql<(string | number)[], { count: number; knownCount: number | null; knownBytes: number | null }>(
         `SELECT COUNT(*) AS count, SUM(expected_size > 0) AS knownCount, SUM(expected_size) AS knownBytes FROM jobs
          WHERE state IN ('queued', 'active') AND cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
       )
@@ -241,28 +253,26 @@ export class DownloadLedger {
    */
   claimNext(nowMs: number, batchId?: string): Job | undefined {
     return this.transaction(() => {
-      const row = this.db
-        .prepare<(string | number)[], JobRow>(
+      const row = this
+        .sql<(string | number)[], JobRow>(
           `SELECT * FROM jobs WHERE state = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
            ${batchId !== undefined ? 'AND batch_id = ?' : ''} ORDER BY priority, id LIMIT 1`,
         )
         .get(...(batchId !== undefined ? [nowMs, batchId] : [nowMs]));
       if (!row) return undefined;
       const stamp = now();
-      this.db
-        .prepare(
+      this.sql(
           `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
              bytes_written = 0, sha256 = NULL, temp_name = NULL WHERE id = ?`,
-        )
-        .run(stamp, stamp, row.id);
+      ).run(stamp, stamp, row.id);
       return this.get(row.id);
     });
   }
 
   /** When the earliest waiting retry becomes runnable (ms since epoch), if any job waits. */
   nextRetryAt(batchId?: string): number | undefined {
-    const row = this.db
-      .prepare<(string | number)[], { at: number | null }>(
+    const row = this
+      .sql<(string | number)[], { at: number | null }>(
         `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE state = 'queued' AND next_attempt_at IS NOT NULL
          ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
       )
@@ -271,22 +281,22 @@ export class DownloadLedger {
   }
 
   recordTemporaryFile(id: number, tempName: string): void {
-    this.db.prepare('UPDATE jobs SET temp_name = ?, updated_at = ? WHERE id = ?').run(tempName, now(), id);
+    this.sql('UPDATE jobs SET temp_name = ?, updated_at = ? WHERE id = ?').run(tempName, now(), id);
   }
 
   /** The file is complete and checked in its temporary name; the rename into place comes next. */
   recordVerified(id: number, sha256: string, bytesWritten: number): void {
-    this.db.prepare('UPDATE jobs SET sha256 = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(sha256, bytesWritten, now(), id);
+    this.sql('UPDATE jobs SET sha256 = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(sha256, bytesWritten, now(), id);
   }
 
   recordProgress(id: number, bytesReceived: number, bytesWritten: number): void {
-    this.db.prepare('UPDATE jobs SET bytes_received = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(bytesReceived, bytesWritten, now(), id);
+    this.sql('UPDATE jobs SET bytes_received = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(bytesReceived, bytesWritten, now(), id);
   }
 
   markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number }): void {
     const stamp = now();
-    this.db
-      .prepare(
+    this
+      .sql(
         `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
       )
@@ -295,8 +305,8 @@ export class DownloadLedger {
 
   markFailed(id: number, kind: string, message: string): void {
     const stamp = now();
-    this.db
-      .prepare(
+    this
+      .sql(
         `UPDATE jobs SET state = 'failed', last_error_kind = ?, last_error = ?, temp_name = NULL, next_attempt_at = NULL,
            finished_at = ?, updated_at = ? WHERE id = ?`,
       )
@@ -305,8 +315,8 @@ export class DownloadLedger {
 
   /** Back to the queue after a failed attempt, not before `nextAttemptAt`. */
   scheduleRetry(id: number, nextAttemptAt: number | null, kind: string | null, message: string | null): void {
-    this.db
-      .prepare(
+    this
+      .sql(
         `UPDATE jobs SET state = 'queued', next_attempt_at = ?, last_error_kind = ?, last_error = ?, temp_name = NULL,
            sha256 = NULL, updated_at = ? WHERE id = ?`,
       )
@@ -315,18 +325,18 @@ export class DownloadLedger {
 
   /** An attempt that ended for reasons of our own (pause, shutdown, a full disk) does not count. */
   refundAttempt(id: number): void {
-    this.db.prepare('UPDATE jobs SET attempts = MAX(attempts - 1, 0) WHERE id = ?').run(id);
+    this.sql('UPDATE jobs SET attempts = MAX(attempts - 1, 0) WHERE id = ?').run(id);
   }
 
   setState(id: number, state: JobState): void {
-    this.db.prepare('UPDATE jobs SET state = ?, temp_name = NULL, updated_at = ? WHERE id = ?').run(state, now(), id);
+    this.sql('UPDATE jobs SET state = ?, temp_name = NULL, updated_at = ? WHERE id = ?').run(state, now(), id);
   }
 
   /** Moves states in bulk, e.g. every paused job back to queued. Returns the ids moved. */
   moveStates(from: readonly JobState[], to: JobState, batchId?: string): number[] {
     return this.transaction(() => {
       const jobs = this.list({ states: from, ...(batchId !== undefined ? { batchId } : {}) });
-      const update = this.db.prepare('UPDATE jobs SET state = ?, updated_at = ? WHERE id = ?');
+      const update = this.sql('UPDATE jobs SET state = ?, updated_at = ? WHERE id = ?');
       const stamp = now();
       for (const job of jobs) update.run(to, stamp, job.id);
       return jobs.map((job) => job.id);
@@ -335,8 +345,8 @@ export class DownloadLedger {
 
   /** A failed or cancelled job gets a fresh set of attempts. */
   resetForRetry(id: number): void {
-    this.db
-      .prepare(
+    this
+      .sql(
         `UPDATE jobs SET state = 'queued', attempts = 0, last_error = NULL, last_error_kind = NULL, next_attempt_at = NULL,
            finished_at = NULL, updated_at = ? WHERE id = ?`,
       )
@@ -345,30 +355,30 @@ export class DownloadLedger {
 
   moveToFront(id: number): void {
     this.transaction(() => {
-      const row = this.db.prepare<[], { lowest: number | null }>('SELECT MIN(priority) AS lowest FROM jobs').get();
-      this.db.prepare('UPDATE jobs SET priority = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?').run((row?.lowest ?? 0) - 1, now(), id);
+      const row = this.sql<[], { lowest: number | null }>('SELECT MIN(priority) AS lowest FROM jobs').get();
+      this.sql('UPDATE jobs SET priority = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ?').run((row?.lowest ?? 0) - 1, now(), id);
     });
   }
 
   /** Hides finished jobs from the queue view; their rows stay, so finished files are still never fetched again. */
   clearFinished(): number {
-    return this.db.prepare(`UPDATE jobs SET cleared = 1, updated_at = ? WHERE state IN ('done', 'cancelled') AND cleared = 0`).run(now()).changes;
+    return this.sql(`UPDATE jobs SET cleared = 1, updated_at = ? WHERE state IN ('done', 'cancelled') AND cleared = 0`).run(now()).changes;
   }
 
   /** Distinct folders of every job, for cleaning up after a crash. */
   folders(): string[] {
-    return this.db
-      .prepare<[], { folder: string }>('SELECT DISTINCT folder FROM jobs')
+    return this
+      .sql<[], { folder: string }>('SELECT DISTINCT folder FROM jobs')
       .all()
       .map((row) => row.folder);
   }
 
   getSetting(key: string): string | undefined {
-    return this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
+    return this.sql<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
   }
 
   setSetting(key: string, value: string | undefined): void {
-    if (value === undefined) this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
-    else this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    if (value === undefined) this.sql('DELETE FROM settings WHERE key = ?').run(key);
+    else this.sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 }

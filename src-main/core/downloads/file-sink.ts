@@ -1,27 +1,41 @@
-// Where downloaded bytes go: a thin port over an open file, so tests can put a full disk behind it.
-import { open } from 'node:fs/promises';
+// Where downloaded bytes go: a writable stream over a new file plus the fsync and close the download
+// needs, behind a small port so tests can put a full disk behind it.
+import { close, createWriteStream, fsync, open } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 
 export interface FileSink {
-  write(chunk: Buffer): Promise<void>;
-  /** Flushes to stable storage, so a rename after it never exposes a file whose bytes are still in cache. */
+  /** Receives the decompressed bytes; ending it flushes them to the file. */
+  writable: Writable;
+  /** Flushes the file to stable storage, so a rename after it never exposes bytes still in cache. Call after `writable` finished. */
   sync(): Promise<void>;
   close(): Promise<void>;
 }
 
 export type OpenFileSink = (path: string) => Promise<FileSink>;
 
+// A large buffer lets several decompressed chunks reach the disk in one writev call.
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+const openFile = promisify(open);
+const syncFile = promisify(fsync);
+const closeFile = promisify(close);
+
 /** Opens a new file for writing; fails if the name is taken (temporary names are never reused). */
 export const openFileSink: OpenFileSink = async (path) => {
-  const handle = await open(path, 'wx', 0o644);
+  // A numeric descriptor rather than a FileHandle: a FileHandle lent to a write stream cannot be
+  // fsynced afterwards (the promise never settles on Node 20), and the fsync is the point.
+  const fd = await openFile(path, 'wx', 0o644);
+  const writable = createWriteStream('', { fd, highWaterMark: WRITE_BUFFER_BYTES, autoClose: false });
+  let closed = false;
   return {
-    async write(chunk) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
-        offset += bytesWritten;
-      }
+    writable,
+    sync: () => syncFile(fd),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (!writable.writableFinished) writable.destroy();
+      await closeFile(fd).catch(() => undefined);
     },
-    sync: () => handle.sync(),
-    close: () => handle.close(),
   };
 };

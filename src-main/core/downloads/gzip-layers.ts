@@ -4,58 +4,74 @@
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
-const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const MAX_LAYERS = 3;
+// Large output chunks mean fewer callbacks per file: decompression is the hot path of a bulk download.
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
 
 export function startsWithGzipMagic(bytes: Uint8Array): boolean {
-  return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-/** Yields the body with every leading gzip layer removed. Errors of the source or of gunzip propagate. */
-export async function* withoutGzipLayers(source: AsyncIterable<Buffer>, layersLeft = MAX_LAYERS): AsyncGenerator<Buffer> {
-  const { head, rest } = await peek(source, GZIP_MAGIC.length);
-  if (layersLeft > 0 && startsWithGzipMagic(head)) {
-    const gunzip = createGunzip({ chunkSize: 64 * 1024 });
+/** The body with every leading gzip layer removed. Errors of the source propagate into what is returned. */
+export async function withoutGzipLayers(source: Readable): Promise<Readable> {
+  let stream = source;
+  for (let layer = 0; layer < MAX_LAYERS; layer += 1) {
+    const peeked = await peekStream(stream, 2);
+    stream = peeked.stream;
+    if (!startsWithGzipMagic(peeked.head)) break;
+    const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     // pipeline carries a source failure (a reset connection) into gunzip, where the reader sees it.
-    pipeline(Readable.from(rest), gunzip, () => {});
-    yield* withoutGzipLayers(gunzip, layersLeft - 1);
-  } else {
-    yield* rest;
+    pipeline(stream, gunzip, () => {});
+    stream = gunzip;
   }
+  return stream;
 }
 
 /**
- * Reads at least `size` bytes (fewer if the source ends first) and returns them with an iterable that
- * replays them followed by the remainder of the source.
+ * The first `size` bytes of a stream (fewer if it ends first), and a stream that yields them again
+ * followed by the rest: the same stream, or a replay when it has already ended. Rejects if the stream
+ * fails before the bytes arrive.
  */
-export async function peek(source: AsyncIterable<Buffer>, size: number): Promise<{ head: Buffer; rest: AsyncGenerator<Buffer> }> {
-  const iterator = source[Symbol.asyncIterator]();
+export async function peekStream(stream: Readable, size: number): Promise<{ head: Buffer; stream: Readable }> {
   const chunks: Buffer[] = [];
   let length = 0;
-  let ended = false;
-  while (length < size) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
+  let ended = stream.readableEnded;
+  while (length < size && !ended) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk !== null) {
+      chunks.push(chunk);
+      length += chunk.length;
+      continue;
     }
-    chunks.push(next.value);
-    length += next.value.length;
+    ended = await nextReadable(stream);
   }
   const head = Buffer.concat(chunks);
-  async function* replay(): AsyncGenerator<Buffer> {
-    try {
-      if (head.length > 0) yield head;
-      if (ended) return;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    } finally {
-      // Stopping early (an error downstream, a cancel) must release the source, e.g. close the socket.
-      if (!ended) await iterator.return?.();
-    }
-  }
-  return { head, rest: replay() };
+  // A stream that has emitted 'end' cannot take bytes back; a short body is replayed from memory instead.
+  if (ended) return { head, stream: Readable.from(head.length > 0 ? [head] : []) };
+  if (head.length > 0) stream.unshift(head);
+  return { head, stream };
+}
+
+/** Waits until the stream has data (false) or has ended (true); rejects on error. */
+function nextReadable(stream: Readable): Promise<boolean> {
+  if (stream.errored) return Promise.reject(stream.errored);
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve(true);
+  return new Promise((resolve, reject) => {
+    const done = (result: boolean | Error): void => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const onReadable = (): void => done(false);
+    const onEnd = (): void => done(true);
+    const onError = (error: Error): void => done(error);
+    const onClose = (): void => done(stream.errored ?? true);
+    stream.on('readable', onReadable);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+  });
 }

@@ -1,9 +1,12 @@
 // Transfer speed over a moving window: steadier than an instantaneous rate, quicker to follow a change
-// than an average since the start.
+// than an average since the start. Bytes are summed into short slots, so the cost of `add` stays
+// constant however many chunks arrive (a download delivers thousands a second).
+
+const SLOT_MS = 100;
 
 export class SpeedMeter {
-  private readonly samples: { at: number; total: number }[] = [];
-  private total = 0;
+  /** Bytes per slot, oldest first; each slot covers SLOT_MS starting at `at`. */
+  private readonly slots: { at: number; bytes: number }[] = [];
 
   constructor(
     private readonly windowMs = 5_000,
@@ -11,20 +14,26 @@ export class SpeedMeter {
   ) {}
 
   add(bytes: number): void {
-    this.total += bytes;
-    const at = this.clock();
-    this.samples.push({ at, total: this.total });
-    while (this.samples.length > 2 && this.samples[1]!.at < at - this.windowMs) this.samples.shift();
+    const now = this.clock();
+    const slotStart = now - (now % SLOT_MS);
+    const last = this.slots.at(-1);
+    if (last && last.at === slotStart) last.bytes += bytes;
+    else this.slots.push({ at: slotStart, bytes });
+    this.forget(now);
   }
 
-  /** Bytes per second over the window; 0 before there are two samples or after a quiet window. */
+  /** Bytes per second over the window (or since the first byte, if that is more recent). */
   bytesPerSecond(): number {
-    const newest = this.samples.at(-1);
-    const oldest = this.samples[0];
-    if (!newest || !oldest || newest === oldest) return 0;
     const now = this.clock();
-    if (now - newest.at > this.windowMs) return 0;
-    const elapsed = Math.max(now, newest.at) - oldest.at;
-    return elapsed > 0 ? ((newest.total - oldest.total) / elapsed) * 1000 : 0;
+    this.forget(now);
+    const first = this.slots[0];
+    if (!first) return 0;
+    const elapsed = Math.max(now - first.at, SLOT_MS);
+    const total = this.slots.reduce((sum, slot) => sum + slot.bytes, 0);
+    return (total / elapsed) * 1000;
+  }
+
+  private forget(now: number): void {
+    while (this.slots.length > 0 && this.slots[0]!.at + SLOT_MS < now - this.windowMs) this.slots.shift();
   }
 }

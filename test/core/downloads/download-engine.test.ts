@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InsufficientSpaceError } from '../../../src-main/core/downloads/disk-space';
 import type { ProgressUpdate } from '../../../src-main/core/downloads/engine-events';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
+import { diskThatFills } from '../../helpers/full-disk';
 import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 128 });
@@ -248,18 +249,7 @@ describe('disk', () => {
     let full = true;
     const h = await harness({
       concurrency: 2,
-      openSink: async (file) => {
-        const { openFileSink } = await import('../../../src-main/core/downloads/file-sink');
-        const sink = await openFileSink(file);
-        return {
-          write: async (chunk) => {
-            if (full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-            await sink.write(chunk);
-          },
-          sync: () => sink.sync(),
-          close: () => sink.close(),
-        };
-      },
+      openSink: diskThatFills(() => full),
     });
     await h.engine.enqueue(files, h.folder);
     expect(await h.engine.whenSettled()).toBe('paused');

@@ -10,6 +10,7 @@ import { removeStaleTemporaryFiles, temporaryNameFor } from '../../../src-main/c
 import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { listFolder, oddServer, temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { diskThatFills } from '../../helpers/full-disk';
 
 const emulator = useEmulator({ imageSize: 128 });
 let client: MlsoClient;
@@ -163,16 +164,8 @@ describe('broken transfers leave nothing behind', () => {
 
   it('a full disk stops with a disk-full error and removes the temporary file', async () => {
     const folder = await temporaryFolder();
-    let written = 0;
     const error = await download(files[0]!, folder, {
-      openSink: async () => ({
-        async write(chunk) {
-          written += chunk.length;
-          if (written > 20_000) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-        },
-        async sync() {},
-        async close() {},
-      }),
+      openSink: diskThatFills(() => true, 20_000),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DiskFullError);
     expect((error as Error).message).toMatch(/is full/);
