@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'download' // a file arrived but was not a complete FITS file, or could not be saved safely
   | 'disk-full' // no space left in the download folder
   | 'cancelled'
+  | 'unsupported' // the front end cannot do this (e.g. open a folder from web mode)
   | 'internal'; // a fault in this program; the message says what to report
 
 export interface ErrorData {

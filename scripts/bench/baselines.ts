@@ -100,3 +100,25 @@ export function curlHasParallel(): boolean {
   const help = spawnSync('curl', ['--help', 'all'], { encoding: 'utf8' });
   return help.status === 0 && help.stdout.includes('--parallel-max');
 }
+
+/**
+ * A generic downloader followed by what its user must still do to get what mlso-dl delivers: FITS files,
+ * decompressed (`gzip -d`, one file after another, into a folder of its own so the gzip check still holds).
+ * This is the like-for-like comparison; the raw rows only move bytes.
+ */
+export function thenDecompressed(baseline: Baseline): Baseline {
+  return {
+    label: `${baseline.label.replace(' (baseline)', '')} + gzip -d (baseline)`,
+    async run(job) {
+      const downloaded = await baseline.run(job);
+      const fitsDir = path.join(job.scratchDir, 'decompressed');
+      const script = 'mkdir -p "$2" && cd "$1" && for f in *.gz; do gzip -dc "$f" > "$2/${f%.gz}" || exit 1; done';
+      const decompressed = expectSuccess(await runTimed('sh', ['-c', script, 'sh', job.outputDir, fitsDir]));
+      const download = downloaded.batchSeconds ?? downloaded.run.wallSeconds;
+      return {
+        run: { ...downloaded.run, wallSeconds: downloaded.run.wallSeconds + decompressed.wallSeconds },
+        batchSeconds: download + decompressed.wallSeconds,
+      };
+    },
+  };
+}

@@ -1,6 +1,6 @@
 // The first table: 60 KCor-sized files over a 40 ms, 25 MiB/s-per-connection link, fetched by mlso-dl at
 // concurrency 1, 4 and 8 and by generic parallel downloaders with 8 connections.
-import { aria2cBaseline, curlHasParallel, curlParallelBaseline, installed, nodeGetBaseline, type Baseline } from './baselines';
+import { aria2cBaseline, curlHasParallel, curlParallelBaseline, installed, nodeGetBaseline, thenDecompressed, type Baseline } from './baselines';
 import { startEmulator, stopEmulator } from './emulator-process';
 import { windowWithExactly } from './file-window';
 import { linkLimitSeconds } from './link-limit';
@@ -87,5 +87,7 @@ function availableBaselines(nodeGetWorker: string, progress: Progress): Baseline
   else progress.note('aria2c is not on PATH: its baseline row is left out');
   if (installed('curl') && curlHasParallel()) baselines.push(curlParallelBaseline());
   else progress.note('curl with --parallel is not available: its baseline row is left out');
+  // Like for like: the fastest generic tool at hand, then the decompression mlso-dl does on the way.
+  baselines.push(thenDecompressed(installed('aria2c') ? aria2cBaseline() : baselines[0]!));
   return baselines;
 }

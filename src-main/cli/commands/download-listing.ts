@@ -10,7 +10,7 @@ import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes';
 import { createDownloadDisplay } from '../output/download-display';
-import type { ProgressUpdate } from '../../core/downloads/engine-events';
+import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 
 export interface DownloadListingOptions {
   username: string;

@@ -1,7 +1,7 @@
 // Shows the engine's progress: on a terminal an overall bar plus a line per active file with its speed
 // and ETA; elsewhere (a pipe, a log file) plain lines as files finish or fail.
 import cliProgress from 'cli-progress';
-import type { JobView, ProgressUpdate } from '../../core/downloads/engine-events';
+import type { JobView, ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { humanSize } from '../../../src-shared/format/human-size';
 import type { CliOutput } from './cli-output';
 

@@ -14,7 +14,7 @@ import { CancelledError, InvalidInputError, UnknownUserError, toErrorData } from
 import { DECOMPRESSION_FACTOR, InsufficientSpaceError, freeSpaceOf, type FreeSpaceProbe } from './disk-space';
 import { downloadFile } from './download-file';
 import type { DownloadLedger, Job, JobState } from './download-ledger';
-import type { EngineEventMap, JobView, OverallProgress } from './engine-events';
+import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shared/downloads/progress-types';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import type { OpenFileSink } from './file-sink';
 import { isCompleteFitsFile } from './fits-completeness';

@@ -6,8 +6,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LEDGER_MIGRATIONS } from './ledger-migrations';
 
-export const JOB_STATES = ['queued', 'active', 'paused', 'done', 'failed', 'cancelled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
+
+export { JOB_STATES, type JobState };
 
 export interface Job {
   id: number;

@@ -2,8 +2,9 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 
-export const EXISTING_FILE_POLICIES = ['skip', 'overwrite', 'keep-both'] as const;
-export type ExistingFilePolicy = (typeof EXISTING_FILE_POLICIES)[number];
+import { EXISTING_FILE_POLICIES, type ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
+
+export { EXISTING_FILE_POLICIES, type ExistingFilePolicy };
 
 export async function exists(file: string): Promise<boolean> {
   try {

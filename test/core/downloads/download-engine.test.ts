@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InsufficientSpaceError } from '../../../src-main/core/downloads/disk-space';
-import type { ProgressUpdate } from '../../../src-main/core/downloads/engine-events';
+import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
 import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';

@@ -1,7 +1,7 @@
 // What the download engine tells its front ends. Progress arrives at most every `progressIntervalMs`
 // (100 ms, so at most 10 a second) and carries only the jobs that changed since the last one.
-import type { ErrorData } from '../../../src-shared/errors';
-import type { JobState } from './download-ledger';
+import type { ErrorData } from '../errors';
+import type { JobState } from './job-state';
 
 export interface JobView {
   id: number;

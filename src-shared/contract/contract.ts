@@ -1,0 +1,212 @@
+// The one contract between the app's front ends and its core: every invoke channel with its argument and
+// result, every event with its payload. The Electron main process registers handlers from it, the
+// preload exposes it, the web mode carries it over a WebSocket, and the renderer calls it through one
+// adapter without knowing which transport it runs on. Failures cross as data (ErrorData), so the
+// renderer can show the server's own words.
+import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
+import type { ExistingFilePolicy } from '../downloads/existing-file-policy';
+import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
+import type { ErrorData } from '../errors';
+import type { FileFilters } from '../filters/filter-rules';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorData };
+
+export interface WindowBounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  maximized: boolean;
+}
+
+/** Preferences, kept by electron-store in the desktop app and in a JSON file in web mode. */
+export interface Settings {
+  /** The service the user chose (the real one by default); ignored while the demo server is on. */
+  baseUrl: string;
+  apiVersion: string;
+  clientName: string;
+  downloadFolder: string;
+  concurrency: number;
+  /** Further attempts for a file that fails (so attempts = retries + 1). */
+  retries: number;
+  existingFiles: ExistingFilePolicy;
+  lastEmail: string;
+  /** Keep the session between launches (encrypted with the system keychain in the desktop app). */
+  rememberSession: boolean;
+  /** Use the bundled emulator instead of `baseUrl` (it is started on demand). */
+  useDemoServer: boolean;
+  windowBounds: WindowBounds | null;
+}
+
+export type ServerKind = 'real' | 'demo' | 'custom';
+
+export interface AppInfo {
+  version: string;
+  transport: 'electron' | 'web';
+  platform: string;
+  /** The address actually used for API calls (the demo emulator's while it is on). */
+  serverUrl: string;
+  serverKind: ServerKind;
+  /** The e-mail the demo emulator accepts. */
+  demoEmail: string;
+  registrationUrl: string;
+  /** Whether the front end can show a native folder picker and open folders (not in web mode). */
+  canUseNativeDialogs: boolean;
+}
+
+export interface SessionState {
+  signedIn: boolean;
+  email: string | null;
+  /** When the session cookie expires (ms since epoch); null when unknown or signed out. */
+  expiresAt: number | null;
+}
+
+export interface FilesQuery {
+  instrument: string;
+  product: string;
+  filters: FileFilters;
+}
+
+export interface EnqueueSummary {
+  /** Files added to (or resumed in) the queue. */
+  queued: number;
+  skipped: { filename: string; reason: string }[];
+  rejected: { filename: string; reason: string }[];
+  folder: string;
+}
+
+export interface DownloadsSnapshot {
+  jobs: JobView[];
+  overall: OverallProgress;
+}
+
+export interface InvokeChannels {
+  'app:info': { args: void; result: AppInfo };
+  'settings:get': { args: void; result: Settings };
+  /** Validates and saves; a change of server, concurrency or retries takes effect at once. */
+  'settings:update': { args: Partial<Settings>; result: Settings };
+  /** Native folder picker; null when cancelled (or not available, see AppInfo.canUseNativeDialogs). */
+  'settings:choose-folder': { args: void; result: string | null };
+  'session:get': { args: void; result: SessionState };
+  'session:sign-in': { args: { email: string }; result: SessionState };
+  'session:sign-out': { args: void; result: SessionState };
+  'catalog:instruments': { args: void; result: InstrumentSummary[] };
+  'catalog:products': { args: { instrument: string }; result: ProductEntry[] };
+  'catalog:product': { args: { instrument: string; product: string }; result: ProductMetadata };
+  'catalog:files': { args: FilesQuery; result: FileListing };
+  /** Queues files for the download folder of the settings (or `folder`); needs a session. */
+  'downloads:enqueue': { args: { files: FileEntry[]; folder?: string }; result: EnqueueSummary };
+  'downloads:snapshot': { args: void; result: DownloadsSnapshot };
+  'downloads:pause-all': { args: void; result: null };
+  'downloads:resume-all': { args: void; result: null };
+  'downloads:retry-failed': { args: void; result: number };
+  'downloads:clear-finished': { args: void; result: number };
+  'downloads:pause': { args: { id: number }; result: null };
+  'downloads:resume': { args: { id: number }; result: null };
+  'downloads:cancel': { args: { id: number }; result: null };
+  'downloads:retry': { args: { id: number }; result: null };
+  'downloads:move-to-front': { args: { id: number }; result: null };
+  /** Opens a folder (the download folder by default) in the system file manager. */
+  'shell:open-folder': { args: { path?: string }; result: null };
+  /** Shows a downloaded file selected in the system file manager. */
+  'shell:show-file': { args: { id: number }; result: null };
+  /** Opens an http(s) link (DOI, landing page, registration site) in the system browser. */
+  'shell:open-external': { args: { url: string }; result: null };
+  /** Free bytes in a folder (the download folder by default); null when it cannot be told. */
+  'disk:free-space': { args: { folder?: string }; result: number | null };
+}
+
+export interface EventChannels {
+  /** Throttled by the engine to at most 10 a second. */
+  'downloads:progress': ProgressUpdate;
+  'downloads:queue-paused': ErrorData | null;
+  'downloads:queue-resumed': null;
+  'session:changed': SessionState;
+  'settings:changed': Settings;
+}
+
+export type InvokeChannel = keyof InvokeChannels;
+export type EventChannel = keyof EventChannels;
+export type ArgsOf<C extends InvokeChannel> = InvokeChannels[C]['args'];
+export type ResultOf<C extends InvokeChannel> = InvokeChannels[C]['result'];
+
+// Runtime lists of the channels, checked against the interfaces above in both directions: a channel
+// added to an interface but not here (or the reverse) is a type error.
+const INVOKE_CHANNEL_SET = {
+  'app:info': true,
+  'settings:get': true,
+  'settings:update': true,
+  'settings:choose-folder': true,
+  'session:get': true,
+  'session:sign-in': true,
+  'session:sign-out': true,
+  'catalog:instruments': true,
+  'catalog:products': true,
+  'catalog:product': true,
+  'catalog:files': true,
+  'downloads:enqueue': true,
+  'downloads:snapshot': true,
+  'downloads:pause-all': true,
+  'downloads:resume-all': true,
+  'downloads:retry-failed': true,
+  'downloads:clear-finished': true,
+  'downloads:pause': true,
+  'downloads:resume': true,
+  'downloads:cancel': true,
+  'downloads:retry': true,
+  'downloads:move-to-front': true,
+  'shell:open-folder': true,
+  'shell:show-file': true,
+  'shell:open-external': true,
+  'disk:free-space': true,
+} satisfies Record<InvokeChannel, true>;
+
+const EVENT_CHANNEL_SET = {
+  'downloads:progress': true,
+  'downloads:queue-paused': true,
+  'downloads:queue-resumed': true,
+  'session:changed': true,
+  'settings:changed': true,
+} satisfies Record<EventChannel, true>;
+
+export const INVOKE_CHANNELS = Object.keys(INVOKE_CHANNEL_SET) as InvokeChannel[];
+export const EVENT_CHANNELS = Object.keys(EVENT_CHANNEL_SET) as EventChannel[];
+
+export function isInvokeChannel(value: unknown): value is InvokeChannel {
+  return typeof value === 'string' && Object.hasOwn(INVOKE_CHANNEL_SET, value);
+}
+
+export function isEventChannel(value: unknown): value is EventChannel {
+  return typeof value === 'string' && Object.hasOwn(EVENT_CHANNEL_SET, value);
+}
+
+/** What a transport offers the renderer: typed invokes that never throw, and event subscriptions. */
+export interface ContractClient {
+  invoke<C extends InvokeChannel>(channel: C, ...args: ArgsOf<C> extends void ? [] : [ArgsOf<C>]): Promise<Result<ResultOf<C>>>;
+  on<E extends EventChannel>(event: E, listener: (payload: EventChannels[E]) => void): () => void;
+}
+
+/** What a front end's host implements: one handler per invoke channel. Handlers may throw; the host turns errors into data. */
+export type ContractHandlers = {
+  [C in InvokeChannel]: (args: ArgsOf<C>) => Promise<ResultOf<C>> | ResultOf<C>;
+};
+
+/** How the core hands events to a front end's host. */
+export type EventSink = <E extends EventChannel>(event: E, payload: EventChannels[E]) => void;
+
+/**
+ * The bridge the Electron preload puts on `window` (and that the web transport imitates): the raw
+ * form of ContractClient, before the renderer's adapter adds the types.
+ */
+export interface RawBridge {
+  invoke(channel: string, args: unknown): Promise<Result<unknown>>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+export const BRIDGE_GLOBAL = 'mlsoBridge';
+
+/** Messages of the web mode's WebSocket (the same contract, as JSON). */
+export type WebSocketClientMessage = { type: 'invoke'; id: number; channel: string; args: unknown };
+export type WebSocketServerMessage =
+  | { type: 'result'; id: number; result: Result<unknown> }
+  | { type: 'event'; event: string; payload: unknown };
