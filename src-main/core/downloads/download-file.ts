@@ -13,7 +13,7 @@ import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
 import { startsWithFitsSignature } from './fits-signature';
-import { peekStream, withoutGzipLayers } from './gzip-layers';
+import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';
 
 export type OpenDownload = (url: string, options: RequestOptions) => Promise<HttpResponse<Readable>>;
@@ -112,6 +112,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     },
   });
   pipeline(body, counted, () => {});
+  keepErrorsForTheReader(counted);
 
   let sink: FileSink | undefined;
   let temporaryPath: string | undefined;

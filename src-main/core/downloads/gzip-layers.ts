@@ -22,6 +22,7 @@ export async function withoutGzipLayers(source: Readable): Promise<Readable> {
     const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     // pipeline carries a source failure (a reset connection) into gunzip, where the reader sees it.
     pipeline(stream, gunzip, () => {});
+    keepErrorsForTheReader(gunzip);
     stream = gunzip;
   }
   return stream;
@@ -74,4 +75,14 @@ function nextReadable(stream: Readable): Promise<boolean> {
     stream.on('error', onError);
     stream.on('close', onClose);
   });
+}
+
+/**
+ * Between one reader and the next (a peek done, the final pipeline not yet attached) a stream may fail,
+ * e.g. gunzip finding the body cut short. With no listener that would be an uncaught exception; this
+ * one only keeps the process alive: the stream remembers its error (`errored`) and the next reader,
+ * a peek or the final pipeline, receives it.
+ */
+export function keepErrorsForTheReader(stream: Readable): void {
+  stream.on('error', () => {});
 }
