@@ -7,6 +7,8 @@ import { createContext, type CliIo, type GlobalOptions } from './cli-context';
 import { aboutCommand, instrumentsCommand, productsCommand } from './commands/catalogue-commands';
 import { filesCommand, type FilesOptions } from './commands/files-command';
 import { mockServerCommand, type MockServerOptions } from './commands/mock-server-command';
+import { webCommand, type WebOptions } from './commands/web-command';
+import type { Settings } from '../../src-shared/contract/contract';
 import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-engine';
@@ -117,5 +119,27 @@ export function buildProgram(io: CliIo): ProgramRun {
       exitCode = await mockServerCommand(context(), options);
     });
 
+  program
+    .command('web')
+    .description('run the app in your browser: prints an address to open (this computer only)')
+    .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(0).argParser(integerParser(0, 65535)))
+    .option('-o, --output-dir <dir>', 'download folder (overrides the saved setting)')
+    .addOption(new Option('--state-dir <dir>', `folder of the download ledger and settings (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
+    .option('--demo', 'use the bundled demo server')
+    .action(async (options: WebOptions) => {
+      exitCode = await webCommand(context(), options, explicitServerOptions(program));
+    });
+
   return { program, exitCode: () => exitCode };
+}
+
+/** The global server options the user actually typed (or set in the environment), not their defaults. */
+function explicitServerOptions(program: Command): Partial<Settings> {
+  const given = (name: string): boolean => ['cli', 'env'].includes(program.getOptionValueSource(name) ?? '');
+  const options = program.opts<GlobalOptions>();
+  return {
+    ...(given('baseUrl') ? { baseUrl: options.baseUrl, useDemoServer: false } : {}),
+    ...(given('apiVersion') ? { apiVersion: options.apiVersion } : {}),
+    ...(given('clientName') ? { clientName: options.clientName } : {}),
+  };
 }

@@ -1,7 +1,9 @@
 // The emulator's knobs: defaults, validation, and which knobs reshape the synthetic catalogue.
 
-/** Registered by default so the demo and the tests can authenticate without setup. */
-export const DEMO_EMAIL = 'demo@example.com';
+import { DEMO_EMAIL } from '../../src-shared/api/service-facts';
+
+/** Registered by default so the demo and the tests can authenticate without setup (shared with the app's hints). */
+export { DEMO_EMAIL };
 
 export type BodyForm = 'gzip-body' | 'content-encoding' | 'alternate';
 

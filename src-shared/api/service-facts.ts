@@ -5,3 +5,6 @@ export const DEFAULT_API_VERSION = 'v1';
 /** Sent as the `client` query value on the files endpoint; the service echoes it inside download URLs. */
 export const DEFAULT_CLIENT_NAME = 'mlso-downloader';
 export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
+
+/** The e-mail the bundled demo emulator accepts (documented in the README). */
+export const DEMO_EMAIL = 'demo@example.com';

@@ -152,6 +152,16 @@ export class MlsoClient {
     await this.cookies.clear();
   }
 
+  /** The session cookie jar as text (null when there is no session), to be kept encrypted by the caller. */
+  exportSession(): Promise<string | null> {
+    return this.cookies.export();
+  }
+
+  /** Restores a session exported earlier for the same server; false when it does not apply. */
+  importSession(serialized: string): Promise<boolean> {
+    return this.cookies.import(serialized);
+  }
+
   /** Expiry of the session cookie (ms since epoch); `null` when it has none, `undefined` when signed out. */
   sessionExpiry(): Promise<number | null | undefined> {
     return this.cookies.sessionExpiry(this.current.baseUrl);

@@ -56,4 +56,25 @@ export class SessionCookieJar {
   async clear(): Promise<void> {
     await this.jar.removeAllCookies();
   }
+
+  /** The jar as text, for a front end that remembers the session (encrypted) between launches. */
+  async export(): Promise<string | null> {
+    return (await this.hasAny()) ? JSON.stringify({ host: this.apiHostname, jar: await this.jar.serialize() }) : null;
+  }
+
+  /** Restores an exported jar; ignored when it belongs to another host or cannot be read. */
+  async import(serialized: string): Promise<boolean> {
+    try {
+      const { host, jar } = JSON.parse(serialized) as { host?: unknown; jar?: unknown };
+      if (host !== this.apiHostname || typeof jar !== 'object' || jar === null) return false;
+      this.jar = await CookieJar.deserialize(jar);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async hasAny(): Promise<boolean> {
+    return (await this.jar.serialize()).cookies.length > 0;
+  }
 }

@@ -1,0 +1,61 @@
+// Web mode put together: the loopback server, the app core behind it, settings in the state folder.
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import type { Settings } from '../../src-shared/contract/contract';
+import { createAppCore, type AppCore } from '../core/app/app-core';
+import { createEmulator } from '../emulator';
+import { InvalidInputError } from '../core/errors';
+import { fileSettingsStore } from './file-settings-store';
+import { startWebServer, type RunningWebServer } from './web-server';
+
+export interface WebAppOptions {
+  port: number;
+  stateFolder: string;
+  rendererFolder: string;
+  version: string;
+  /** Overrides the saved download folder (the command line's --output-dir). */
+  downloadFolder?: string;
+  /** Overrides the saved server (the command line's --base-url / --api-version, when given). */
+  server?: Partial<Pick<Settings, 'baseUrl' | 'apiVersion' | 'clientName' | 'useDemoServer'>>;
+}
+
+export interface RunningWebApp {
+  server: RunningWebServer;
+  core: AppCore;
+  close(): Promise<void>;
+}
+
+export async function startWebApp(options: WebAppOptions): Promise<RunningWebApp> {
+  if (!existsSync(path.join(options.rendererFolder, 'index.html'))) {
+    throw new InvalidInputError(`The app's web files are missing from ${options.rendererFolder}. Run "npm run build" in the project folder first.`);
+  }
+  const server = await startWebServer({ rendererFolder: options.rendererFolder, port: options.port });
+  try {
+    const store = fileSettingsStore(options.stateFolder, options.downloadFolder ?? path.resolve('mlso-data'));
+    const overrides: Partial<Settings> = { ...options.server, ...(options.downloadFolder ? { downloadFolder: path.resolve(options.downloadFolder) } : {}) };
+    if (Object.keys(overrides).length > 0) store.write({ ...store.read(), ...overrides });
+    const core = await createAppCore({
+      version: options.version,
+      transport: 'web',
+      stateFolder: options.stateFolder,
+      settings: store,
+      startDemoServer: async () => {
+        const emulator = await createEmulator({ port: 0 });
+        return { url: emulator.url, close: () => emulator.close() };
+      },
+      emit: (event, payload) => server.broadcast(event, payload),
+    });
+    server.setHandlers(core.handlers);
+    return {
+      server,
+      core,
+      close: async () => {
+        await server.close();
+        await core.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INVOKE_CHANNELS } from '../../../src-shared/contract/contract';
+import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
+import { DEMO_EMAIL } from '../../../src-main/emulator';
+import { useEmulator } from '../../helpers/fixtures';
+import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+
+const emulator = useEmulator({ imageSize: 64 });
+const open: CoreHarness[] = [];
+async function harness(...args: Parameters<typeof coreHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<CoreHarness> {
+  const h = await coreHarness(emulator(), ...args);
+  open.push(h);
+  return h;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.core.close()));
+});
+
+describe('the app core behind the contract', () => {
+  it('has a handler for every channel of the contract, and nothing else', async () => {
+    const { core } = await harness();
+    expect(Object.keys(core.handlers).sort()).toEqual([...INVOKE_CHANNELS].sort());
+    expect(await invokeHandler(core.handlers, 'no:such-channel', {})).toMatchObject({ ok: false, error: { kind: 'internal' } });
+  });
+
+  it('describes the app and the server in use', async () => {
+    const { core } = await harness();
+    const info = await core.handlers['app:info']();
+    expect(info).toMatchObject({ transport: 'web', serverUrl: emulator().url, serverKind: 'custom', demoEmail: DEMO_EMAIL, canUseNativeDialogs: false });
+  });
+
+  it('signs in, reports the session, remembers the e-mail, and signs out', async () => {
+    const { core, events, settings } = await harness();
+    expect(await core.handlers['session:get']()).toEqual({ signedIn: false, email: null, expiresAt: null });
+    const state = await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    expect(state).toMatchObject({ signedIn: true, email: DEMO_EMAIL });
+    expect(state.expiresAt).toBeGreaterThan(Date.now());
+    expect(settings.saved.lastEmail).toBe(DEMO_EMAIL);
+    expect(events.filter((e) => e.event === 'session:changed').at(-1)?.payload).toEqual(state);
+    expect(await core.handlers['session:sign-out']()).toMatchObject({ signedIn: false });
+  });
+
+  it("gives the server's own words for an unknown e-mail, with the registration site", async () => {
+    const { core } = await harness();
+    const result = await invokeHandler(core.handlers, 'session:sign-in', { email: 'stranger@example.org' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'unknown-user', registrationUrl: 'https://registration.hao.ucar.edu' },
+    });
+    if (!result.ok) expect(result.error.message).toContain('username stranger@example.org not found');
+  });
+
+  it('browses the catalogue and refuses invalid filters with the rule', async () => {
+    const { core } = await harness();
+    const instruments = await core.handlers['catalog:instruments']();
+    expect(instruments.map((i) => i.id)).toEqual(['kcor', 'ucomp']);
+    const products = await core.handlers['catalog:products']({ instrument: 'ucomp' });
+    expect(products.map((p) => p.id)).toContain('l2');
+    expect((await core.handlers['catalog:product']({ instrument: 'ucomp', product: 'l2' })).filters).toContain('wave-region');
+    const listing = await core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
+    expect(listing.files.length).toBeGreaterThan(2);
+    const bad = await invokeHandler(core.handlers, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: { every: 'often' } });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  });
+
+  it('asks to sign in before downloading, then downloads with live progress', async () => {
+    const { core, events, downloadFolder } = await harness({ shell: true });
+    const listing = await core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
+    const refused = await invokeHandler(core.handlers, 'downloads:enqueue', { files: listing.files });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'session' } });
+    await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    const summary = await core.handlers['downloads:enqueue']({ files: listing.files });
+    expect(summary).toMatchObject({ queued: listing.files.length, skipped: [], rejected: [], folder: downloadFolder });
+    for (let i = 0; i < 100 && (await core.handlers['downloads:snapshot']()).overall.done < listing.files.length; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const snapshot = await core.handlers['downloads:snapshot']();
+    expect(snapshot.overall).toMatchObject({ done: listing.files.length, failed: 0 });
+    expect((await readdir(downloadFolder)).sort()).toEqual(listing.files.map((f) => f.filename).sort());
+    await new Promise((resolve) => setTimeout(resolve, 150)); // one progress tick after the last file
+    const progress = events.filter((e) => e.event === 'downloads:progress').map((e) => e.payload as ProgressUpdate);
+    expect(progress.length).toBeGreaterThan(0);
+    await core.handlers['shell:show-file']({ id: snapshot.jobs[0]!.id });
+    await core.handlers['shell:open-folder']({});
+    expect(progress.some((update) => update.jobs.length > 0)).toBe(true);
+    expect(open.at(-1)!.shellCalls).toEqual([`showItemInFolder ${path.join(downloadFolder, snapshot.jobs[0]!.localName)}`, `openPath ${downloadFolder}`]);
+    expect(core.hasActiveDownloads()).toBe(false);
+  });
+
+  it('validates settings and applies them at once', async () => {
+    const { core, events } = await harness();
+    const bad = await invokeHandler(core.handlers, 'settings:update', { concurrency: 40 });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'Concurrency must be a whole number from 1 to 16.' } });
+    expect(await invokeHandler(core.handlers, 'settings:update', { downloadFolder: 'relative/path' })).toMatchObject({ ok: false });
+    expect(await invokeHandler(core.handlers, 'settings:update', { baseUrl: 'ftp://nope' })).toMatchObject({ ok: false });
+    const saved = await core.handlers['settings:update']({ concurrency: 8, existingFiles: 'keep-both' });
+    expect(saved).toMatchObject({ concurrency: 8, existingFiles: 'keep-both' });
+    expect(events.some((e) => e.event === 'settings:changed')).toBe(true);
+  });
+
+  it('switches to the demo server and back, signing out on the way', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['settings:update']({ useDemoServer: true });
+    const info = await h.core.handlers['app:info']();
+    expect(info.serverKind).toBe('demo');
+    expect(info.serverUrl).toBe(h.demoStarts[0]!.url);
+    expect(await h.core.handlers['session:get']()).toMatchObject({ signedIn: false });
+    expect((await h.core.handlers['catalog:instruments']()).length).toBe(2);
+    await h.core.handlers['settings:update']({ useDemoServer: false });
+    expect((await h.core.handlers['app:info']()).serverUrl).toBe(emulator().url);
+  });
+
+  it('keeps a remembered session between launches (through the vault) and forgets it when asked', async () => {
+    const first = await harness({ settings: { rememberSession: true } });
+    await first.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    expect(first.vault.value).toContain('session');
+    await first.core.close();
+    open.splice(open.indexOf(first), 1);
+    const second = await harness({ settings: { rememberSession: true, lastEmail: DEMO_EMAIL }, vaultValue: first.vault.value });
+    expect(await second.core.handlers['session:get']()).toMatchObject({ signedIn: true, email: DEMO_EMAIL });
+    await second.core.handlers['settings:update']({ rememberSession: false });
+    expect(second.vault.value).toBeNull();
+  });
+
+  it('says what web mode cannot do, and only opens web links', async () => {
+    const web = await harness();
+    expect(await invokeHandler(web.core.handlers, 'shell:open-folder', {})).toMatchObject({ ok: false, error: { kind: 'unsupported' } });
+    const desktop = await harness({ shell: true });
+    expect(await invokeHandler(desktop.core.handlers, 'shell:open-external', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false });
+    await desktop.core.handlers['shell:open-external']({ url: 'https://doi.org/10.5065/D69G5JV8' });
+    expect(desktop.shellCalls).toEqual(['openExternal https://doi.org/10.5065/D69G5JV8']);
+    expect(await desktop.core.handlers['disk:free-space']({ folder: `${desktop.downloadFolder}/not/yet/there` })).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,69 @@
+// An app core over the test emulator, with in-memory settings, a recording shell and recorded events.
+import type { EventChannel, Settings } from '../../src-shared/contract/contract';
+import { defaultSettings } from '../../src-shared/settings/default-settings';
+import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
+import type { PlatformShell, SessionVault, SettingsStore } from '../../src-main/core/app/app-ports';
+import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { temporaryFolder } from './fixtures';
+
+export interface CoreHarness {
+  core: AppCore;
+  settings: SettingsStore & { saved: Settings };
+  events: { event: EventChannel; payload: unknown }[];
+  shellCalls: string[];
+  vault: SessionVault & { value: string | null };
+  demoStarts: RunningEmulator[];
+  downloadFolder: string;
+}
+
+export async function coreHarness(
+  emulator: RunningEmulator,
+  options: { shell?: boolean; settings?: Partial<Settings>; vaultValue?: string | null; stateFolder?: string } = {},
+): Promise<CoreHarness> {
+  const downloadFolder = await temporaryFolder();
+  const settings = {
+    saved: { ...defaultSettings(downloadFolder), baseUrl: emulator.url, ...options.settings },
+    read() {
+      return this.saved;
+    },
+    write(next: Settings) {
+      this.saved = next;
+    },
+  };
+  const events: CoreHarness['events'] = [];
+  const shellCalls: string[] = [];
+  const vault = {
+    value: options.vaultValue ?? null,
+    async load() {
+      return this.value;
+    },
+    async save(serialized: string | null) {
+      this.value = serialized;
+    },
+  };
+  const shell: PlatformShell = {
+    chooseFolder: async () => {
+      shellCalls.push('chooseFolder');
+      return downloadFolder;
+    },
+    openPath: async (folder) => void shellCalls.push(`openPath ${folder}`),
+    showItemInFolder: (file) => void shellCalls.push(`showItemInFolder ${file}`),
+    openExternal: async (url) => void shellCalls.push(`openExternal ${url}`),
+  };
+  const demoStarts: RunningEmulator[] = [];
+  const core = await createAppCore({
+    version: '0.0.0-test',
+    transport: 'web',
+    stateFolder: options.stateFolder ?? (await temporaryFolder()),
+    settings,
+    sessionVault: vault,
+    ...(options.shell ? { shell } : {}),
+    startDemoServer: async () => {
+      const demo = await createEmulator({ port: 0, imageSize: 32 });
+      demoStarts.push(demo);
+      return { url: demo.url, close: () => demo.close() };
+    },
+    emit: (event, payload) => events.push({ event, payload }),
+  });
+  return { core, settings, events, shellCalls, vault, demoStarts, downloadFolder };
+}

@@ -1,0 +1,104 @@
+import { request } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { WebSocketServerMessage } from '../../src-shared/contract/contract';
+import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
+import { DEMO_EMAIL } from '../../src-main/emulator';
+import { temporaryFolder, useEmulator } from '../helpers/fixtures';
+
+const emulator = useEmulator({ imageSize: 32 });
+let app: RunningWebApp;
+let token: string;
+
+beforeAll(async () => {
+  const renderer = await temporaryFolder();
+  await writeFile(path.join(renderer, 'index.html'), '<!doctype html><title>MLSO Downloader</title>');
+  app = await startWebApp({
+    port: 0,
+    stateFolder: await temporaryFolder(),
+    rendererFolder: renderer,
+    version: '0.0.0-test',
+    downloadFolder: await temporaryFolder(),
+    server: { baseUrl: emulator().url },
+  });
+  token = new URL(app.server.openUrl).hash.replace('#token=', '');
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+function get(pathname: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: app.server.port, path: pathname, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function connect(query: string, origin: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${app.server.port}/ws${query}`, { origin });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
+  });
+}
+
+const ownOrigin = (): string => `http://127.0.0.1:${app.server.port}`;
+
+describe('web mode', () => {
+  it('prints an address on 127.0.0.1 with a long random token', () => {
+    expect(app.server.openUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
+  });
+
+  it('serves the renderer with a strict Content-Security-Policy', async () => {
+    const page = await get('/', `127.0.0.1:${app.server.port}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('MLSO Downloader');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`ws://127.0.0.1:${app.server.port}`);
+    expect((await get('/../../etc/passwd', `127.0.0.1:${app.server.port}`)).status).toBe(404);
+    expect((await get('/%2e%2e/%2e%2e/etc/passwd', `localhost:${app.server.port}`)).status).toBe(404);
+  });
+
+  it('refuses requests for another host name (DNS rebinding)', async () => {
+    expect((await get('/', `evil.example:${app.server.port}`)).status).toBe(421);
+  });
+
+  it('refuses sockets without the token, with a wrong one, or from another origin', async () => {
+    await expect(connect('', ownOrigin())).rejects.toThrow(/403/);
+    await expect(connect('?token=wrong', ownOrigin())).rejects.toThrow(/403/);
+    await expect(connect(`?token=${token}`, 'http://evil.example')).rejects.toThrow(/403/);
+  });
+
+  it('carries the contract: invokes answer with results or errors as data, events reach every page', async () => {
+    const ws = await connect(`?token=${token}`, ownOrigin());
+    const messages: WebSocketServerMessage[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as WebSocketServerMessage));
+    const waitFor = async (match: (m: WebSocketServerMessage) => boolean): Promise<WebSocketServerMessage> => {
+      for (let i = 0; i < 100; i += 1) {
+        const found = messages.find(match);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error('no such message');
+    };
+    ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'app:info', args: null }));
+    expect(await waitFor((m) => m.type === 'result' && m.id === 1)).toMatchObject({ result: { ok: true, value: { transport: 'web', serverUrl: emulator().url } } });
+    ws.send(JSON.stringify({ type: 'invoke', id: 2, channel: 'session:sign-in', args: { email: 'nobody@example.org' } }));
+    expect(await waitFor((m) => m.type === 'result' && m.id === 2)).toMatchObject({ result: { ok: false, error: { kind: 'unknown-user' } } });
+    ws.send(JSON.stringify({ type: 'invoke', id: 3, channel: 'session:sign-in', args: { email: DEMO_EMAIL } }));
+    expect(await waitFor((m) => m.type === 'event' && m.event === 'session:changed')).toMatchObject({ payload: { signedIn: true, email: DEMO_EMAIL } });
+    ws.send(JSON.stringify({ type: 'invoke', id: 4, channel: 'no:such', args: null }));
+    expect(await waitFor((m) => m.type === 'result' && m.id === 4)).toMatchObject({ result: { ok: false } });
+    ws.close();
+  });
+});
