@@ -1,0 +1,11 @@
+// Debian's Chromium driven by playwright-core (Playwright's own browser download does not work here).
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
+  });
+}

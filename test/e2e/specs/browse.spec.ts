@@ -1,0 +1,76 @@
+// Browsing: both instruments with their products; the product's metadata decides which filters show;
+// every filter kind is checked inline with the shared rules.
+import { expect } from 'vitest';
+import type { E2eContext } from '../e2e-context';
+import { chooseProduct, fillFilter, visible, waitUntil } from './ui-helpers';
+
+export async function browsesBothInstruments({ page, screenshot }: E2eContext): Promise<void> {
+  await chooseProduct(page, 'ucomp', 'l2');
+  await visible(page.getByText('Upgraded Coronal Multi-Polarimeter (UCoMP)').first());
+  await visible(page.getByLabel('Wave region', { exact: true }));
+  await visible(page.getByLabel('Observing plan', { exact: true }));
+  await screenshot('browse-ucomp');
+
+  await chooseProduct(page, 'kcor', 'pb');
+  await visible(page.getByText('COSMO K-Coronagraph (KCor)').first());
+  await waitUntil('UCoMP-only filters are hidden for KCor pB', async () => (await page.getByLabel('Wave region', { exact: true }).count()) === 0);
+  expect(await page.getByLabel('Observing plan', { exact: true }).count()).toBe(0);
+  for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await visible(page.getByLabel(label, { exact: true }));
+  // DOI and landing page are links (opened in the system browser, not in the app).
+  expect(await page.getByRole('link', { name: /doi|10\.5065/i }).count()).toBeGreaterThan(0);
+}
+
+const invalidInputs: [label: string, value: string, message: RegExp][] = [
+  ['Start date', '2025-02-30', /real calendar date/],
+  ['End date', '24/03/2025', /YYYY-MM-DD/],
+  ['Carrington rotation', 'x', /positive whole number/],
+  ['Every', '2fortnights', /second, minute, hour, day, week, month, quarter or year/],
+];
+
+export async function checksEveryFilterInline({ page, screenshot }: E2eContext): Promise<void> {
+  await chooseProduct(page, 'kcor', 'pb');
+  for (const [label, value, message] of invalidInputs) {
+    const field = await fillFilter(page, label, value);
+    await field.blur();
+    await visible(page.getByText(message));
+    await fillFilter(page, label, '');
+  }
+  await fillFilter(page, 'Start date', '2025-03-25');
+  await fillFilter(page, 'End date', '2025-03-24');
+  await page.getByLabel('End date', { exact: true }).blur();
+  await visible(page.getByText(/after end date|after the end date/));
+  await screenshot('browse-invalid-filters');
+  await fillFilter(page, 'End date', '');
+
+  // The Carrington rotation shows its date span.
+  await fillFilter(page, 'Carrington rotation', '2295');
+  await visible(page.getByText(/2025-03-0[12]/));
+  await fillFilter(page, 'Carrington rotation', '');
+
+  await chooseProduct(page, 'ucomp', 'l2');
+  const wave = await visible(page.getByLabel('Wave region', { exact: true }));
+  const tag = await wave.evaluate((element) => element.tagName.toLowerCase());
+  if (tag === 'select') {
+    const values = await wave.locator('option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value).filter(Boolean));
+    expect(values).toEqual(['637', '706', '789', '1074', '1079']);
+  } else {
+    await wave.fill('999');
+    await wave.blur();
+    await visible(page.getByText(/637, 706, 789, 1074, 1079/));
+    await wave.fill('');
+  }
+}
+
+export async function searchesWithFilters({ page, screenshot }: E2eContext): Promise<void> {
+  await chooseProduct(page, 'ucomp', 'l2');
+  const wave = await visible(page.getByLabel('Wave region', { exact: true }));
+  if ((await wave.evaluate((element) => element.tagName.toLowerCase())) === 'select') await wave.selectOption('1074');
+  else await wave.fill('1074');
+  await fillFilter(page, 'Observing plan', 'synoptic');
+  await fillFilter(page, 'Start date', '2025-03-24');
+  const every = await fillFilter(page, 'Every', '30minutes');
+  await every.press('Enter');
+  await visible(page.getByText(/\.ucomp\.1074\.l2\.fts/).first());
+  await visible(page.getByText(/\d[\d,]* files?/).first());
+  await screenshot('browse-ucomp-results');
+}

@@ -1,0 +1,116 @@
+// Downloading by clicking: search, select, download into the folder, check the files on disk byte for
+// byte; pause and resume the queue; retry files that failed on injected faults.
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { E2eContext } from '../e2e-context';
+import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
+
+async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
+  await chooseProduct(page, 'kcor', 'pb');
+  for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await fillFilter(page, label, filters[label] ?? '');
+  await page.getByRole('button', { name: 'Search' }).click();
+}
+
+async function filesOnDisk(folder: string): Promise<string[]> {
+  return (await readdir(folder).catch(() => [] as string[])).filter((name) => !name.startsWith('.')).sort();
+}
+
+async function expectExactCopies(ctx: E2eContext, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const written = await readFile(path.join(ctx.downloadFolder, name));
+    expect(written.equals(await ctx.emulator.fileBytes('kcor', name)), name).toBe(true);
+  }
+}
+
+/** File names the results table shows (monospace cells ending in .fts). */
+async function listedNames(page: E2eContext['page']): Promise<string[]> {
+  return page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).allInnerTexts();
+}
+
+export async function downloadsAllResultsIntoTheFolder(ctx: E2eContext): Promise<void> {
+  const { page, demoEmail, downloadFolder, screenshot } = ctx;
+  await signIn(page, demoEmail);
+  await search(page, { 'Start date': '2025-03-24', Every: '1hour' });
+  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
+  const names = await listedNames(page);
+  expect(names.length).toBeGreaterThanOrEqual(4);
+  await screenshot('browse-results');
+  await page.getByRole('button', { name: 'Download all' }).click();
+  await waitUntil('every listed file is on disk', async () => (await filesOnDisk(downloadFolder)).length === names.length, 30_000);
+  expect(await filesOnDisk(downloadFolder)).toEqual([...names].sort());
+  await expectExactCopies(ctx, names);
+  await goTo(page, 'Downloads');
+  await visible(page.getByText(names[0]!).first());
+  await screenshot('downloads-finished');
+}
+
+export async function downloadsASelectedRange(ctx: E2eContext): Promise<void> {
+  const { page, demoEmail, downloadFolder } = ctx;
+  await signIn(page, demoEmail);
+  await search(page, { 'Start date': '2025-03-23', 'End date': '2025-03-24', Every: '30minutes' });
+  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
+  const names = await listedNames(page);
+  expect(names.length).toBeGreaterThanOrEqual(5);
+  // Click the second row, shift-click the fourth: three files selected.
+  await page.getByText(names[1]!, { exact: true }).click();
+  await page.getByText(names[3]!, { exact: true }).click({ modifiers: ['Shift'] });
+  const before = new Set(await filesOnDisk(downloadFolder));
+  await page.getByRole('button', { name: 'Download selected' }).click();
+  const wanted = names.slice(1, 4);
+  await waitUntil('three new files are on disk', async () => (await filesOnDisk(downloadFolder)).filter((name) => !before.has(name)).length >= 3, 30_000);
+  const added = (await filesOnDisk(downloadFolder)).filter((name) => !before.has(name));
+  expect(added).toEqual([...wanted].sort());
+  await expectExactCopies(ctx, added);
+}
+
+export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
+  const { page, demoEmail, downloadFolder, emulator, screenshot } = ctx;
+  await signIn(page, demoEmail);
+  emulator.setOptions({ bandwidthBytesPerSecond: 4_000 });
+  try {
+    await search(page, { 'Start date': '2025-03-22', 'End date': '2025-03-23', Every: '1hour' });
+    await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
+    const names = await listedNames(page);
+    await page.getByRole('button', { name: 'Download all' }).click();
+    await goTo(page, 'Downloads');
+    await waitUntil('downloads are running', async () => emulator.stats().activeDownloads > 0);
+    await page.getByRole('button', { name: 'Pause all' }).click();
+    await waitUntil('no download is running', async () => emulator.stats().activeDownloads === 0);
+    await visible(page.getByRole('button', { name: 'Resume all' }));
+    await screenshot('downloads-paused');
+    const started = emulator.stats().downloadsStarted;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(emulator.stats().downloadsStarted).toBe(started);
+    emulator.setOptions({ bandwidthBytesPerSecond: 0 });
+    await page.getByRole('button', { name: 'Resume all' }).click();
+    await waitUntil('every file is on disk after resuming', async () => names.every((name) => existsIn(downloadFolder, name)), 30_000);
+    await expectExactCopies(ctx, names);
+  } finally {
+    emulator.setOptions({ bandwidthBytesPerSecond: 0 });
+  }
+}
+
+export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
+  const { page, demoEmail, downloadFolder, emulator, screenshot } = ctx;
+  await signIn(page, demoEmail);
+  await search(page, { 'Start date': '2025-03-21', 'End date': '2025-03-22', Every: '2hours' });
+  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
+  const names = await listedNames(page);
+  // A 404 is not retried by itself; a 503 is, after a short backoff.
+  emulator.injectFault(names[0]!, 'status-404', 1);
+  emulator.injectFault(names[1]!, 'status-503', 1);
+  await page.getByRole('button', { name: 'Download all' }).click();
+  await goTo(page, 'Downloads');
+  await waitUntil('all but the 404 arrived', async () => names.slice(1).every((name) => existsIn(downloadFolder, name)), 30_000);
+  await visible(page.getByText(/404/).first());
+  await screenshot('downloads-failed');
+  await page.getByRole('button', { name: 'Retry failed' }).click();
+  await waitUntil('the failed file arrived after Retry failed', async () => existsIn(downloadFolder, names[0]!), 30_000);
+  await expectExactCopies(ctx, names);
+}
+
+function existsIn(folder: string, name: string): boolean {
+  return existsSync(path.join(folder, name));
+}

@@ -1,0 +1,50 @@
+// Small helpers over Playwright's Page for the specs: navigation by the rail, waiting on conditions.
+import type { Locator, Page } from 'playwright-core';
+
+export const TIMEOUT_MS = 15_000;
+
+/** Polls `condition` until it holds, or fails with `what` after the timeout. */
+export async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function visible(locator: Locator, timeout = TIMEOUT_MS): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator.first();
+}
+
+/** Goes to one of the rail's screens (Browse, Downloads, Settings). */
+export async function goTo(page: Page, screen: 'Browse' | 'Downloads' | 'Settings'): Promise<void> {
+  const nav = page.getByRole('navigation');
+  await (await visible(nav.getByRole('link', { name: new RegExp(`^${screen}`) }).or(nav.getByRole('button', { name: new RegExp(`^${screen}`) })))).click();
+}
+
+export async function signIn(page: Page, email: string): Promise<void> {
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  if (await signOut.isVisible()) return;
+  await (await visible(page.getByLabel('E-mail', { exact: true }))).fill(email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await visible(signOut);
+}
+
+export async function chooseProduct(page: Page, instrument: string, product: string): Promise<void> {
+  await goTo(page, 'Browse');
+  const instrumentSelect = await visible(page.getByRole('combobox', { name: 'Instrument' }));
+  await waitUntil(`instrument ${instrument} is offered`, async () => (await instrumentSelect.locator(`option[value="${instrument}"]`).count()) > 0);
+  await instrumentSelect.selectOption(instrument);
+  const productSelect = page.getByRole('combobox', { name: 'Product' });
+  await waitUntil(`product ${product} is offered`, async () => (await productSelect.locator(`option[value="${product}"]`).count()) > 0);
+  await productSelect.selectOption(product);
+}
+
+/** Fills a filter field (clearing it first) and returns it. */
+export async function fillFilter(page: Page, label: string, value: string): Promise<Locator> {
+  const field = await visible(page.getByLabel(label, { exact: true }));
+  await field.fill(value);
+  return field;
+}

@@ -1,0 +1,91 @@
+// The real renderer, in Debian's Chromium, through web mode, against the emulator: a person's clicks,
+// checked on disk. Screenshots of every screen go to test-results/screenshots/.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
+import { temporaryFolder } from '../helpers/fixtures';
+import { launchChromium } from './browser';
+import type { E2eContext } from './e2e-context';
+import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './specs/browse.spec';
+import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './specs/downloads.spec';
+import { savesSettingsAndRefusesBadOnes } from './specs/settings.spec';
+import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './specs/sign-in.spec';
+import { goTo } from './specs/ui-helpers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const rendererFolder = path.join(root, 'dist/renderer');
+const screenshots = path.join(root, 'test-results/screenshots');
+
+let emulator: RunningEmulator;
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let context: E2eContext;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npm run build" first (npm test does).');
+  await mkdir(screenshots, { recursive: true });
+  emulator = await createEmulator({ imageSize: 64 });
+  const downloadFolder = await temporaryFolder();
+  app = await startWebApp({
+    port: 0,
+    stateFolder: await temporaryFolder(),
+    rendererFolder,
+    version: 'e2e',
+    downloadFolder,
+    server: { baseUrl: emulator.url },
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(app.server.openUrl);
+  context = {
+    page,
+    emulator,
+    downloadFolder,
+    demoEmail: DEMO_EMAIL,
+    screenshot: async (name) => {
+      const file = path.join(screenshots, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await emulator?.close();
+});
+
+describe('the app in web mode', () => {
+  it('shows the server message for an unknown e-mail', () => unknownEmailShowsTheServersMessage(context));
+  it('signs in with a registered e-mail', () => registeredEmailSignsIn(context));
+  it('browses both instruments; filters follow the product', () => browsesBothInstruments(context));
+  it('checks every filter kind inline', () => checksEveryFilterInline(context));
+  it('searches with UCoMP filters', () => searchesWithFilters(context));
+  it('downloads all results into the folder, byte for byte', () => downloadsAllResultsIntoTheFolder(context));
+  it('downloads a shift-click range of results', () => downloadsASelectedRange(context));
+  it('pauses and resumes the queue', () => pausesAndResumesTheQueue(context));
+  it('retries files that failed on injected faults', () => retriesFilesThatFailed(context));
+  it('saves settings and refuses bad ones', () => savesSettingsAndRefusesBadOnes(context));
+
+  it('takes a screenshot of every screen at 1280x800 and 1920x1080, light and dark', async () => {
+    for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const screen of ['Browse', 'Downloads', 'Settings'] as const) {
+          await goTo(page, screen);
+          await page.waitForTimeout(150);
+          await context.screenshot(`${screen.toLowerCase()}-${width}x${height}-${scheme}`);
+        }
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
