@@ -4,13 +4,13 @@
 import { timingSafeEqual } from 'node:crypto';
 
 export class LoopbackGuard {
-  private readonly hosts: ReadonlySet<string>;
-  private readonly origins: ReadonlySet<string>;
+  // Empty until the server knows its port: until then nothing is allowed.
+  private hosts: ReadonlySet<string> = new Set();
+  private origins: ReadonlySet<string> = new Set();
 
-  constructor(
-    port: number,
-    private readonly token: string,
-  ) {
+  constructor(private readonly token: string) {}
+
+  listeningOn(port: number): void {
     this.hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
     this.origins = new Set([...this.hosts].map((host) => `http://${host}`));
   }

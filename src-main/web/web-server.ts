@@ -35,13 +35,13 @@ export interface RunningWebServer {
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const token = randomBytes(24).toString('base64url');
   let handlers = options.handlers;
-  let guard: LoopbackGuard | undefined;
+  const guard = new LoopbackGuard(token);
 
   const server = createServer((req, res) => void serveHttp(req, res));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!guard?.hostAllowed(req.headers.host)) {
+    if (!guard.hostAllowed(req.headers.host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Open MLSO Downloader at the address it printed.\n');
       return;
     }
@@ -69,7 +69,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     const url = new URL(req.url ?? '/', 'http://localhost');
     const allowed =
       url.pathname === WEB_SOCKET_PATH &&
-      guard?.hostAllowed(req.headers.host) &&
+      guard.hostAllowed(req.headers.host) &&
       guard.originAllowed(req.headers.origin) &&
       guard.tokenMatches(url.searchParams.get('token'));
     if (!allowed) {
@@ -106,7 +106,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  guard = new LoopbackGuard(port, token);
+  guard.listeningOn(port);
   const url = `http://127.0.0.1:${port}`;
 
   return {
@@ -131,12 +131,12 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   };
 }
 
-function contentSecurityPolicy(guard: LoopbackGuard | undefined): string {
+function contentSecurityPolicy(guard: LoopbackGuard): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `connect-src 'self' ${guard?.connectSources ?? ''}`.trim(),
+    `connect-src 'self' ${guard.connectSources}`,
     "img-src 'self' data:",
     "object-src 'none'",
     "base-uri 'none'",

@@ -18,6 +18,10 @@ export interface AppCore {
   handlers: ContractHandlers;
   /** True while files are transferring or waiting to (quitting should ask first). */
   hasActiveDownloads(): boolean;
+  /** Files transferring or waiting to, for the quit question. */
+  countActiveDownloads(): number;
+  /** Saves the window's position without announcing a settings change (it happens on every move). */
+  saveWindowBounds(bounds: Settings['windowBounds']): void;
   close(): Promise<void>;
 }
 
@@ -132,6 +136,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return reason !== null && SIGN_IN_KINDS.has(reason.kind);
   }
 
+  /** Files moving now, plus those that will move as soon as a slot frees (not a paused queue's). */
+  function activeCount(): number {
+    const overall = engine.overall();
+    return overall.active + (overall.queuePaused ? 0 : overall.queued);
+  }
+
   const handlers: ContractHandlers = {
     'app:info': () => info(),
     'settings:get': () => settings,
@@ -242,9 +252,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   return {
     handlers,
-    hasActiveDownloads: () => {
-      const overall = engine.overall();
-      return overall.active > 0 || (overall.queued > 0 && !overall.queuePaused);
+    hasActiveDownloads: () => activeCount() > 0,
+    countActiveDownloads: () => activeCount(),
+    saveWindowBounds: (bounds) => {
+      settings = applySettingsChange(settings, { windowBounds: bounds });
+      options.settings.write(settings);
     },
     close: async () => {
       await opened.close();

@@ -88,6 +88,7 @@ describe('the app core behind the contract', () => {
     expect(progress.some((update) => update.jobs.length > 0)).toBe(true);
     expect(open.at(-1)!.shellCalls).toEqual([`showItemInFolder ${path.join(downloadFolder, snapshot.jobs[0]!.localName)}`, `openPath ${downloadFolder}`]);
     expect(core.hasActiveDownloads()).toBe(false);
+    expect(core.countActiveDownloads()).toBe(0);
   });
 
   it('validates settings and applies them at once', async () => {
@@ -99,6 +100,11 @@ describe('the app core behind the contract', () => {
     const saved = await core.handlers['settings:update']({ concurrency: 8, existingFiles: 'keep-both' });
     expect(saved).toMatchObject({ concurrency: 8, existingFiles: 'keep-both' });
     expect(events.some((e) => e.event === 'settings:changed')).toBe(true);
+    // The window's place is saved quietly: no settings:changed for every move.
+    const announced = events.length;
+    core.saveWindowBounds({ x: 10, y: 20, width: 1200, height: 800, maximized: false });
+    expect(events).toHaveLength(announced);
+    expect((await core.handlers['settings:get']()).windowBounds).toEqual({ x: 10, y: 20, width: 1200, height: 800, maximized: false });
   });
 
   it('switches to the demo server and back, signing out on the way', async () => {

@@ -1,0 +1,90 @@
+// `npm start`: builds the app, then opens the desktop app. Where Electron's binary is not installed
+// (machines that only reach the npm registry), it runs the same app in web mode instead.
+// Electron's binary is looked for without require('electron'), which would try to download it.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const WEB_MODE_NOTICE = "Electron's binary is not installed here, so MLSO Downloader starts in web mode instead.";
+
+/** The executable name inside Electron's dist folder when path.txt does not say (as electron's own index.js assumes). */
+const DEFAULT_EXECUTABLE = { darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' };
+
+/**
+ * Where Electron's binary is, read the way the electron package itself reads it (path.txt, written by
+ * its install script, names the executable under node_modules/electron/dist/, or under
+ * ELECTRON_OVERRIDE_DIST_PATH when set), but without downloading anything.
+ * @returns {{ found: true, executable: string } | { found: false, reason: string }}
+ */
+export function findElectronBinary(root = projectRoot, env = process.env, platform = process.platform) {
+  const packageFolder = path.join(root, 'node_modules', 'electron');
+  if (!existsSync(path.join(packageFolder, 'package.json'))) {
+    return { found: false, reason: 'the electron package is not installed in node_modules' };
+  }
+  const pathFile = path.join(packageFolder, 'path.txt');
+  const named = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH?.trim();
+  if (!named && !override) {
+    return { found: false, reason: 'node_modules/electron/path.txt is missing: the package was installed without its binary' };
+  }
+  const executable = path.join(override || path.join(packageFolder, 'dist'), named || DEFAULT_EXECUTABLE[platform] || 'electron');
+  if (!existsSync(executable)) {
+    return { found: false, reason: `${path.relative(root, executable) || executable} does not exist` };
+  }
+  return { found: true, executable };
+}
+
+/** Runs a command with this terminal; resolves with its exit status (128 + signal number when killed). */
+export function runForwarding(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', ...options });
+    // Ctrl-C reaches the child through the terminal; this process waits for it to finish cleanly.
+    const ignore = () => undefined;
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', ignore);
+    process.on('SIGTERM', forward);
+    process.on('SIGHUP', forward);
+    const settle = (status) => {
+      process.off('SIGINT', ignore);
+      process.off('SIGTERM', forward);
+      process.off('SIGHUP', forward);
+      resolve(status);
+    };
+    child.once('error', (error) => {
+      console.error(`Could not run ${command}: ${error.message}`);
+      settle(1);
+    });
+    child.once('exit', (code, signal) => settle(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
+  });
+}
+
+function signalNumber(signal) {
+  return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal];
+}
+
+/** `npm run <script>` with the npm that started us (npm_execpath), or the one on PATH. */
+export function runNpmScript(script, root = projectRoot) {
+  const npm = process.env.npm_execpath;
+  return npm && npm.endsWith('.js')
+    ? runForwarding(process.execPath, [npm, 'run', script], { cwd: root })
+    : runForwarding('npm', ['run', script], { cwd: root, shell: process.platform === 'win32' });
+}
+
+async function main(extraArgs) {
+  const built = await runNpmScript('build');
+  if (built !== 0) return built;
+  const electron = findElectronBinary();
+  if (electron.found) {
+    // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.
+    const { ELECTRON_RUN_AS_NODE: _ignored, ...env } = process.env;
+    return runForwarding(electron.executable, [projectRoot, ...extraArgs], { cwd: projectRoot, env });
+  }
+  console.log(WEB_MODE_NOTICE);
+  return runForwarding(process.execPath, [path.join(projectRoot, 'bin', 'mlso-dl.js'), 'web', ...extraArgs], { cwd: projectRoot });
+}
+
+const runDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (runDirectly) process.exitCode = await main(process.argv.slice(2));

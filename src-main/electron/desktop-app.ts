@@ -1,0 +1,121 @@
+// The desktop app put together: the core behind the contract, the window, the ports it needs, and the
+// way out. Called once the single-instance lock is held.
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, screen, session } from 'electron';
+import type { WindowBounds } from '../../src-shared/contract/contract';
+import { createAppCore, type AppCore } from '../core/app/app-core';
+import { invokeHandler } from '../core/app/invoke-handler';
+import type { AppLocations } from './app-locations';
+import { installContentSecurityPolicy } from './content-security-policy';
+import { registerContractHandlers } from './contract-ipc';
+import { startDemoServer } from './demo-server';
+import { electronSettingsStore } from './electron-settings-store';
+import { createMainWindow } from './main-window';
+import { denyPermissionRequests } from './permissions';
+import { electronPlatformShell } from './platform-shell';
+import { createQuitGuard, type QuitGuard } from './quit-guard';
+import { electronSessionSlot } from './session-slot';
+import { safeStorageSessionVault } from './session-vault';
+import { boundsToRestore, trackWindowBounds } from './window-bounds';
+import { windowEventSink } from './window-event-sink';
+
+export interface DesktopApp {
+  core: AppCore;
+  window: BrowserWindow;
+  quitGuard: QuitGuard;
+}
+
+export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp> {
+  let window: BrowserWindow | null = null;
+  const currentWindow = () => window;
+  app.on('second-instance', () => bringToFront(window));
+  app.on('activate', () => bringToFront(window));
+
+  await app.whenReady();
+  installContentSecurityPolicy(session.defaultSession);
+  denyPermissionRequests(session.defaultSession);
+
+  const stateFolder = app.getPath('userData');
+  const settings = electronSettingsStore(stateFolder, osDownloadsFolder());
+  const core = await createAppCore({
+    version: app.getVersion(),
+    transport: 'electron',
+    stateFolder,
+    settings,
+    sessionVault: safeStorageSessionVault(electronSessionSlot(stateFolder), safeStorage),
+    shell: electronPlatformShell(currentWindow),
+    startDemoServer,
+    emit: windowEventSink(currentWindow),
+  });
+  registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), locations.rendererIndex);
+
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const openedWindow = createMainWindow({
+    preload: locations.preload,
+    rendererIndex: locations.rendererIndex,
+    bounds: boundsToRestore(settings.read().windowBounds, workAreas),
+  });
+  window = openedWindow;
+
+  // Saved through the core, which owns the preferences (a direct store write would be overwritten), and
+  // without a settings:changed event, which would disturb a Settings screen being edited.
+  const saveBounds = (windowBounds: WindowBounds) => {
+    try {
+      core.saveWindowBounds(windowBounds);
+    } catch (error) {
+      console.warn('Could not remember the window position:', error);
+    }
+  };
+  const boundsTracker = trackWindowBounds(openedWindow, saveBounds);
+
+  const quitGuard = createQuitGuard({
+    countActiveDownloads: async () => core.countActiveDownloads(),
+    confirmQuit: async (message, detail) => {
+      const options = { type: 'question' as const, buttons: ['Quit', 'Cancel'], defaultId: 1, cancelId: 1, message, detail, noLink: true };
+      const owner = window && !window.isDestroyed() ? window : null;
+      const { response } = owner ? await dialog.showMessageBox(owner, options) : await dialog.showMessageBox(options);
+      return response === 0;
+    },
+    shutDown: async () => {
+      boundsTracker.flush();
+      boundsTracker.dispose();
+      await core.close();
+    },
+    exit: () => app.quit(),
+  });
+
+  openedWindow.on('close', (event) => {
+    boundsTracker.flush();
+    if (quitGuard.mayQuit) return;
+    event.preventDefault();
+    void quitGuard.requestQuit();
+  });
+  openedWindow.on('closed', () => {
+    window = null;
+  });
+  app.on('before-quit', (event) => {
+    if (quitGuard.mayQuit) return;
+    event.preventDefault();
+    void quitGuard.requestQuit();
+  });
+  app.on('window-all-closed', () => app.quit());
+  // A terminal's Ctrl-C or a system shutdown: no question, but still close the ledger properly.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void quitGuard.requestQuit({ ask: false }));
+
+  return { core, window: openedWindow, quitGuard };
+}
+
+function bringToFront(window: BrowserWindow | null): void {
+  if (!window || window.isDestroyed()) return;
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+/** The OS Downloads folder; some Linux desktops define none, and then the home folder stands in. */
+function osDownloadsFolder(): string {
+  try {
+    return app.getPath('downloads');
+  } catch {
+    return app.getPath('home');
+  }
+}

@@ -1,0 +1,129 @@
+// The contract over Electron: every invoke channel has an ipcMain handler and a preload function, the
+// handlers answer only the app's own page, and the preload passes nothing else through. These fail
+// when a channel is added to the contract and one side is missing it.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  BRIDGE_GLOBAL,
+  EVENT_CHANNELS,
+  INVOKE_CHANNELS,
+  type InvokeChannel,
+  type RawBridge,
+  type Result,
+} from '../../src-shared/contract/contract';
+import { registerContractHandlers, UNTRUSTED_SENDER_RESULT } from '../../src-main/electron/contract-ipc';
+import { createChannelInvokers, createRawBridge } from '../../src-main/electron/preload-bridge';
+import { fake, resetFakeElectron } from './fake-electron';
+
+vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
+
+const rendererIndex = path.resolve('/opt/mlso/dist/renderer/index.html');
+const appPage = `${pathToFileURL(rendererIndex).href}#/search`;
+
+type Handler = (event: unknown, args: unknown) => Promise<Result<unknown>>;
+
+function senderEvent(url: string, parent: unknown = null) {
+  return { senderFrame: { url, parent } };
+}
+
+function registeredHandlers(invoke = vi.fn(async (channel: InvokeChannel, args: unknown) => ({ ok: true as const, value: { channel, args } })) ) {
+  registerContractHandlers(fake.ipcMain, invoke, rendererIndex);
+  return { invoke, handler: (channel: string) => fake.ipcMain.handlers.get(channel) as Handler | undefined };
+}
+
+beforeEach(() => resetFakeElectron());
+
+describe('main process handlers', () => {
+  it('exist for exactly the contract channels', () => {
+    registeredHandlers();
+    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
+  });
+
+  it.each(INVOKE_CHANNELS)('%s reaches the core with its arguments', async (channel) => {
+    const { handler } = registeredHandlers();
+    await expect(handler(channel)?.(senderEvent(appPage), { probe: 1 })).resolves.toEqual({ ok: true, value: { channel, args: { probe: 1 } } });
+  });
+
+  it('refuse other pages, other files, frames inside the page and destroyed frames', async () => {
+    const { invoke, handler } = registeredHandlers();
+    const appInfo = handler('app:info');
+    for (const event of [
+      senderEvent('https://evil.example/'),
+      senderEvent(pathToFileURL(path.resolve('/tmp/index.html')).href),
+      senderEvent('file:///opt/mlso/dist/renderer/other.html'),
+      senderEvent(appPage, { url: appPage }),
+      { senderFrame: null },
+    ]) {
+      await expect(appInfo?.(event, undefined)).resolves.toEqual(UNTRUSTED_SENDER_RESULT);
+    }
+    expect(invoke).not.toHaveBeenCalled();
+  });
+});
+
+describe('preload bridge', () => {
+  it('has a function for every contract channel, each invoking its own channel', async () => {
+    const invokers = createChannelInvokers(fake.ipcRenderer);
+    expect(Object.keys(invokers).sort()).toEqual([...INVOKE_CHANNELS].sort());
+    for (const channel of INVOKE_CHANNELS) {
+      fake.ipcRenderer.invoke.mockClear();
+      await invokers[channel]({ probe: channel });
+      expect(fake.ipcRenderer.invoke).toHaveBeenCalledExactlyOnceWith(channel, { probe: channel });
+    }
+  });
+
+  it('forwards invokes and returns the main process result', async () => {
+    fake.ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { version: '1' } });
+    const bridge = createRawBridge(fake.ipcRenderer);
+    await expect(bridge.invoke('app:info', undefined)).resolves.toEqual({ ok: true, value: { version: '1' } });
+  });
+
+  it('refuses unknown channels without touching IPC', async () => {
+    const bridge = createRawBridge(fake.ipcRenderer);
+    for (const channel of ['evil:channel', 'electron-store-get-data', '__proto__', 'constructor', 'toString']) {
+      const result = await bridge.invoke(channel, {});
+      expect(result.ok).toBe(false);
+    }
+    expect(fake.ipcRenderer.invoke).not.toHaveBeenCalled();
+  });
+
+  it('turns an IPC failure into an error result instead of a rejection', async () => {
+    fake.ipcRenderer.invoke.mockRejectedValueOnce(new Error("No handler registered for 'app:info'"));
+    const result = await createRawBridge(fake.ipcRenderer).invoke('app:info', undefined);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'internal' } });
+  });
+
+  it('subscribes to contract events only, hands over the payload alone, and unsubscribes', () => {
+    const bridge = createRawBridge(fake.ipcRenderer);
+    const listener = vi.fn();
+    for (const event of EVENT_CHANNELS) {
+      fake.ipcRenderer.on.mockClear();
+      const unsubscribe = bridge.on(event, listener);
+      expect(fake.ipcRenderer.on).toHaveBeenCalledOnce();
+      const [channel, forward] = fake.ipcRenderer.on.mock.calls[0] as [string, (event: unknown, payload: unknown) => void];
+      expect(channel).toBe(event);
+      forward({ sender: 'ipcRenderer itself' }, { payload: event });
+      expect(listener).toHaveBeenLastCalledWith({ payload: event });
+      expect(listener.mock.lastCall).toHaveLength(1);
+      unsubscribe();
+      expect(fake.ipcRenderer.removeListener).toHaveBeenLastCalledWith(event, forward);
+    }
+  });
+
+  it('ignores subscriptions to anything else', () => {
+    const bridge = createRawBridge(fake.ipcRenderer);
+    const unsubscribe = bridge.on('electron-store-get-data', vi.fn());
+    expect(fake.ipcRenderer.on).not.toHaveBeenCalled();
+    expect(() => unsubscribe()).not.toThrow();
+  });
+
+  it('is what the preload exposes under the bridge name, and only that', async () => {
+    await import('../../src-main/electron/preload');
+    expect([...fake.exposed.keys()]).toEqual([BRIDGE_GLOBAL]);
+    const exposed = fake.exposed.get(BRIDGE_GLOBAL) as RawBridge;
+    expect(Object.keys(exposed).sort()).toEqual(['invoke', 'on']);
+    expect(Object.isFrozen(exposed)).toBe(true);
+    await exposed.invoke('settings:get', undefined);
+    expect(fake.ipcRenderer.invoke).toHaveBeenCalledWith('settings:get', undefined);
+  });
+});

@@ -1,0 +1,145 @@
+// The desktop app put together with Electron mocked and everything else real: the app core over the
+// emulator, electron-store files in a temporary profile, IPC from the app's page, and the way out.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS, type Result } from '../../src-shared/contract/contract';
+import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { runDesktopApp, type DesktopApp } from '../../src-main/electron/desktop-app';
+import { fake, FakeBrowserWindow, resetFakeElectron } from './fake-electron';
+
+vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
+vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
+
+const locations = {
+  preload: path.resolve('/opt/mlso/dist/electron/preload.cjs'),
+  rendererIndex: path.resolve('/opt/mlso/dist/renderer/index.html'),
+};
+const fromAppPage = { senderFrame: { url: pathToFileURL(locations.rendererIndex).href, parent: null } };
+
+let emulator: RunningEmulator;
+let profile: string;
+let desktop: DesktopApp | undefined;
+let signalListeners: { SIGINT: Set<unknown>; SIGTERM: Set<unknown> };
+
+beforeAll(async () => {
+  emulator = await createEmulator({ imageSize: 32 });
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+beforeEach(async () => {
+  resetFakeElectron();
+  profile = await mkdtemp(path.join(tmpdir(), 'mlso-electron-app-'));
+  fake.app.setPath('userData', profile);
+  fake.app.setPath('downloads', path.join(profile, 'Downloads'));
+  await writeFile(path.join(profile, 'settings.json'), JSON.stringify({ baseUrl: emulator.url, rememberSession: true }));
+  signalListeners = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
+});
+
+afterEach(async () => {
+  // The app listens for SIGINT/SIGTERM; the test process must not keep those listeners.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!signalListeners[signal].has(listener)) process.off(signal, listener);
+  }
+  if (desktop && !desktop.quitGuard.mayQuit) await desktop.quitGuard.requestQuit({ ask: false });
+  desktop = undefined;
+  await rm(profile, { recursive: true, force: true });
+});
+
+async function invoke(channel: string, args?: unknown): Promise<Result<unknown>> {
+  const handler = fake.ipcMain.handlers.get(channel) as ((event: unknown, args: unknown) => Promise<Result<unknown>>) | undefined;
+  if (!handler) throw new Error(`no handler for ${channel}`);
+  return handler(fromAppPage, args);
+}
+
+function mainWindow(): FakeBrowserWindow {
+  const window = FakeBrowserWindow.instances[0];
+  if (!window) throw new Error('no window');
+  return window;
+}
+
+describe('the desktop app', () => {
+  it('answers every contract channel over IPC from its page, as the electron transport', async () => {
+    desktop = await runDesktopApp(locations);
+    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
+    const { handlers } = desktop.core;
+    expect(INVOKE_CHANNELS.filter((channel) => typeof handlers[channel] !== 'function')).toEqual([]);
+    await expect(invoke('app:info')).resolves.toMatchObject({
+      ok: true,
+      value: { transport: 'electron', version: '0.0.0-test', serverUrl: emulator.url, canUseNativeDialogs: true },
+    });
+    await expect(invoke('settings:get')).resolves.toMatchObject({
+      ok: true,
+      value: { downloadFolder: path.join(profile, 'Downloads', 'MLSO'), baseUrl: emulator.url },
+    });
+  });
+
+  it('loads the renderer in a secure window and sets the CSP header', async () => {
+    desktop = await runDesktopApp(locations);
+    expect(mainWindow().loadedFile).toBe(locations.rendererIndex);
+    expect(mainWindow().options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, preload: locations.preload });
+    expect(fake.headersListener).toBeDefined();
+  });
+
+  it('sends core events to the window and keeps the remembered session encrypted', async () => {
+    desktop = await runDesktopApp(locations);
+    await expect(invoke('session:sign-in', { email: DEMO_EMAIL })).resolves.toMatchObject({ ok: true, value: { signedIn: true } });
+    expect(mainWindow().webContents.sent.map(({ channel }) => channel)).toContain('session:changed');
+    const vaultFile = await readFile(path.join(profile, 'session.json'), 'utf8');
+    expect(JSON.parse(vaultFile).encryptedSession).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    expect(fake.safeStorage.encryptStringAsync).toHaveBeenCalled();
+    const plaintext = fake.safeStorage.encryptStringAsync.mock.calls[0]?.[0] ?? '';
+    expect(vaultFile).not.toContain(plaintext);
+  });
+
+  it('remembers the window place on close, then closes the core and quits', async () => {
+    desktop = await runDesktopApp(locations);
+    const window = mainWindow();
+    window.bounds = { x: 30, y: 40, width: 1111, height: 777 };
+    window.emit('resize');
+    expect(window.tryClose()).toBe(true);
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalled());
+    expect(desktop.quitGuard.mayQuit).toBe(true);
+    expect(fake.dialog.showMessageBox).not.toHaveBeenCalled();
+    const saved = JSON.parse(await readFile(path.join(profile, 'settings.json'), 'utf8'));
+    expect(saved.windowBounds).toEqual({ x: 30, y: 40, width: 1111, height: 777, maximized: false });
+    // Once allowed, the final close goes through.
+    expect(window.tryClose()).toBe(false);
+  });
+
+  it('opens the window where it was last time', async () => {
+    await writeFile(
+      path.join(profile, 'settings.json'),
+      JSON.stringify({ baseUrl: emulator.url, windowBounds: { x: 200, y: 150, width: 1000, height: 700, maximized: false } }),
+    );
+    desktop = await runDesktopApp(locations);
+    expect(mainWindow().options).toMatchObject({ x: 200, y: 150, width: 1000, height: 700 });
+  });
+
+  it('asks before quitting while downloads are in progress', async () => {
+    desktop = await runDesktopApp(locations);
+    vi.spyOn(desktop.core, 'countActiveDownloads').mockReturnValue(1);
+    fake.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    let prevented = false;
+    fake.app.emit('before-quit', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    await vi.waitFor(() => expect(fake.dialog.showMessageBox).toHaveBeenCalledOnce());
+    const [, options] = fake.dialog.showMessageBox.mock.calls[0] as [unknown, { message: string; detail: string; buttons: string[] }];
+    expect(options.message).toMatch(/^1 download is in progress\. Quit anyway\?$/);
+    expect(options.buttons).toEqual(['Quit', 'Cancel']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.app.quit).not.toHaveBeenCalled();
+    expect(desktop.quitGuard.mayQuit).toBe(false);
+  });
+
+  it('brings the window to the front when a second instance starts', async () => {
+    desktop = await runDesktopApp(locations);
+    const focus = vi.spyOn(mainWindow(), 'focus');
+    fake.app.emit('second-instance');
+    expect(focus).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,105 @@
+// Preferences on electron-store: defaults, persistence, the schema, and a damaged file set aside.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Settings } from '../../src-shared/contract/contract';
+import { applySettingsChange } from '../../src-main/core/app/settings-rules';
+import { defaultDownloadFolder, electronSettingsStore } from '../../src-main/electron/electron-settings-store';
+
+vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
+vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
+
+let folder: string;
+const downloads = path.resolve('/home/someone/Downloads');
+
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'mlso-electron-settings-'));
+});
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const settingsFile = () => path.join(folder, 'settings.json');
+
+describe('the desktop settings store', () => {
+  it('starts from the documented defaults, downloading into Downloads/MLSO', () => {
+    expect(electronSettingsStore(folder, downloads).read()).toEqual({
+      baseUrl: 'http://api.mlso.ucar.edu',
+      apiVersion: 'v1',
+      clientName: 'mlso-downloader',
+      downloadFolder: path.join(downloads, 'MLSO'),
+      concurrency: 4,
+      retries: 4,
+      existingFiles: 'skip',
+      lastEmail: '',
+      rememberSession: false,
+      useDemoServer: false,
+      windowBounds: null,
+    } satisfies Settings);
+    expect(defaultDownloadFolder(downloads)).toBe(path.join(downloads, 'MLSO'));
+  });
+
+  it('keeps what was written across a restart', () => {
+    const first = electronSettingsStore(folder, downloads);
+    const changed = applySettingsChange(first.read(), {
+      concurrency: 8,
+      existingFiles: 'keep-both',
+      lastEmail: 'demo@example.com',
+      windowBounds: { x: 10, y: 20, width: 1100, height: 700, maximized: true },
+    });
+    first.write(changed);
+    expect(electronSettingsStore(folder, downloads).read()).toEqual(changed);
+  });
+
+  it('refuses to save values outside the schema', () => {
+    const store = electronSettingsStore(folder, downloads);
+    const good = store.read();
+    const bad: Partial<Record<keyof Settings, unknown>>[] = [
+      { concurrency: 0 },
+      { concurrency: 2.5 },
+      { retries: 99 },
+      { existingFiles: 'delete' },
+      { baseUrl: 'ftp://example.org' },
+      { downloadFolder: '' },
+      { windowBounds: { x: 1, y: 2 } },
+    ];
+    for (const change of bad) expect(() => store.write({ ...good, ...change } as Settings), JSON.stringify(change)).toThrow(/schema/i);
+    expect(electronSettingsStore(folder, downloads).read()).toEqual(good);
+  });
+
+  it('accepts every value the core rules accept at their limits', () => {
+    const store = electronSettingsStore(folder, downloads);
+    for (const change of [{ concurrency: 1, retries: 0 }, { concurrency: 16, retries: 20 }]) {
+      const next = applySettingsChange(store.read(), change);
+      store.write(next);
+      expect(store.read()).toEqual(next);
+    }
+  });
+
+  it('sets a file that breaks the schema aside and starts from the defaults', async () => {
+    await writeFile(settingsFile(), JSON.stringify({ concurrency: 'lots', lastEmail: 'kept@example.com' }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const store = electronSettingsStore(folder, downloads);
+    expect(store.read().concurrency).toBe(4);
+    const files = await readdir(folder);
+    const setAside = files.find((name) => name.startsWith('settings.invalid-'));
+    expect(setAside).toBeDefined();
+    expect(await readFile(path.join(folder, setAside ?? ''), 'utf8')).toContain('kept@example.com');
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('sets a file that is not JSON aside too', async () => {
+    await writeFile(settingsFile(), '{ not json');
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(electronSettingsStore(folder, downloads).read().retries).toBe(4);
+    vi.restoreAllMocks();
+  });
+
+  it('fills in settings missing from an older file', async () => {
+    await writeFile(settingsFile(), JSON.stringify({ lastEmail: 'old@example.com', concurrency: 2 }));
+    const settings = electronSettingsStore(folder, downloads).read();
+    expect(settings).toMatchObject({ lastEmail: 'old@example.com', concurrency: 2, retries: 4, windowBounds: null });
+  });
+});
