@@ -1,10 +1,11 @@
 // `npm start`: builds the app, then opens the desktop app. Where Electron's binary is not installed
 // (machines that only reach the npm registry), it runs the same app in web mode instead.
 // Electron's binary is looked for without require('electron'), which would try to download it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronSqliteBinding } from './electron-native-sqlite.mjs';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -73,16 +74,38 @@ export function runNpmScript(script, root = projectRoot) {
     : runForwarding('npm', ['run', script], { cwd: root, shell: process.platform === 'win32' });
 }
 
+/**
+ * npm installs the electron package without its binary (install scripts are off, and this project keeps
+ * Electron's off on purpose); its own installer fetches the binary on first use, as `npx electron`
+ * would. Where there is no internet it fails within a second and the caller falls back to web mode.
+ */
+export function downloadElectronBinary(root = projectRoot) {
+  const installer = path.join(root, 'node_modules', 'electron', 'install.js');
+  if (!existsSync(installer)) return false;
+  console.log("Downloading Electron's binary (once)...");
+  return spawnSync(process.execPath, [installer], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] }).status === 0;
+}
+
+function electronVersion(root = projectRoot) {
+  return JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+}
+
 async function main(extraArgs) {
   const built = await runNpmScript('build');
   if (built !== 0) return built;
-  const electron = findElectronBinary();
+  let electron = findElectronBinary();
+  if (!electron.found && downloadElectronBinary()) electron = findElectronBinary();
   if (electron.found) {
-    // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.
-    const { ELECTRON_RUN_AS_NODE: _ignored, ...env } = process.env;
-    return runForwarding(electron.executable, [projectRoot, ...extraArgs], { cwd: projectRoot, env });
+    const sqlite = electronSqliteBinding(projectRoot, electronVersion());
+    if (sqlite.ok) {
+      // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.
+      const { ELECTRON_RUN_AS_NODE: _ignored, ...env } = process.env;
+      return runForwarding(electron.executable, [projectRoot, ...extraArgs], { cwd: projectRoot, env: { ...env, MLSO_SQLITE_NATIVE_BINDING: sqlite.binding } });
+    }
+    console.log(`The SQLite module could not be built for Electron (${sqlite.reason}), so MLSO Downloader starts in web mode instead.`);
+  } else {
+    console.log(WEB_MODE_NOTICE);
   }
-  console.log(WEB_MODE_NOTICE);
   return runForwarding(process.execPath, [path.join(projectRoot, 'bin', 'mlso-dl.js'), 'web', ...extraArgs], { cwd: projectRoot });
 }
 

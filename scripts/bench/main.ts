@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseBenchOptions, USAGE } from './bench-options';
 import { runBatchBenchmark } from './batch-benchmark';
 import { runBigFileBenchmarks } from './big-file-benchmark';
+import { runUiBenchmark, uiTable, uiTargetLines, type UiResult } from './ui-benchmark';
 import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
 import { Progress } from './progress';
@@ -27,12 +28,12 @@ async function benchmark(argv: readonly string[]): Promise<number> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'mlso-bench-'));
   if (!options.keep) trackFolder(workDir);
 
-  const results: BenchResults & { error?: string } = {
+  const results: BenchResults & { error?: string; ui?: UiResult } = {
     startedAt: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpus: os.availableParallelism(),
-    options: { quick: options.quick, skipBig: options.skipBig, runs: options.runs, cli: options.cli ?? paths.cliBin },
+    options: { quick: options.quick, skipBig: options.skipBig, skipUi: options.skipUi, runs: options.runs, cli: options.cli ?? paths.cliBin },
     cliCapabilities: { concurrency: false, stateDir: false },
     link: { latencySeconds: LATENCY_SECONDS, bandwidthBytesPerSecond: BANDWIDTH_BYTES_PER_SECOND },
   };
@@ -53,8 +54,13 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       results.bigBatch = bigBatch;
       console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
     }
+    if (!options.skipUi) {
+      progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
+      results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
+      console.log(`\n${uiTable(results.ui)}\n`);
+    }
     results.totalSeconds = progress.seconds();
-    console.log(targetLines(results).join('\n'));
+    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : [])].join('\n'));
     console.log(`\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`);
     return 0;
   } catch (error) {

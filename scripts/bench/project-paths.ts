@@ -11,6 +11,8 @@ export interface ProjectPaths {
   /** The Node baseline's bundle, built next to this one. */
   nodeGetWorker: string;
   resultsFile: string;
+  /** The renderer's build, served by web mode for the UI measurement. */
+  rendererFolder: string;
 }
 
 export function projectPaths(): ProjectPaths {
@@ -21,6 +23,7 @@ export function projectPaths(): ProjectPaths {
     cliBin: path.join(root, 'bin', 'mlso-dl.js'),
     nodeGetWorker: path.join(path.dirname(benchBundle), 'node-get-worker.js'),
     resultsFile: path.join(root, 'dist', 'bench', 'last-run.json'),
+    rendererFolder: path.join(root, 'dist', 'renderer'),
   };
 }
 

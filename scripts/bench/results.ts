@@ -30,7 +30,7 @@ export interface BenchResults {
   node: string;
   platform: string;
   cpus: number;
-  options: { quick: boolean; skipBig: boolean; runs: number; cli: string };
+  options: { quick: boolean; skipBig: boolean; skipUi: boolean; runs: number; cli: string };
   cliCapabilities: CliCapabilities;
   link: { latencySeconds: number; bandwidthBytesPerSecond: number };
   batch?: ScenarioResult;

@@ -56,6 +56,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     concurrency: settings.concurrency,
     maxAttempts: settings.retries + 1,
     existingFiles: settings.existingFiles,
+    ...(options.sqliteNativeBinding ? { sqliteNativeBinding: options.sqliteNativeBinding } : {}),
   });
   const { engine } = opened;
   engine.on('progress', (update) => emit('downloads:progress', update));

@@ -37,4 +37,6 @@ export interface AppCoreOptions {
   shell?: PlatformShell;
   startDemoServer: DemoServerStarter;
   emit: EventSink;
+  /** better-sqlite3's native module built for this runtime, when node_modules holds one built for Node (Electron in development). */
+  sqliteNativeBinding?: string;
 }

@@ -131,10 +131,13 @@ export class DownloadLedger {
     return statement as unknown as Database.Statement<P, R>;
   }
 
-  /** Opens (creating if needed) the ledger file and brings its schema up to date. */
-  static open(file: string): DownloadLedger {
+  /**
+   * Opens (creating if needed) the ledger file and brings its schema up to date. `nativeBinding` points
+   * better-sqlite3 at a copy of its native module built for another runtime (Electron in development).
+   */
+  static open(file: string, options: { nativeBinding?: string } = {}): DownloadLedger {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    const db = new Database(file);
+    const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     db.pragma('journal_mode = WAL');
     // WAL with synchronous=NORMAL is durable against process crashes (the case that matters here) and
     // avoids an fsync per state change.

@@ -20,14 +20,18 @@ export interface OpenedEngine {
   close(): Promise<void>;
 }
 
-export async function openDownloadEngine(stateFolder: string, options: Omit<DownloadEngineOptions, 'ledger'>): Promise<OpenedEngine> {
+export async function openDownloadEngine(
+  stateFolder: string,
+  options: Omit<DownloadEngineOptions, 'ledger'> & { sqliteNativeBinding?: string },
+): Promise<OpenedEngine> {
   const folder = path.resolve(stateFolder);
   mkdirSync(folder, { recursive: true });
   const lock = lockStateFolder(folder);
   let ledger: DownloadLedger | undefined;
   try {
-    ledger = DownloadLedger.open(path.join(folder, LEDGER_FILE));
-    const engine = new DownloadEngine({ ...options, ledger });
+    const { sqliteNativeBinding, ...engineOptions } = options;
+    ledger = DownloadLedger.open(path.join(folder, LEDGER_FILE), sqliteNativeBinding ? { nativeBinding: sqliteNativeBinding } : {});
+    const engine = new DownloadEngine({ ...engineOptions, ledger });
     await engine.start();
     const opened = ledger;
     return {

@@ -6,13 +6,14 @@ import { chooseProduct, fillFilter, visible, waitUntil } from './ui-helpers';
 
 export async function browsesBothInstruments({ page, screenshot }: E2eContext): Promise<void> {
   await chooseProduct(page, 'ucomp', 'l2');
-  await visible(page.getByText('Upgraded Coronal Multi-Polarimeter (UCoMP)').first());
+  // The instrument's coverage (from its details) is shown beside the choice.
+  await visible(page.getByText(/2021-07-15/));
   await visible(page.getByLabel('Wave region', { exact: true }));
   await visible(page.getByLabel('Observing plan', { exact: true }));
   await screenshot('browse-ucomp');
 
   await chooseProduct(page, 'kcor', 'pb');
-  await visible(page.getByText('COSMO K-Coronagraph (KCor)').first());
+  await visible(page.getByText(/2013-09-30/));
   await waitUntil('UCoMP-only filters are hidden for KCor pB', async () => (await page.getByLabel('Wave region', { exact: true }).count()) === 0);
   expect(await page.getByLabel('Observing plan', { exact: true }).count()).toBe(0);
   for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await visible(page.getByLabel(label, { exact: true }));

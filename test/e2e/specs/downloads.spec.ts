@@ -42,7 +42,7 @@ export async function downloadsAllResultsIntoTheFolder(ctx: E2eContext): Promise
   expect(await filesOnDisk(downloadFolder)).toEqual([...names].sort());
   await expectExactCopies(ctx, names);
   await goTo(page, 'Downloads');
-  await visible(page.getByText(names[0]!).first());
+  await visible(page.getByText(names[0]!));
   await screenshot('downloads-finished');
 }
 

@@ -1,4 +1,5 @@
 // Settings: the download folder and engine settings are saved; a bad value is refused with its rule.
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { goTo, visible, waitUntil } from './ui-helpers';
@@ -8,12 +9,16 @@ export async function savesSettingsAndRefusesBadOnes({ page, downloadFolder, scr
   const folder = await visible(page.getByLabel('Download folder', { exact: true }));
   expect(await folder.inputValue()).toBe(downloadFolder);
   await folder.fill('relative/folder');
-  await folder.press('Enter').catch(() => undefined);
-  const save = page.getByRole('button', { name: /^Save/ });
-  if ((await save.count()) > 0) await save.first().click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await visible(page.getByText(/full path/));
-  await folder.fill(downloadFolder);
-  if ((await save.count()) > 0) await save.first().click();
-  await waitUntil('the error goes away once the folder is valid', async () => (await page.getByText(/full path/).count()) === 0);
+  await screenshot('settings-refused');
+  // A valid folder is saved (and the error goes); then the original one is put back.
+  for (const value of [path.join(downloadFolder, 'elsewhere'), downloadFolder]) {
+    await folder.fill(value);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitUntil(`${value} is saved`, async () => !(await page.getByRole('button', { name: 'Save', exact: true }).isEnabled()));
+    expect(await page.getByText(/full path/).filter({ visible: true }).count()).toBe(0);
+  }
+  expect(await folder.inputValue()).toBe(downloadFolder);
   await screenshot('settings');
 }

@@ -13,9 +13,11 @@ export async function waitUntil(what: string, condition: () => Promise<boolean>,
   }
 }
 
+/** The first match that is visible (hidden screens and <option>s can hold the same text). */
 export async function visible(locator: Locator, timeout = TIMEOUT_MS): Promise<Locator> {
-  await locator.first().waitFor({ state: 'visible', timeout });
-  return locator.first();
+  const shown = locator.filter({ visible: true }).first();
+  await shown.waitFor({ state: 'visible', timeout });
+  return shown;
 }
 
 /** Goes to one of the rail's screens (Browse, Downloads, Settings). */

@@ -1,0 +1,159 @@
+// The results table under a 100,000-file listing: the real renderer in Chromium through web mode, against
+// the emulator with 130 observing days. Measures the time from the listing's arrival in the page to the
+// first rows painted, the row elements in the DOM while scrolling (it is virtualized), and frame times
+// while scrolling continuously.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { createEmulator } from '../../src-main/emulator';
+import { startWebApp } from '../../src-main/web/web-app';
+import { fixed, renderTable } from './text-table';
+
+export interface UiResult {
+  files: number;
+  listingBytes: number;
+  /** From the listing message's arrival in the page to the first file row painted. */
+  firstRowsMs: number;
+  /** Most row elements in the grid at any scroll position sampled. */
+  maxRowElements: number;
+  rowElementsByPosition: { position: number; rows: number }[];
+  /** Frame-to-frame times while scrolling continuously (ms). */
+  frameMedianMs: number;
+  frameP95Ms: number;
+}
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const GRID = '[role="grid"]';
+const FILE_ROWS = `${GRID} [role="row"][aria-rowindex]:not([aria-rowindex="1"])`;
+
+/**
+ * Runs in the page before the app (kept as page source: it is browser code, not this program's): timestamps
+ * the listing's arrival and the first file row painted. Its message listener is registered before the
+ * app's own handler, so the time is taken before the app parses the listing.
+ */
+const INSTRUMENT_PAGE = `
+  const bench = { listingAt: 0, listingBytes: 0, paintedAt: 0 };
+  window.__bench = bench;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (typeof event.data === 'string' && event.data.length > 1000000 && event.data.includes('"files"')) {
+          bench.listingAt = performance.now();
+          bench.listingBytes = event.data.length;
+          bench.paintedAt = 0;
+        }
+      });
+    }
+  };
+  new MutationObserver(() => {
+    if (!bench.listingAt || bench.paintedAt) return;
+    if (document.querySelector('[role="grid"] [role="row"][aria-rowindex="2"]')) {
+      bench.paintedAt = -1;
+      // Two frames: the first runs before paint, the second after the rows were painted.
+      requestAnimationFrame(() => requestAnimationFrame(() => (bench.paintedAt = performance.now())));
+    }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+/** Page source: waits two animation frames (the rows of a new scroll position are then painted). */
+const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
+
+/** Page source: scrolls the grid continuously for about two seconds, returning the times between frames. */
+const SCROLL_FRAME_TIMES = `new Promise((resolve) => {
+  const grid = document.querySelector('${'[role="grid"]'}');
+  const times = [];
+  let last = performance.now();
+  const started = last;
+  grid.scrollTop = 0;
+  const step = () => {
+    const now = performance.now();
+    times.push(now - last);
+    last = now;
+    grid.scrollTop += 700;
+    if (now - started < 2000) requestAnimationFrame(step);
+    else resolve(times.slice(1));
+  };
+  requestAnimationFrame(step);
+})`;
+
+export async function runUiBenchmark(rendererFolder: string, log: (line: string) => void): Promise<UiResult> {
+  const emulator = await createEmulator({ days: 130, imageSize: 32 });
+  const work = await mkdtemp(path.join(os.tmpdir(), 'mlso-ui-bench-'));
+  const app = await startWebApp({ port: 0, stateFolder: work, rendererFolder, version: 'bench', downloadFolder: work, server: { baseUrl: emulator.url } });
+  const browser = await chromium.launch({ executablePath: process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript({ content: INSTRUMENT_PAGE });
+    await page.goto(app.server.openUrl);
+    await chooseAllOfKcorPb(page);
+    log('searching 130 days of KCor pB (no filters)');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction('window.__bench.paintedAt > 0', undefined, { timeout: 60_000 });
+    const timing = (await page.evaluate('window.__bench')) as { listingAt: number; paintedAt: number; listingBytes: number };
+    const files = Number(await page.locator(GRID).first().getAttribute('aria-rowcount')) - 1;
+
+    const rowElementsByPosition: UiResult['rowElementsByPosition'] = [];
+    for (const position of [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) {
+      await page.locator(GRID).first().evaluate((grid, at) => {
+        grid.scrollTop = at * (grid.scrollHeight - grid.clientHeight);
+      }, position);
+      await page.evaluate(TWO_FRAMES);
+      rowElementsByPosition.push({ position, rows: await page.locator(FILE_ROWS).count() });
+    }
+    const frames = (await page.evaluate(SCROLL_FRAME_TIMES)) as number[];
+    return {
+      files,
+      listingBytes: timing.listingBytes,
+      firstRowsMs: timing.paintedAt - timing.listingAt,
+      maxRowElements: Math.max(...rowElementsByPosition.map((sample) => sample.rows)),
+      rowElementsByPosition,
+      frameMedianMs: percentile(frames, 0.5),
+      frameP95Ms: percentile(frames, 0.95),
+    };
+  } finally {
+    await browser.close();
+    await app.close();
+    await emulator.close();
+  }
+}
+
+async function chooseAllOfKcorPb(page: Page): Promise<void> {
+  const instrument = page.getByRole('combobox', { name: 'Instrument' });
+  await page.locator('option[value="kcor"]').first().waitFor({ state: 'attached', timeout: 30_000 });
+  await instrument.selectOption('kcor');
+  await page.locator('option[value="pb"]').first().waitFor({ state: 'attached', timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Product' }).selectOption('pb');
+  for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await page.getByLabel(label, { exact: true }).fill('');
+}
+
+function percentile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
+}
+
+export function uiTable(result: UiResult): string {
+  return renderTable(
+    ['listing', 'files', 'message MB', 'first rows ms', 'row elements (max)', 'frame median ms', 'frame p95 ms'],
+    [
+      [
+        'kcor pb, 130 days',
+        String(result.files),
+        fixed(result.listingBytes / 2 ** 20, 1),
+        fixed(result.firstRowsMs, 0),
+        String(result.maxRowElements),
+        fixed(result.frameMedianMs, 1),
+        fixed(result.frameP95Ms, 1),
+      ],
+    ],
+  );
+}
+
+export function uiTargetLines(result: UiResult): string[] {
+  return [
+    `first rows painted ${fixed(result.firstRowsMs, 0)} ms after the listing arrived (target <= 1000 ms): ${result.firstRowsMs <= 1000 ? 'met' : 'MISSED'}`,
+    `at most ${result.maxRowElements} row elements while scrolling ${result.files} files (target: a few hundred at most): ${result.maxRowElements <= 300 ? 'met' : 'MISSED'}`,
+  ];
+}

@@ -1,0 +1,2 @@
+// Vite's client types: imports of CSS and assets, import.meta.env.
+/// <reference types="vite/client" />

@@ -1,0 +1,138 @@
+// The whole renderer state, created once per window and shared through Svelte context. Screens only read and
+// call it, so nothing is lost when a screen is left and re-entered.
+import { getContext, setContext } from 'svelte';
+import type { FileEntry } from '../../src-shared/api/schemas';
+import type { ErrorData } from '../../src-shared/errors';
+import type { FilterName } from '../../src-shared/filters/filter-rules';
+import type { ApiClient } from '../lib/api';
+import { dayOf } from '../lib/format';
+import { AppInfoStore } from './app-info.svelte';
+import { CatalogStore } from './catalog.svelte';
+import { ConnectionStore } from './connection.svelte';
+import { DiskStore } from './disk.svelte';
+import { DownloadsStore } from './downloads.svelte';
+import { FilterStore } from './filters.svelte';
+import { ResultsStore } from './results.svelte';
+import { SessionStore } from './session.svelte';
+import { SettingsStore } from './settings.svelte';
+
+export type Screen = 'browse' | 'downloads' | 'settings';
+
+export const SIGN_IN_TO_DOWNLOAD = 'Sign in to download: enter the e-mail address you registered with the observatory.';
+
+export type SearchStart = { ok: true } | { ok: false; firstProblem: FilterName | null };
+
+export class AppState {
+  readonly client: ApiClient;
+  readonly connection: ConnectionStore;
+  readonly appInfo: AppInfoStore;
+  readonly session: SessionStore;
+  readonly catalog: CatalogStore;
+  readonly filters: FilterStore;
+  readonly results: ResultsStore;
+  readonly downloads: DownloadsStore;
+  readonly settings: SettingsStore;
+  readonly disk: DiskStore;
+  screen = $state<Screen>('browse');
+  /** A failure with no field or screen of its own (e.g. a link that could not be opened). */
+  problem = $state.raw<ErrorData | null>(null);
+
+  constructor(client: ApiClient) {
+    this.client = client;
+    this.connection = new ConnectionStore(client, () => void this.start());
+    this.appInfo = new AppInfoStore(client);
+    this.session = new SessionStore(client);
+    this.catalog = new CatalogStore(client);
+    this.filters = new FilterStore(() => this.catalog.metadata);
+    this.results = new ResultsStore(client);
+    this.downloads = new DownloadsStore(client);
+    this.disk = new DiskStore(client);
+    this.settings = new SettingsStore(client, () => {
+      // A new server or folder changes what the top and status bars show.
+      void this.appInfo.load();
+      void this.disk.refresh();
+    });
+  }
+
+  /** Loads everything the window shows at once; each part reports its own failure. */
+  async start(): Promise<void> {
+    await Promise.all([
+      this.appInfo.load(),
+      this.session.load(),
+      this.settings.load().then(() => this.session.suggestEmail(this.settings.saved?.lastEmail ?? '')),
+      this.catalog.loadInstruments(),
+      this.downloads.refresh(),
+      this.disk.refresh(),
+    ]);
+  }
+
+  report(error: ErrorData): void {
+    this.problem = error;
+  }
+
+  /** Opens a web link in the system browser; in web mode the page is already in one, so a new tab does. */
+  async openExternal(url: string): Promise<void> {
+    const result = await this.client.invoke('shell:open-external', { url });
+    if (result.ok) return;
+    if (result.error.kind === 'unsupported' && this.client.transport === 'websocket') {
+      window.open(url, '_blank', 'noopener,noreferrer');
+      return;
+    }
+    this.report(result.error);
+  }
+
+  /** Opens the download folder (or another) in the system file manager. */
+  async openFolder(path?: string): Promise<void> {
+    const result = await this.client.invoke('shell:open-folder', path === undefined ? {} : { path });
+    if (!result.ok) this.downloads.error = result.error;
+  }
+
+  async showFile(id: number): Promise<void> {
+    const result = await this.client.invoke('shell:show-file', { id });
+    if (!result.ok) this.downloads.error = result.error;
+  }
+
+  go(screen: Screen): void {
+    this.screen = screen;
+    if (screen === 'downloads') void this.downloads.refresh();
+  }
+
+  async chooseInstrument(id: string): Promise<void> {
+    const instrument = this.catalog.instruments.find((candidate) => candidate.id === id);
+    if (instrument) this.filters.suggestDay(dayOf(instrument['end-date']));
+    await this.catalog.chooseInstrument(id);
+  }
+
+  /** Checks the filters with the shared rules and, when they pass, asks for the listing. */
+  search(): SearchStart {
+    const { instrumentId, productId, product } = this.catalog;
+    if (!instrumentId || !productId) return { ok: false, firstProblem: null };
+    const checked = this.filters.check(product ? `${product.title} (${productId})` : undefined);
+    if (!checked.ok) return { ok: false, firstProblem: checked.problems[0]?.filter ?? null };
+    void this.results.search({ instrument: instrumentId, product: productId, filters: checked.query });
+    return { ok: true };
+  }
+
+  async download(which: 'selected' | 'all'): Promise<void> {
+    const files: FileEntry[] = which === 'all' ? [...this.results.files] : this.results.selectedFiles();
+    if (files.length === 0) return;
+    if (!this.session.signedIn) {
+      this.session.requireSignIn(SIGN_IN_TO_DOWNLOAD);
+      return;
+    }
+    const outcome = await this.results.enqueue(files);
+    if ('error' in outcome && outcome.error.kind === 'session') this.session.requireSignIn(outcome.error.message);
+  }
+}
+
+const APP_STATE = Symbol('app-state');
+
+export function provideAppState(state: AppState): void {
+  setContext(APP_STATE, state);
+}
+
+export function useAppState(): AppState {
+  const state = getContext<AppState | undefined>(APP_STATE);
+  if (!state) throw new Error('useAppState() was called outside <App>.');
+  return state;
+}

@@ -1,0 +1,142 @@
+// The download queue as the engine reports it: a snapshot on entry, then progress events that carry only the
+// jobs that changed. Queues can hold thousands of jobs, so updates patch a raw array in place of a deep proxy.
+import type { JobState } from '../../src-shared/downloads/job-state';
+import type { JobView, OverallProgress, ProgressUpdate } from '../../src-shared/downloads/progress-types';
+import type { ErrorData } from '../../src-shared/errors';
+import type { ApiClient } from '../lib/api';
+
+export const EMPTY_OVERALL: OverallProgress = {
+  total: 0,
+  queued: 0,
+  active: 0,
+  paused: 0,
+  done: 0,
+  failed: 0,
+  cancelled: 0,
+  bytesReceived: 0,
+  bytesWritten: 0,
+  speed: 0,
+  etaSeconds: null,
+  queuePaused: false,
+  pauseReason: null,
+};
+
+/** The list's view filters; "Active" also counts what is waiting its turn. */
+export const JOB_FILTERS = {
+  all: { label: 'All', states: null },
+  active: { label: 'Active', states: ['active', 'queued'] },
+  paused: { label: 'Paused', states: ['paused'] },
+  failed: { label: 'Failed', states: ['failed'] },
+  done: { label: 'Done', states: ['done', 'cancelled'] },
+} as const satisfies Record<string, { label: string; states: readonly JobState[] | null }>;
+export type JobFilter = keyof typeof JOB_FILTERS;
+
+type JobChannel = 'downloads:pause' | 'downloads:resume' | 'downloads:cancel' | 'downloads:retry' | 'downloads:move-to-front';
+type QueueChannel = 'downloads:pause-all' | 'downloads:resume-all' | 'downloads:retry-failed' | 'downloads:clear-finished';
+
+export class DownloadsStore {
+  jobs = $state.raw<JobView[]>([]);
+  overall = $state.raw<OverallProgress>(EMPTY_OVERALL);
+  /** Why the engine paused the queue by itself (disk full, sign-in refused); null when running or paused by the user. */
+  pauseReason = $state.raw<ErrorData | null>(null);
+  /** A control that failed, in the app's words. */
+  error = $state.raw<ErrorData | null>(null);
+  loading = $state(false);
+  filter = $state<JobFilter>('all');
+  /** A short note after a control did something not visible in the list (e.g. "Retrying 3 files"). */
+  note = $state<string | null>(null);
+
+  visibleJobs = $derived.by(() => {
+    const states: readonly JobState[] | null = JOB_FILTERS[this.filter].states;
+    return states === null ? this.jobs : this.jobs.filter((job) => states.includes(job.state));
+  });
+
+  private readonly client: ApiClient;
+  /** Where each job id sits in `jobs`; `jobs` itself is the reactive value, this index is not. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private positions = new Map<number, number>();
+
+  constructor(client: ApiClient) {
+    this.client = client;
+    client.on('downloads:progress', (update) => this.apply(update));
+    client.on('downloads:queue-paused', (reason) => {
+      this.pauseReason = reason;
+      this.overall = { ...this.overall, queuePaused: true, pauseReason: reason };
+    });
+    client.on('downloads:queue-resumed', () => {
+      this.pauseReason = null;
+      this.overall = { ...this.overall, queuePaused: false, pauseReason: null };
+    });
+  }
+
+  async refresh(): Promise<void> {
+    this.loading = true;
+    const result = await this.client.invoke('downloads:snapshot');
+    this.loading = false;
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.jobs = result.value.jobs;
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see `positions`
+    this.positions = new Map(result.value.jobs.map((job, index) => [job.id, index]));
+    this.setOverall(result.value.overall);
+  }
+
+  apply(update: ProgressUpdate): void {
+    if (update.jobs.length > 0) {
+      const jobs = this.jobs.slice();
+      for (const job of update.jobs) {
+        const position = this.positions.get(job.id);
+        if (position === undefined) {
+          this.positions.set(job.id, jobs.length);
+          jobs.push(job);
+        } else {
+          jobs[position] = job;
+        }
+      }
+      this.jobs = jobs;
+    }
+    this.setOverall(update.overall);
+  }
+
+  /** Queue-wide controls: pause all, resume all, retry failed, clear finished. */
+  async runQueue(channel: QueueChannel): Promise<void> {
+    const result = await this.client.invoke(channel);
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.error = null;
+    if (channel === 'downloads:retry-failed') this.note = `Retrying ${result.value === 1 ? '1 file' : `${result.value} files`}.`;
+    // Cleared jobs leave the engine's list, which progress events cannot say; reload it.
+    if (channel === 'downloads:clear-finished') {
+      this.note = `Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`;
+      await this.refresh();
+    }
+  }
+
+  async runJob(channel: JobChannel, id: number): Promise<void> {
+    const result = await this.client.invoke(channel, { id });
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.error = null;
+    // The order of the list is the queue's order, which only a snapshot tells.
+    if (channel === 'downloads:move-to-front') await this.refresh();
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  dismissNote(): void {
+    this.note = null;
+  }
+
+  private setOverall(overall: OverallProgress): void {
+    this.overall = overall;
+    this.pauseReason = overall.queuePaused ? overall.pauseReason : null;
+  }
+}

@@ -1,0 +1,118 @@
+// The last listing and what is selected in it. Listings can hold 100,000 files, so they are kept as raw
+// (non-proxied) state and summarised once when they arrive, never on every render.
+import type { FileEntry, FileListing } from '../../src-shared/api/schemas';
+import type { EnqueueSummary, FilesQuery } from '../../src-shared/contract/contract';
+import type { ErrorData } from '../../src-shared/errors';
+import { listingTotal } from '../../src-shared/format/human-size';
+import type { ApiClient } from '../lib/api';
+import { dayOf } from '../lib/format';
+import { RowSelection } from './row-selection.svelte';
+
+export interface ListingSummary {
+  count: number;
+  /** "2.9 GB", or "≥ 2.9 GB" when some sizes are unknown. */
+  totalText: string;
+  lowerBound: boolean;
+  firstDay: string | null;
+  lastDay: string | null;
+  hasWaveRegion: boolean;
+  hasObsPlan: boolean;
+}
+
+export function summarise(files: readonly FileEntry[]): ListingSummary {
+  let first: string | null = null;
+  let last: string | null = null;
+  let hasWaveRegion = false;
+  let hasObsPlan = false;
+  for (const file of files) {
+    const dateObs = file['date-obs'];
+    if (first === null || dateObs < first) first = dateObs;
+    if (last === null || dateObs > last) last = dateObs;
+    if (!hasWaveRegion && file['wave-region'] !== undefined) hasWaveRegion = true;
+    if (!hasObsPlan && file['obs-plan'] !== undefined) hasObsPlan = true;
+  }
+  const total = listingTotal(files.map((file) => file.filesize));
+  return {
+    count: files.length,
+    totalText: total.text,
+    lowerBound: total.lowerBound,
+    firstDay: first === null ? null : dayOf(first),
+    lastDay: last === null ? null : dayOf(last),
+    hasWaveRegion,
+    hasObsPlan,
+  };
+}
+
+export type EnqueueOutcome = { summary: EnqueueSummary; requested: number } | { error: ErrorData };
+
+export class ResultsStore {
+  listing = $state.raw<FileListing | null>(null);
+  summary = $state.raw<ListingSummary | null>(null);
+  /** The query of the listing on screen (or of the search running). */
+  query = $state.raw<FilesQuery | null>(null);
+  searching = $state(false);
+  error = $state.raw<ErrorData | null>(null);
+  selection = new RowSelection();
+  /** How many files are being handed to the queue right now (0 when idle). */
+  enqueueing = $state(0);
+  /** What the last "Download" did, shown until dismissed or the next search. */
+  enqueueOutcome = $state.raw<EnqueueOutcome | null>(null);
+
+  private readonly client: ApiClient;
+  /** Identifies the search whose answer is still wanted; a cancelled or superseded search's answer is dropped. */
+  private searchToken = 0;
+
+  constructor(client: ApiClient) {
+    this.client = client;
+  }
+
+  get files(): readonly FileEntry[] {
+    return this.listing?.files ?? [];
+  }
+
+  async search(query: FilesQuery): Promise<void> {
+    const token = ++this.searchToken;
+    this.searching = true;
+    this.error = null;
+    this.enqueueOutcome = null;
+    this.query = query;
+    const result = await this.client.invoke('catalog:files', query);
+    if (token !== this.searchToken) return;
+    this.searching = false;
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    this.listing = result.value;
+    this.summary = summarise(result.value.files);
+    this.selection.reset(result.value.files.length);
+  }
+
+  /** The service cannot be told to stop, but the window stops waiting and keeps what it showed before. */
+  cancelSearch(): void {
+    this.searchToken += 1;
+    this.searching = false;
+  }
+
+  selectedFiles(): FileEntry[] {
+    const files = this.files;
+    return this.selection.indices().flatMap((index) => (files[index] ? [files[index]] : []));
+  }
+
+  async enqueue(files: FileEntry[]): Promise<EnqueueOutcome> {
+    this.enqueueing = files.length;
+    const result = await this.client.invoke('downloads:enqueue', { files });
+    this.enqueueing = 0;
+    const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested: files.length } : { error: result.error };
+    this.enqueueOutcome = outcome;
+    return outcome;
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  dismissOutcome(): void {
+    this.enqueueOutcome = null;
+  }
+}

@@ -1,0 +1,250 @@
+// Browse: instruments and products, the filter fields each product offers, inline validation with the shared
+// rules, and Search (button or Enter).
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { carringtonRotationSpan } from '../../src-shared/astro/carrington';
+import { renderApp } from './render-app';
+
+const FILTER_FIELDS = ['Start date', 'End date', 'Carrington rotation', 'Every', 'Wave region', 'Observing plan'];
+
+function select(name: string): HTMLSelectElement {
+  return screen.getByRole('combobox', { name }) as HTMLSelectElement;
+}
+
+function textbox(name: string): HTMLInputElement {
+  return screen.getByRole('textbox', { name }) as HTMLInputElement;
+}
+
+async function choose(name: string, value: string): Promise<void> {
+  await fireEvent.change(select(name), { target: { value } });
+}
+
+/** The filter fields on screen, by accessible name. */
+function visibleFilters(): string[] {
+  return FILTER_FIELDS.filter((name) => screen.queryByLabelText(name) !== null);
+}
+
+async function chooseProduct(instrument: string, product: string): Promise<void> {
+  await choose('Instrument', instrument);
+  await waitFor(() => expect(select('Product').value).not.toBe(''));
+  await choose('Product', product);
+  await waitFor(() => expect(screen.queryByText(/Loading the product/)).toBeNull());
+}
+
+async function typeInto(name: string, value: string): Promise<HTMLInputElement> {
+  const field = textbox(name);
+  await fireEvent.input(field, { target: { value } });
+  await fireEvent.blur(field);
+  return field;
+}
+
+function messageUnder(field: HTMLElement): string | null {
+  const ids = (field.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
+  return ids.length > 0 ? (document.getElementById(ids[0]!)?.textContent ?? null) : null;
+}
+
+describe('instruments and products', () => {
+  it('lists both instruments with coverage and links, and says what to do first', async () => {
+    const { fake } = await renderApp();
+    const options = within(select('Instrument')).getAllByRole('option').map((option) => option.textContent);
+    expect(options).toContain('COSMO K-Coronagraph (KCor)');
+    expect(options).toContain('Upgraded Coronal Multi-Polarimeter (UCoMP)');
+    screen.getByText('Choose an instrument and press Search.');
+
+    await choose('Instrument', 'kcor');
+    await screen.findByText('2013-09-30 – 2025-03-24 UT');
+    const doi = screen.getByRole('link', { name: '10.5065/D69G5JV8' });
+    await fireEvent.click(doi);
+    screen.getByRole('link', { name: 'Instrument page' });
+    expect(fake.callsTo('shell:open-external')).toEqual([{ url: 'https://doi.org/10.5065/D69G5JV8' }]);
+  });
+
+  it("loads the chosen instrument's products, picks the first and shows its description", async () => {
+    const { fake } = await renderApp();
+    await choose('Instrument', 'kcor');
+    await waitFor(() => expect(select('Product').value).toBe('pb'));
+    expect(within(select('Product')).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'pB (pb)',
+      'NRGF (nrgf)',
+      'pB avg (pbavg)',
+      'All (all)',
+    ]);
+    await screen.findByText('polarized brightness image');
+    expect(fake.callsTo('catalog:product')).toEqual([{ instrument: 'kcor', product: 'pb' }]);
+
+    await choose('Instrument', 'ucomp');
+    await waitFor(() => expect(select('Product').value).toBe('l1'));
+    await screen.findByText('IQUV and backgrounds for various wavelengths');
+    await choose('Product', 'l2');
+    await screen.findByText('level 2 products');
+    expect(fake.callsTo('catalog:products')).toEqual([{ instrument: 'kcor' }, { instrument: 'ucomp' }]);
+  });
+
+  it('suggests the instrument’s latest day as the start date', async () => {
+    await renderApp();
+    await choose('Instrument', 'kcor');
+    await waitFor(() => expect(textbox('Start date').value).toBe('2025-03-24'));
+  });
+
+  it('shows a catalogue failure in the server’s words', async () => {
+    const { fake } = await renderApp();
+    fake.fail('catalog:products', { kind: 'server', status: 500, message: 'internal server error (the MLSO database is down)' });
+    await choose('Instrument', 'ucomp');
+    await screen.findByText('internal server error (the MLSO database is down)');
+  });
+});
+
+describe('filter fields follow the product metadata', () => {
+  it('KCor pB offers dates, Carrington rotation and Every only', async () => {
+    await renderApp();
+    await chooseProduct('kcor', 'pb');
+    expect(visibleFilters()).toEqual(['Start date', 'End date', 'Carrington rotation', 'Every']);
+  });
+
+  it('UCoMP L2 adds wave region and observing plan; UCoMP density does not', async () => {
+    await renderApp();
+    await chooseProduct('ucomp', 'l2');
+    expect(visibleFilters()).toEqual(FILTER_FIELDS);
+    const regions = within(select('Wave region')).getAllByRole('option').map((option) => (option as HTMLOptionElement).value);
+    expect(regions).toEqual(['', '637', '706', '789', '1074', '1079']);
+    await choose('Product', 'density');
+    await waitFor(() => expect(visibleFilters()).toEqual(['Start date', 'End date', 'Carrington rotation', 'Every']));
+  });
+
+  it('labels the dates as UT', async () => {
+    await renderApp();
+    const hint = document.getElementById(textbox('Start date').getAttribute('aria-describedby')!.split(' ')[0]!);
+    expect(hint?.textContent).toMatch(/UT/);
+  });
+});
+
+describe('inline validation with the shared rules', () => {
+  it('checks dates as typed, including real calendar dates', async () => {
+    await renderApp();
+    const start = await typeInto('Start date', '2025-24-03');
+    expect(messageUnder(start)).toMatch(/Start date "2025-24-03" is not/);
+    expect(start.getAttribute('aria-invalid')).toBe('true');
+    await typeInto('Start date', '2025-02-30');
+    expect(messageUnder(start)).toMatch(/not a real calendar date/);
+    await typeInto('Start date', '2025-03-24T21:03:00');
+    expect(messageUnder(start)).toBeNull();
+    expect(start.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('says when the start is after the end', async () => {
+    await renderApp();
+    const start = await typeInto('Start date', '2025-03-25');
+    await typeInto('End date', '2025-03-24');
+    expect(messageUnder(start)).toMatch(/Start date 2025-03-25 is after end date 2025-03-24/);
+  });
+
+  it('checks the Carrington rotation and shows its date span', async () => {
+    await renderApp();
+    const cr = await typeInto('Carrington rotation', '22x');
+    expect(messageUnder(cr)).toMatch(/must be a positive whole number/);
+    await typeInto('Carrington rotation', '2295');
+    expect(messageUnder(cr)).toBeNull();
+    const span = carringtonRotationSpan(2295);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    screen.getByText(new RegExp(`${day(span.start)} .* – ${day(span.end)} .* UT`));
+  });
+
+  it('accepts typed Every values such as 2hours and explains them', async () => {
+    await renderApp();
+    const every = await typeInto('Every', '2hours');
+    expect(messageUnder(every)).toBeNull();
+    screen.getByText('At most one file every 2 hours');
+    await typeInto('Every', 'often');
+    expect(messageUnder(every)).toMatch(/Every "often" must be a whole number followed by/);
+  });
+
+  it('checks the observing plan (not blank) on UCoMP products', async () => {
+    await renderApp();
+    await chooseProduct('ucomp', 'l2');
+    const plan = await typeInto('Observing plan', 'waves');
+    expect(messageUnder(plan)).toBeNull();
+    await fireEvent.change(select('Wave region'), { target: { value: '789' } });
+    expect(select('Wave region').value).toBe('789');
+  });
+
+  it('does not nag about a field before it is left', async () => {
+    await renderApp();
+    const field = textbox('Every');
+    await fireEvent.input(field, { target: { value: '2' } });
+    expect(messageUnder(field)).toBeNull();
+    await fireEvent.blur(field);
+    expect(messageUnder(field)).not.toBeNull();
+  });
+});
+
+describe('search', () => {
+  it('sends catalog:files with the checked, normalised filters', async () => {
+    const { fake } = await renderApp();
+    await chooseProduct('ucomp', 'l2');
+    await typeInto('Start date', '2025-3-24');
+    await typeInto('Every', '30 minutes');
+    await typeInto('Observing plan', 'synoptic');
+    await fireEvent.change(select('Wave region'), { target: { value: '1074' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
+    expect(fake.callsTo('catalog:files')[0]).toEqual({
+      instrument: 'ucomp',
+      product: 'l2',
+      filters: { 'start-date': '2025-03-24', every: '30minutes', 'wave-region': '1074', 'obs-plan': 'synoptic' },
+    });
+  });
+
+  it.each(FILTER_FIELDS.filter((name) => name !== 'Wave region'))('runs on Enter in %s', async (name) => {
+    const { fake } = await renderApp();
+    await chooseProduct('ucomp', 'l2');
+    await fireEvent.keyDown(textbox(name), { key: 'Enter' });
+    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
+  });
+
+  it('runs on Enter in the Wave region select', async () => {
+    const { fake } = await renderApp();
+    await chooseProduct('ucomp', 'l2');
+    await fireEvent.keyDown(select('Wave region'), { key: 'Enter' });
+    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
+  });
+
+  it('does not send a search with a broken filter, shows why and focuses the field', async () => {
+    const { fake } = await renderApp();
+    await chooseProduct('kcor', 'pb');
+    const every = textbox('Every');
+    await fireEvent.input(every, { target: { value: 'sometimes' } });
+    await fireEvent.keyDown(every, { key: 'Enter' });
+    expect(messageUnder(every)).toMatch(/Every "sometimes"/);
+    expect(document.activeElement).toBe(every);
+    expect(fake.callsTo('catalog:files')).toHaveLength(0);
+  });
+
+  it('asks for an instrument before searching', async () => {
+    const { fake } = await renderApp();
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('Choose an instrument and a product first.');
+    expect(document.activeElement).toBe(select('Instrument'));
+    expect(fake.callsTo('catalog:files')).toHaveLength(0);
+  });
+
+  it("shows a failed search in the server's words and keeps the window usable", async () => {
+    const { fake } = await renderApp();
+    fake.fail('catalog:files', { kind: 'server', status: 400, message: 'invalid start-date: 2025-99-99' });
+    await chooseProduct('kcor', 'pb');
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('invalid start-date: 2025-99-99');
+    await fireEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByText('invalid start-date: 2025-99-99')).toBeNull();
+  });
+
+  it('can stop waiting for a slow search', async () => {
+    const { fake } = await renderApp();
+    fake.handle('catalog:files', () => new Promise(() => {}));
+    await chooseProduct('kcor', 'pb');
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText(/Searching kcor pb/);
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel search' }));
+    expect(screen.queryByText(/Searching kcor pb/)).toBeNull();
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});

@@ -1,0 +1,433 @@
+// An in-memory ContractClient for the renderer's tests and screenshots: two instruments like KCor and UCoMP,
+// their products, generated listings, a download queue and settings. Tests can replace any channel's handler,
+// make a channel fail with an ErrorData, emit events, and read back every call made.
+import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../../src-shared/api/schemas';
+import type {
+  AppInfo,
+  ArgsOf,
+  ContractClient,
+  ContractHandlers,
+  EventChannel,
+  EventChannels,
+  InvokeChannel,
+  RawBridge,
+  Result,
+  ResultOf,
+  SessionState,
+  Settings,
+} from '../../src-shared/contract/contract';
+import type { JobState } from '../../src-shared/downloads/job-state';
+import type { JobView, OverallProgress } from '../../src-shared/downloads/progress-types';
+import type { ErrorData } from '../../src-shared/errors';
+
+export const DEMO_EMAIL = 'demo@example.com';
+export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
+
+/** Thrown by a handler to answer with `{ ok: false, error }`. */
+export class FakeFailure extends Error {
+  constructor(readonly error: ErrorData) {
+    super(error.message);
+  }
+}
+
+const DATE_FILTERS = ['start-date', 'end-date', 'cr', 'every'];
+const UCOMP_FILTERS = [...DATE_FILTERS, 'wave-region', 'obs-plan'];
+
+export const INSTRUMENTS: InstrumentSummary[] = [
+  {
+    id: 'kcor',
+    name: 'COSMO K-Coronagraph (KCor)',
+    doi: 'https://doi.org/10.5065/D69G5JV8',
+    'landing-page': 'https://www2.hao.ucar.edu/mlso/instruments/cosmo-k-coronagraph-k-cor',
+    dates: { 'start-date': '2013-09-30T18:57:54', 'end-date': '2025-03-24T21:04:20' },
+    'start-date': '2013-09-30T18:57:54',
+    'end-date': '2025-03-24T21:04:20',
+  },
+  {
+    id: 'ucomp',
+    name: 'Upgraded Coronal Multi-Polarimeter (UCoMP)',
+    doi: 'https://doi.org/10.26024/g8p7-wy42',
+    'landing-page': 'https://www2.hao.ucar.edu/mlso/instruments/upgraded-coronal-multi-polarimeter-ucomp',
+    dates: { 'start-date': '2021-07-15T17:31:43', 'end-date': '2025-03-24T20:06:52' },
+    'start-date': '2021-07-15T17:31:43',
+    'end-date': '2025-03-24T20:06:52',
+  },
+];
+
+const product = (id: string, title: string, description: string, filters: string[]): ProductMetadata => ({
+  id,
+  title,
+  description,
+  filters,
+  formats: ['fits'],
+});
+
+export const METADATA: Record<string, ProductMetadata[]> = {
+  kcor: [
+    product('pb', 'pB', 'polarized brightness image', DATE_FILTERS),
+    product('nrgf', 'NRGF', 'Normalized Radially Graded Filtered image', DATE_FILTERS),
+    product('pbavg', 'pB avg', 'pB average image', DATE_FILTERS),
+    product('all', 'All', 'all products', DATE_FILTERS),
+  ],
+  ucomp: [
+    product('l1', 'Level 1', 'IQUV and backgrounds for various wavelengths', UCOMP_FILTERS),
+    product('l2', 'Level 2', 'level 2 products', UCOMP_FILTERS),
+    product('density', 'Density', 'density', DATE_FILTERS),
+    product('all', 'All', 'all products', UCOMP_FILTERS),
+  ],
+};
+
+export const WAVE_REGIONS_CYCLE = ['1074', '789', '637', '706', '1079'] as const;
+const OBS_PLANS = ['synoptic-original-lines.cbk', 'waves.cbk'] as const;
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+export interface ListingOptions {
+  instrument: string;
+  product: string;
+  /** First observation, `YYYY-MM-DD` or a full timestamp (UT). */
+  start: string;
+  count: number;
+  /** Seconds between files. */
+  cadence?: number;
+  /** Every n-th file has size 0 ("unknown"); 0 for none. */
+  zeroEvery?: number;
+}
+
+/** A listing like the service's: ascending date-obs, KCor or UCoMP naming, UCoMP's extra fields. */
+export function makeListing(options: ListingOptions): FileListing {
+  const { instrument, product: productId, start, count, cadence = 15, zeroEvery = 0 } = options;
+  const first = Date.parse(start.length === 10 ? `${start}T18:00:00Z` : `${start}Z`);
+  const files: FileEntry[] = new Array(count);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const ms = first + i * cadence * 1000;
+    const d = new Date(ms);
+    const date = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
+    const time = `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+    const size = zeroEvery > 0 && i % zeroEvery === zeroEvery - 1 ? 0 : instrument === 'ucomp' ? 31_501_440 + (i % 7) * 1024 : 2_582_027 + (i % 13) * 97;
+    total += size;
+    if (instrument === 'ucomp') {
+      const region = WAVE_REGIONS_CYCLE[i % WAVE_REGIONS_CYCLE.length] ?? '1074';
+      const filename = `${date}.${time}.ucomp.${region}.${productId}.fts`;
+      files[i] = {
+        'date-obs': stamp(ms),
+        filename,
+        filesize: size,
+        instrument,
+        product: productId,
+        url: `http://api.example/v1/download?instrument=ucomp&filename=${filename}`,
+        'wave-region': region,
+        'obs-plan': OBS_PLANS[Math.floor(i / 40) % OBS_PLANS.length],
+        wavelengths: 5,
+      };
+    } else {
+      const filename = `${date}_${time}_kcor_l2_${productId}.fts`;
+      files[i] = {
+        'date-obs': stamp(ms),
+        filename,
+        filesize: size,
+        instrument,
+        product: productId,
+        url: `http://api.example/v1/download?instrument=kcor&filename=${filename}.gz`,
+      };
+    }
+  }
+  return {
+    instrument,
+    product: productId,
+    'start-date': start,
+    'end-date': files.at(-1)?.['date-obs'] ?? start,
+    files,
+    total_filesize: total,
+  };
+}
+
+export function makeJob(id: number, filename: string, state: JobState, overrides: Partial<JobView> = {}): JobView {
+  const expectedSize = 2_582_027;
+  return {
+    id,
+    filename,
+    localName: filename,
+    folder: '/home/ada/mlso',
+    instrument: filename.includes('ucomp') ? 'ucomp' : 'kcor',
+    product: filename.includes('ucomp') ? 'l2' : 'pb',
+    dateObs: null,
+    state,
+    attempts: state === 'queued' ? 0 : 1,
+    bytesReceived: state === 'done' ? expectedSize : 0,
+    bytesWritten: state === 'done' ? expectedSize * 2 : 0,
+    speed: 0,
+    expectedSize,
+    lastError: null,
+    lastErrorKind: null,
+    nextAttemptAt: null,
+    sha256: null,
+    ...overrides,
+  };
+}
+
+export function overallOf(jobs: readonly JobView[], extra: Partial<OverallProgress> = {}): OverallProgress {
+  const count = (state: JobState): number => jobs.filter((job) => job.state === state).length;
+  const speed = jobs.reduce((sum, job) => sum + (job.state === 'active' ? job.speed : 0), 0);
+  const remaining = jobs.reduce((sum, job) => sum + (job.state === 'active' || job.state === 'queued' ? Math.max(0, job.expectedSize - job.bytesReceived) : 0), 0);
+  return {
+    total: jobs.length,
+    queued: count('queued'),
+    active: count('active'),
+    paused: count('paused'),
+    done: count('done'),
+    failed: count('failed'),
+    cancelled: count('cancelled'),
+    bytesReceived: jobs.reduce((sum, job) => sum + job.bytesReceived, 0),
+    bytesWritten: jobs.reduce((sum, job) => sum + job.bytesWritten, 0),
+    speed,
+    etaSeconds: speed > 0 ? remaining / speed : null,
+    queuePaused: false,
+    pauseReason: null,
+    ...extra,
+  };
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  baseUrl: 'http://api.mlso.ucar.edu',
+  apiVersion: 'v1',
+  clientName: 'mlso-downloader',
+  downloadFolder: '/home/ada/mlso',
+  concurrency: 4,
+  retries: 3,
+  existingFiles: 'skip',
+  lastEmail: '',
+  rememberSession: true,
+  useDemoServer: false,
+  windowBounds: null,
+};
+
+export const DEFAULT_APP_INFO: AppInfo = {
+  version: '0.1.0',
+  transport: 'electron',
+  platform: 'linux',
+  serverUrl: 'http://api.mlso.ucar.edu',
+  serverKind: 'real',
+  demoEmail: DEMO_EMAIL,
+  registrationUrl: REGISTRATION_URL,
+  canUseNativeDialogs: true,
+};
+
+export interface FakeOptions {
+  appInfo?: Partial<AppInfo>;
+  settings?: Partial<Settings>;
+  session?: SessionState;
+  knownEmails?: string[];
+  jobs?: JobView[];
+  /** How many files a search finds (default 40). */
+  listingSize?: number;
+  /** Every n-th listed file has an unknown size (default 0: none). */
+  zeroEvery?: number;
+  freeSpace?: number | null;
+}
+
+type Handler<C extends InvokeChannel> = (args: ArgsOf<C>) => ResultOf<C> | Promise<ResultOf<C>>;
+
+export class FakeContract implements ContractClient {
+  readonly calls: { channel: InvokeChannel; args: unknown }[] = [];
+  appInfo: AppInfo;
+  settings: Settings;
+  session: SessionState;
+  knownEmails: string[];
+  jobs: JobView[];
+  queuePaused = false;
+  listingSize: number;
+  zeroEvery: number;
+  freeSpace: number | null;
+
+  private readonly overrides = new Map<InvokeChannel, (args: unknown) => unknown>();
+  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private nextJobId: number;
+
+  constructor(options: FakeOptions = {}) {
+    this.appInfo = { ...DEFAULT_APP_INFO, ...options.appInfo };
+    this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
+    this.session = options.session ?? { signedIn: false, email: null, expiresAt: null };
+    this.knownEmails = options.knownEmails ?? [DEMO_EMAIL, 'ada@example.org'];
+    this.jobs = options.jobs ?? [];
+    this.listingSize = options.listingSize ?? 40;
+    this.zeroEvery = options.zeroEvery ?? 0;
+    this.freeSpace = options.freeSpace === undefined ? 120.5 * 1024 ** 3 : options.freeSpace;
+    this.nextJobId = this.jobs.reduce((max, job) => Math.max(max, job.id), 0) + 1;
+  }
+
+  /** Replaces one channel's handler; throw FakeFailure from it to answer with an error. */
+  handle<C extends InvokeChannel>(channel: C, handler: Handler<C>): void {
+    this.overrides.set(channel, handler as (args: unknown) => unknown);
+  }
+
+  /** Makes a channel answer with this error from now on. */
+  fail(channel: InvokeChannel, error: ErrorData): void {
+    this.overrides.set(channel, () => {
+      throw new FakeFailure(error);
+    });
+  }
+
+  emit<E extends EventChannel>(event: E, payload: EventChannels[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) listener(payload);
+  }
+
+  /** The arguments of every call to a channel, oldest first. */
+  callsTo<C extends InvokeChannel>(channel: C): ArgsOf<C>[] {
+    return this.calls.filter((call) => call.channel === channel).map((call) => call.args as ArgsOf<C>);
+  }
+
+  async invoke<C extends InvokeChannel>(channel: C, ...args: ArgsOf<C> extends void ? [] : [ArgsOf<C>]): Promise<Result<ResultOf<C>>> {
+    const arg = args[0];
+    this.calls.push({ channel, args: arg });
+    const handler = (this.overrides.get(channel) ?? this.defaults[channel]) as (args: unknown) => unknown;
+    try {
+      const value = (await handler(arg)) as ResultOf<C>;
+      return { ok: true, value };
+    } catch (error) {
+      if (error instanceof FakeFailure) return { ok: false, error: error.error };
+      return { ok: false, error: { kind: 'internal', message: String(error) } };
+    }
+  }
+
+  on<E extends EventChannel>(event: E, listener: (payload: EventChannels[E]) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    const untyped = listener as (payload: unknown) => void;
+    set.add(untyped);
+    return () => set.delete(untyped);
+  }
+
+  overall(): OverallProgress {
+    return overallOf(this.jobs, { queuePaused: this.queuePaused });
+  }
+
+  private emitProgress(changed: JobView[]): void {
+    this.emit('downloads:progress', { jobs: changed, overall: this.overall() });
+  }
+
+  private updateJob(id: number, change: Partial<JobView>): null {
+    const index = this.jobs.findIndex((job) => job.id === id);
+    const job = this.jobs[index];
+    if (!job) throw new FakeFailure({ kind: 'invalid-input', message: `No download with id ${id}.` });
+    const updated = { ...job, ...change };
+    this.jobs[index] = updated;
+    this.emitProgress([updated]);
+    return null;
+  }
+
+  private readonly defaults: ContractHandlers = {
+    'app:info': () => this.appInfo,
+    'settings:get': () => this.settings,
+    'settings:update': (changes) => {
+      const concurrency = changes.concurrency ?? this.settings.concurrency;
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+        throw new FakeFailure({ kind: 'invalid-input', message: `Concurrency must be a whole number from 1 to 16, not ${String(concurrency)}.` });
+      }
+      this.settings = { ...this.settings, ...changes };
+      if (changes.useDemoServer !== undefined) {
+        this.appInfo = changes.useDemoServer
+          ? { ...this.appInfo, serverKind: 'demo', serverUrl: 'http://127.0.0.1:5199' }
+          : { ...this.appInfo, serverKind: 'real', serverUrl: this.settings.baseUrl };
+      }
+      this.emit('settings:changed', this.settings);
+      return this.settings;
+    },
+    'settings:choose-folder': () => '/home/ada/chosen',
+    'session:get': () => this.session,
+    'session:sign-in': ({ email }) => {
+      if (!this.knownEmails.includes(email)) {
+        throw new FakeFailure({
+          kind: 'unknown-user',
+          status: 404,
+          message: `username ${email} not found, sign up at ${REGISTRATION_URL}`,
+          registrationUrl: REGISTRATION_URL,
+        });
+      }
+      this.session = { signedIn: true, email, expiresAt: Date.now() + 86_400_000 };
+      return this.session;
+    },
+    'session:sign-out': () => {
+      this.session = { signedIn: false, email: null, expiresAt: null };
+      return this.session;
+    },
+    'catalog:instruments': () => INSTRUMENTS,
+    'catalog:products': ({ instrument }): ProductEntry[] => {
+      const products = METADATA[instrument];
+      if (!products) throw new FakeFailure({ kind: 'server', status: 404, message: `instrument ${instrument} not found` });
+      return products.map(({ id, title, description }) => ({ id, title, description }));
+    },
+    'catalog:product': ({ instrument, product: productId }) => {
+      const found = METADATA[instrument]?.find((candidate) => candidate.id === productId);
+      if (!found) throw new FakeFailure({ kind: 'server', status: 404, message: `product ${productId} not found` });
+      return found;
+    },
+    'catalog:files': ({ instrument, product: productId, filters }) =>
+      makeListing({
+        instrument,
+        product: productId,
+        start: String(filters['start-date'] ?? '2025-03-24'),
+        count: this.listingSize,
+        zeroEvery: this.zeroEvery,
+      }),
+    'downloads:enqueue': ({ files, folder }) => {
+      const known = new Set(this.jobs.map((job) => job.filename));
+      const added: JobView[] = [];
+      const skipped: { filename: string; reason: string }[] = [];
+      for (const file of files) {
+        if (known.has(file.filename)) skipped.push({ filename: file.filename, reason: 'already in the queue' });
+        else added.push(makeJob(this.nextJobId++, file.filename, 'queued', { instrument: file.instrument, product: file.product, expectedSize: file.filesize }));
+      }
+      this.jobs.push(...added);
+      if (added.length > 0) this.emitProgress(added);
+      return { queued: added.length, skipped, rejected: [], folder: folder ?? this.settings.downloadFolder };
+    },
+    'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
+    'downloads:pause-all': () => {
+      this.queuePaused = true;
+      this.emit('downloads:queue-paused', null);
+      return null;
+    },
+    'downloads:resume-all': () => {
+      this.queuePaused = false;
+      this.emit('downloads:queue-resumed', null);
+      return null;
+    },
+    'downloads:retry-failed': () => {
+      const failed = this.jobs.filter((job) => job.state === 'failed');
+      for (const job of failed) this.updateJob(job.id, { state: 'queued', lastError: null });
+      return failed.length;
+    },
+    'downloads:clear-finished': () => {
+      const before = this.jobs.length;
+      this.jobs = this.jobs.filter((job) => job.state !== 'done' && job.state !== 'cancelled');
+      return before - this.jobs.length;
+    },
+    'downloads:pause': ({ id }) => this.updateJob(id, { state: 'paused', speed: 0 }),
+    'downloads:resume': ({ id }) => this.updateJob(id, { state: 'queued' }),
+    'downloads:cancel': ({ id }) => this.updateJob(id, { state: 'cancelled', speed: 0 }),
+    'downloads:retry': ({ id }) => this.updateJob(id, { state: 'queued', lastError: null }),
+    'downloads:move-to-front': ({ id }) => {
+      const job = this.jobs.find((candidate) => candidate.id === id);
+      if (job) this.jobs = [job, ...this.jobs.filter((candidate) => candidate.id !== id)];
+      return null;
+    },
+    'shell:open-folder': () => null,
+    'shell:show-file': () => null,
+    'shell:open-external': () => null,
+    'disk:free-space': () => this.freeSpace,
+  };
+}
+
+/** The fake as the preload would expose it: untyped channel names and arguments. */
+export function rawBridgeOf(fake: FakeContract): RawBridge {
+  return {
+    invoke: (channel, args) => (fake.invoke as (channel: string, args: unknown) => Promise<Result<unknown>>)(channel, args),
+    on: (event, listener) => fake.on(event as EventChannel, listener),
+  };
+}

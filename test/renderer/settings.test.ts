@@ -1,0 +1,103 @@
+// Settings: the form shows the saved values, saves only what changed with settings:update, and shows the main
+// side's validation message as it is.
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/svelte';
+import { renderApp } from './render-app';
+import type { FakeOptions } from './fake-contract';
+
+async function openSettings(options: FakeOptions = {}) {
+  const rendered = await renderApp(options);
+  await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+  const folder = (await screen.findByRole('textbox', { name: 'Download folder' })) as HTMLInputElement;
+  return { ...rendered, folder };
+}
+
+function spin(name: string): HTMLInputElement {
+  return screen.getByRole('spinbutton', { name }) as HTMLInputElement;
+}
+
+describe('settings', () => {
+  it('shows the saved settings', async () => {
+    const { folder } = await openSettings();
+    expect(folder.value).toBe('/home/ada/mlso');
+    expect(spin('Concurrent downloads').value).toBe('4');
+    expect(spin('Retries').value).toBe('3');
+    expect((screen.getByRole('radio', { name: /Skip/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('textbox', { name: 'Base URL' }) as HTMLInputElement).value).toBe('http://api.mlso.ucar.edu');
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('saves only the changed fields and confirms', async () => {
+    const { fake, folder } = await openSettings();
+    await fireEvent.input(folder, { target: { value: '/data/solar' } });
+    await fireEvent.input(spin('Concurrent downloads'), { target: { value: '8' } });
+    await fireEvent.click(screen.getByRole('radio', { name: /Keep both/ }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(fake.callsTo('settings:update')).toEqual([{ downloadFolder: '/data/solar', concurrency: 8, existingFiles: 'keep-both' }]);
+    // A new folder means new free space in the status bar.
+    expect(fake.callsTo('disk:free-space').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows the main side's validation message and keeps what was typed", async () => {
+    const { fake } = await openSettings();
+    await fireEvent.input(spin('Concurrent downloads'), { target: { value: '40' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Concurrency must be a whole number from 1 to 16, not 40.');
+    screen.getByText('Not saved.');
+    expect(spin('Concurrent downloads').value).toBe('40');
+    expect(fake.settings.concurrency).toBe(4);
+    await fireEvent.click(screen.getByRole('button', { name: 'Revert' }));
+    expect(spin('Concurrent downloads').value).toBe('4');
+  });
+
+  it('switches to the demo server and updates the top bar', async () => {
+    const { fake } = await openSettings();
+    await fireEvent.click(screen.getByRole('switch', { name: /Use demo server/ }));
+    expect((screen.getByRole('textbox', { name: 'Base URL' }) as HTMLInputElement).disabled).toBe(true);
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Demo emulator');
+    expect(fake.callsTo('settings:update')).toEqual([{ useDemoServer: true }]);
+  });
+
+  it('chooses a folder with the native picker when there is one', async () => {
+    const { fake, folder } = await openSettings();
+    await fireEvent.click(screen.getByRole('button', { name: 'Choose…' }));
+    await waitFor(() => expect(folder.value).toBe('/home/ada/chosen'));
+    expect(fake.callsTo('settings:choose-folder')).toHaveLength(1);
+  });
+
+  it('offers no picker in web mode', async () => {
+    await openSettings({ appInfo: { canUseNativeDialogs: false, transport: 'web' } });
+    expect(screen.queryByRole('button', { name: 'Choose…' })).toBeNull();
+  });
+
+  it('keeps unsaved edits across a trip to another screen', async () => {
+    const { folder } = await openSettings();
+    await fireEvent.input(folder, { target: { value: '/tmp/elsewhere' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Browse' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(((await screen.findByRole('textbox', { name: 'Download folder' })) as HTMLInputElement).value).toBe('/tmp/elsewhere');
+  });
+
+  it('follows settings changed elsewhere when nothing is being edited', async () => {
+    const { fake, folder } = await openSettings();
+    fake.emit('settings:changed', { ...fake.settings, downloadFolder: '/mnt/archive' });
+    await waitFor(() => expect(folder.value).toBe('/mnt/archive'));
+  });
+});
+
+describe('state survives screens', () => {
+  it('keeps the search results and selection when returning to Browse', async () => {
+    await renderApp({ listingSize: 20 });
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Instrument' }), { target: { value: 'kcor' } });
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Product' }) as HTMLSelectElement).value).toBe('pb'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const grid = await screen.findByRole('grid', { name: 'Files found' });
+    await fireEvent.keyDown(grid, { key: 'a', ctrlKey: true });
+    await fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Browse' }));
+    screen.getByText('20 files');
+    screen.getByText('20 selected');
+  });
+});
