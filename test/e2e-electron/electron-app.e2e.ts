@@ -11,10 +11,7 @@ import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main
 import { SETTINGS_FILE_NAME, USER_DATA_ENV } from '../../src-main/electron/app-locations';
 import { temporaryFolder } from '../helpers/fixtures';
 import type { E2eContext } from '../e2e/e2e-context';
-import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from '../e2e/specs/browse.spec';
-import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from '../e2e/specs/downloads.spec';
-import { savesSettingsAndRefusesBadOnes } from '../e2e/specs/settings.spec';
-import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from '../e2e/specs/sign-in.spec';
+import { APP_SPECS } from '../e2e/specs/app-specs';
 
 type Detection = { found: true; executable: string } | { found: false; reason: string };
 
@@ -98,14 +95,5 @@ describe('the desktop app', () => {
     expect(info).toMatchObject({ ok: true, value: { transport: 'electron', serverUrl: emulator.url, canUseNativeDialogs: true } });
   });
 
-  it('shows the server message for an unknown e-mail', () => unknownEmailShowsTheServersMessage(context));
-  it('signs in with a registered e-mail', () => registeredEmailSignsIn(context));
-  it('browses both instruments; filters follow the product', () => browsesBothInstruments(context));
-  it('checks every filter kind inline', () => checksEveryFilterInline(context));
-  it('searches with UCoMP filters', () => searchesWithFilters(context));
-  it('downloads all results into the folder, byte for byte', () => downloadsAllResultsIntoTheFolder(context));
-  it('downloads a shift-click range of results', () => downloadsASelectedRange(context));
-  it('pauses and resumes the queue', () => pausesAndResumesTheQueue(context));
-  it('retries files that failed on injected faults', () => retriesFilesThatFailed(context));
-  it('saves settings and refuses bad ones', () => savesSettingsAndRefusesBadOnes(context));
+  for (const [title, spec] of APP_SPECS) it(title, () => spec(context));
 });

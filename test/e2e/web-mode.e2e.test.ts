@@ -10,10 +10,7 @@ import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
 import type { E2eContext } from './e2e-context';
-import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './specs/browse.spec';
-import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './specs/downloads.spec';
-import { savesSettingsAndRefusesBadOnes } from './specs/settings.spec';
-import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './specs/sign-in.spec';
+import { APP_SPECS } from './specs/app-specs';
 import { goTo } from './specs/ui-helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -62,16 +59,7 @@ afterAll(async () => {
 });
 
 describe('the app in web mode', () => {
-  it('shows the server message for an unknown e-mail', () => unknownEmailShowsTheServersMessage(context));
-  it('signs in with a registered e-mail', () => registeredEmailSignsIn(context));
-  it('browses both instruments; filters follow the product', () => browsesBothInstruments(context));
-  it('checks every filter kind inline', () => checksEveryFilterInline(context));
-  it('searches with UCoMP filters', () => searchesWithFilters(context));
-  it('downloads all results into the folder, byte for byte', () => downloadsAllResultsIntoTheFolder(context));
-  it('downloads a shift-click range of results', () => downloadsASelectedRange(context));
-  it('pauses and resumes the queue', () => pausesAndResumesTheQueue(context));
-  it('retries files that failed on injected faults', () => retriesFilesThatFailed(context));
-  it('saves settings and refuses bad ones', () => savesSettingsAndRefusesBadOnes(context));
+  for (const [title, spec] of APP_SPECS) it(title, () => spec(context));
 
   it('takes a screenshot of every screen at 1280x800 and 1920x1080, light and dark', async () => {
     for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {

@@ -1,0 +1,20 @@
+// The end-to-end specs in the order they run (each builds on the last: sign in, then search, then
+// download), shared by the web-mode suite and the Electron suite so both shells are held to the same list.
+import type { E2eContext } from '../e2e-context';
+import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './browse.spec';
+import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
+import { savesSettingsAndRefusesBadOnes } from './settings.spec';
+import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
+
+export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eContext) => Promise<void>])[] = [
+  ['shows the server message for an unknown e-mail', unknownEmailShowsTheServersMessage],
+  ['signs in with a registered e-mail', registeredEmailSignsIn],
+  ['browses both instruments; filters follow the product', browsesBothInstruments],
+  ['checks every filter kind inline', checksEveryFilterInline],
+  ['searches with UCoMP filters', searchesWithFilters],
+  ['downloads all results into the folder, byte for byte', downloadsAllResultsIntoTheFolder],
+  ['downloads a shift-click range of results', downloadsASelectedRange],
+  ['pauses and resumes the queue', pausesAndResumesTheQueue],
+  ['retries files that failed on injected faults', retriesFilesThatFailed],
+  ['saves settings and refuses bad ones', savesSettingsAndRefusesBadOnes],
+];
