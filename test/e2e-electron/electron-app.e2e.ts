@@ -7,10 +7,10 @@ import { pathToFileURL } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_GLOBAL } from '../../src-shared/contract/contract';
-import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { SETTINGS_FILE_NAME, USER_DATA_ENV } from '../../src-main/electron/app-locations';
 import { temporaryFolder } from '../helpers/fixtures';
-import type { E2eContext } from '../e2e/e2e-context';
+import { createE2eContext, type E2eContext } from '../e2e/e2e-context';
 import { APP_SPECS } from '../e2e/specs/app-specs';
 
 type Detection = { found: true; executable: string } | { found: false; reason: string };
@@ -52,17 +52,7 @@ beforeAll(async () => {
   });
   page = await app.firstWindow();
   await page.waitForLoadState('domcontentloaded');
-  context = {
-    page,
-    emulator,
-    downloadFolder,
-    demoEmail: DEMO_EMAIL,
-    screenshot: async (name) => {
-      const file = path.join(screenshots, `${name}.png`);
-      await page.screenshot({ path: file });
-      return file;
-    },
-  };
+  context = createE2eContext(page, emulator, downloadFolder, screenshots);
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 // What every end-to-end spec gets, whichever shell runs the app (web mode in Chromium, or Electron).
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { RunningEmulator } from '../../src-main/emulator';
+import { DEMO_EMAIL, type RunningEmulator } from '../../src-main/emulator';
 
 export interface E2eContext {
   page: Page;
@@ -8,6 +9,20 @@ export interface E2eContext {
   /** The app's download folder (empty at the start of the suite). */
   downloadFolder: string;
   demoEmail: string;
-  /** Saves a screenshot under test-results/screenshots/<name>.png and returns its path. */
+  /** Saves a screenshot of the page as <screenshotFolder>/<name>.png and returns its path. */
   screenshot(name: string): Promise<string>;
+}
+
+export function createE2eContext(page: Page, emulator: RunningEmulator, downloadFolder: string, screenshotFolder: string): E2eContext {
+  return {
+    page,
+    emulator,
+    downloadFolder,
+    demoEmail: DEMO_EMAIL,
+    screenshot: async (name) => {
+      const file = path.join(screenshotFolder, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
 }

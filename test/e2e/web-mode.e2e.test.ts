@@ -5,11 +5,11 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
-import type { E2eContext } from './e2e-context';
+import { createE2eContext, type E2eContext } from './e2e-context';
 import { APP_SPECS } from './specs/app-specs';
 import { goTo } from './specs/ui-helpers';
 
@@ -39,17 +39,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(app.server.openUrl);
-  context = {
-    page,
-    emulator,
-    downloadFolder,
-    demoEmail: DEMO_EMAIL,
-    screenshot: async (name) => {
-      const file = path.join(screenshots, `${name}.png`);
-      await page.screenshot({ path: file });
-      return file;
-    },
-  };
+  context = createE2eContext(page, emulator, downloadFolder, screenshots);
 }, 60_000);
 
 afterAll(async () => {
