@@ -24,17 +24,34 @@ async function expectExactCopies(ctx: E2eContext, names: readonly string[]): Pro
   }
 }
 
-/** File names the results table shows (monospace cells ending in .fts). */
-async function listedNames(page: E2eContext['page']): Promise<string[]> {
-  return page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).allInnerTexts();
+const KCOR_PB_NAME = /^\d{8}_\d{6}_kcor_l2_pb\.fts$/;
+
+/**
+ * File-name cells of the search results only. The Downloads screen stays in the page while hidden and
+ * shows names too; matching those would pick files of an earlier spec, depending on timing.
+ */
+function resultNames(page: E2eContext['page']) {
+  return page.getByRole('grid', { name: 'Files found' }).getByText(KCOR_PB_NAME);
+}
+
+/**
+ * The names listed for the search just made: waits until every shown name is of `day` (YYYYMMDD), since
+ * the previous search's rows stay on screen until the new listing arrives.
+ */
+async function listedNames(page: E2eContext['page'], day: string): Promise<string[]> {
+  let names: string[] = [];
+  await waitUntil(`the results show files of ${day}`, async () => {
+    names = await resultNames(page).allInnerTexts();
+    return names.length > 0 && names.every((name) => name.startsWith(day));
+  });
+  return names;
 }
 
 export async function downloadsAllResultsIntoTheFolder(ctx: E2eContext): Promise<void> {
   const { page, demoEmail, downloadFolder, screenshot } = ctx;
   await signIn(page, demoEmail);
   await search(page, { 'Start date': '2025-03-24', Every: '1hour' });
-  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
-  const names = await listedNames(page);
+  const names = await listedNames(page, '20250324');
   expect(names.length).toBeGreaterThanOrEqual(4);
   await screenshot('browse-results');
   await page.getByRole('button', { name: 'Download all' }).click();
@@ -50,12 +67,12 @@ export async function downloadsASelectedRange(ctx: E2eContext): Promise<void> {
   const { page, demoEmail, downloadFolder } = ctx;
   await signIn(page, demoEmail);
   await search(page, { 'Start date': '2025-03-23', 'End date': '2025-03-24', Every: '30minutes' });
-  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
-  const names = await listedNames(page);
+  const names = await listedNames(page, '20250323');
   expect(names.length).toBeGreaterThanOrEqual(5);
   // Click the second row, shift-click the fourth: three files selected.
-  await page.getByText(names[1]!, { exact: true }).click();
-  await page.getByText(names[3]!, { exact: true }).click({ modifiers: ['Shift'] });
+  const grid = page.getByRole('grid', { name: 'Files found' });
+  await grid.getByText(names[1]!, { exact: true }).click();
+  await grid.getByText(names[3]!, { exact: true }).click({ modifiers: ['Shift'] });
   const before = new Set(await filesOnDisk(downloadFolder));
   await page.getByRole('button', { name: 'Download selected' }).click();
   const wanted = names.slice(1, 4);
@@ -71,8 +88,7 @@ export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
   emulator.setOptions({ bandwidthBytesPerSecond: 4_000 });
   try {
     await search(page, { 'Start date': '2025-03-22', 'End date': '2025-03-23', Every: '1hour' });
-    await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
-    const names = await listedNames(page);
+      const names = await listedNames(page, '20250322');
     await page.getByRole('button', { name: 'Download all' }).click();
     await goTo(page, 'Downloads');
     await waitUntil('downloads are running', async () => emulator.stats().activeDownloads > 0);
@@ -96,15 +112,14 @@ export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
   const { page, demoEmail, downloadFolder, emulator, screenshot } = ctx;
   await signIn(page, demoEmail);
   await search(page, { 'Start date': '2025-03-21', 'End date': '2025-03-22', Every: '2hours' });
-  await visible(page.getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).first());
-  const names = await listedNames(page);
+  const names = await listedNames(page, '20250321');
   // A 404 is not retried by itself; a 503 is, after a short backoff.
   emulator.injectFault(names[0]!, 'status-404', 1);
   emulator.injectFault(names[1]!, 'status-503', 1);
   await page.getByRole('button', { name: 'Download all' }).click();
   await goTo(page, 'Downloads');
   await waitUntil('all but the 404 arrived', async () => names.slice(1).every((name) => existsIn(downloadFolder, name)), 30_000);
-  await visible(page.getByText(/404/).first());
+  await visible(page.getByText(/404/));
   await screenshot('downloads-failed');
   await page.getByRole('button', { name: 'Retry failed' }).click();
   await waitUntil('the failed file arrived after Retry failed', async () => existsIn(downloadFolder, names[0]!), 30_000);
