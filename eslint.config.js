@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
+import nodePlugin from 'eslint-plugin-n';
 import svelteConfig from './svelte.config.js';
 
 export default tseslint.config(
@@ -14,7 +15,24 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      // A spread argument passes every element on the stack: past ~150,000 elements it throws
+      // "Maximum call stack size exceeded". Listings reach that size, so reduce or loop instead.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Math'] > SpreadElement", message: 'Spread arguments overflow the stack on large arrays: use a loop or reduce.' },
+        {
+          selector: "CallExpression[callee.property.name=/^(push|unshift|fromCharCode|fromCodePoint)$/] > SpreadElement",
+          message: 'Spread arguments overflow the stack on large arrays: use a loop.',
+        },
+      ],
     },
+  },
+  {
+    // Every package the code imports must be declared in package.json: hoisting by npm must not be what makes it resolve.
+    files: ['src-main/**', 'src-shared/**', 'src-renderer/**', 'scripts/**', 'test/**', 'bin/**'],
+    plugins: { n: nodePlugin },
+    settings: { n: { tryExtensions: ['.ts', '.js', '.mjs', '.svelte', '.json'] } },
+    rules: { 'n/no-extraneous-import': 'error' },
   },
   {
     // Svelte components and rune modules: TypeScript inside, the shared Svelte options for the Svelte rules.

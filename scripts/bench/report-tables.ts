@@ -109,7 +109,7 @@ export function targetLines(results: BenchResults): string[] {
   const cliSamples: Sample[] = [results.batch, results.big, results.bigBatch].flatMap((scenario) => scenario?.rows.filter((row) => row.label === 'mlso-dl').flatMap((row) => row.samples) ?? []);
   const peaks = cliSamples.map((x) => x.peakRssBytes).filter((x): x is number => x !== undefined);
   if (peaks.length > 0) {
-    const worst = Math.max(...peaks);
+    const worst = peaks.reduce((a, b) => Math.max(a, b));
     lines.push(`mlso-dl peak RSS, highest of all runs: ${(worst / MIB).toFixed(0)} MiB (target < ${TARGETS.peakRssBytes / MIB} MiB): ${verdict(worst < TARGETS.peakRssBytes)}`);
   }
   return lines;

@@ -1,7 +1,7 @@
 // A plain fixed-width table: first column left-aligned (labels), the rest right-aligned (numbers).
 
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) => rows.reduce((width, row) => Math.max(width, (row[column] ?? '').length), title.length));
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))

@@ -111,7 +111,7 @@ export async function runUiBenchmark(rendererFolder: string, log: (line: string)
       files,
       listingBytes: timing.listingBytes,
       firstRowsMs: timing.paintedAt - timing.listingAt,
-      maxRowElements: Math.max(...rowElementsByPosition.map((sample) => sample.rows)),
+      maxRowElements: rowElementsByPosition.reduce((most, sample) => Math.max(most, sample.rows), 0),
       rowElementsByPosition,
       frameMedianMs: percentile(frames, 0.5),
       frameP95Ms: percentile(frames, 0.95),

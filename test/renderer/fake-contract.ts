@@ -383,7 +383,7 @@ export class FakeContract implements ContractClient {
         if (known.has(file.filename)) skipped.push({ filename: file.filename, reason: 'already in the queue' });
         else added.push(makeJob(this.nextJobId++, file.filename, 'queued', { instrument: file.instrument, product: file.product, expectedSize: file.filesize }));
       }
-      this.jobs.push(...added);
+      for (const job of added) this.jobs.push(job);
       if (added.length > 0) this.emitProgress(added);
       return { queued: added.length, skipped, rejected: [], folder: folder ?? this.settings.downloadFolder };
     },

@@ -6,8 +6,15 @@ import { humanFileSize, listingTotal } from '../../../src-shared/format/human-si
 const rule = (width: number): string => '-'.repeat(width);
 const pad = (text: string, width: number): string => text.padEnd(width);
 
+/** The longest text of `items`, at least `least`: a loop, since spreading a 150,000-row listing into Math.max overflows the stack. */
+function widest<T>(items: readonly T[], text: (item: T) => string, least: number): number {
+  let width = least;
+  for (const item of items) width = Math.max(width, text(item).length);
+  return width;
+}
+
 export function instrumentsTable(instruments: readonly InstrumentSummary[]): string {
-  const nameWidth = Math.max(44, ...instruments.map((i) => i.name.length));
+  const nameWidth = widest(instruments, (i) => i.name, 44);
   const lines = [
     `${pad('ID', 8)} ${pad('Instrument name', nameWidth)} Dates available`,
     `${rule(8)} ${rule(nameWidth)} ${rule(23)}`,
@@ -35,8 +42,8 @@ export function wrap(text: string, width: number): string[] {
 }
 
 export function productsTable(products: readonly ProductEntry[]): string {
-  const idWidth = Math.max(13, ...products.map((p) => p.id.length));
-  const titleWidth = Math.max(22, ...products.map((p) => p.title.length));
+  const idWidth = widest(products, (p) => p.id, 13);
+  const titleWidth = widest(products, (p) => p.title, 22);
   const lines = [`${pad('ID', idWidth)} ${pad('Title', titleWidth)} Description`, `${rule(idWidth)} ${rule(titleWidth)} ${rule(55)}`];
   for (const product of products) {
     wrap(product.description, 55).forEach((part, index) => {
@@ -57,9 +64,9 @@ export function filesTable(files: readonly FileEntry[]): string {
   if (files.length === 0) return '';
   const showWave = optionalColumn(files, 'wave-region');
   const showPlan = optionalColumn(files, 'obs-plan');
-  const planWidth = showPlan ? Math.max(8, ...files.map((f) => String(f['obs-plan'] ?? '').length)) : 0;
-  const productWidth = Math.max(13, ...files.map((f) => f.product.length));
-  const nameWidth = Math.max(8, ...files.map((f) => f.filename.length));
+  const planWidth = showPlan ? widest(files, (f) => String(f['obs-plan'] ?? ''), 8) : 0;
+  const productWidth = widest(files, (f) => f.product, 13);
+  const nameWidth = widest(files, (f) => f.filename, 8);
   const columns = (date: string, instrument: string, product: string, size: string, wave: string, plan: string, name: string): string =>
     [
       pad(date, 20),

@@ -215,7 +215,7 @@ export class DownloadLedger {
     const values: (string | number)[] = [];
     if (filter.states) {
       clauses.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
-      values.push(...filter.states);
+      for (const state of filter.states) values.push(state);
     }
     if (filter.batchId !== undefined) {
       clauses.push('batch_id = ?');
