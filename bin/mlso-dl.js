@@ -5,6 +5,13 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+// Older Node fails later with errors that do not say what to do; say it first, in one line.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`mlso-dl needs Node.js 20.19 or newer and this is Node.js ${process.versions.node}: upgrade Node.js (https://nodejs.org).`);
+  process.exit(2);
+}
+
 const bundle = new URL('../dist/cli/mlso-dl.js', import.meta.url);
 if (!existsSync(bundle)) {
   const script = fileURLToPath(new URL('../scripts/build-main.mjs', import.meta.url));
