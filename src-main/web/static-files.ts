@@ -28,8 +28,10 @@ export async function staticFile(root: string, urlPath: string): Promise<StaticF
     return undefined;
   }
   const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
-  const file = path.resolve(root, relative);
-  if (file !== root && !file.startsWith(root + path.sep)) return undefined;
+  // Resolved, so the containment check below compares absolute paths even when the root is relative.
+  const folder = path.resolve(root);
+  const file = path.resolve(folder, relative);
+  if (file !== folder && !file.startsWith(folder + path.sep)) return undefined;
   try {
     return { body: await readFile(file), contentType: CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' };
   } catch {

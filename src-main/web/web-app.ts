@@ -6,6 +6,7 @@ import { createAppCore, type AppCore } from '../core/app/app-core';
 import { createEmulator } from '../emulator';
 import { InvalidInputError } from '../core/errors';
 import { fileSettingsStore } from './file-settings-store';
+import { withRunOverrides } from './run-overrides';
 import { startWebServer, type RunningWebServer } from './web-server';
 
 export interface WebAppOptions {
@@ -13,9 +14,9 @@ export interface WebAppOptions {
   stateFolder: string;
   rendererFolder: string;
   version: string;
-  /** Overrides the saved download folder (the command line's --output-dir). */
+  /** Overrides the saved download folder for this run (the command line's --output-dir); not saved. */
   downloadFolder?: string;
-  /** Overrides the saved server (the command line's --base-url / --api-version, when given). */
+  /** Overrides the saved server for this run (the command line's --base-url / --api-version / --demo, when given); not saved. */
   server?: Partial<Pick<Settings, 'baseUrl' | 'apiVersion' | 'clientName' | 'useDemoServer'>>;
 }
 
@@ -31,9 +32,10 @@ export async function startWebApp(options: WebAppOptions): Promise<RunningWebApp
   }
   const server = await startWebServer({ rendererFolder: options.rendererFolder, port: options.port });
   try {
-    const store = fileSettingsStore(options.stateFolder, options.downloadFolder ?? path.resolve('mlso-data'));
+    // The default folder is not --output-dir: that option holds for this run only, like the others.
+    const saved = fileSettingsStore(options.stateFolder, path.resolve('mlso-data'));
     const overrides: Partial<Settings> = { ...options.server, ...(options.downloadFolder ? { downloadFolder: path.resolve(options.downloadFolder) } : {}) };
-    if (Object.keys(overrides).length > 0) store.write({ ...store.read(), ...overrides });
+    const store = withRunOverrides(saved, overrides);
     const core = await createAppCore({
       version: options.version,
       transport: 'web',

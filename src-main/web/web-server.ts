@@ -3,7 +3,8 @@
 // real UI is tested here.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ContractHandlers, EventChannel, EventChannels, WebSocketClientMessage, WebSocketServerMessage } from '../../src-shared/contract/contract';
 import { invokeHandler } from '../core/app/invoke-handler';
@@ -37,10 +38,27 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   let handlers = options.handlers;
   const guard = new LoopbackGuard(token);
 
-  const server = createServer((req, res) => void serveHttp(req, res));
+  const server = createServer((req, res) => {
+    serveHttp(req, res).catch(() => failResponse(res));
+  });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // Anything the server might still wait for on close (keep-alive, refused or half-open sockets).
+  const connections = new Set<Socket>();
+  server.on('connection', (socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  // Node answers malformed requests itself (400, 431 or 408, unless a response is under way) and listens
+  // for errors on every HTTP socket until an upgrade hands it to us. An error of the listening server
+  // itself (an accept failing for lack of file handles) is passing: it goes on listening.
+  server.on('error', () => undefined);
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = requestTarget(req.url);
+    if (!url) {
+      res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Bad request\n');
+      return;
+    }
     if (!guard.hostAllowed(req.headers.host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Open MLSO Downloader at the address it printed.\n');
       return;
@@ -49,7 +67,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const file = await staticFile(options.rendererFolder, new URL(req.url ?? '/', 'http://localhost').pathname);
+    const file = await staticFile(options.rendererFolder, url.pathname);
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
       return;
@@ -65,22 +83,34 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands the socket over without its error listener: before any decision, so that a client
+    // resetting the connection (after a refusal, say) cannot end the process.
+    socket.on('error', () => socket.destroy());
+    const url = requestTarget(req.url);
+    if (!url) {
+      refuseUpgrade(socket, '400 Bad Request');
+      return;
+    }
     const allowed =
       url.pathname === WEB_SOCKET_PATH &&
       guard.hostAllowed(req.headers.host) &&
       guard.originAllowed(req.headers.origin) &&
       guard.tokenMatches(url.searchParams.get('token'));
     if (!allowed) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      refuseUpgrade(socket, '403 Forbidden');
       return;
     }
     sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req));
   });
 
   sockets.on('connection', (ws: WebSocket) => {
-    ws.on('message', (data) => void answer(ws, data.toString()));
+    // A malformed frame (bad UTF-8, unmasked, reserved opcode or bit, too long) is reported here once
+    // `ws` is already closing that connection with the matching code (1002, 1007, 1009).
+    ws.on('error', () => undefined);
+    ws.on('message', (data) => {
+      answer(ws, data.toString()).catch(() => ws.close(1011, 'Internal error'));
+    });
   });
 
   async function answer(ws: WebSocket, text: string): Promise<void> {
@@ -94,11 +124,15 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     const result = handlers
       ? await invokeHandler(handlers, message.channel, message.args)
       : { ok: false as const, error: { kind: 'internal' as const, message: 'MLSO Downloader is still starting; try again in a moment.' } };
-    send(ws, { type: 'result', id: message.id, result });
-  }
-
-  function send(ws: WebSocket, message: WebSocketServerMessage): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    let reply: string;
+    try {
+      reply = JSON.stringify({ type: 'result', id: message.id, result } satisfies WebSocketServerMessage);
+    } catch {
+      // A value JSON cannot carry (a cycle, a BigInt) must not leave the page waiting forever.
+      const failure = { ok: false as const, error: { kind: 'internal' as const, message: 'MLSO Downloader could not send this answer. Try again; if it keeps failing, restart it.' } };
+      reply = JSON.stringify({ type: 'result', id: message.id, result: failure } satisfies WebSocketServerMessage);
+    }
+    if (ws.readyState === ws.OPEN) ws.send(reply);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -125,10 +159,34 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       new Promise<void>((resolve) => {
         for (const client of sockets.clients) client.terminate();
         sockets.close();
-        server.closeAllConnections();
         server.close(() => resolve());
+        for (const socket of connections) socket.destroy();
       }),
   };
+}
+
+/** The request's target as a URL, or undefined when it is not one (any client can send anything). */
+function requestTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers and closes: a refused client that never closes its side must not hold the socket open. */
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** An unexpected failure while serving a page: a 500 if nothing was sent yet, else the connection is dropped. */
+function failResponse(res: ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(500, { 'Content-Type': 'text/plain' }).end('MLSO Downloader could not serve this page. Reload it; if that fails, restart MLSO Downloader.\n');
 }
 
 function contentSecurityPolicy(guard: LoopbackGuard): string {
