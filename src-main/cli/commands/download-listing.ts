@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { humanSize } from '../../../src-shared/format/human-size';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
-import { openDownloadEngine, type OpenedEngine } from '../../core/downloads/open-engine';
+import { describeLedgerRecovery, openDownloadEngine, type OpenedEngine } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes';
@@ -44,6 +44,8 @@ export async function downloadListing(context: CliContext, files: readonly FileE
     existingFiles: options.existingFiles,
     batchId,
   });
+  // A damaged ledger was moved aside and replaced: said once, even with --quiet (a file of theirs moved).
+  if (opened.recovered) out.error(`mlso-dl: ${describeLedgerRecovery(opened.recovered)}`);
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });
   try {

@@ -8,7 +8,7 @@ import type { AppInfo, ContractHandlers, SessionState, Settings } from '../../..
 import type { ErrorData } from '../../../src-shared/errors';
 import { MlsoClient } from '../api/mlso-client';
 import { freeSpaceOf } from '../downloads/disk-space';
-import { openDownloadEngine, type OpenedEngine } from '../downloads/open-engine';
+import { describeLedgerRecovery, openDownloadEngine, type OpenedEngine } from '../downloads/open-engine';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError, MlsoError } from '../errors';
 import type { AppCoreOptions } from './app-ports';
@@ -58,6 +58,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     existingFiles: settings.existingFiles,
     ...(options.sqliteNativeBinding ? { sqliteNativeBinding: options.sqliteNativeBinding } : {}),
   });
+  // A damaged ledger was replaced: say so on stderr, the app's log (the window does not show it yet).
+  if (opened.recovered) console.warn(describeLedgerRecovery(opened.recovered));
   const { engine } = opened;
   engine.on('progress', (update) => emit('downloads:progress', update));
   engine.on('queue-paused', (reason) => emit('downloads:queue-paused', reason));

@@ -3,8 +3,8 @@
 // command line, the desktop app and web mode all drive this one class.
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { constants as fsConstants, createReadStream } from 'node:fs';
+import { access, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ErrorData } from '../../../src-shared/errors';
@@ -18,6 +18,7 @@ import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shar
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import type { OpenFileSink } from './file-sink';
 import { isCompleteFitsFile } from './fits-completeness';
+import { onFolder } from './folder-errors';
 import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
 import { SessionKeeper, SignInRequiredError } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
@@ -44,6 +45,8 @@ export interface DownloadEngineOptions {
   progressIntervalMs?: number;
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
+  /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
+  makeFolder?: (folder: string) => Promise<unknown>;
   random?: () => number;
 }
 
@@ -90,6 +93,11 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private closed = false;
   private closing: Promise<void> | undefined;
   private queuePaused: boolean;
+  /**
+   * Only the app's queue (no batch) remembers a pause across restarts. A batch is one command-line run:
+   * its pause ends with the run, and the next run re-checks the space and carries on.
+   */
+  private readonly persistsPause: boolean;
   private pauseReason: ErrorData | null = null;
   private wake: (() => void) | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
@@ -105,7 +113,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.concurrency = clampConcurrency(options.concurrency ?? CONCURRENCY_LIMITS.default);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.existingFiles = options.existingFiles ?? 'skip';
-    this.queuePaused = this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
+    this.persistsPause = options.batchId === undefined;
+    this.queuePaused = this.persistsPause && this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
   }
 
   // ---- Lifecycle -------------------------------------------------------------------------------
@@ -154,7 +163,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   async enqueue(entries: readonly FileEntry[], folder: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     const policy = options.existingFiles ?? this.existingFiles;
     const absolute = path.resolve(folder);
-    await mkdir(absolute, { recursive: true });
+    await this.prepareFolder(absolute);
     const result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
     const plans: { entry: FileEntry; targetPath: string; resume?: Job }[] = [];
     const promised = new Set<string>();
@@ -219,6 +228,13 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     return result;
   }
 
+  /** The folder exists and can be written, or the user is told why not before anything is queued. */
+  private async prepareFolder(folder: string): Promise<void> {
+    const makeFolder = this.options.makeFolder ?? ((target: string) => mkdir(target, { recursive: true }));
+    await onFolder(folder, 'download', 'create', () => makeFolder(folder));
+    await onFolder(folder, 'download', 'write', () => access(folder, fsConstants.W_OK));
+  }
+
   private async checkFreeSpace(folder: string, sizes: readonly number[]): Promise<void> {
     const needed = Math.ceil(sizes.reduce((sum, size) => sum + size, 0) * DECOMPRESSION_FACTOR);
     if (needed === 0) return;
@@ -258,7 +274,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   pauseAll(reason: ErrorData | null = null): void {
     this.queuePaused = true;
     this.pauseReason = reason;
-    this.ledger.setSetting(QUEUE_PAUSED_SETTING, 'true');
+    if (this.persistsPause) this.ledger.setSetting(QUEUE_PAUSED_SETTING, 'true');
     for (const run of this.running.values()) this.stop(run, 'shutdown');
     this.emit('queue-paused', reason);
     this.nudge();
@@ -268,7 +284,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   resumeAll(): void {
     this.queuePaused = false;
     this.pauseReason = null;
-    this.ledger.setSetting(QUEUE_PAUSED_SETTING, undefined);
+    if (this.persistsPause) this.ledger.setSetting(QUEUE_PAUSED_SETTING, undefined);
     for (const id of this.ledger.moveStates(['paused'], 'queued', this.options.batchId)) this.dirty.add(id);
     this.emit('queue-resumed');
     this.nudge();

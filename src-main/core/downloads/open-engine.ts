@@ -1,11 +1,15 @@
-// Opens the engine on a state folder: takes the folder's lock, opens (or migrates) the ledger, and
-// hands back one object to close it all again.
-import { mkdirSync } from 'node:fs';
+// Opens the engine on a state folder: takes the folder's lock, opens (or migrates, or replaces a damaged)
+// ledger, and hands back one object to close it all again, with what was done about a damaged ledger.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { DownloadEngine, type DownloadEngineOptions } from './download-engine';
-import { DownloadLedger } from './download-ledger';
+import type { DownloadLedger } from './download-ledger';
+import { onFolder } from './folder-errors';
+import { openLedgerRecovering, type LedgerRecovery } from './ledger-recovery';
 import { lockStateFolder } from './state-lock';
+
+export { describeLedgerRecovery, type LedgerRecovery } from './ledger-recovery';
 
 export const LEDGER_FILE = 'downloads.sqlite';
 
@@ -17,6 +21,8 @@ export function defaultStateFolder(): string {
 export interface OpenedEngine {
   engine: DownloadEngine;
   ledger: DownloadLedger;
+  /** Set when the ledger was damaged and replaced: each front end tells the user once. */
+  recovered?: LedgerRecovery;
   close(): Promise<void>;
 }
 
@@ -25,21 +31,24 @@ export async function openDownloadEngine(
   options: Omit<DownloadEngineOptions, 'ledger'> & { sqliteNativeBinding?: string },
 ): Promise<OpenedEngine> {
   const folder = path.resolve(stateFolder);
-  mkdirSync(folder, { recursive: true });
-  const lock = lockStateFolder(folder);
+  await onFolder(folder, 'state', 'create', () => mkdir(folder, { recursive: true }));
+  const { sqliteNativeBinding, ...engineOptions } = options;
+  const native = sqliteNativeBinding ? { nativeBinding: sqliteNativeBinding } : {};
+  const lock = lockStateFolder(folder, native);
   let ledger: DownloadLedger | undefined;
   try {
-    const { sqliteNativeBinding, ...engineOptions } = options;
-    ledger = DownloadLedger.open(path.join(folder, LEDGER_FILE), sqliteNativeBinding ? { nativeBinding: sqliteNativeBinding } : {});
+    const opened = openLedgerRecovering(path.join(folder, LEDGER_FILE), native);
+    ledger = opened.ledger;
     const engine = new DownloadEngine({ ...engineOptions, ledger });
     await engine.start();
-    const opened = ledger;
+    const openLedger = ledger;
     return {
       engine,
-      ledger: opened,
+      ledger: openLedger,
+      ...(opened.recovered ? { recovered: opened.recovered } : {}),
       close: async () => {
         await engine.close();
-        opened.close();
+        openLedger.close();
         lock.release();
       },
     };

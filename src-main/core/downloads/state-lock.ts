@@ -1,25 +1,28 @@
 // One engine per state folder: two processes sharing a ledger would both take the same jobs. The lock
-// is a file holding the owner's pid; a lock whose owner is gone (killed, crashed) is taken over.
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+// is an exclusive SQLite lock on a small database: SQLite takes it with fcntl (LockFileEx on Windows),
+// which the kernel drops the moment its owner dies, however it died and whether or not anyone ever
+// reaps it. A pid file beside it only names the owner in the message to a second run; it decides nothing.
+import Database from 'better-sqlite3';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MlsoError } from '../errors';
+import { FolderAccessError, fileSystemCode } from './folder-errors';
+import { isSqliteError, sqliteCode } from './sqlite-errors';
+
+/** The database whose exclusive lock is the state folder's lock. Never deleted: see `release`. */
+export const LOCK_FILE = 'engine.lock.sqlite';
+/** The owner's pid, for messages (and for older versions, which read it as their lock). */
+export const OWNER_FILE = 'engine.lock';
 
 export class StateFolderBusyError extends MlsoError {
   readonly kind = 'invalid-input' as const;
   constructor(
     readonly folder: string,
-    readonly pid: number,
+    readonly pid: number | undefined,
   ) {
-    super(`Another MLSO Downloader (process ${pid}) is using the state folder ${folder}. Wait for it to finish, or use another --state-dir.`);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    super(
+      `Another MLSO Downloader${pid !== undefined ? ` (process ${pid})` : ''} is using the state folder ${folder}. Wait for it to finish, or use another --state-dir.`,
+    );
   }
 }
 
@@ -27,26 +30,73 @@ export interface StateLock {
   release(): void;
 }
 
-export function lockStateFolder(folder: string): StateLock {
-  const file = path.join(folder, 'engine.lock');
-  for (let tries = 0; tries < 3; tries += 1) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return {
-        release: () => {
-          try {
-            if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
-          } catch {
-            // Already gone: nothing to release.
-          }
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) throw new StateFolderBusyError(folder, owner);
-      unlinkSync(file);
-    }
+export interface StateLockOptions {
+  /** better-sqlite3's native module built for this runtime (Electron in development). */
+  nativeBinding?: string;
+}
+
+export function lockStateFolder(folder: string, options: StateLockOptions = {}): StateLock {
+  const lockFile = path.join(folder, LOCK_FILE);
+  const ownerFile = path.join(folder, OWNER_FILE);
+  let db: Database.Database;
+  try {
+    db = holdExclusively(lockFile, options);
+  } catch (error) {
+    if (!isSqliteError(error, 'SQLITE_NOTADB') && !isSqliteError(error, 'SQLITE_CORRUPT')) throw error;
+    // The lock file holds no data: one damaged from outside is simply made anew.
+    rmSync(lockFile, { force: true });
+    db = holdExclusively(lockFile, options);
   }
-  throw new StateFolderBusyError(folder, -1);
+  try {
+    writeFileSync(ownerFile, String(process.pid));
+  } catch (error) {
+    db.close();
+    throw new FolderAccessError(folder, 'state', 'write', fileSystemCode(error) ?? (error as Error).message);
+  }
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      // The pid file goes first, while the lock still keeps the next owner from writing its own. The lock
+      // file stays: deleting it could let two processes lock two different files of the same name.
+      try {
+        if (readFileSync(ownerFile, 'utf8') === String(process.pid)) unlinkSync(ownerFile);
+      } catch {
+        // Already gone: nothing to tidy.
+      }
+      db.close();
+    },
+  };
+}
+
+/** Opens `file` and takes its exclusive lock for as long as the connection is open; refuses at once if taken. */
+function holdExclusively(file: string, options: StateLockOptions): Database.Database {
+  const folder = path.dirname(file);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    // In exclusive locking mode SQLite keeps the lock of its first write transaction until the connection closes.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('COMMIT');
+    return db;
+  } catch (error) {
+    db?.close();
+    if (isSqliteError(error, 'SQLITE_BUSY')) throw new StateFolderBusyError(folder, ownerPid(path.join(folder, OWNER_FILE)));
+    // Damage is the caller's to handle; any other failure means the state folder cannot be written.
+    if (isSqliteError(error, 'SQLITE_NOTADB') || isSqliteError(error, 'SQLITE_CORRUPT')) throw error;
+    const problem = fileSystemCode(error) ?? (sqliteCode(error) ? (error as Error).message : undefined);
+    if (problem) throw new FolderAccessError(folder, 'state', 'write', problem);
+    throw error;
+  }
+}
+
+function ownerPid(ownerFile: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(ownerFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,6 @@ import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
 import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
 import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
-import { StateFolderBusyError, lockStateFolder } from '../../../src-main/core/downloads/state-lock';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
 
 const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -57,21 +56,6 @@ describe('ledger', () => {
     expect(ledger.get(a.id)).toMatchObject({ state: 'active', attempts: 1 });
     expect(ledger.counts()).toMatchObject({ active: 3, queued: 0 });
     ledger.close();
-  });
-});
-
-describe('state folder lock', () => {
-  it('lets one engine use a state folder, and takes over the lock of a dead process', async () => {
-    const state = await temporaryFolder();
-    const lock = lockStateFolder(state);
-    // Same process again counts as stale (a crashed earlier run in this pid cannot exist), so fake another live owner.
-    await writeFile(path.join(state, 'engine.lock'), String(process.ppid));
-    expect(() => lockStateFolder(state)).toThrow(StateFolderBusyError);
-    await writeFile(path.join(state, 'engine.lock'), '999999999');
-    const taken = lockStateFolder(state);
-    taken.release();
-    lock.release();
-    expect(await listFolder(state)).toEqual([]);
   });
 });
 
