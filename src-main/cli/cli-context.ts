@@ -1,11 +1,15 @@
 // What every command gets: a configured client and the output channels.
-import { MlsoClient } from '../core/api/mlso-client';
+import { MlsoClient, type ListingAdvice } from '../core/api/mlso-client';
 import { CliOutput } from './output/cli-output';
 
 export interface GlobalOptions {
   baseUrl: string;
   apiVersion: string;
   clientName: string;
+  /** Seconds a catalogue answer may take in all (--listing-timeout). */
+  listingTimeout: number;
+  /** Bytes a catalogue answer may hold (--max-listing-size). */
+  maxListingSize: number;
   verbose?: boolean;
   quiet?: boolean;
 }
@@ -23,6 +27,12 @@ export interface CliContext {
   signal?: AbortSignal;
 }
 
+/** The command line's way to narrow a search or raise a listing limit. */
+const CLI_LISTING_ADVICE: ListingAdvice = {
+  tooLarge: 'narrow the search (dates, --every) or raise the limit with --max-listing-size',
+  tooSlow: 'try again later, narrow the search (dates, --every) or raise the limit with --listing-timeout',
+};
+
 export function createContext(options: GlobalOptions, io: CliIo): CliContext {
   const out = new CliOutput({
     quiet: Boolean(options.quiet),
@@ -31,8 +41,14 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
     ...(io.stderr ? { stderr: io.stderr } : {}),
   });
   const client = new MlsoClient(
-    { baseUrl: options.baseUrl, apiVersion: options.apiVersion, clientName: options.clientName },
-    { log: (url) => out.detail(`GET ${url}`) },
+    {
+      baseUrl: options.baseUrl,
+      apiVersion: options.apiVersion,
+      clientName: options.clientName,
+      listingDeadlineMs: options.listingTimeout * 1000,
+      maxListingBytes: options.maxListingSize,
+    },
+    { log: (url) => out.detail(`GET ${url}`), listingAdvice: CLI_LISTING_ADVICE },
   );
   return { client, out, signal: io.signal };
 }

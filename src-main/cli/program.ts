@@ -1,6 +1,6 @@
 // The mlso-dl command tree: a superset of the official `mlsoapi` (same commands, flags and tables),
 // plus --json everywhere, the emulator and, later, the engine's download options.
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
 import { createContext, type CliIo, type GlobalOptions } from './cli-context';
@@ -9,6 +9,7 @@ import { filesCommand, type FilesOptions } from './commands/files-command';
 import { mockServerCommand, type MockServerOptions } from './commands/mock-server-command';
 import { webCommand, type WebOptions } from './commands/web-command';
 import type { Settings } from '../../src-shared/contract/contract';
+import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
 import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-engine';
@@ -35,6 +36,16 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('-u, --base-url <url>', 'base URL of the MLSO API').default(DEFAULT_BASE_URL).env('MLSO_BASE_URL'))
     .addOption(new Option('--api-version <version>', 'API version').default(DEFAULT_API_VERSION))
     .addOption(new Option('--client-name <name>', 'client name sent to the files endpoint').default(DEFAULT_CLIENT_NAME))
+    .addOption(
+      new Option('--listing-timeout <duration>', 'most time a file listing (or any catalogue answer) may take, e.g. 30m')
+        .default(DEFAULT_LISTING_TIMEOUT_MINUTES * 60, `${DEFAULT_LISTING_TIMEOUT_MINUTES}m`)
+        .argParser(positive(parseDurationSeconds, '10m')),
+    )
+    .addOption(
+      new Option('--max-listing-size <size>', 'largest file listing (or any catalogue answer) accepted, e.g. 512MB')
+        .default(DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024, `${DEFAULT_MAX_LISTING_MEGABYTES}MB`)
+        .argParser(positive(parseByteSize, '512MB')),
+    )
     .option('--verbose', 'print each request URL and the server information')
     .option('-q, --quiet', 'print only results and errors')
     .showHelpAfterError('(run with --help for usage)')
@@ -133,6 +144,15 @@ export function buildProgram(io: CliIo): ProgramRun {
   return { program, exitCode: () => exitCode };
 }
 
+/** A parser that also refuses zero: a limit of nothing would refuse every answer. */
+function positive(parse: (value: string) => number, example: string): (value: string) => number {
+  return (value) => {
+    const parsed = parse(value);
+    if (!(parsed > 0)) throw new InvalidArgumentError(`Use a value greater than 0, such as ${example}.`);
+    return parsed;
+  };
+}
+
 /** The global server options the user actually typed (or set in the environment), not their defaults. */
 function explicitServerOptions(program: Command): Partial<Settings> {
   const given = (name: string): boolean => ['cli', 'env'].includes(program.getOptionValueSource(name) ?? '');
@@ -141,5 +161,8 @@ function explicitServerOptions(program: Command): Partial<Settings> {
     ...(given('baseUrl') ? { baseUrl: options.baseUrl, useDemoServer: false } : {}),
     ...(given('apiVersion') ? { apiVersion: options.apiVersion } : {}),
     ...(given('clientName') ? { clientName: options.clientName } : {}),
+    // The app keeps these limits in whole minutes and megabytes: round up, never below what was asked.
+    ...(given('listingTimeout') ? { listingTimeoutMinutes: Math.ceil(options.listingTimeout / 60) } : {}),
+    ...(given('maxListingSize') ? { maxListingMegabytes: Math.ceil(options.maxListingSize / (1024 * 1024)) } : {}),
   };
 }

@@ -87,6 +87,61 @@ export class InvalidResponseError extends MlsoError {
   }
 }
 
+/** The server redirected in a way this client does not follow: round and round, or to something that is not a web address. */
+export class RedirectError extends MlsoError {
+  // Not a network failure: trying again would only meet the same redirect, so retries give up at once.
+  readonly kind = 'invalid-response' as const;
+  private constructor(
+    readonly reason: 'too-many' | 'not-web',
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static tooMany(url: string, maxRedirects: number): RedirectError {
+    return new RedirectError('too-many', url, `The server at ${safeOrigin(url)} kept redirecting (more than ${maxRedirects} times); check the server address.`);
+  }
+
+  static notWeb(url: string, location: string): RedirectError {
+    return new RedirectError('not-web', url, `The server at ${safeOrigin(url)} redirected to ${printable(location)}, which is not a web address; it was not followed.`);
+  }
+}
+
+/** What a catalogue answer is called in a message, and what to advise when it breaks a limit. */
+export interface AnswerSubject {
+  /** "file listing", "answer". */
+  name: string;
+  /** What to do about an answer larger than the limit (a clause, no final full stop). */
+  tooLarge: string;
+  /** What to do about an answer slower than the deadline (a clause, no final full stop). */
+  tooSlow: string;
+}
+
+/** A catalogue answer was larger than the client's limit (as sent, or once decompressed). */
+export class AnswerTooLargeError extends MlsoError {
+  readonly kind = 'invalid-response' as const;
+  constructor(
+    readonly url: string,
+    readonly limitBytes: number,
+    subject: AnswerSubject,
+  ) {
+    super(`The ${subject.name} from ${safeOrigin(url)} is larger than the ${describeSize(limitBytes)} limit; ${subject.tooLarge}.`);
+  }
+}
+
+/** A catalogue answer did not arrive in full within the client's overall deadline. */
+export class AnswerDeadlineError extends MlsoError {
+  readonly kind = 'network' as const;
+  constructor(
+    readonly url: string,
+    readonly deadlineMs: number,
+    subject: AnswerSubject,
+  ) {
+    super(`The server at ${safeOrigin(url)} did not finish sending the ${subject.name} within ${describeDuration(deadlineMs)}; ${subject.tooSlow}.`);
+  }
+}
+
 /** The download was refused for want of a valid session (401/403, or an error body where a file was due). */
 export class SessionError extends MlsoError {
   readonly kind = 'session' as const;
@@ -98,7 +153,7 @@ export class SessionError extends MlsoError {
   }
 }
 
-export type DownloadFailure = 'unsafe-name' | 'not-fits' | 'error-body' | 'truncated' | 'corrupt' | 'write-failed';
+export type DownloadFailure = 'unsafe-name' | 'not-fits' | 'error-body' | 'truncated' | 'corrupt' | 'oversized' | 'write-failed';
 
 export class DownloadError extends MlsoError {
   readonly kind = 'download' as const;
@@ -132,6 +187,28 @@ function safeOrigin(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** A server-supplied text shown in a message: control characters out, length bounded. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > 120 ? `${clean.slice(0, 120)}…` : clean;
+}
+
+/** Sizes in binary multiples, named as the command line's --max-listing-size reads them (256MB = 256 MiB). */
+function describeSize(bytes: number): string {
+  for (const [unit, factor] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+    if (bytes >= factor) return `${Number((bytes / factor).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+function describeDuration(ms: number): string {
+  const plural = (value: number, unit: string): string => `${value} ${unit}${value === 1 ? '' : 's'}`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return plural(ms / 60_000, 'minute');
+  if (ms >= 1_000) return plural(Number((ms / 1_000).toFixed(1)), 'second');
+  return `${Math.round(ms)} ms`;
 }
 
 /** Converts anything thrown into ErrorData, without leaking stack traces. */

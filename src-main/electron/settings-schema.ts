@@ -3,7 +3,7 @@
 import type { Schema } from 'electron-store';
 import type { Settings } from '../../src-shared/contract/contract';
 import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
-import { CONCURRENCY_RANGE, RETRIES_RANGE } from '../../src-shared/settings/default-settings';
+import { CONCURRENCY_RANGE, LISTING_TIMEOUT_MINUTES_RANGE, MAX_LISTING_MEGABYTES_RANGE, RETRIES_RANGE } from '../../src-shared/settings/default-settings';
 
 const text = { type: 'string' } as const;
 const nonEmptyText = { type: 'string', minLength: 1 } as const;
@@ -15,6 +15,8 @@ export const SETTINGS_SCHEMA: Schema<Settings> = {
   downloadFolder: nonEmptyText,
   concurrency: { type: 'integer', minimum: CONCURRENCY_RANGE.min, maximum: CONCURRENCY_RANGE.max },
   retries: { type: 'integer', minimum: RETRIES_RANGE.min, maximum: RETRIES_RANGE.max },
+  listingTimeoutMinutes: { type: 'integer', minimum: LISTING_TIMEOUT_MINUTES_RANGE.min, maximum: LISTING_TIMEOUT_MINUTES_RANGE.max },
+  maxListingMegabytes: { type: 'integer', minimum: MAX_LISTING_MEGABYTES_RANGE.min, maximum: MAX_LISTING_MEGABYTES_RANGE.max },
   existingFiles: { enum: [...EXISTING_FILE_POLICIES] },
   lastEmail: text,
   rememberSession: { type: 'boolean' },

@@ -16,6 +16,8 @@ export interface SettingsDraft {
   useDemoServer: boolean;
   clientName: string;
   rememberSession: boolean;
+  listingTimeoutMinutes: number | null;
+  maxListingMegabytes: number | null;
 }
 
 const DRAFT_KEYS = [
@@ -28,6 +30,8 @@ const DRAFT_KEYS = [
   'useDemoServer',
   'clientName',
   'rememberSession',
+  'listingTimeoutMinutes',
+  'maxListingMegabytes',
 ] as const satisfies readonly (keyof SettingsDraft & keyof Settings)[];
 
 function draftOf(settings: Settings): SettingsDraft {

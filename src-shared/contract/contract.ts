@@ -36,6 +36,10 @@ export interface Settings {
   /** Use the bundled emulator instead of `baseUrl` (it is started on demand). */
   useDemoServer: boolean;
   windowBounds: WindowBounds | null;
+  /** The longest a catalogue answer (a search's file list) may take to arrive, in whole minutes. */
+  listingTimeoutMinutes: number;
+  /** The most a catalogue answer may hold, in whole megabytes (MiB), as sent and once decompressed. */
+  maxListingMegabytes: number;
 }
 
 export type ServerKind = 'real' | 'demo' | 'custom';

@@ -36,6 +36,8 @@ describe('the desktop settings store', () => {
       rememberSession: false,
       useDemoServer: false,
       windowBounds: null,
+      listingTimeoutMinutes: 10,
+      maxListingMegabytes: 256,
     } satisfies Settings);
     expect(defaultDownloadFolder(downloads)).toBe(path.join(downloads, 'MLSO'));
   });
@@ -63,6 +65,10 @@ describe('the desktop settings store', () => {
       { baseUrl: 'ftp://example.org' },
       { downloadFolder: '' },
       { windowBounds: { x: 1, y: 2 } },
+      { listingTimeoutMinutes: 0 },
+      { listingTimeoutMinutes: 1.5 },
+      { maxListingMegabytes: 4097 },
+      { maxListingMegabytes: '256' },
     ];
     for (const change of bad) expect(() => store.write({ ...good, ...change } as Settings), JSON.stringify(change)).toThrow(/schema/i);
     expect(electronSettingsStore(folder, downloads).read()).toEqual(good);
@@ -70,7 +76,10 @@ describe('the desktop settings store', () => {
 
   it('accepts every value the core rules accept at their limits', () => {
     const store = electronSettingsStore(folder, downloads);
-    for (const change of [{ concurrency: 1, retries: 0 }, { concurrency: 16, retries: 20 }]) {
+    for (const change of [
+      { concurrency: 1, retries: 0, listingTimeoutMinutes: 1, maxListingMegabytes: 1 },
+      { concurrency: 16, retries: 20, listingTimeoutMinutes: 1440, maxListingMegabytes: 4096 },
+    ]) {
       const next = applySettingsChange(store.read(), change);
       store.write(next);
       expect(store.read()).toEqual(next);

@@ -205,6 +205,8 @@ export const DEFAULT_SETTINGS: Settings = {
   rememberSession: true,
   useDemoServer: false,
   windowBounds: null,
+  listingTimeoutMinutes: 10,
+  maxListingMegabytes: 256,
 };
 
 export const DEFAULT_APP_INFO: AppInfo = {

@@ -51,6 +51,19 @@ describe('settings', () => {
     expect(spin('Concurrent downloads').value).toBe('4');
   });
 
+  it('shows and saves the listing limits, with a hint on each', async () => {
+    const { fake } = await openSettings();
+    expect(spin('Listing time limit').value).toBe('10');
+    expect(spin('Listing size limit').value).toBe('256');
+    screen.getByText(/minutes to wait for a search's file list/);
+    screen.getByText(/MB a file list may take/);
+    await fireEvent.input(spin('Listing time limit'), { target: { value: '30' } });
+    await fireEvent.input(spin('Listing size limit'), { target: { value: '512' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(fake.callsTo('settings:update')).toEqual([{ listingTimeoutMinutes: 30, maxListingMegabytes: 512 }]);
+  });
+
   it('switches to the demo server and updates the top bar', async () => {
     const { fake } = await openSettings();
     await fireEvent.click(screen.getByRole('switch', { name: /Use demo server/ }));

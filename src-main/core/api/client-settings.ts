@@ -1,5 +1,6 @@
 // The settings every front end hands to the core client.
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../../../src-shared/api/service-facts';
+import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../../src-shared/settings/default-settings';
 import { InvalidInputError } from '../errors';
 
 export interface ClientSettings {
@@ -9,8 +10,12 @@ export interface ClientSettings {
   apiVersion: string;
   /** Sent as the `client` query value on the files endpoint. */
   clientName: string;
-  /** Milliseconds to wait for a catalogue answer. */
+  /** Milliseconds of silence allowed: waiting for an answer to start, and between two pieces of it. */
   timeoutMs: number;
+  /** Milliseconds a whole catalogue answer may take, redirects and body included (the file listing is the big one). */
+  listingDeadlineMs: number;
+  /** Bytes a catalogue answer may hold, counted as sent and again once decompressed (gzip may inflate). */
+  maxListingBytes: number;
 }
 
 export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
@@ -18,6 +23,8 @@ export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
   apiVersion: DEFAULT_API_VERSION,
   clientName: DEFAULT_CLIENT_NAME,
   timeoutMs: 60_000,
+  listingDeadlineMs: DEFAULT_LISTING_TIMEOUT_MINUTES * 60_000,
+  maxListingBytes: DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024,
 };
 
 /** Checks and tidies settings typed by a person (a trailing slash on the URL, spaces, a "/v1" pasted into the base URL). */
@@ -41,5 +48,13 @@ export function normaliseSettings(partial: Partial<ClientSettings>): ClientSetti
   if (path.endsWith(`/${apiVersion}`)) path = path.slice(0, -(apiVersion.length + 1));
   const clientName = settings.clientName.trim();
   if (clientName.length === 0) throw new InvalidInputError('The client name must not be empty.');
+  requirePositive(settings.timeoutMs, 'The answer timeout');
+  requirePositive(settings.listingDeadlineMs, 'The listing time limit');
+  requirePositive(settings.maxListingBytes, 'The listing size limit');
   return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName };
+}
+
+function requirePositive(value: unknown, label: string): void {
+  // A zero, negative or endless limit would be no limit at all (or no answer ever).
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidInputError(`${label} must be a number greater than 0.`);
 }

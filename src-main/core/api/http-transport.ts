@@ -1,13 +1,25 @@
 // Plain GETs over axios with redirects followed here rather than inside axios, so that every hop
-// takes and offers cookies through the fenced session jar, and a relative Location resolves against
-// the hop that sent it.
+// takes and offers cookies through the fenced session jar, a relative Location resolves against the
+// hop that sent it, and a Location that is not a web address is refused before anything follows it.
+// Catalogue answers are read here too, held to an overall deadline and a size cap.
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
-import { CancelledError, NetworkError, ServerError } from '../errors';
+import {
+  AnswerDeadlineError,
+  AnswerTooLargeError,
+  CancelledError,
+  InvalidResponseError,
+  MlsoError,
+  NetworkError,
+  RedirectError,
+  type AnswerSubject,
+} from '../errors';
+import { ACCEPTED_ENCODINGS, boundedBody } from './bounded-body';
+import { RequestWatch } from './request-watch';
 import type { SessionCookieJar } from './session-cookie-jar';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 10;
+export const MAX_REDIRECTS = 10;
 
 export interface HttpResponse<T> {
   status: number;
@@ -19,11 +31,27 @@ export interface HttpResponse<T> {
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Milliseconds to wait for the answer (the whole body for text, the headers for streams). */
+  /** Milliseconds of silence allowed: before the headers, and between two pieces of a catalogue answer. */
   timeoutMs?: number;
 }
 
+export interface AnswerOptions extends RequestOptions {
+  /** How the answer is named in messages, and what to advise when it breaks a limit. */
+  subject: AnswerSubject;
+}
+
+export interface TransportLimits {
+  /** The default of RequestOptions.timeoutMs. */
+  timeoutMs: number;
+  /** Milliseconds a whole catalogue answer may take, redirects and body included. */
+  answerDeadlineMs: number;
+  /** Bytes a catalogue answer may hold, as sent and once decoded. */
+  maxAnswerBytes: number;
+}
+
 export type RequestLogger = (url: string) => void;
+
+type RequestKind = 'answer' | 'download';
 
 export class HttpTransport {
   private readonly axios: AxiosInstance;
@@ -31,7 +59,7 @@ export class HttpTransport {
   constructor(
     private readonly cookies: SessionCookieJar,
     userAgent: string,
-    private readonly defaultTimeoutMs: number,
+    private readonly limits: TransportLimits,
     private readonly log?: RequestLogger,
   ) {
     this.axios = axios.create({
@@ -41,73 +69,131 @@ export class HttpTransport {
     });
   }
 
-  /** GET with the body as text (JSON endpoints); decoding gzip content-encoding is left to axios. */
-  getText(url: string, options: RequestOptions = {}): Promise<HttpResponse<string>> {
-    return this.get(url, 'text', options);
+  /**
+   * GET of a catalogue (JSON) endpoint. `read` gets the answer with its body as decoded chunks; the
+   * deadline, the idle timeout and the size cap hold until `read` is done, and the connection is closed
+   * if `read` stops early.
+   */
+  async readAnswer<T>(url: string, options: AnswerOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>) => Promise<T>): Promise<T> {
+    const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, deadlineMs: this.limits.answerDeadlineMs, signal: options.signal });
+    let current = url;
+    let raw: Readable | undefined;
+    try {
+      const response = await this.follow(url, 'answer', watch, (hop) => (current = hop));
+      raw = response.data;
+      const body = boundedBody(raw, response.headers['content-encoding'], response.url, {
+        maxBytes: this.limits.maxAnswerBytes,
+        tooLarge: () => new AnswerTooLargeError(response.url, this.limits.maxAnswerBytes, options.subject),
+        heard: () => watch.heard(),
+      });
+      const stop = (): void => void body.chunks.destroy();
+      watch.signal.addEventListener('abort', stop, { once: true });
+      try {
+        return await read({ ...response, data: body.chunks });
+      } catch (error) {
+        throw body.isDecodingFailure(error) ? new InvalidResponseError(response.url, 'the compressed answer is damaged') : error;
+      } finally {
+        watch.signal.removeEventListener('abort', stop);
+        body.chunks.destroy();
+      }
+    } catch (error) {
+      throw this.explain(error, watch, current, options.subject);
+    } finally {
+      watch.finish();
+      raw?.destroy();
+    }
+  }
+
+  /** GET of a catalogue endpoint with the body as text (small answers and error bodies). */
+  getText(url: string, options: AnswerOptions): Promise<HttpResponse<string>> {
+    return this.readAnswer(url, options, async (response) => ({ ...response, data: await textOf(response.data) }));
   }
 
   /** GET with the body as a raw byte stream: no content decoding, the caller inspects the bytes itself. */
-  getStream(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
-    return this.get(url, 'stream', options);
+  async getStream(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
+    // Only the wait for the headers is timed here; the body's pace is the download engine's business.
+    const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, signal: options.signal });
+    let current = url;
+    try {
+      return await this.follow(url, 'download', watch, (hop) => (current = hop));
+    } catch (error) {
+      throw this.explain(error, watch, current);
+    } finally {
+      watch.finish();
+    }
   }
 
-  private async get<T extends string | Readable>(
-    startUrl: string,
-    kind: 'text' | 'stream',
-    options: RequestOptions,
-  ): Promise<HttpResponse<T>> {
+  private async follow(startUrl: string, kind: RequestKind, watch: RequestWatch, onHop: (url: string) => void): Promise<HttpResponse<Readable>> {
     let url = startUrl;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      const response = await this.once<T>(url, kind, options);
+      onHop(url);
+      const response = await this.once(url, kind, watch.signal);
+      watch.heard();
       const location = response.headers['location'];
-      if (REDIRECT_STATUSES.has(response.status) && typeof location === 'string') {
-        if (kind === 'stream') (response.data as Readable).destroy();
-        url = new URL(location, url).href;
-        continue;
-      }
-      return response;
+      if (!REDIRECT_STATUSES.has(response.status) || typeof location !== 'string') return response;
+      response.data.destroy();
+      url = nextHop(location, url);
     }
-    throw new ServerError(508, `more than ${MAX_REDIRECTS} redirects`, startUrl);
+    // The client's own limit, not a server status: say what happened rather than "508".
+    throw RedirectError.tooMany(startUrl, MAX_REDIRECTS);
   }
 
-  private async once<T extends string | Readable>(url: string, kind: 'text' | 'stream', options: RequestOptions): Promise<HttpResponse<T>> {
+  private async once(url: string, kind: RequestKind, signal: AbortSignal): Promise<HttpResponse<Readable>> {
     this.log?.(url);
-    const headers: Record<string, string> = { Accept: kind === 'text' ? 'application/json' : '*/*' };
+    const headers: Record<string, string> = kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*' };
     const cookie = await this.cookies.headerFor(url);
     if (cookie) headers['Cookie'] = cookie;
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-
-    // Streams get a timer of their own for the wait until headers; axios's timeout would keep
-    // watching the socket while the body flows, which is the download engine's business.
-    const headerWait = new AbortController();
-    const signals = [headerWait.signal, ...(options.signal ? [options.signal] : [])];
-    const timer = kind === 'stream' && timeoutMs > 0 ? setTimeout(() => headerWait.abort(), timeoutMs) : undefined;
+    const response = await this.axios.get(url, {
+      headers,
+      signal,
+      responseType: 'stream',
+      // Raw bytes either way: catalogue answers are decoded (and counted) by boundedBody, downloads by the download code.
+      decompress: false,
+    });
+    const data = response.data as Readable;
     try {
-      const response = await this.axios.get(url, {
-        headers,
-        signal: AbortSignal.any(signals),
-        timeout: kind === 'text' ? timeoutMs : 0,
-        responseType: kind,
-        // Text answers: let axios undo Content-Encoding, but never parse JSON for us (an HTML error
-        // page must reach the caller as text). Streams: raw bytes, decoded by the download code.
-        decompress: kind === 'text',
-        transformResponse: (data: unknown) => data,
-      });
       await this.cookies.storeFrom(response.headers['set-cookie'], url);
-      return {
-        status: response.status,
-        headers: response.headers as Record<string, string | string[] | undefined>,
-        data: response.data as T,
-        url,
-      };
     } catch (error) {
-      if (options.signal?.aborted) throw new CancelledError('The request');
-      if (headerWait.signal.aborted) throw new NetworkError('timeout', url);
-      throw toNetworkError(error, url);
-    } finally {
-      clearTimeout(timer);
+      data.destroy();
+      throw error;
+    }
+    return { status: response.status, headers: response.headers as Record<string, string | string[] | undefined>, data, url };
+  }
+
+  /** The failure to report: a clock that ran out or the caller's cancel first, then the failure itself. */
+  private explain(error: unknown, watch: RequestWatch, url: string, subject?: AnswerSubject): unknown {
+    switch (watch.stoppedBy) {
+      case 'cancelled':
+        return new CancelledError('The request');
+      case 'idle':
+        return new NetworkError('timeout', url);
+      case 'deadline':
+        if (subject) return new AnswerDeadlineError(url, this.limits.answerDeadlineMs, subject);
+        return new NetworkError('timeout', url);
+      default:
+        return error instanceof MlsoError ? error : toNetworkError(error, url);
     }
   }
+}
+
+/** The address a redirect points to; only http and https are followed (axios would refuse file: as "cannot reach null"). */
+function nextHop(location: string, from: string): string {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw RedirectError.notWeb(from, location);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw RedirectError.notWeb(from, location);
+  return next.href;
+}
+
+/** A whole (bounded) answer as text. */
+export async function textOf(chunks: AsyncIterable<Buffer>): Promise<string> {
+  const pieces: Buffer[] = [];
+  for await (const chunk of chunks) pieces.push(chunk);
+  // A byte-order mark is no part of the JSON (axios dropped it too when it decoded text for us).
+  return Buffer.concat(pieces).toString('utf8').replace(/^\uFEFF/, '');
 }
 
 export function toNetworkError(error: unknown, url: string): NetworkError {

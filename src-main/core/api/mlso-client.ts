@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import {
   aboutSchema,
-  fileListingSchema,
   instrumentIdsSchema,
   instrumentSchema,
   messageSchema,
@@ -18,16 +17,31 @@ import {
   type ProductMetadata,
 } from '../../../src-shared/api/schemas';
 import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-shared/filters/filter-rules';
-import { InvalidInputError, InvalidResponseError, ServerError, UnknownUserError } from '../errors';
+import { InvalidInputError, ServerError, UnknownUserError, type AnswerSubject } from '../errors';
 import { normaliseSettings, type ClientSettings } from './client-settings';
-import { HttpTransport, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import { FileListingParser } from './file-listing-parser';
+import { HttpTransport, textOf, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import { parseJsonAnswer } from './json-answer';
 import { SessionCookieJar } from './session-cookie-jar';
 
 const USER_AGENT = 'mlso-downloader/0.1 (+https://github.com/mlso-downloader)';
 
+/** What to tell the user when a file listing breaks a limit: each front end names its own way to raise it. */
+export type ListingAdvice = Pick<AnswerSubject, 'tooLarge' | 'tooSlow'>;
+
+const DEFAULT_LISTING_ADVICE: ListingAdvice = {
+  tooLarge: 'narrow the search (fewer dates, or one file per period) or raise the listing size limit',
+  tooSlow: 'try again later, narrow the search (fewer dates, or one file per period) or raise the listing time limit',
+};
+
+/** The small answers only outgrow the limits when the address points at something that is not the API. */
+const OTHER_ANSWERS: AnswerSubject = { name: 'answer', tooLarge: 'check the server address', tooSlow: 'try again later, or check the server address' };
+
 export interface ClientOptions {
   /** Called with every URL requested (the command line's --verbose). */
   log?: RequestLogger;
+  /** How the front end says to narrow a search or raise a listing limit. */
+  listingAdvice?: ListingAdvice;
 }
 
 export interface FilesRequest {
@@ -48,7 +62,7 @@ export class MlsoClient {
   ) {
     this.current = normaliseSettings(settings);
     this.cookies = new SessionCookieJar(this.current.baseUrl);
-    this.transport = new HttpTransport(this.cookies, USER_AGENT, this.current.timeoutMs, options.log);
+    this.transport = this.newTransport();
   }
 
   get settings(): ClientSettings {
@@ -59,8 +73,13 @@ export class MlsoClient {
   configure(settings: Partial<ClientSettings>): void {
     this.current = normaliseSettings({ ...this.current, ...settings });
     this.cookies.rescope(this.current.baseUrl);
-    this.transport = new HttpTransport(this.cookies, USER_AGENT, this.current.timeoutMs, this.options.log);
+    this.transport = this.newTransport();
     this.metadataCache.clear();
+  }
+
+  private newTransport(): HttpTransport {
+    const limits = { timeoutMs: this.current.timeoutMs, answerDeadlineMs: this.current.listingDeadlineMs, maxAnswerBytes: this.current.maxListingBytes };
+    return new HttpTransport(this.cookies, USER_AGENT, limits, this.options.log);
   }
 
   /** The address of an endpoint; path segments are percent-encoded (product ids such as `nrgf+diff`). */
@@ -128,7 +147,14 @@ export class MlsoClient {
     );
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     url.searchParams.set('client', this.current.clientName);
-    return this.getJson(url.href, fileListingSchema, options);
+    const subject: AnswerSubject = { name: 'file listing', ...(this.options.listingAdvice ?? DEFAULT_LISTING_ADVICE) };
+    // Parsed as it arrives: memory holds the checked entries, never the whole text as well.
+    return this.transport.readAnswer(url.href, { ...options, subject }, async (response) => {
+      if (!isOk(response.status)) throw statusError({ ...response, data: await textOf(response.data) });
+      const parser = new FileListingParser(response.url);
+      for await (const chunk of response.data) parser.write(chunk);
+      return parser.end();
+    });
   }
 
   /** Signs in: on success the server's session cookie is kept in the jar and its message returned. */
@@ -139,13 +165,13 @@ export class MlsoClient {
     }
     const url = new URL(this.endpoint('authenticate'));
     url.searchParams.set('username', email);
-    const response = await this.transport.getText(url.href, options);
+    const response = await this.transport.getText(url.href, { ...options, subject: OTHER_ANSWERS });
     if (response.status === 404) {
       const message = serverMessage(response.data);
       throw new UnknownUserError(email, message ?? `username ${email} not found`);
     }
     if (!isOk(response.status)) throw statusError(response);
-    return parseBody(response, messageSchema).message;
+    return parseJsonAnswer(response.url, response.data, messageSchema).message;
   }
 
   async signOut(): Promise<void> {
@@ -173,9 +199,9 @@ export class MlsoClient {
   }
 
   private async getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions): Promise<z.infer<S>> {
-    const response = await this.transport.getText(url, options);
+    const response = await this.transport.getText(url, { ...options, subject: OTHER_ANSWERS });
     if (!isOk(response.status)) throw statusError(response);
-    return parseBody(response, schema);
+    return parseJsonAnswer(response.url, response.data, schema);
   }
 }
 
@@ -186,22 +212,6 @@ function requireId(value: string, what: 'instrument' | 'product'): string {
 }
 
 const isOk = (status: number): boolean => status >= 200 && status < 300;
-
-function parseBody<S extends z.ZodType>(response: HttpResponse<string>, schema: S): z.infer<S> {
-  let body: unknown;
-  try {
-    body = JSON.parse(response.data);
-  } catch {
-    throw new InvalidResponseError(response.url, `expected JSON, got ${describeText(response.data)}`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'the answer';
-    throw new InvalidResponseError(response.url, `${where}: ${issue?.message ?? 'unexpected shape'}`);
-  }
-  return parsed.data;
-}
 
 /** The `message` of a JSON error body, if the body is one. */
 export function serverMessage(text: string): string | undefined {
@@ -223,11 +233,4 @@ export function retryAfterSeconds(headers: Record<string, string | string[] | un
 
 function statusError(response: HttpResponse<string>): ServerError {
   return new ServerError(response.status, serverMessage(response.data), response.url, retryAfterSeconds(response.headers));
-}
-
-function describeText(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) return 'an empty body';
-  if (/^<(!doctype|html)/i.test(trimmed)) return 'an HTML page';
-  return `"${trimmed.slice(0, 40)}${trimmed.length > 40 ? '…' : ''}"`;
 }

@@ -3,10 +3,12 @@
 // behaviour of its own.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_BASE_URL, DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers, SessionState, Settings } from '../../../src-shared/contract/contract';
 import type { ErrorData } from '../../../src-shared/errors';
-import { MlsoClient } from '../api/mlso-client';
+import type { ClientSettings } from '../api/client-settings';
+import { MlsoClient, type ListingAdvice } from '../api/mlso-client';
 import { freeSpaceOf } from '../downloads/disk-space';
 import { describeLedgerRecovery, openDownloadEngine, type OpenedEngine } from '../downloads/open-engine';
 import { SignInRequiredError } from '../downloads/session-keeper';
@@ -29,6 +31,12 @@ export class UnsupportedError extends MlsoError {
   readonly kind = 'unsupported' as const;
 }
 
+/** The window's way to raise a listing limit. */
+const APP_LISTING_ADVICE: ListingAdvice = {
+  tooLarge: 'narrow the search (fewer dates, or one file per period) or raise the listing size limit in Settings',
+  tooSlow: 'try again later, narrow the search (fewer dates, or one file per period) or raise the listing time limit in Settings',
+};
+
 /** Errors that mean "the user has to sign in (again)" rather than "something broke". */
 const SIGN_IN_KINDS: ReadonlySet<string> = new Set(['unknown-user', 'session']);
 
@@ -39,10 +47,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   let signedInEmail: string | null = null;
 
   const serverUrl = (): string => (demo ? demo.url : settings.baseUrl);
-  const clientSettings = () => ({ baseUrl: serverUrl(), apiVersion: settings.apiVersion, clientName: settings.clientName });
+  const clientSettings = (): Partial<ClientSettings> => ({
+    baseUrl: serverUrl(),
+    apiVersion: settings.apiVersion,
+    clientName: settings.clientName,
+    listingDeadlineMs: settings.listingTimeoutMinutes * 60_000,
+    maxListingBytes: settings.maxListingMegabytes * 1024 * 1024,
+  });
 
   if (settings.useDemoServer) demo = await options.startDemoServer();
-  const client = new MlsoClient(clientSettings());
+  const client = new MlsoClient(clientSettings(), { listingAdvice: APP_LISTING_ADVICE });
 
   // A remembered session comes back only for the server it was made with.
   if (settings.rememberSession && options.sessionVault && settings.lastEmail) {
@@ -91,16 +105,14 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   async function changeSettings(change: Partial<Settings>): Promise<Settings> {
     const next = applySettingsChange(settings, change);
-    const previousServer = { url: serverUrl(), apiVersion: settings.apiVersion, clientName: settings.clientName };
+    const previousServer = { url: serverUrl(), client: clientSettings() };
     if (next.useDemoServer && !demo) demo = await options.startDemoServer();
     const closingDemo = !next.useDemoServer && demo ? demo : undefined;
     if (closingDemo) demo = undefined;
     saveSettings(next);
-    const serverChanged =
-      previousServer.url !== serverUrl() || previousServer.apiVersion !== settings.apiVersion || previousServer.clientName !== settings.clientName;
-    if (serverChanged) {
-      // A session belongs to one server: pointing elsewhere signs out.
+    if (!isDeepStrictEqual(previousServer.client, clientSettings())) {
       client.configure(clientSettings());
+      // A session belongs to one server: pointing elsewhere signs out.
       if (previousServer.url !== serverUrl()) {
         await client.signOut();
         signedInEmail = null;

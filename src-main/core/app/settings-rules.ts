@@ -2,9 +2,17 @@
 import path from 'node:path';
 import type { Settings } from '../../../src-shared/contract/contract';
 import { EXISTING_FILE_POLICIES } from '../../../src-shared/downloads/existing-file-policy';
-import { CONCURRENCY_RANGE, RETRIES_RANGE } from '../../../src-shared/settings/default-settings';
+import {
+  CONCURRENCY_RANGE,
+  LISTING_TIMEOUT_MINUTES_RANGE,
+  MAX_LISTING_MEGABYTES_RANGE,
+  RETRIES_RANGE,
+  SETTING_NAMES,
+} from '../../../src-shared/settings/default-settings';
 import { normaliseSettings } from '../api/client-settings';
 import { InvalidInputError } from '../errors';
+
+const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
 
 function wholeNumber(value: unknown, range: { min: number; max: number }, label: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
@@ -13,15 +21,33 @@ function wholeNumber(value: unknown, range: { min: number; max: number }, label:
   return value;
 }
 
+/** The known settings of a saved record (a preferences file may hold keys of another version): the rest is left out. */
+export function knownSettings(record: unknown): Partial<Settings> {
+  if (typeof record !== 'object' || record === null) return {};
+  return Object.fromEntries(Object.entries(record).filter(([key]) => KNOWN.has(key))) as Partial<Settings>;
+}
+
 /** The settings after `change`, checked and tidied; throws InvalidInputError naming the first bad value. */
 export function applySettingsChange(current: Settings, change: Partial<Settings>): Settings {
-  const next: Settings = { ...current, ...change };
+  if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+    throw new InvalidInputError('A settings change must name settings and their new values; nothing was saved.');
+  }
+  // Own keys only, so a "__proto__" from JSON.parse is seen (and refused) rather than spread into the file.
+  const unknown = Object.keys(change).filter((key) => !KNOWN.has(key));
+  if (unknown.length > 0) {
+    const names = unknown.map((key) => `"${key}"`).join(', ');
+    throw new InvalidInputError(`${names} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'}; nothing was saved.`);
+  }
+  // Built from the known names alone: nothing else from either side reaches the saved file.
+  const next = Object.fromEntries(SETTING_NAMES.map((key) => [key, Object.hasOwn(change, key) ? change[key] : current[key]])) as unknown as Settings;
   const client = normaliseSettings({ baseUrl: next.baseUrl, apiVersion: next.apiVersion, clientName: next.clientName });
   next.baseUrl = client.baseUrl;
   next.apiVersion = client.apiVersion;
   next.clientName = client.clientName;
   next.concurrency = wholeNumber(next.concurrency, CONCURRENCY_RANGE, 'Concurrency');
   next.retries = wholeNumber(next.retries, RETRIES_RANGE, 'Retries');
+  next.listingTimeoutMinutes = wholeNumber(next.listingTimeoutMinutes, LISTING_TIMEOUT_MINUTES_RANGE, 'The listing time limit (minutes)');
+  next.maxListingMegabytes = wholeNumber(next.maxListingMegabytes, MAX_LISTING_MEGABYTES_RANGE, 'The listing size limit (MB)');
   if (!EXISTING_FILE_POLICIES.includes(next.existingFiles)) {
     throw new InvalidInputError(`When a file is already there, choose one of: ${EXISTING_FILE_POLICIES.join(', ')}.`);
   }

@@ -107,6 +107,34 @@ describe('the app core behind the contract', () => {
     expect((await core.handlers['settings:get']()).windowBounds).toEqual({ x: 10, y: 20, width: 1200, height: 800, maximized: false });
   });
 
+  it('refuses unknown keys in settings:update and saves nothing', async () => {
+    const { core, settings, events } = await harness();
+    const before = structuredClone(settings.saved);
+    for (const change of [JSON.parse('{"__proto__": {"x": 1}, "nope": 2}'), { concurrency: 2, nope: 2 }]) {
+      const result = await invokeHandler(core.handlers, 'settings:update', change);
+      expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining('"nope"') } });
+    }
+    expect(settings.saved).toEqual(before);
+    expect(Object.getPrototypeOf(settings.saved)).toBe(Object.prototype);
+    expect(Object.keys(settings.saved)).not.toContain('nope');
+    expect(events.some((e) => e.event === 'settings:changed')).toBe(false);
+    expect(await core.handlers['settings:get']()).toEqual(before);
+  });
+
+  it('hands the listing size limit to the client, at start and when it changes', async () => {
+    const { core } = await harness({ settings: { maxListingMegabytes: 1 } });
+    // A listing of a little over 1 MB: refused under the 1 MB limit, read under a 2 MB one.
+    emulator().transformListing = (listing) => ({ ...listing, padding: 'x'.repeat(1024 * 1024) });
+    const search = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } };
+    const refused = await invokeHandler(core.handlers, 'catalog:files', search);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-response', message: expect.stringMatching(/is larger than the 1 MB limit; .*raise the listing size limit in Settings\.$/) },
+    });
+    await core.handlers['settings:update']({ maxListingMegabytes: 2 });
+    expect((await core.handlers['catalog:files'](search)).files.length).toBeGreaterThan(2);
+  });
+
   it('switches to the demo server and back, signing out on the way', async () => {
     const h = await harness();
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });

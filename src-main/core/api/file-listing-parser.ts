@@ -1,0 +1,119 @@
+// The files listing, parsed as it streams in. Each entry is checked against fileEntrySchema as soon as it
+// is complete and only the checked copy is kept, so memory holds the entries rather than the whole text,
+// a parsed tree and a checked copy of that tree (a 200 MB listing used to peak near 1 GB). Everything but
+// the entries is checked with fileListingSchema at the end: unknown fields survive, and the messages for
+// an answer that is not a listing are those of checking the whole answer at once.
+import { TokenParser, TokenType, Tokenizer, type ParsedTokenInfo } from '@streamparser/json';
+import { fileEntrySchema, fileListingSchema, type FileEntry, type FileListing } from '../../../src-shared/api/schemas';
+import { MlsoError } from '../errors';
+import { checkShape, notJson } from './json-answer';
+
+/** How much of the beginning is kept, to describe an answer that is not JSON. */
+const HEAD_BYTES = 1024;
+
+export class FileListingParser {
+  private readonly tokenizer = new Tokenizer();
+  /** Gets every token but those of the entries, so it builds the answer with `files: []`. */
+  private readonly outline = new TokenParser({ paths: ['$'] });
+  /** Gets the tokens of the top-level files array; hands on each entry and lets go of it (keepStack: false). */
+  private entryParser: TokenParser | undefined;
+  private entries: FileEntry[] = [];
+  private answer: { value: unknown } | undefined;
+  private failure: unknown;
+  private head = Buffer.alloc(0);
+  private bytesSeen = 0;
+  // Where the tokens are in the answer: containers open, and the member of the top-level object being read.
+  private depth = 0;
+  private rootIsObject = false;
+  private memberNameNext = false;
+  private member: string | undefined;
+  private inFiles = false;
+
+  constructor(private readonly url: string) {
+    this.tokenizer.onToken = (token) => this.route(token);
+    // Entry checks throw from inside the tokenizer's callbacks and arrive here too, as themselves.
+    this.tokenizer.onError = (error) => {
+      this.failure ??= error;
+    };
+    this.outline.onValue = ({ value }) => {
+      this.answer = { value };
+    };
+  }
+
+  /** Feeds the next piece of the answer; throws InvalidResponseError once it is clearly not a listing. */
+  write(chunk: Uint8Array): void {
+    this.keepHead(chunk);
+    if (this.failure === undefined) this.tokenizer.write(chunk);
+    // Text that is not JSON is described by its beginning, so a little more of it is read first.
+    if (this.failure instanceof MlsoError || (this.failure !== undefined && this.head.length >= HEAD_BYTES)) this.throwIfFailed();
+  }
+
+  /** The checked listing, once the whole answer has been written. */
+  end(): FileListing {
+    if (this.failure === undefined && !this.tokenizer.isEnded) this.tokenizer.end();
+    this.throwIfFailed();
+    // Nothing complete arrived: an empty body, or one cut short.
+    if (!this.answer) throw notJson(this.url, this.headText(), this.bytesSeen > this.head.length);
+    const listing = checkShape(this.url, this.answer.value, fileListingSchema);
+    listing.files = this.entries;
+    return listing;
+  }
+
+  private route(token: ParsedTokenInfo): void {
+    const type = token.token;
+    if (this.inFiles) {
+      const closesFiles = this.depth === 2 && type === TokenType.RIGHT_BRACKET;
+      this.track(type);
+      this.entryParser?.write(token);
+      if (!closesFiles) return;
+      this.inFiles = false;
+    } else if (this.depth === 0 && type === TokenType.LEFT_BRACE) {
+      this.rootIsObject = true;
+      this.memberNameNext = true;
+      this.track(type);
+    } else {
+      if (this.depth === 1 && this.rootIsObject) this.followTopLevel(token);
+      this.track(type);
+    }
+    this.outline.write(token);
+  }
+
+  /** Tokens directly inside the top-level object: member names, and the start of the files array. */
+  private followTopLevel(token: ParsedTokenInfo): void {
+    if (token.token === TokenType.STRING && this.memberNameNext) {
+      this.member = String(token.value);
+      this.memberNameNext = false;
+    } else if (token.token === TokenType.COMMA) {
+      this.memberNameNext = true;
+    } else if (token.token === TokenType.LEFT_BRACKET && this.member === 'files') {
+      // A repeated "files" replaces the earlier one, as in JSON.parse.
+      this.inFiles = true;
+      this.entries = [];
+      this.entryParser = new TokenParser({ paths: ['$.*'], keepStack: false });
+      this.entryParser.onValue = ({ value }) => {
+        this.entries.push(checkShape(this.url, value, fileEntrySchema, ['files', this.entries.length]));
+      };
+      this.entryParser.write(token);
+    }
+  }
+
+  private track(type: TokenType): void {
+    if (type === TokenType.LEFT_BRACE || type === TokenType.LEFT_BRACKET) this.depth += 1;
+    else if (type === TokenType.RIGHT_BRACE || type === TokenType.RIGHT_BRACKET) this.depth -= 1;
+  }
+
+  private keepHead(chunk: Uint8Array): void {
+    this.bytesSeen += chunk.length;
+    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+  }
+
+  private headText(): string {
+    return this.head.toString('utf8').replace(/^\uFEFF/, '');
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure === undefined) return;
+    if (this.failure instanceof MlsoError) throw this.failure;
+    throw notJson(this.url, this.headText(), this.bytesSeen > this.head.length);
+  }
+}

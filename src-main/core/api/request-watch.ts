@@ -1,0 +1,57 @@
+// The clocks of one request as a single abort signal that remembers which of them fired: the caller's
+// cancel, the idle timeout (silence before the answer starts, or between two pieces of it) and, for
+// catalogue answers, the overall deadline that a server trickling one byte at a time cannot dodge.
+export type StopCause = 'cancelled' | 'idle' | 'deadline';
+
+export interface RequestClocks {
+  /** Milliseconds of silence allowed; 0 waits for ever. */
+  idleMs: number;
+  /** Milliseconds for the whole exchange, when it has a deadline. */
+  deadlineMs?: number;
+  /** The caller's cancel. */
+  signal?: AbortSignal;
+}
+
+export class RequestWatch {
+  private readonly controller = new AbortController();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly deadlineTimer: NodeJS.Timeout | undefined;
+  private cause: StopCause | undefined;
+  private readonly onCancel = (): void => this.stop('cancelled');
+
+  constructor(private readonly clocks: RequestClocks) {
+    if (clocks.signal?.aborted) this.stop('cancelled');
+    else clocks.signal?.addEventListener('abort', this.onCancel, { once: true });
+    if (clocks.deadlineMs !== undefined && this.cause === undefined) this.deadlineTimer = setTimeout(() => this.stop('deadline'), clocks.deadlineMs);
+    this.heard();
+  }
+
+  /** Aborts when any clock runs out or the caller cancels. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get stoppedBy(): StopCause | undefined {
+    return this.cause;
+  }
+
+  /** Something arrived: the idle timer starts again. */
+  heard(): void {
+    clearTimeout(this.idleTimer);
+    if (this.cause === undefined && this.clocks.idleMs > 0) this.idleTimer = setTimeout(() => this.stop('idle'), this.clocks.idleMs);
+  }
+
+  /** The request is over (or its body handed on): no clock may fire any more. */
+  finish(): void {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.deadlineTimer);
+    this.clocks.signal?.removeEventListener('abort', this.onCancel);
+  }
+
+  private stop(cause: StopCause): void {
+    if (this.cause !== undefined) return;
+    this.cause = cause;
+    this.finish();
+    this.controller.abort(cause);
+  }
+}

@@ -1,0 +1,108 @@
+// The files listing is parsed as it streams in: each entry is checked as it completes and only the checked
+// copy is kept. The result, and the message for an answer that is not a listing, are those of parsing the
+// whole text and checking it with fileListingSchema.
+import { describe, expect, it } from 'vitest';
+import { FileListingParser } from '../../../src-main/core/api/file-listing-parser';
+import { InvalidResponseError } from '../../../src-main/core/errors';
+import { fileListingSchema } from '../../../src-shared/api/schemas';
+
+const URL_OF_ANSWER = 'http://127.0.0.1:5000/v1/instruments/kcor/products/pb/files/';
+
+/** Parses `text` fed in pieces of `pieceSize` bytes (1 splits every UTF-8 character and every token). */
+function streamed(text: string | Buffer, pieceSize = 1): unknown {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  const parser = new FileListingParser(URL_OF_ANSWER);
+  for (let offset = 0; offset < bytes.length; offset += pieceSize) parser.write(bytes.subarray(offset, offset + pieceSize));
+  return parser.end();
+}
+
+function streamedError(text: string, pieceSize = 1): Error {
+  try {
+    streamed(text, pieceSize);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('the parser accepted the answer');
+}
+
+/** What checking the whole text at once reports (the client's behaviour before streaming). */
+function wholeTextParse(text: string): unknown {
+  return fileListingSchema.parse(JSON.parse(text));
+}
+
+const ENTRY = '{"date-obs":"2025-03-24T21:03:15","filename":"20250324_210315_kcor_l2_pb.fts","filesize":1234,"instrument":"kcor","product":"pb","url":"http://x/v1/download?filename=a.fts.gz"}';
+const UCOMP_ENTRY =
+  '{"date-obs":"2025-03-24T19:00:00","filename":"20250324.190000.ucomp.789.l2.fts","filesize":null,"instrument":"ucomp","obs-plan":"waves","product":"l2","url":"u","wave-region":"789","wavelengths":3,"nested":{"a":[1,2,{"b":"é"}]}}';
+
+describe('the streaming file listing parser', () => {
+  it('gives what parsing the whole text gives, fed one byte at a time, unknown fields included', () => {
+    const text = `{"end-date":"2025-03-25","files":[${ENTRY},${UCOMP_ENTRY}],"instrument":"kcor","product":"pb","start-date":null,"total_filesize":null,"future":{"files":[1]},"π":"ünïcode"}`;
+    const listing = streamed(text);
+    expect(listing).toEqual(wholeTextParse(text));
+    expect(listing).toMatchObject({ future: { files: [1] }, π: 'ünïcode', total_filesize: 0 });
+    expect((listing as { files: unknown[] }).files[1]).toMatchObject({ filesize: 0, nested: { a: [1, 2, { b: 'é' }] } });
+  });
+
+  it('handles a listing with no files, files before or after the other fields, a byte-order mark and surrounding space', () => {
+    for (const text of [
+      '{"instrument":"kcor","product":"pb","files":[]}',
+      `  {"files":[${ENTRY}],"instrument":"kcor","product":"pb","total_filesize":5}\n`,
+      `\uFEFF{"instrument":"kcor","files":[${ENTRY}],"product":"pb"}`,
+    ]) {
+      expect(streamed(text, 3), text).toEqual(wholeTextParse(text.replace(/^\uFEFF/, '')));
+    }
+  });
+
+  it('keeps the last files array when the key repeats, as JSON.parse does', () => {
+    const text = `{"instrument":"kcor","product":"pb","files":[${ENTRY},${ENTRY}],"files":[${UCOMP_ENTRY}]}`;
+    expect(streamed(text)).toEqual(wholeTextParse(text));
+  });
+
+  it('refuses an HTML page, an empty body and broken JSON with the messages of old', () => {
+    const cases: [string, string][] = [
+      ['<html><body>maintenance</body></html>', 'expected JSON, got an HTML page'],
+      ['', 'expected JSON, got an empty body'],
+      ['  \n ', 'expected JSON, got an empty body'],
+      ['{"files": [', 'expected JSON, got "{"files": ["'],
+      ['{"instrument":"kcor","product":"pb","files":[]} trailing', 'expected JSON, got "{"instrument":"kcor","product":"pb","fil…"'],
+      ['{"instrument":"kcor"} {"product":"pb"}', 'expected JSON, got "{"instrument":"kcor"} {"product":"pb"}"'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY},]}`, `expected JSON, got "{"instrument":"kcor","product":"pb","fil…"`],
+    ];
+    for (const [text, detail] of cases) {
+      const error = streamedError(text);
+      expect(error, text).toBeInstanceOf(InvalidResponseError);
+      expect(error.message, text).toBe(new InvalidResponseError(URL_OF_ANSWER, detail).message);
+    }
+  });
+
+  it('refuses wrong shapes naming the field, as checking the whole text did', () => {
+    const cases = [
+      '[1,2]',
+      '"a string"',
+      '{"instrument":"kcor","product":"pb"}',
+      '{"instrument":"kcor","product":"pb","files":{"a":{}}}',
+      '{"instrument":"kcor","product":"pb","files":"none"}',
+      `{"instrument":"kcor","product":"pb","files":[${ENTRY},{"filename":"b.fts"}]}`,
+      `{"instrument":"kcor","product":"pb","files":[${ENTRY},${ENTRY.replace('"filesize":1234', '"filesize":-1')}]}`,
+      `{"instrument":"kcor","product":"pb","files":[${ENTRY},7]}`,
+      `{"instrument":3,"product":"pb","files":[${ENTRY}]}`,
+    ];
+    for (const text of cases) {
+      const whole = fileListingSchema.safeParse(JSON.parse(text));
+      expect(whole.success, text).toBe(false);
+      const issue = whole.error!.issues[0]!;
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'the answer';
+      expect(streamedError(text, 7).message, text).toBe(new InvalidResponseError(URL_OF_ANSWER, `${where}: ${issue.message}`).message);
+    }
+  });
+
+  it('collects every entry of a listing written in many pieces', () => {
+    const parser = new FileListingParser(URL_OF_ANSWER);
+    parser.write(Buffer.from(`{"instrument":"kcor","product":"pb","files":[${ENTRY}`));
+    for (let i = 0; i < 1_000; i += 1) parser.write(Buffer.from(`,${ENTRY}`));
+    parser.write(Buffer.from(']}'));
+    const listing = parser.end();
+    expect(listing.files).toHaveLength(1_001);
+    expect(listing.files[1_000]).toEqual(JSON.parse(ENTRY));
+  });
+});
