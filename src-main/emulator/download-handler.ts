@@ -2,7 +2,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { findInstrument } from './instruments';
-import { fitsBytes, fitsChunks, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
+import { fitsBytes, fitsChunks, fitsHeader, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
 import { gzipBuffer, gzipStream } from './gzip-bodies';
 import { sendError, sendJson, sendText } from './http-replies';
 import { sendBody, type Cut, type CutAction } from './send-body';
@@ -15,6 +15,8 @@ import type { FileRecord } from './catalog';
 // Bodies of files up to this raw size are built whole and cached (Content-Length known); larger ones are streamed
 // (chunked) and never held in memory.
 const CACHEABLE_RAW_BYTES = 32 * 1024 * 1024;
+// Zeros after the end of an 'fits-overlong' file: far more than any synthetic file, yet small once gzipped.
+const OVERLONG_TAIL_BYTES = 16 * 1024 * 1024;
 
 type WireForm = 'gzip-body' | 'content-encoding' | 'raw';
 
@@ -72,6 +74,14 @@ async function serveFault(ctx: EmulatorContext, res: ServerResponse, record: Fil
       return sendUnauthenticated(ctx, res);
     case 'not-fits':
       return serveNotFits(ctx, res, record, gzipped);
+    case 'fits-header-only': {
+      const header = fitsHeader(record, ctx.options().imageSize);
+      return serveAlteredFile(ctx, res, record, gzipped, [header].values(), header.length);
+    }
+    case 'fits-overlong': {
+      const { imageSize } = ctx.options();
+      return serveAlteredFile(ctx, res, record, gzipped, withZerosAfter(fitsChunks(record, imageSize)), rawFitsSize(imageSize) + OVERLONG_TAIL_BYTES);
+    }
     case 'reset':
     case 'truncate':
     case 'stall':
@@ -145,4 +155,44 @@ function serveNotFits(ctx: EmulatorContext, res: ServerResponse, record: FileRec
   const body = form === 'raw' ? text : gzipSync(text, GZIP_OPTIONS);
   res.writeHead(200, fileHeaders(form, record.filename, body.length));
   res.end(body);
+}
+
+/**
+ * Other bytes than the file's, in the file's usual wire form and at the configured bandwidth: a clean answer
+ * with wrong content. Built whole (with Content-Length) when small, streamed when large, as files are.
+ */
+async function serveAlteredFile(
+  ctx: EmulatorContext,
+  res: ServerResponse,
+  record: FileRecord,
+  gzipped: boolean,
+  raw: IterableIterator<Buffer>,
+  rawLength: number,
+): Promise<void> {
+  const form = wireForm(ctx, record.filename, gzipped);
+  const { gzipMembers } = ctx.options();
+  let body: Iterable<Buffer> | AsyncIterable<Buffer>;
+  let length: number | undefined;
+  if (form === 'raw') {
+    body = raw;
+    length = rawLength;
+  } else if (rawLength <= CACHEABLE_RAW_BYTES) {
+    const whole = await gzipBuffer(Buffer.concat([...raw]), gzipMembers);
+    if (res.destroyed) return;
+    body = [whole];
+    length = whole.length;
+  } else {
+    body = gzipStream(raw, rawLength, gzipMembers);
+  }
+  res.writeHead(200, fileHeaders(form, record.filename, length));
+  const outcome = await sendBody(res, body, new Pacer(() => ctx.options().bandwidthBytesPerSecond));
+  // Never counted as completed: what was sent is not the file.
+  if (outcome !== 'completed') ctx.stats.downloadAborted();
+}
+
+/** The chunks, then OVERLONG_TAIL_BYTES of zeros in 1 MiB pieces (one shared buffer: zeros never change). */
+function* withZerosAfter(chunks: Iterable<Buffer>): Generator<Buffer> {
+  yield* chunks;
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let left = OVERLONG_TAIL_BYTES; left > 0; left -= zeros.length) yield zeros.subarray(0, Math.min(left, zeros.length));
 }

@@ -14,6 +14,10 @@ export const DOWNLOAD_FAULTS = [
   'truncate',
   'stall',
   'not-fits',
+  // Well-formed answers whose FITS content disagrees with its own headers: the header alone (it declares the
+  // whole image), and the whole file followed by megabytes of zeros no header declares.
+  'fits-header-only',
+  'fits-overlong',
 ] as const;
 export type DownloadFault = (typeof DOWNLOAD_FAULTS)[number];
 

@@ -144,6 +144,44 @@ describe('injected faults', () => {
     expect(text.length).toBeGreaterThan(0);
   });
 
+  it('fits-header-only is a complete gzip stream of the header alone, which declares the whole image', async () => {
+    const target = pick(10);
+    const fits = await emulator.fileBytes('kcor', target.filename);
+    emulator.injectFault(target.filename, 'fits-header-only');
+    const response = await download(target);
+    expect([response.status, response.complete]).toEqual([200, true]);
+    expect(response.headers['content-length']).toBe(String(response.body.length));
+    expect(decodeBody(response).equals(fits.subarray(0, 2880))).toBe(true);
+    expect(decodeBody(await download(target)).equals(fits)).toBe(true); // once only
+  });
+
+  it('fits-overlong is the whole file followed by megabytes of zeros its headers do not declare', async () => {
+    const target = pick(11);
+    const fits = await emulator.fileBytes('kcor', target.filename);
+    emulator.injectFault(target.filename, 'fits-overlong');
+    const response = await download(target);
+    expect([response.status, response.complete]).toEqual([200, true]);
+    const body = decodeBody(response);
+    expect(body.length).toBeGreaterThanOrEqual(fits.length + 16 * 1024 * 1024);
+    expect(body.subarray(0, fits.length).equals(fits)).toBe(true);
+    expect(body.subarray(fits.length).every((byte) => byte === 0)).toBe(true);
+    expect(response.body.length).toBeLessThan(body.length / 10); // small on the wire, large once inflated
+  });
+
+  it('the FITS faults keep the raw form of older names without .gz', async () => {
+    const target = pick(12);
+    const fits = await emulator.fileBytes('kcor', target.filename);
+    const url = new URL(target.url);
+    url.searchParams.set('filename', target.filename);
+    emulator.injectFault(target.filename, 'fits-header-only');
+    const headerOnly = await rawGet(url.href, { Cookie: cookie });
+    expect(headerOnly.body.equals(fits.subarray(0, 2880))).toBe(true);
+    emulator.injectFault(target.filename, 'fits-overlong');
+    const overlong = await rawGet(url.href, { Cookie: cookie });
+    expect(overlong.body.subarray(0, fits.length).equals(fits)).toBe(true);
+    expect(overlong.body.length).toBeGreaterThan(fits.length);
+  });
+
   it('replaces what an earlier injection left unused', async () => {
     const target = pick(9);
     emulator.injectFault(target.filename, 'status-500', 5);

@@ -1,6 +1,7 @@
-// The one-file download primitive. The body streams through gzip detection into a hidden temporary
-// file beside the target; only a body that ended cleanly and is FITS is renamed to its real name.
-// JSON or HTML answers are errors whatever their status, and are never written to disk.
+// The one-file download primitive. The body streams through gzip detection and a check against its FITS
+// headers into a hidden temporary file beside the target; only a body that ended cleanly and holds exactly
+// what its headers declare is renamed to its real name. JSON or HTML answers are errors whatever their
+// status, and are never written to disk.
 import { createHash } from 'node:crypto';
 import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import type { HttpResponse, RequestOptions } from '../api/http-transport';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
+import { fitsLayoutGuard } from './fits-layout-guard';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';
@@ -136,7 +138,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
         done(null, chunk);
       },
     });
-    await pipelineAsync(decoded, hashed, sink.writable);
+    await pipelineAsync(decoded, fitsLayoutGuard(target.filename), hashed, sink.writable);
     if (bodyLength !== undefined && progress.bytesReceived !== bodyLength) {
       throw new DownloadError('truncated', `${target.filename} arrived incomplete (${progress.bytesReceived} of ${bodyLength} bytes).`);
     }

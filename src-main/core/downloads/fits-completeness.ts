@@ -1,14 +1,13 @@
 // Judges whether a FITS file on disk is whole, by walking its HDUs' headers. Used to skip files that
 // are already complete and to spot the half-written files other tools leave under real names.
 import { open } from 'node:fs/promises';
-import { FITS_BLOCK, dataUnitBytes, paddedToBlocks, parseFitsHeader } from '../../../src-shared/fits/fits-header';
-import { startsWithFitsSignature } from './fits-signature';
-
-const MAX_HEADER_BLOCKS = 1000;
+import { FITS_BLOCK } from '../../../src-shared/fits/fits-header';
+import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
 
 /**
- * True when the file starts as FITS and holds every byte its headers announce. The final padding of
- * the last data unit is not demanded: some servers omit it, and its absence loses no data.
+ * True when the file starts as FITS and holds every byte its headers announce, and nothing after them. The
+ * same walker judges downloads as they stream, so a file kept by a download is always judged complete here:
+ * the final padding of the last data unit is not demanded (some servers omit it, and its absence loses no data).
  */
 export async function isCompleteFitsFile(path: string): Promise<boolean> {
   let handle;
@@ -19,34 +18,27 @@ export async function isCompleteFitsFile(path: string): Promise<boolean> {
   }
   try {
     const { size } = await handle.stat();
+    const walker = new FitsLayoutWalker();
+    const block = Buffer.alloc(FITS_BLOCK);
     let offset = 0;
-    let first = true;
     while (offset < size) {
-      const header = await readHeaderAt(handle, offset, size);
-      if (!header) return false;
-      if (first && !startsWithFitsSignature(header.bytes)) return false;
-      first = false;
-      const data = dataUnitBytes(header.parsed);
-      const end = offset + header.parsed.headerBytes + data;
-      if (end > size) return false;
-      offset = offset + header.parsed.headerBytes + paddedToBlocks(data);
+      // Data units are skipped unread; only header blocks are read.
+      const skippable = Math.min(walker.skippableBytes, size - offset);
+      if (skippable > 0) {
+        walker.skip(skippable);
+        offset += skippable;
+        continue;
+      }
+      const { bytesRead } = await handle.read(block, 0, Math.min(FITS_BLOCK, size - offset), offset);
+      if (bytesRead === 0) break;
+      walker.write(block.subarray(0, bytesRead));
+      offset += bytesRead;
     }
-    return !first;
+    return walker.finish().complete;
+  } catch (error) {
+    if (error instanceof FitsLayoutError) return false;
+    throw error;
   } finally {
     await handle.close();
   }
-}
-
-async function readHeaderAt(handle: Awaited<ReturnType<typeof open>>, offset: number, size: number) {
-  const available = size - offset;
-  // Most headers fit one block; read more only while END has not turned up.
-  for (let blocks = 1; blocks <= MAX_HEADER_BLOCKS; blocks *= 2) {
-    const length = Math.min(blocks * FITS_BLOCK, available);
-    const bytes = Buffer.alloc(length);
-    await handle.read(bytes, 0, length, offset);
-    const parsed = parseFitsHeader(bytes);
-    if (parsed) return { parsed, bytes };
-    if (length === available) return null;
-  }
-  return null;
 }

@@ -24,6 +24,8 @@ export function handlingFor(error: unknown): FailureHandling {
   // An error body or a non-FITS body where a file was due is what an expired session often looks like.
   if (error instanceof DownloadError && (error.reason === 'error-body' || error.reason === 'not-fits')) return { action: 'renew-session' };
   if (error instanceof MlsoError && error.kind === 'disk-full') return { action: 'pause-queue' };
+  // A body longer than its FITS headers declare is what the server holds: asking again gets the same bytes.
+  if (error instanceof DownloadError && error.reason === 'oversized') return { action: 'fail' };
   if (error instanceof NetworkError) return { action: 'retry' };
   if (error instanceof DownloadError && (error.reason === 'truncated' || error.reason === 'corrupt')) return { action: 'retry' };
   if (error instanceof ServerError && (error.status >= 500 || error.status === 429)) {

@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
+import type { OpenFileSink } from '../../../src-main/core/downloads/file-sink';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
+import { handlingFor } from '../../../src-main/core/downloads/retry-policy';
 import { removeStaleTemporaryFiles, temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { listFolder, oddServer, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
+import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../shared/fits-test-files';
 
 const emulator = useEmulator({ imageSize: 128 });
 let client: MlsoClient;
@@ -213,3 +219,143 @@ describe('files on disk', () => {
     expect(await listFolder(folder)).toEqual(['.keep.part', 'keep.fts']);
   });
 });
+
+describe('what arrives is checked against its FITS headers', () => {
+  const servers: { close: () => Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  /** Serves `body` with a Content-Length (a cleanly ended answer) and downloads it as `name`. */
+  async function downloadServed(body: Buffer, options: DownloadOptions & { encoding?: 'gzip' } = {}) {
+    const server = await oddServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(body.length), ...(options.encoding ? { 'content-encoding': options.encoding } : {}) });
+      res.end(body);
+    });
+    servers.push(server);
+    const folder = await temporaryFolder();
+    const c = new MlsoClient({ baseUrl: server.url });
+    const outcome = await downloadFile(c.openDownload.bind(c), { url: `${server.url}/f`, filename: 'served.fts', folder }, options).then(
+      (result) => ({ result, error: undefined }),
+      (error: unknown) => ({ result: undefined, error }),
+    );
+    return { ...outcome, folder };
+  }
+
+  const image64 = Buffer.concat([imageHeader(64), dataUnit(64 * 64 * 4)]);
+
+  it('a complete gzip stream holding only a header that declares 10,000 data bytes is truncated', async () => {
+    const { error, folder } = await downloadServed(gzipSync(primaryHeader(10_000)));
+    expect(error).toBeInstanceOf(DownloadError);
+    expect((error as DownloadError).reason).toBe('truncated');
+    expect((error as Error).message).toBe('served.fts arrived incomplete (2880 of 12880 bytes its FITS headers declare).');
+    expect(handlingFor(error)).toEqual({ action: 'retry' });
+    expect(await listFolder(folder)).toEqual([]);
+  });
+
+  it('a file of several HDUs arrives whole, in every wire form', async () => {
+    const { bytes } = multiHduFile({ longHeader: true });
+    for (const [body, encoding] of [[gzipSync(bytes), undefined], [gzipSync(bytes), 'gzip'], [bytes, undefined]] as const) {
+      const { result, error, folder } = await downloadServed(body, encoding ? { encoding } : {});
+      expect(error).toBeUndefined();
+      expect((await readFile(result!.path)).equals(bytes)).toBe(true);
+      expect(result!.bytesWritten).toBe(bytes.length);
+      expect(await isCompleteFitsFile(result!.path)).toBe(true);
+      expect(await listFolder(folder)).toEqual(['served.fts']);
+    }
+  });
+
+  it("a file of several HDUs missing its last extension's data is truncated", async () => {
+    const { parts } = multiHduFile();
+    const { error, folder } = await downloadServed(gzipSync(Buffer.concat(parts.slice(0, 6))));
+    expect(error).toMatchObject({ reason: 'truncated' });
+    expect((error as Error).message).toMatch(/^served\.fts arrived incomplete \(\d+ of \d+ bytes/);
+    expect(await listFolder(folder)).toEqual([]);
+  });
+
+  it('a file without the final padding of its last data unit is kept, as fits-completeness judges it', async () => {
+    const unpadded = image64.subarray(0, 2880 + 64 * 64 * 4);
+    const { result, folder } = await downloadServed(gzipSync(unpadded));
+    expect((await readFile(result!.path)).equals(unpadded)).toBe(true);
+    expect(await isCompleteFitsFile(result!.path)).toBe(true);
+    expect(await listFolder(folder)).toEqual(['served.fts']);
+  });
+
+  it('a 64x64 image followed by 64 MiB of zeros is refused as longer than declared, and not retried', async () => {
+    const { error, folder } = await downloadServed(gzipSync(Buffer.concat([image64, Buffer.alloc(64 * 1024 * 1024)]), { level: 1 }));
+    expect(error).toBeInstanceOf(DownloadError);
+    expect((error as DownloadError).reason).toBe('oversized');
+    expect((error as Error).message).toBe(`served.fts is longer than its FITS headers declare (more than ${image64.length} bytes arrived); it was not saved.`);
+    expect(handlingFor(error)).toEqual({ action: 'fail' });
+    expect(await listFolder(folder)).toEqual([]);
+  });
+
+  it('stops reading at the declared end: nothing beyond it is written, and the rest of the body is never fetched', async () => {
+    // 1024 gzip members of 64 MiB of zeros each: a 64 GiB file in about 64 MB on the wire.
+    const zeros = gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+    const plannedMembers = 1024;
+    let membersSent = 0;
+    let serverDone!: () => void;
+    const served = new Promise<void>((resolve) => (serverDone = resolve));
+    const server = await oddServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/gzip' });
+      void sendMembers(res, gzipSync(image64), zeros, plannedMembers, () => (membersSent += 1)).finally(serverDone);
+    });
+    servers.push(server);
+    const folder = await temporaryFolder();
+    const sink = countingSink(32 * 1024 * 1024);
+    const c = new MlsoClient({ baseUrl: server.url });
+    const error = await downloadFile(c.openDownload.bind(c), { url: `${server.url}/f`, filename: 'inflated.fts', folder }, { openSink: sink.open }).catch(
+      (e: unknown) => e,
+    );
+    expect(sink.written()).toBe(image64.length);
+    expect(error).toMatchObject({ reason: 'oversized' });
+    await served;
+    // The client hung up: the server got rid of no more than what socket buffers hold.
+    expect(membersSent).toBeLessThan(plannedMembers / 2);
+    expect(await listFolder(folder)).toEqual([]);
+  });
+
+  it.each([
+    ['no END card in the first 1000 header blocks', header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]], { fillerCards: 36 * 1001 })],
+    ['a non-numeric axis length', Buffer.concat([header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', 'lots']]), dataUnit(100)])],
+    ['a negative axis length', Buffer.concat([header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', -100]]), dataUnit(100)])],
+  ])('a header with %s is corrupt', async (_what, bytes) => {
+    const { error, folder } = await downloadServed(gzipSync(bytes));
+    expect(error).toMatchObject({ reason: 'corrupt' });
+    expect((error as Error).message).toMatch(/^served\.fts arrived corrupted \(.*FITS header.*\); it was not saved\.$/);
+    expect(await listFolder(folder)).toEqual([]);
+  });
+});
+
+/** Writes `first`, then `member` up to `times` times, honouring backpressure, until the client goes away. */
+async function sendMembers(res: ServerResponse, first: Buffer, member: Buffer, times: number, sent: () => void): Promise<void> {
+  res.on('error', () => undefined);
+  const gone = new Promise<void>((resolve) => res.once('close', resolve));
+  const drained = (): Promise<void> => new Promise<void>((resolve) => res.once('drain', resolve));
+  if (!res.write(first)) await Promise.race([drained(), gone]);
+  for (let i = 0; i < times && !res.destroyed; i += 1) {
+    const ok = res.write(member);
+    sent();
+    if (!ok) await Promise.race([drained(), gone]);
+  }
+  res.end();
+}
+
+/** A sink that counts the bytes it is given and keeps none; it fails once they pass `limit` (a stop for the broken case). */
+function countingSink(limit: number): { open: OpenFileSink; written: () => number } {
+  let written = 0;
+  return {
+    written: () => written,
+    open: async () => ({
+      writable: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written += chunk.length;
+          done(written > limit ? new Error('the test sink took more than it should ever be given') : null);
+        },
+      }),
+      sync: async () => undefined,
+      close: async () => undefined,
+    }),
+  };
+}

@@ -1,0 +1,49 @@
+// Between decompression and the file: lets through only the bytes the FITS headers declare, and fails the
+// download when the body is shorter than they declare, longer, or has a damaged header. It counts data
+// bytes as they pass (no copies) and holds only header blocks, so it costs nothing on a 256 MB file.
+import { Transform } from 'node:stream';
+import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-shared/fits/fits-layout';
+import { DownloadError } from '../errors';
+
+export function fitsLayoutGuard(filename: string): Transform {
+  const walker = new FitsLayoutWalker();
+  const guard: Transform = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        walker.write(chunk, pass);
+        done();
+      } catch (error) {
+        // Failing here ends the pipeline, which destroys the decompressor and the socket behind it:
+        // nothing more is downloaded or inflated.
+        done(error instanceof FitsLayoutError ? layoutError(filename, error) : (error as Error));
+      }
+    },
+    flush(done) {
+      const ending = walker.finish();
+      done(ending.complete ? null : incomplete(filename, ending));
+    },
+  });
+  const pass = (bytes: Uint8Array): void => {
+    guard.push(bytes);
+  };
+  return guard;
+}
+
+function layoutError(filename: string, error: FitsLayoutError): DownloadError {
+  switch (error.fault) {
+    case 'oversized':
+      return new DownloadError('oversized', `${filename} is longer than its FITS headers declare (more than ${error.offset} bytes arrived); it was not saved.`);
+    case 'corrupt':
+      return new DownloadError('corrupt', `${filename} arrived corrupted (${error.message}); it was not saved.`);
+    case 'not-fits':
+      return new DownloadError('not-fits', `${filename} is not a FITS file (${error.message}); it was not saved.`);
+  }
+}
+
+function incomplete(filename: string, ending: Extract<FitsEnding, { complete: false }>): DownloadError {
+  const detail =
+    ending.declared === undefined
+      ? `it ended inside a FITS header, after ${ending.arrived} bytes`
+      : `${ending.arrived} of ${ending.declared} bytes its FITS headers declare`;
+  return new DownloadError('truncated', `${filename} arrived incomplete (${detail}).`);
+}

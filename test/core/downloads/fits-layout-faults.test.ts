@@ -1,0 +1,82 @@
+// Through the engine and its ledger: a file shorter or longer than its FITS headers declare is never marked
+// done, so a later run fetches it again.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listFolder, useEmulator } from '../../helpers/fixtures';
+import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
+
+const emulator = useEmulator({ imageSize: 64 });
+const harnesses: Harness[] = [];
+
+async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
+  const opened = await openHarness(emulator(), ...args);
+  harnesses.push(opened);
+  return opened;
+}
+
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((h) => h.close()));
+});
+
+/** Ends a run before the next one opens the same state folder. */
+async function closeRun(h: Harness): Promise<void> {
+  harnesses.splice(harnesses.indexOf(h), 1);
+  await h.close();
+}
+
+const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:01:00' };
+
+describe('files that do not match their FITS headers', () => {
+  it('a header-only file is retried as truncated, ends failed, and a later run fetches it again', async () => {
+    const files = (await listing(emulator(), morning)).slice(0, 3);
+    const victim = files[1]!;
+    emulator().injectFault(victim.filename, 'fits-header-only', 10);
+    const first = await harness({ maxAttempts: 3 });
+    await first.engine.enqueue(files, first.folder);
+    await first.engine.whenSettled();
+    const job = first.ledger.findByTarget(path.join(first.folder, victim.filename))!;
+    expect(job).toMatchObject({ state: 'failed', attempts: 3 });
+    expect(job.lastError).toMatch(/arrived incomplete \(2880 of 19264 bytes its FITS headers declare\).*gave up after 3 attempts/);
+    expect(await listFolder(first.folder)).toEqual([files[0]!.filename, files[2]!.filename].sort());
+    await closeRun(first);
+
+    emulator().clearFaults();
+    const later = await harness({}, first.stateFolder);
+    const result = await later.engine.enqueue(files, first.folder);
+    expect(result.queued).toHaveLength(1);
+    await later.engine.whenSettled();
+    expect(later.ledger.findByTarget(path.join(first.folder, victim.filename))!.state).toBe('done');
+    await expectExactFolder(emulator(), first.folder, files);
+  });
+
+  it('a file longer than its headers declare fails at once, is not kept, and a later run fetches it again', async () => {
+    const files = (await listing(emulator(), morning)).slice(0, 3);
+    const victim = files[0]!;
+    emulator().injectFault(victim.filename, 'fits-overlong', 10);
+    const first = await harness({ maxAttempts: 3 });
+    await first.engine.enqueue(files, first.folder);
+    await first.engine.whenSettled();
+    const job = first.ledger.findByTarget(path.join(first.folder, victim.filename))!;
+    expect(job).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(job.lastError).toBe(`${victim.filename} is longer than its FITS headers declare (more than 20160 bytes arrived); it was not saved.`);
+    expect(await listFolder(first.folder)).toEqual([files[1]!.filename, files[2]!.filename].sort());
+    await closeRun(first);
+
+    emulator().clearFaults();
+    const later = await harness({}, first.stateFolder);
+    await later.engine.enqueue(files, first.folder);
+    await later.engine.whenSettled();
+    expect(later.ledger.findByTarget(path.join(first.folder, victim.filename))!.state).toBe('done');
+    await expectExactFolder(emulator(), first.folder, files);
+  });
+
+  it('a header-only answer once is retried and the file then arrives whole', async () => {
+    const files = (await listing(emulator(), morning)).slice(0, 2);
+    emulator().injectFault(files[0]!.filename, 'fits-header-only');
+    const h = await harness();
+    await h.engine.enqueue(files, h.folder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(h.ledger.findByTarget(path.join(h.folder, files[0]!.filename))).toMatchObject({ state: 'done', attempts: 2 });
+    await expectExactFolder(emulator(), h.folder, files);
+  });
+});
