@@ -34,8 +34,18 @@ export const openFileSink: OpenFileSink = async (path) => {
     async close() {
       if (closed) return;
       closed = true;
-      if (!writable.writableFinished) writable.destroy();
-      await closeFile(fd).catch(() => undefined);
+      if (writable.writableFinished && !writable.destroyed) {
+        await closeFile(fd).catch(() => undefined);
+        return;
+      }
+      // A destroyed write stream closes the descriptor itself (autoClose notwithstanding), once its last
+      // write is done. Closing it here as well would close that number twice, and the second close could
+      // hit a file another download has opened in the meantime: wait for the stream's own close instead.
+      if (!writable.closed) {
+        const streamClosed = new Promise<void>((resolve) => writable.once('close', () => resolve()));
+        writable.destroy();
+        await streamClosed;
+      }
     },
   };
 };

@@ -1,0 +1,41 @@
+// The file sink owns one descriptor and must close it exactly once: a second close of the same number
+// can close a file another download has just opened, and that download's bytes then go nowhere.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openFileSink } from '../../../src-main/core/downloads/file-sink';
+import { temporaryFolder } from '../../helpers/fixtures';
+
+const MIB = 1024 * 1024;
+
+describe('file sink', () => {
+  it('an abandoned sink with a write under way is closed once, by whoever closes it last', async () => {
+    const folder = await temporaryFolder();
+    const sink = await openFileSink(path.join(folder, 'abandoned.part'));
+    const errors: string[] = [];
+    sink.writable.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+    // A large write keeps the stream busy in the thread pool while the download is abandoned, as when
+    // the pipeline fails mid-body and the sink is closed at once.
+    sink.writable.write(Buffer.alloc(64 * MIB, 1));
+    sink.writable.destroy();
+    await sink.close();
+    // close() resolved: the descriptor is gone, and nobody closes its number again later.
+    expect(sink.writable.closed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors).toEqual([]);
+  });
+
+  it('a finished sink is flushed and closed once', async () => {
+    const folder = await temporaryFolder();
+    const file = path.join(folder, 'whole.part');
+    const sink = await openFileSink(file);
+    const errors: unknown[] = [];
+    sink.writable.on('error', (error) => errors.push(error));
+    await new Promise<void>((resolve, reject) => sink.writable.end(Buffer.from('SIMPLE  ='), (error?: Error | null) => (error ? reject(error) : resolve())));
+    await sink.sync();
+    await sink.close();
+    await sink.close();
+    expect(await readFile(file, 'utf8')).toBe('SIMPLE  =');
+    expect(errors).toEqual([]);
+  });
+});
