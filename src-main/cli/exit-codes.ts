@@ -1,4 +1,6 @@
-// Exit statuses of mlso-dl: scripts tell "fix your command" apart from "the server or network failed".
+// Exit statuses of mlso-dl: scripts tell "fix your command" apart from "the server or network failed",
+// and a run stopped by a signal reports 128 + that signal's number, as shells do.
+import { constants } from 'node:os';
 import { MlsoError } from '../core/errors';
 
 export const EXIT_OK = 0;
@@ -9,9 +11,31 @@ export const EXIT_USAGE = 2;
 /** Interrupted with Ctrl-C (128 + SIGINT), as shells expect. */
 export const EXIT_INTERRUPTED = 130;
 
-export function exitCodeFor(error: unknown): number {
+/** The signals that ask mlso-dl to stop: Ctrl-C, `kill`, a closed terminal. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
+export function exitStatusForSignal(signal: StopSignal): number {
+  return 128 + constants.signals[signal];
+}
+
+/** The abort reason of the command line's AbortSignal when a signal stopped the run: names the signal. */
+export class Interruption extends Error {
+  constructor(readonly signal: StopSignal) {
+    super(`Stopped by ${signal}.`);
+    this.name = 'Interruption';
+  }
+}
+
+/** The status of a run that stopped because `signal` was aborted: that of the stop signal, 130 if none is known. */
+export function interruptedExitCode(signal: AbortSignal | undefined): number {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Interruption ? exitStatusForSignal(reason.signal) : EXIT_INTERRUPTED;
+}
+
+export function exitCodeFor(error: unknown, signal?: AbortSignal): number {
   if (error instanceof MlsoError && error.kind === 'invalid-input') return EXIT_USAGE;
-  if (error instanceof MlsoError && error.kind === 'cancelled') return EXIT_INTERRUPTED;
+  if (error instanceof MlsoError && error.kind === 'cancelled') return interruptedExitCode(signal);
   return EXIT_FAILURE;
 }
 

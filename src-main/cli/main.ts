@@ -1,18 +1,34 @@
-// Process entry of mlso-dl: wires Ctrl-C to cancellation and turns the result into the exit status.
+// Process entry of mlso-dl: a stop signal becomes a clean cancellation, the result the exit status, and the
+// process leaves once its output has reached the reader.
+import { EXIT_FAILURE, EXIT_OK, Interruption, STOP_SIGNALS, exitStatusForSignal, type StopSignal } from './exit-codes';
+import { watchProcessOutput } from './output/process-output';
 import { runCli } from './run-cli';
 
+const output = watchProcessOutput();
 const interrupt = new AbortController();
-let interrupts = 0;
-const onSignal = (): void => {
-  interrupts += 1;
-  // A second Ctrl-C means "now": leave without waiting for clean-up.
-  if (interrupts > 1) process.exit(130);
-  interrupt.abort();
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+let finished = false;
 
-const status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
-process.exitCode = status;
+const onSignal = (signal: StopSignal): void => {
+  // A second signal means "now", and so does any signal once only the output is left to flush.
+  if (interrupt.signal.aborted || finished) leaveNow(exitStatusForSignal(signal));
+  interrupt.abort(new Interruption(signal));
+};
+for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+
+let status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
+finished = true;
+await output.flushed();
+const failure = output.failure();
+if (failure !== undefined) {
+  process.stderr.write(`mlso-dl: ${failure}\n`);
+  if (status === EXIT_OK) status = EXIT_FAILURE;
+  await output.flushed();
+}
 // Keep-alive sockets would hold the process open for a while; nothing is left to do.
-setImmediate(() => process.exit(status));
+process.exit(status);
+
+function leaveNow(status: number): never {
+  // The progress bars hide the cursor; a forced exit must not leave the terminal without one.
+  if (process.stderr.isTTY) process.stderr.write('\u001b[?25h');
+  process.exit(status);
+}

@@ -1,6 +1,7 @@
 // Runs mlso-dl in-process and returns its exit status: the entry point calls it with the real argv,
 // tests with captured streams. Every failure becomes one or two plain lines, never a stack trace.
 import { CommanderError } from 'commander';
+import { escapeControlCharacters } from '../../src-shared/format/display-text';
 import { MlsoError } from '../core/errors';
 import type { CliIo } from './cli-context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, exitCodeFor } from './exit-codes';
@@ -17,16 +18,19 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
       // Commander has already printed its message (and the hint to --help).
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
+    // Messages may quote the server (or the user's own odd input): shown with controls escaped.
     if (error instanceof UsageError) {
-      stderr.write(`mlso-dl: ${error.message}\n`);
+      stderr.write(`mlso-dl: ${shown(error.message)}\n`);
       return EXIT_USAGE;
     }
     if (error instanceof MlsoError) {
-      stderr.write(`mlso-dl: ${error.message}\n`);
-      return exitCodeFor(error);
+      stderr.write(`mlso-dl: ${shown(error.message)}\n`);
+      return exitCodeFor(error, io.signal);
     }
     const message = error instanceof Error ? error.message : String(error);
-    stderr.write(`mlso-dl: unexpected problem: ${message}\nPlease report it with the command you ran.\n`);
+    stderr.write(`mlso-dl: unexpected problem: ${shown(message)}\nPlease report it with the command you ran.\n`);
     return EXIT_FAILURE;
   }
 }
+
+const shown = (message: string): string => escapeControlCharacters(message, { keepNewlines: true });

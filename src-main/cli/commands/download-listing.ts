@@ -3,12 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
+import { displayName } from '../../../src-shared/format/display-text';
 import { humanSize } from '../../../src-shared/format/human-size';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
 import { describeLedgerRecovery, openDownloadEngine, type OpenedEngine } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import { createDownloadDisplay } from '../output/download-display';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 
@@ -46,8 +47,11 @@ export async function downloadListing(context: CliContext, files: readonly FileE
   });
   // A damaged ledger was moved aside and replaced: said once, even with --quiet (a file of theirs moved).
   if (opened.recovered) out.error(`mlso-dl: ${describeLedgerRecovery(opened.recovered)}`);
+  // A stop signal closes the engine: transfers in flight stop, their temporary files go, their jobs are queued again.
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });
+  // A signal while the engine was opening came before the listener: honour it now.
+  if (context.signal?.aborted) onInterrupt();
   try {
     // Sign in first: a wrong e-mail is reported before anything is queued.
     await opened.engine.signIn();
@@ -56,7 +60,8 @@ export async function downloadListing(context: CliContext, files: readonly FileE
     const display = out.quiet || options.json ? undefined : createDownloadDisplay(out);
     const show = (update: ProgressUpdate): void => display?.update(update);
     opened.engine.on('progress', show);
-    const outcome = await opened.engine.whenSettled();
+    // An engine closed before the wait began would never settle: a stop that came first ends the wait at once.
+    const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     const batchSeconds = (performance.now() - started) / 1000;
     opened.engine.off('progress', show);
     // The last throttled update may predate the end: draw the final state once before the summary,
@@ -67,7 +72,7 @@ export async function downloadListing(context: CliContext, files: readonly FileE
     if (context.signal?.aborted) {
       const left = opened.ledger.counts(batchId);
       out.error(`Interrupted: ${left.done} downloaded, ${left.queued + left.active} still to do. Run the same command again to continue.`);
-      return EXIT_INTERRUPTED;
+      return interruptedExitCode(context.signal);
     }
     const summary = summarise(opened, batchId, folder, enqueued, batchSeconds);
     report(context, summary, options.json);
@@ -119,5 +124,5 @@ function report(context: CliContext, summary: Summary, json: boolean): void {
     `Downloaded ${count} ${count === 1 ? 'file' : 'files'} (${humanSize(bytes)}) into ${summary.folder} in ${summary.stats.batchSeconds.toFixed(1)} s; ` +
       `skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
   );
-  for (const failure of summary.failed) out.error(`failed: ${failure.filename}: ${failure.reason}`);
+  for (const failure of summary.failed) out.error(`failed: ${displayName(failure.filename)}: ${failure.reason}`);
 }

@@ -1,5 +1,7 @@
 // Where the command line writes: results on stdout (so they can be piped), everything else on stderr,
-// quietened by --quiet and widened by --verbose.
+// quietened by --quiet and widened by --verbose. Everything passes one gate: control characters (from
+// server text) are shown escaped, in JSON's own `\u001b` form, so JSON text stays valid and exact.
+import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 
 export interface CliOutputOptions {
   quiet: boolean;
@@ -23,24 +25,30 @@ export class CliOutput {
 
   /** A command's result (tables, JSON). */
   result(text: string): void {
-    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    const shown = terminalText(text);
+    this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
   /** Informational lines: progress, summaries. Silent with --quiet. */
   info(text: string): void {
-    if (!this.quiet) this.stderr.write(`${text}\n`);
+    if (!this.quiet) this.stderr.write(`${terminalText(text)}\n`);
   }
 
   /** Details for --verbose: request URLs, server information. */
   detail(text: string): void {
-    if (this.verbose) this.stderr.write(`${text}\n`);
+    if (this.verbose) this.stderr.write(`${terminalText(text)}\n`);
   }
 
   error(text: string): void {
-    this.stderr.write(`${text}\n`);
+    this.stderr.write(`${terminalText(text)}\n`);
   }
 
   get interactive(): boolean {
     return Boolean(this.stderr.isTTY) && !this.quiet;
   }
+}
+
+/** Our own line breaks stay; every other control character is escaped. */
+function terminalText(text: string): string {
+  return escapeControlCharacters(text, { keepNewlines: true });
 }

@@ -2,6 +2,7 @@
 // and ETA; elsewhere (a pipe, a log file) plain lines as files finish or fail.
 import cliProgress from 'cli-progress';
 import type { JobView, ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { displayName } from '../../../src-shared/format/display-text';
 import { humanSize } from '../../../src-shared/format/human-size';
 import type { CliOutput } from './cli-output';
 
@@ -63,7 +64,8 @@ class TerminalDisplay implements DownloadDisplay {
     }
     const eta = job.speed > 0 && job.expectedSize > job.bytesReceived ? (job.expectedSize - job.bytesReceived) / job.speed : null;
     bar.setTotal(total);
-    bar.update(job.bytesReceived, { label: `${job.localName} ${rate(job.speed)} ETA ${formatSeconds(eta)}` });
+    // The bars write to the terminal directly, past CliOutput: the name is made safe here.
+    bar.update(job.bytesReceived, { label: `${displayName(job.localName)} ${rate(job.speed)} ETA ${formatSeconds(eta)}` });
   }
 
   stop(): void {
@@ -83,9 +85,10 @@ class LineDisplay implements DownloadDisplay {
       if (this.reported.get(job.id) === job.state) continue;
       if (job.state === 'done' || job.state === 'failed') this.finished += 1;
       const counter = `[${this.finished}/${overall.total}]`;
-      if (job.state === 'done') this.out.info(`${counter} ${job.localName} ${humanSize(job.bytesWritten)}`);
-      else if (job.state === 'failed') this.out.error(`${counter} ${job.localName} failed: ${job.lastError ?? 'unknown error'}`);
-      else if (job.state === 'queued' && job.lastError) this.out.detail(`${job.localName}: ${job.lastError}; will retry`);
+      const name = displayName(job.localName);
+      if (job.state === 'done') this.out.info(`${counter} ${name} ${humanSize(job.bytesWritten)}`);
+      else if (job.state === 'failed') this.out.error(`${counter} ${name} failed: ${job.lastError ?? 'unknown error'}`);
+      else if (job.state === 'queued' && job.lastError) this.out.detail(`${name}: ${job.lastError}; will retry`);
       this.reported.set(job.id, job.state);
     }
   }

@@ -1,10 +1,14 @@
 // Human tables in the layout of the official `mlsoapi`, so its users find their way at once; sizes of
-// 0 are "unknown" and a total that includes one is marked as a lower bound.
+// 0 are "unknown" and a total that includes one is marked as a lower bound. Every cell of server text is
+// escaped before the widths are measured, so hostile text neither drives the terminal nor skews columns.
 import type { FileEntry, InstrumentSummary, ProductEntry } from '../../../src-shared/api/schemas';
+import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import { humanFileSize, listingTotal } from '../../../src-shared/format/human-size';
 
 const rule = (width: number): string => '-'.repeat(width);
 const pad = (text: string, width: number): string => text.padEnd(width);
+/** A server's value as a cell: text, control characters escaped (a newline in it too). */
+const cell = (value: unknown): string => escapeControlCharacters(value === undefined || value === null ? '' : String(value));
 
 /** The longest text of `items`, at least `least`: a loop, since spreading a 150,000-row listing into Math.max overflows the stack. */
 function widest<T>(items: readonly T[], text: (item: T) => string, least: number): number {
@@ -14,13 +18,16 @@ function widest<T>(items: readonly T[], text: (item: T) => string, least: number
 }
 
 export function instrumentsTable(instruments: readonly InstrumentSummary[]): string {
-  const nameWidth = widest(instruments, (i) => i.name, 44);
+  const rows = instruments.map((i) => ({
+    id: cell(i.id),
+    name: cell(i.name),
+    dates: `${cell(i['start-date'].slice(0, 10))}...${cell(i['end-date'].slice(0, 10))}`,
+  }));
+  const nameWidth = widest(rows, (row) => row.name, 44);
   const lines = [
     `${pad('ID', 8)} ${pad('Instrument name', nameWidth)} Dates available`,
     `${rule(8)} ${rule(nameWidth)} ${rule(23)}`,
-    ...instruments.map(
-      (i) => `${pad(i.id, 8)} ${pad(i.name, nameWidth)} ${i['start-date'].slice(0, 10)}...${i['end-date'].slice(0, 10)}`,
-    ),
+    ...rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`),
   ];
   return lines.join('\n');
 }
@@ -42,13 +49,15 @@ export function wrap(text: string, width: number): string[] {
 }
 
 export function productsTable(products: readonly ProductEntry[]): string {
-  const idWidth = widest(products, (p) => p.id, 13);
-  const titleWidth = widest(products, (p) => p.title, 22);
+  // The description is wrapped at its own white space first; the words are escaped after.
+  const rows = products.map((p) => ({ id: cell(p.id), title: cell(p.title), description: wrap(p.description, 55).map(cell) }));
+  const idWidth = widest(rows, (row) => row.id, 13);
+  const titleWidth = widest(rows, (row) => row.title, 22);
   const lines = [`${pad('ID', idWidth)} ${pad('Title', titleWidth)} Description`, `${rule(idWidth)} ${rule(titleWidth)} ${rule(55)}`];
-  for (const product of products) {
-    wrap(product.description, 55).forEach((part, index) => {
-      const id = index === 0 ? product.id : '';
-      const title = index === 0 ? product.title : '';
+  for (const row of rows) {
+    row.description.forEach((part, index) => {
+      const id = index === 0 ? row.id : '';
+      const title = index === 0 ? row.title : '';
       lines.push(`${pad(id, idWidth)} ${pad(title, titleWidth)} ${part}`.trimEnd());
     });
   }
@@ -64,38 +73,38 @@ export function filesTable(files: readonly FileEntry[]): string {
   if (files.length === 0) return '';
   const showWave = optionalColumn(files, 'wave-region');
   const showPlan = optionalColumn(files, 'obs-plan');
-  const planWidth = showPlan ? widest(files, (f) => String(f['obs-plan'] ?? ''), 8) : 0;
-  const productWidth = widest(files, (f) => f.product, 13);
-  const nameWidth = widest(files, (f) => f.filename, 8);
+  const rows = files.map((file) => ({
+    date: cell(file['date-obs']),
+    instrument: cell(file.instrument),
+    product: cell(file.product),
+    size: humanFileSize(file.filesize),
+    wave: cell(file['wave-region']),
+    plan: cell(file['obs-plan']),
+    name: cell(file.filename),
+  }));
+  // mlsoapi's widths, widened only for an odd value (escaped text, an unusual instrument), so columns stay aligned.
+  const dateWidth = widest(rows, (row) => row.date, 20);
+  const instrumentWidth = widest(rows, (row) => row.instrument, 10);
+  const planWidth = showPlan ? widest(rows, (row) => row.plan, 8) : 0;
+  const productWidth = widest(rows, (row) => row.product, 13);
+  const nameWidth = widest(rows, (row) => row.name, 8);
   const columns = (date: string, instrument: string, product: string, size: string, wave: string, plan: string, name: string): string =>
     [
-      pad(date, 20),
-      pad(instrument, 10),
+      pad(date, dateWidth),
+      pad(instrument, instrumentWidth),
       pad(product, productWidth),
       size.padStart(10),
       ...(showWave ? [pad(wave, 6)] : []),
       ...(showPlan ? [pad(plan, planWidth)] : []),
       name,
     ].join(' ');
-  const separator = columns(rule(20), rule(10), rule(productWidth), rule(10), rule(6), rule(planWidth), rule(nameWidth));
+  const separator = columns(rule(dateWidth), rule(instrumentWidth), rule(productWidth), rule(10), rule(6), rule(planWidth), rule(nameWidth));
   const lines = [columns('Date/time', 'Instrument', 'Product', 'Filesize', 'Wave', 'Obs plan', 'Filename'), separator];
-  for (const file of files) {
-    lines.push(
-      columns(
-        file['date-obs'],
-        file.instrument,
-        file.product,
-        humanFileSize(file.filesize),
-        String(file['wave-region'] ?? ''),
-        String(file['obs-plan'] ?? ''),
-        file.filename,
-      ),
-    );
-  }
+  for (const row of rows) lines.push(columns(row.date, row.instrument, row.product, row.size, row.wave, row.plan, row.name));
   const total = listingTotal(files.map((f) => f.filesize));
   const count = `${files.length} ${files.length === 1 ? 'file' : 'files'}`;
   lines.push(separator);
-  lines.push(`${pad(count, 20 + 1 + 10 + 1 + productWidth)} ${total.text.padStart(10)}`);
+  lines.push(`${pad(count, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)}`);
   if (total.lowerBound) lines.push('(some sizes are unknown, so the total is a lower bound)');
   return lines.join('\n');
 }

@@ -1,0 +1,65 @@
+// The human tables at the sizes listings reach, and with server text that must not drive the terminal.
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import { filesTable, instrumentsTable, productsTable } from '../../../src-main/cli/output/tables';
+
+function kcorEntry(index: number): FileEntry {
+  const seconds = String(index % 60).padStart(2, '0');
+  return {
+    'date-obs': `2025-03-24T21:03:${seconds}`,
+    filename: `20250324_2103${seconds}_kcor_l2_pb_${index}.fts`,
+    filesize: 2_582_027,
+    instrument: 'kcor',
+    product: 'pb',
+    url: `http://example.invalid/download?file=${index}`,
+  } as FileEntry;
+}
+
+/** Raw control characters (any C0 but our own newline, DEL, C1) and bidirectional overrides. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must not be printed
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+describe('filesTable', () => {
+  it('lays out 200,000 entries (a listing too large to spread into Math.max)', () => {
+    const files = Array.from({ length: 200_000 }, (_, index) => kcorEntry(index));
+    const lines = filesTable(files).split('\n');
+    expect(lines).toHaveLength(200_000 + 4);
+    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
+    expect(lines.at(-1)).toMatch(/^200000 files\s+\d+\.\d GB$/);
+    // The name column is as wide as the longest name, so the rules line up with it.
+    expect(lines[1]!.length).toBe(lines[200_001]!.length);
+    expect(lines[1]!.endsWith('-'.repeat('20250324_210339_kcor_l2_pb_199999.fts'.length))).toBe(true);
+  });
+
+  it('shows control characters and bidi overrides in server text escaped, columns still aligned', () => {
+    const hostile = {
+      ...kcorEntry(1),
+      'date-obs': '2025-03-24T21:03:01\u0007',
+      filename: 'evil\u001b]0;owned\u0007\u202egnp.fts',
+      instrument: 'kc\u0000or',
+      product: 'p\u009b2Jb',
+      'obs-plan': 'syn\u0085optic',
+    } as FileEntry;
+    const table = filesTable([hostile, kcorEntry(2)]);
+    expect(table).not.toMatch(RAW_CONTROL);
+    expect(table).toContain('evil\\u001b]0;owned\\u0007\\u202egnp.fts');
+    expect(table).toContain('2025-03-24T21:03:01\\u0007');
+    expect(table).toContain('kc\\u0000or');
+    expect(table).toContain('p\\u009b2Jb');
+    expect(table).toContain('syn\\u0085optic');
+    const lines = table.split('\n');
+    // Widths count the escaped text, so the next row's name starts where the hostile row's does.
+    expect(lines[2]!.indexOf('evil')).toBe(lines[3]!.indexOf('20250324'));
+  });
+
+  it('escapes the instruments and products tables too', () => {
+    const instruments = instrumentsTable([
+      { id: 'kc\u001bor', name: 'K-Cor\u202e', 'start-date': '2013-09-30T00:00:00', 'end-date': '2025-03-24T00:00:00' } as never,
+    ]);
+    expect(instruments).not.toMatch(RAW_CONTROL);
+    expect(instruments).toContain('kc\\u001bor');
+    const products = productsTable([{ id: 'p\u009bb', title: 'pB\u0007', description: 'polarization\u001b[2J brightness' } as never]);
+    expect(products).not.toMatch(RAW_CONTROL);
+    expect(products).toContain('polarization\\u001b[2J');
+  });
+});
