@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
+import { escapeControlCharacters } from '../../src-shared/format/display-text';
 import { createContext, type CliIo, type GlobalOptions } from './cli-context';
 import { aboutCommand, instrumentsCommand, productsCommand } from './commands/catalogue-commands';
 import { filesCommand, type FilesOptions } from './commands/files-command';
@@ -52,7 +53,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => (io.stdout ?? process.stdout).write(text),
-      writeErr: (text) => (io.stderr ?? process.stderr).write(text),
+      // Commander quotes what was typed (or pasted) back in its messages: no control character reaches the terminal.
+      writeErr: (text) => (io.stderr ?? process.stderr).write(escapeControlCharacters(text, { keepNewlines: true })),
     });
 
   program

@@ -3,6 +3,7 @@
 import type { ErrorData, ErrorKind } from '../../src-shared/errors';
 import type { FilterProblem } from '../../src-shared/filters/filter-rules';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
+import { displayName } from '../../src-shared/format/display-text';
 
 export abstract class MlsoError extends Error {
   abstract readonly kind: ErrorKind;
@@ -104,7 +105,7 @@ export class RedirectError extends MlsoError {
   }
 
   static notWeb(url: string, location: string): RedirectError {
-    return new RedirectError('not-web', url, `The server at ${safeOrigin(url)} redirected to ${printable(location)}, which is not a web address; it was not followed.`);
+    return new RedirectError('not-web', url, `The server at ${safeOrigin(url)} redirected to ${displayName(location)}, which is not a web address; it was not followed.`);
   }
 }
 
@@ -189,12 +190,6 @@ function safeOrigin(url: string): string {
   }
 }
 
-/** A server-supplied text shown in a message: control characters out, length bounded. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return clean.length > 120 ? `${clean.slice(0, 120)}…` : clean;
-}
 
 /** Sizes in binary multiples, named as the command line's --max-listing-size reads them (256MB = 256 MiB). */
 function describeSize(bytes: number): string {

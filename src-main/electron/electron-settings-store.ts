@@ -7,13 +7,11 @@ import Store from 'electron-store';
 import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsStore } from '../core/app/app-ports';
+import { defaultDownloadFolder } from '../core/app/default-download-folder';
 import { SETTINGS_FILE_NAME } from './app-locations';
 import { SETTINGS_SCHEMA } from './settings-schema';
 
-/** The download folder a new installation starts with: MLSO inside the OS Downloads folder. */
-export function defaultDownloadFolder(osDownloadsFolder: string): string {
-  return path.join(osDownloadsFolder, 'MLSO');
-}
+export { defaultDownloadFolder };
 
 export function electronSettingsStore(folder: string, osDownloadsFolder: string): SettingsStore {
   const defaults = defaultSettings(defaultDownloadFolder(osDownloadsFolder));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Settings } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
+import { defaultDownloadFolder } from '../core/app/default-download-folder';
 import { createEmulator } from '../emulator';
 import { InvalidInputError } from '../core/errors';
 import { fileSettingsStore } from './file-settings-store';
@@ -33,7 +34,7 @@ export async function startWebApp(options: WebAppOptions): Promise<RunningWebApp
   const server = await startWebServer({ rendererFolder: options.rendererFolder, port: options.port });
   try {
     // The default folder is not --output-dir: that option holds for this run only, like the others.
-    const saved = fileSettingsStore(options.stateFolder, path.resolve('mlso-data'));
+    const saved = fileSettingsStore(options.stateFolder, defaultDownloadFolder());
     const overrides: Partial<Settings> = { ...options.server, ...(options.downloadFolder ? { downloadFolder: path.resolve(options.downloadFolder) } : {}) };
     const store = withRunOverrides(saved, overrides);
     const core = await createAppCore({

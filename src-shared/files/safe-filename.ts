@@ -1,10 +1,11 @@
 // File names come from the server's listing and become paths on the user's disk, so only a plain
-// base name is ever accepted: no separators, not "." or "..", no control characters, nothing a Windows or
-// macOS file system would treat specially, and no leading dot (the downloader's own temporary files
+// base name is ever accepted: no separators, not "." or "..", no control characters (C0, DEL, C1), no
+// bidirectional marks or overrides (they make `evil\u202egnp.fts` show as `evilstf.png`), nothing a Windows
+// or macOS file system would treat specially, and no leading dot (the downloader's own temporary files
 // are hidden dot-files beside their targets).
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/;
+const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 const MAX_NAME_BYTES = 255;
 

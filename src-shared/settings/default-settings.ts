@@ -1,5 +1,5 @@
 // The preferences a new installation starts with; the download folder is the front end's choice
-// (the OS Downloads folder in the desktop app, the --output-dir of web mode).
+// (MLSO in the user's Downloads folder, in the desktop app and in web mode alike).
 import type { Settings } from '../contract/contract';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../api/service-facts';
 

@@ -93,7 +93,7 @@ describe('mlso-dl files --download with hostile names', () => {
     expect((await listFolder(folder)).length).toBeGreaterThan(0);
   });
 
-  it('shows a downloaded file whose name carries C1 and bidi controls escaped in the progress lines', async () => {
+  it('refuses a name carrying C1 and bidi controls (it would mislead on disk too) and says so escaped', async () => {
     const name = 'solar\u009b31m\u202ests.fts';
     emulator().transformListing = (listing) => {
       entriesOf(listing)[0]!['filename'] = name;
@@ -101,10 +101,10 @@ describe('mlso-dl files --download with hostile names', () => {
     };
     const folder = await temporaryFolder();
     const { status, stderr } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', await temporaryFolder());
-    expect(status).toBe(0);
-    expect(await listFolder(folder)).toContain(name);
+    expect(status).toBe(1);
+    expect(await listFolder(folder)).not.toContain(name);
     expect(stderr).not.toMatch(RAW_CONTROL);
-    expect(stderr).toMatch(/\[\d+\/\d+\] solar\\u009b31m\\u202ests\.fts /);
+    expect(stderr).toContain('failed: solar\\u009b31m\\u202ests.fts: unsafe file name: ');
   });
 });
 
@@ -131,3 +131,17 @@ describe('the progress bars on a terminal', () => {
     expect(stderr.text).not.toContain('y'.repeat(100));
   });
 });
+
+describe('mlso-dl quoting what was typed', () => {
+  it('shows control characters in an unknown option or a bad value escaped (commander and our own checks)', async () => {
+    const unknown = await cli('files', '-i', 'kcor', '-p', 'pb', '--bogus\u001b[2J');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).not.toMatch(RAW_CONTROL);
+    expect(unknown.stderr).toContain("unknown option '--bogus\\u001b[2J'");
+    const bad = await cli(...query, '--every', 'x\u001b]0;pwned\u0007');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).not.toMatch(RAW_CONTROL);
+    expect(bad.stderr).toContain('x\\u001b]0;pwned\\u0007');
+  });
+});
+

@@ -40,6 +40,9 @@ describe('file names from the listing', () => {
     'con.fts',
     'trailing.fts ',
     'x'.repeat(256),
+    'csi\u009b2J.fts',
+    'evil\u202egnp.fts',
+    'isolated\u2066name.fts',
   ])('refuses %j', (name) => {
     expect(checkSafeFilename(name).ok).toBe(false);
   });

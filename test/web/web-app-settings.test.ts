@@ -1,6 +1,7 @@
 // `mlso-dl --base-url URL web`, `-o DIR` and `--demo` hold for that run only: a later plain start opens
 // with the saved settings, not with a server that may be long gone.
 import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src-shared/contract/contract';
@@ -72,6 +73,11 @@ describe('command-line overrides in web mode', () => {
     await stop(await start(stateFolder, { downloadFolder: flagFolder }));
     const plain = await start(stateFolder);
     expect((await plain.core.handlers['settings:get']()).downloadFolder).not.toBe(flagFolder);
+  });
+
+  it('starts a new installation on MLSO in the Downloads folder, wherever it was launched from', async () => {
+    const app = await start(await temporaryFolder());
+    expect((await app.core.handlers['settings:get']()).downloadFolder).toBe(path.join(homedir(), 'Downloads', 'MLSO'));
   });
 
   it('uses --demo for the run only', async () => {

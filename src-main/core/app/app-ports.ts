@@ -3,7 +3,7 @@
 // platform-specific comes in through these ports, so the core runs and is tested in plain Node.
 import type { EventSink, Settings } from '../../../src-shared/contract/contract';
 
-/** Preferences storage: electron-store in the desktop app, a JSON file (conf) in web mode, memory in tests. */
+/** Preferences storage: electron-store in the desktop app, a JSON file written atomically in web mode, memory in tests. */
 export interface SettingsStore {
   read(): Settings;
   /** Saves the given (already validated) settings. */

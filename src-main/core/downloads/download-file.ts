@@ -9,6 +9,7 @@ import { Transform, pipeline, type Readable } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import { displayName } from '../../../src-shared/format/display-text';
 import type { HttpResponse, RequestOptions } from '../api/http-transport';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
@@ -81,7 +82,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   const localName = target.localName ?? target.filename;
   for (const name of new Set([target.filename, localName])) {
     const check = checkSafeFilename(name);
-    if (!check.ok) throw new DownloadError('unsafe-name', `Refused to save "${printable(name)}": ${check.reason}. Only plain file names are written.`);
+    if (!check.ok) throw new DownloadError('unsafe-name', `Refused to save "${displayName(name)}": ${check.reason}. Only plain file names are written.`);
   }
   if (options.signal?.aborted) throw new CancelledError('The download');
 
@@ -248,9 +249,4 @@ async function readLimited(body: Readable, limit: number): Promise<string> {
     }
   }
   return bytes.toString('utf8');
-}
-
-function printable(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is masked
-  return name.replace(/[\u0000-\u001f\u007f]/g, '?');
 }
