@@ -573,11 +573,13 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       this.ledger.scheduleRetry(job.id, Date.now() + delay, data.kind, data.message);
       return;
     }
+    // The note goes inside the sentence: "... arrived incomplete (gave up after 5 attempts)."
+    const sentence = data.message.replace(/\.$/, '');
     const message =
       handling.action === 'retry'
-        ? `${data.message} (gave up after ${job.attempts} attempts)`
+        ? `${sentence} (gave up after ${job.attempts} attempts).`
         : handling.action === 'renew-session'
-          ? `${data.message} (signing in again did not help)`
+          ? `${sentence} (signing in again did not help).`
           : data.message;
     this.ledger.markFailed(job.id, data.kind, message);
   }
