@@ -1,31 +1,16 @@
 // A command-line run is a batch: a pause it hits (a full disk) belongs to that run only. The desktop
 // app's queue pause, by contrast, is remembered across restarts.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
-import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
+import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 64 });
-const harnesses: Harness[] = [];
+const { harness, closeEarly } = useHarnesses(emulator);
 
-async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
-  const opened = await openHarness(emulator(), ...args);
-  harnesses.push(opened);
-  return opened;
-}
-
-/** Closes a harness early (the next engine needs the state folder) and forgets it. */
-async function closeHarness(h: Harness): Promise<void> {
-  harnesses.splice(harnesses.indexOf(h), 1);
-  await h.close();
-}
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
 
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:02:00' };
 const evening = { 'start-date': '2025-03-24T21:00:00', 'end-date': '2025-03-24T21:01:00' };
@@ -42,7 +27,7 @@ describe('a batch (command-line run) that hit a full disk', () => {
     await full.engine.enqueue(files, full.folder);
     expect(await full.engine.whenSettled()).toBe('paused');
     expect(full.engine.overall().pauseReason).toMatchObject({ kind: 'disk-full' });
-    await closeHarness(full);
+    await closeEarly(full);
 
     // Space is back: a new run downloads the files the full disk stopped.
     emulator().resetStats();
@@ -52,7 +37,7 @@ describe('a batch (command-line run) that hit a full disk', () => {
     expect(await again.engine.whenSettled()).toBe('finished');
     expect(emulator().stats().downloadsStarted).toBe(files.length);
     await expectExactFolder(emulator(), full.folder, files);
-    await closeHarness(again);
+    await closeEarly(again);
 
     // And a run for another listing, into another folder, is not held up either.
     const other = await harness({ batchId: 'run-3', concurrency: 2 }, stateFolder);
@@ -83,7 +68,7 @@ describe("the desktop app's queue pause", () => {
     const batch = await harness({ batchId: 'run-1', openSink: diskThatFills(() => true) }, stateFolder);
     await batch.engine.enqueue(files, batch.folder);
     expect(await batch.engine.whenSettled()).toBe('paused');
-    await closeHarness(batch);
+    await closeEarly(batch);
 
     const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
     expect(ledger.getSetting('queue-paused')).toBeUndefined();
@@ -92,7 +77,7 @@ describe("the desktop app's queue pause", () => {
     const appState = await temporaryFolder();
     const app = await harness({}, appState);
     app.engine.pauseAll();
-    await closeHarness(app);
+    await closeEarly(app);
 
     emulator().resetStats();
     const restarted = await harness({}, appState);

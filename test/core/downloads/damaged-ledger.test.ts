@@ -11,22 +11,16 @@ import { LEDGER_FILE, describeLedgerRecovery } from '../../../src-main/core/down
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
+import { expectExactFolder, listing, openHarness, useHarnesses } from './engine-harness';
 import { corruptIndexPage, garbleHeader, truncateToHalf } from './ledger-damage';
 
 const emulator = useEmulator({ imageSize: 64 });
-const harnesses: Harness[] = [];
+const { harness } = useHarnesses(emulator);
 const cores: CoreHarness[] = [];
 
-async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
-  const opened = await openHarness(emulator(), ...args);
-  harnesses.push(opened);
-  return opened;
-}
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
   await Promise.all(cores.splice(0).map((h) => h.core.close()));
 });
 

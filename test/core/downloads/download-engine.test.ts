@@ -1,25 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InsufficientSpaceError } from '../../../src-main/core/downloads/disk-space';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
-import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
+import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 128 });
-const harnesses: Harness[] = [];
-
-async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
-  const opened = await openHarness(emulator(), ...args);
-  harnesses.push(opened);
-  return opened;
-}
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
+const { harness } = useHarnesses(emulator);
 
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:05:00' }; // 20 files at 15 s
 

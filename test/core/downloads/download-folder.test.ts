@@ -8,20 +8,14 @@ import { FolderAccessError } from '../../../src-main/core/downloads/folder-error
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { listing, openHarness, type Harness } from './engine-harness';
+import { listing, openHarness, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 64 });
-const harnesses: Harness[] = [];
+const { harness } = useHarnesses(emulator);
 const cores: CoreHarness[] = [];
 
-async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
-  const opened = await openHarness(emulator(), ...args);
-  harnesses.push(opened);
-  return opened;
-}
 
 afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
   await Promise.all(cores.splice(0).map((h) => h.core.close()));
 });
 

@@ -1,7 +1,7 @@
 // Builds engines over a fresh state folder and download folder, against the test's emulator.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FileFilters } from '../../../src-shared/filters/filter-rules';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
@@ -26,6 +26,31 @@ export async function openHarness(emulator: RunningEmulator, options: Partial<Do
     ...options,
   });
   return { ...opened, client, folder: await temporaryFolder(), stateFolder: state };
+}
+
+/**
+ * Engines for one test file against its emulator: `harness()` opens one, `closeEarly()` ends a run before the
+ * next opens the same state folder, and whatever a test leaves open is closed after it.
+ */
+export function useHarnesses(emulator: () => RunningEmulator): {
+  harness: (options?: Partial<DownloadEngineOptions>, stateFolder?: string) => Promise<Harness>;
+  closeEarly: (harness: Harness) => Promise<void>;
+} {
+  const open: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  return {
+    harness: async (options, stateFolder) => {
+      const opened = await openHarness(emulator(), options, stateFolder);
+      open.push(opened);
+      return opened;
+    },
+    closeEarly: async (harness) => {
+      open.splice(open.indexOf(harness), 1);
+      await harness.close();
+    },
+  };
 }
 
 export async function listing(emulator: RunningEmulator, filters: FileFilters, instrument = 'kcor', product = 'pb'): Promise<FileEntry[]> {

@@ -1,28 +1,13 @@
 // Through the engine and its ledger: a file shorter or longer than its FITS headers declare is never marked
 // done, so a later run fetches it again.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
-import { expectExactFolder, listing, openHarness, type Harness } from './engine-harness';
+import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 64 });
-const harnesses: Harness[] = [];
+const { harness, closeEarly } = useHarnesses(emulator);
 
-async function harness(...args: Parameters<typeof openHarness> extends [unknown, ...infer Rest] ? Rest : never): Promise<Harness> {
-  const opened = await openHarness(emulator(), ...args);
-  harnesses.push(opened);
-  return opened;
-}
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.close()));
-});
-
-/** Ends a run before the next one opens the same state folder. */
-async function closeRun(h: Harness): Promise<void> {
-  harnesses.splice(harnesses.indexOf(h), 1);
-  await h.close();
-}
 
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:01:00' };
 
@@ -38,7 +23,7 @@ describe('files that do not match their FITS headers', () => {
     expect(job).toMatchObject({ state: 'failed', attempts: 3 });
     expect(job.lastError).toMatch(/arrived incomplete \(2880 of 19264 bytes its FITS headers declare\).*gave up after 3 attempts/);
     expect(await listFolder(first.folder)).toEqual([files[0]!.filename, files[2]!.filename].sort());
-    await closeRun(first);
+    await closeEarly(first);
 
     emulator().clearFaults();
     const later = await harness({}, first.stateFolder);
@@ -60,7 +45,7 @@ describe('files that do not match their FITS headers', () => {
     expect(job).toMatchObject({ state: 'failed', attempts: 1 });
     expect(job.lastError).toBe(`${victim.filename} is longer than its FITS headers declare (more than 20160 bytes arrived); it was not saved.`);
     expect(await listFolder(first.folder)).toEqual([files[1]!.filename, files[2]!.filename].sort());
-    await closeRun(first);
+    await closeEarly(first);
 
     emulator().clearFaults();
     const later = await harness({}, first.stateFolder);
