@@ -3,7 +3,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliAgainst, useEmulator } from '../helpers/fixtures';
-import { runPiped, startBuiltCli, stopBuiltCli } from './built-cli';
+import { runPiped, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 
 // One pB exposure a second over nine observing days: about 102,000 KCor pB files (some 33 MB of JSON).
 const emulator = useEmulator({ cadenceSeconds: 1, days: 9, imageSize: 8 });

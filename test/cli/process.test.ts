@@ -5,22 +5,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../src-main/emulator';
+import { bin, runBuiltCli } from '../helpers/built-cli';
 import { listFolder, temporaryFolder } from '../helpers/fixtures';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/mlso-dl.js');
 let server: ChildProcessWithoutNullStreams;
 let url: string;
-
-function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 beforeAll(async () => {
   server = spawn(process.execPath, [bin, 'mock-server', '--port', '0', '--image-size', '64']);
@@ -42,22 +31,22 @@ describe('the mlso-dl executable', () => {
   it('downloads into a new folder, then finds nothing left to do', async () => {
     const folder = path.join(await temporaryFolder(), 'out');
     const args = ['--base-url', url, 'files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24', '--every', '1hour', '--download', '--username', DEMO_EMAIL, '--output-dir', folder];
-    const first = await run(...args);
+    const first = await runBuiltCli(args);
     expect(first.stderr).toMatch(/Downloaded \d+ files/);
     expect(first.status).toBe(0);
     const names = await listFolder(folder);
     expect(names.length).toBeGreaterThan(2);
     for (const name of names) expect((await readFile(path.join(folder, name))).subarray(0, 9).toString()).toBe('SIMPLE  =');
-    const second = await run(...args);
+    const second = await runBuiltCli(args);
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(new RegExp(`Downloaded 0 files .* skipped ${names.length} already complete`));
   });
 
   it('exits 2 for bad input and 1 for an unreachable server, in one plain line', async () => {
-    const bad = await run('--base-url', url, 'files', '-i', 'kcor', '-p', 'pb', '--every', 'sometimes');
+    const bad = await runBuiltCli(['--base-url', url, 'files', '-i', 'kcor', '-p', 'pb', '--every', 'sometimes']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    const down = await run('--base-url', 'http://127.0.0.1:9', 'about');
+    const down = await runBuiltCli(['--base-url', 'http://127.0.0.1:9', 'about']);
     expect(down.status).toBe(1);
     expect(down.stderr).toMatch(/^mlso-dl: Cannot reach http:\/\/127\.0\.0\.1:9\./);
   });

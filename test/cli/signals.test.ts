@@ -13,7 +13,7 @@ import { isTemporaryName } from '../../src-main/core/downloads/temporary-files';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
-import { startBuiltCli, stopBuiltCli, type StartedRun } from './built-cli';
+import { startBuiltCli, stopBuiltCli, type StartedRun } from '../helpers/built-cli';
 
 // Large images over a slow line: each file takes seconds, so a signal always finds transfers in flight.
 const SLOW = 200_000;

@@ -1,9 +1,9 @@
 // The real `mlso-dl web` process, as a user runs it: hostile connections must leave it running and serving.
 // Needs the built command line (node scripts/build-main.mjs) and renderer (npx vite build).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bin } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import {
   addressOf,
@@ -18,7 +18,6 @@ import {
   type WebModeAddress,
 } from './hostile-client';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/mlso-dl.js');
 const emulator = useEmulator({ imageSize: 32 });
 let child: ChildProcessWithoutNullStreams;
 let address: WebModeAddress;

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { killAll, runDownload } from './cli-process';
+import { stopBuiltCli } from '../../helpers/built-cli';
+import { runDownload } from './cli-process';
 import { expectExactFolder, listing } from './engine-harness';
 import { garbleHeader } from './ledger-damage';
 
@@ -14,7 +15,7 @@ const emulator = useEmulator({ imageSize: 64 });
 const window = { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:01:00' };
 
 afterEach(async () => {
-  await killAll();
+  await stopBuiltCli();
 });
 
 describe('mlso-dl files --download, run after run on one state folder', () => {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { killAll, processState, runDownload, startUnreapedDownload, waitFor } from './cli-process';
+import { processState, stopBuiltCli, waitFor } from '../../helpers/built-cli';
+import { runDownload, startUnreapedDownload } from './cli-process';
 import { expectExactFolder, listing } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 128 });
@@ -13,7 +14,7 @@ const locks: StateLock[] = [];
 
 afterEach(async () => {
   for (const lock of locks.splice(0)) lock.release();
-  await killAll();
+  await stopBuiltCli();
 });
 
 function lock(folder: string): StateLock {

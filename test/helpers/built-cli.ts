@@ -1,13 +1,16 @@
 // The built `mlso-dl` (bin/mlso-dl.js loading dist/, so run `node scripts/build-main.mjs` first) as child
-// processes: alone, or writing into a real pipe read by a shell tool. Every process started here is
-// tracked, and `stopBuiltCli` kills those still running.
+// processes, the way users run it: alone, writing into a real pipe read by a shell tool, or under a parent
+// that never reaps it. Every process started here is tracked, and `stopBuiltCli` kills those still running.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export const bin = path.resolve(import.meta.dirname, '../../bin/mlso-dl.js');
 const running = new Set<ChildProcess>();
 /** Shells started in their own process group: killing the group ends the mlso-dl under them too. */
 const groups = new Set<ChildProcess>();
+/** mlso-dl processes under a shell that never reaps them: not ChildProcess objects of ours, so killed by pid. */
+const grandchildren = new Set<number>();
 
 function track(child: ChildProcess): ChildProcess {
   running.add(child);
@@ -51,8 +54,23 @@ export function runPiped(args: readonly string[], reader: string): Promise<Piped
   );
 }
 
+export interface FinishedRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs mlso-dl to its end with its output captured. */
+export function runBuiltCli(args: readonly string[]): Promise<FinishedRun> {
+  const child = track(spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const stdout = collect(child.stdout);
+  const stderr = collect(child.stderr);
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout: stdout().toString(), stderr: stderr().toString() })));
+}
+
 export interface StartedRun {
   child: ChildProcess;
+  stdout: () => string;
   stderr: () => string;
   /** Resolves with the exit status, or with the signal's name if a signal ended the process. */
   exited: Promise<number | string>;
@@ -68,14 +86,62 @@ export interface StartOptions {
 /** Starts mlso-dl with its output captured; the test decides when (and how) it ends. */
 export function startBuiltCli(args: readonly string[], options: StartOptions = {}): StartedRun {
   const child = track(spawn(process.execPath, [...(options.nodeOptions ?? []), bin, ...args], { stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] }));
-  collect(child.stdout);
+  const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const exited = new Promise<number | string>((resolve) => child.on('close', (status, signal) => resolve(status ?? signal ?? 'unknown')));
-  return { child, stderr: () => stderr().toString(), exited };
+  return { child, stdout: () => stdout().toString(), stderr: () => stderr().toString(), exited };
 }
 
-/** Kills every process started here that is still running. */
+/**
+ * Starts mlso-dl under a parent that never reaps it: a shell that starts it in the background and then
+ * becomes `sleep` (exec), which never waits for children. Killed, mlso-dl stays a zombie, as a run under
+ * `npx` does in a container without an init. Resolves with mlso-dl's pid.
+ */
+export async function startUnreaped(args: readonly string[]): Promise<{ pid: number; parent: ChildProcess }> {
+  const parent = track(
+    spawn('/bin/sh', ['-c', '"$@" >/dev/null 2>&1 & echo $!; exec sleep 600', 'sh', process.execPath, bin, ...args], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
+  const pid = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    parent.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(Number(text.trim()));
+    });
+    parent.on('exit', () => reject(new Error('the shell ended before starting mlso-dl')));
+  });
+  grandchildren.add(pid);
+  return { pid, parent };
+}
+
+/** The process state letter from /proc/PID/stat (R, S, Z, ...), or undefined once the process is gone. */
+export async function processState(pid: number): Promise<string | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Kills every process started here that is still running (unreaped ones and those under a shell included). */
 export async function stopBuiltCli(): Promise<void> {
+  for (const pid of grandchildren) {
+    // Only a process still running our executable: the pid may have been reused since.
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.includes(bin)) process.kill(pid, 'SIGKILL');
+  }
+  grandchildren.clear();
   for (const shell of groups) {
     try {
       process.kill(-shell.pid!, 'SIGKILL');
