@@ -5,7 +5,7 @@
 // an answer that is not a listing are those of checking the whole answer at once.
 import { TokenParser, TokenType, Tokenizer, type ParsedTokenInfo } from '@streamparser/json';
 import { fileEntrySchema, fileListingSchema, type FileEntry, type FileListing } from '../../../src-shared/api/schemas';
-import { MlsoError } from '../errors';
+import { InvalidResponseError, MlsoError } from '../errors';
 import { checkShape, notJson } from './json-answer';
 
 /** How much of the beginning is kept, to describe an answer that is not JSON. */
@@ -18,6 +18,8 @@ export class FileListingParser {
   /** Gets the tokens of the top-level files array; hands on each entry and lets go of it (keepStack: false). */
   private entryParser: TokenParser | undefined;
   private entries: FileEntry[] = [];
+  /** Entries already handed out by takeEntries(): a repeated "files" can no longer replace them. */
+  private taken = 0;
   private answer: { value: unknown } | undefined;
   private failure: unknown;
   private head = Buffer.alloc(0);
@@ -46,6 +48,17 @@ export class FileListingParser {
     if (this.failure === undefined) this.tokenizer.write(chunk);
     // Text that is not JSON is described by its beginning, so a little more of it is read first.
     if (this.failure instanceof MlsoError || (this.failure !== undefined && this.head.length >= HEAD_BYTES)) this.throwIfFailed();
+  }
+
+  /**
+   * The entries checked since the last call, handed over to the caller (and no longer held here): how a
+   * listing is streamed. `end()` then returns the listing with only the entries not taken.
+   */
+  takeEntries(): FileEntry[] {
+    const batch = this.entries;
+    this.entries = [];
+    this.taken += batch.length;
+    return batch;
   }
 
   /** The checked listing, once the whole answer has been written. */
@@ -86,7 +99,11 @@ export class FileListingParser {
     } else if (token.token === TokenType.COMMA) {
       this.memberNameNext = true;
     } else if (token.token === TokenType.LEFT_BRACKET && this.member === 'files') {
-      // A repeated "files" replaces the earlier one, as in JSON.parse.
+      // A repeated "files" replaces the earlier one, as in JSON.parse; once entries were streamed on, it cannot.
+      if (this.taken > 0) {
+        this.failure ??= new InvalidResponseError(this.url, 'files: the answer lists its files twice');
+        return;
+      }
       this.inFiles = true;
       this.entries = [];
       this.entryParser = new TokenParser({ paths: ['$.*'], keepStack: false });

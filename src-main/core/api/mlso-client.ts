@@ -10,6 +10,7 @@ import {
   productListSchema,
   productMetadataSchema,
   type About,
+  type FileEntry,
   type FileListing,
   type Instrument,
   type InstrumentSummary,
@@ -140,7 +141,52 @@ export class MlsoClient {
     return checked.query;
   }
 
+  /** The whole listing, parsed as it arrives: memory holds the checked entries, never the whole text as well. */
   async files(request: FilesRequest, options: RequestOptions = {}): Promise<FileListing> {
+    return this.readListing(request, options, async (response) => {
+      const parser = new FileListingParser(response.url);
+      for await (const chunk of response.data) parser.write(chunk);
+      return parser.end();
+    });
+  }
+
+  /**
+   * Streams a listing: `onEntries` gets each batch of checked entries as the answer arrives (a batch per
+   * piece received), and the next piece is read only once the promise it returns settles, so a slow
+   * consumer (a pipe, the ledger) holds the reading back instead of piling entries up in memory.
+   * Resolves with the rest of the answer (`files` empty) and the number of entries handed over.
+   */
+  async streamFiles(
+    request: FilesRequest,
+    onEntries: (entries: FileEntry[]) => void | Promise<void>,
+    options: RequestOptions = {},
+  ): Promise<{ listing: FileListing; count: number }> {
+    return this.readListing(request, options, async (response) => {
+      const parser = new FileListingParser(response.url);
+      let count = 0;
+      const handOver = async (): Promise<void> => {
+        const batch = parser.takeEntries();
+        if (batch.length === 0) return;
+        count += batch.length;
+        await onEntries(batch);
+      };
+      for await (const chunk of response.data) {
+        parser.write(chunk);
+        await handOver();
+      }
+      const listing = parser.end();
+      // end() checked the whole answer: the last entries go out only once they are known to belong to a listing.
+      const last = listing.files;
+      listing.files = [];
+      if (last.length > 0) {
+        count += last.length;
+        await onEntries(last);
+      }
+      return { listing, count };
+    });
+  }
+
+  private async readListing<T>(request: FilesRequest, options: RequestOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>) => Promise<T>): Promise<T> {
     const query = await this.checkFilesRequest(request, options);
     const url = new URL(
       this.endpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
@@ -148,12 +194,9 @@ export class MlsoClient {
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     url.searchParams.set('client', this.current.clientName);
     const subject: AnswerSubject = { name: 'file listing', ...(this.options.listingAdvice ?? DEFAULT_LISTING_ADVICE) };
-    // Parsed as it arrives: memory holds the checked entries, never the whole text as well.
     return this.transport.readAnswer(url.href, { ...options, subject }, async (response) => {
       if (!isOk(response.status)) throw statusError({ ...response, data: await textOf(response.data) });
-      const parser = new FileListingParser(response.url);
-      for await (const chunk of response.data) parser.write(chunk);
-      return parser.end();
+      return read(response);
     });
   }
 

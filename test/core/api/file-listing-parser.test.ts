@@ -106,3 +106,29 @@ describe('the streaming file listing parser', () => {
     expect(listing.files[1_000]).toEqual(JSON.parse(ENTRY));
   });
 });
+
+describe('the file listing parser, streaming', () => {
+  it('hands over each entry once, in order, and end() keeps only what was not taken', () => {
+    const text = `{"instrument":"kcor","files":[${ENTRY},${UCOMP_ENTRY},${ENTRY}],"product":"pb"}`;
+    const parser = new FileListingParser(URL_OF_ANSWER);
+    const taken: unknown[] = [];
+    const bytes = Buffer.from(text);
+    for (let offset = 0; offset < bytes.length; offset += 50) {
+      parser.write(bytes.subarray(offset, offset + 50));
+      for (const entry of parser.takeEntries()) taken.push(entry.filename);
+    }
+    const rest = parser.end();
+    expect([...taken, ...rest.files.map((entry) => entry.filename)]).toEqual((wholeTextParse(text) as { files: { filename: string }[] }).files.map((f) => f.filename));
+    expect(rest).toMatchObject({ instrument: 'kcor', product: 'pb' });
+  });
+
+  it('refuses a second files array once entries of the first were handed over', () => {
+    const parser = new FileListingParser(URL_OF_ANSWER);
+    parser.write(Buffer.from(`{"files":[${ENTRY}],`));
+    expect(parser.takeEntries()).toHaveLength(1);
+    expect(() => {
+      parser.write(Buffer.from(`"files":[${ENTRY}]}`));
+      parser.end();
+    }).toThrow(/lists its files twice/);
+  });
+});

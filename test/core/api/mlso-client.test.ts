@@ -87,6 +87,28 @@ describe('files endpoint', () => {
     }
   });
 
+  it('streams the same entries in batches, one batch at a time, and the rest of the answer at the end', async () => {
+    const { client: c } = client();
+    const request = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-20' } };
+    const whole = await c.files(request);
+    const streamed: string[] = [];
+    let batches = 0;
+    let inside = false;
+    const { listing, count } = await c.streamFiles(request, async (entries) => {
+      // The next batch waits for this one: a slow consumer holds the reading back.
+      expect(inside).toBe(false);
+      inside = true;
+      batches += 1;
+      for (const entry of entries) streamed.push(entry.filename);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inside = false;
+    });
+    expect(streamed).toEqual(whole.files.map((file) => file.filename));
+    expect(count).toBe(whole.files.length);
+    expect(batches).toBeGreaterThan(1);
+    expect(listing).toEqual({ ...whole, files: [] });
+  });
+
   it('accepts both date forms and sends single-digit dates zero-padded', async () => {
     const { client: c, requested } = client();
     const day = await c.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-3-24', every: '1hour' } });
