@@ -45,6 +45,10 @@ describe('electron-builder.yml', () => {
     expect(filePatterns(config.files)).toEqual(expect.arrayContaining(['package.json', 'dist/**/*']));
   });
 
+  it('leaves the benchmark and the Node library build out of the app', () => {
+    expect(filePatterns(config.files)).toEqual(expect.arrayContaining(['!dist/bench/**', '!dist/lib/**']));
+  });
+
   it('unpacks better-sqlite3’s native module and rebuilds it for Electron when packaging', () => {
     expect(config.asarUnpack?.some((pattern) => pattern.includes('better-sqlite3') && pattern.endsWith('.node'))).toBe(true);
     expect(config.npmRebuild).toBe(true);

@@ -51,6 +51,30 @@ export interface TransportLimits {
 
 export type RequestLogger = (url: string) => void;
 
+/** What a reader of a catalogue answer may do besides reading it. */
+export interface AnswerReader {
+  /**
+   * Waits for work of the reader's own (handing entries to a slow consumer): the answer's clocks stop
+   * meanwhile, and a failure of that work reaches the caller as it is.
+   */
+  waitFor<T>(work: Promise<T>): Promise<T>;
+}
+
+/** Carries a consumer's failure through the transport's own error handling untouched. */
+class ConsumerFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('the consumer of the answer failed');
+  }
+}
+
+async function consumerWork<T>(watch: RequestWatch, work: Promise<T>): Promise<T> {
+  try {
+    return await watch.pausedDuring(work);
+  } catch (error) {
+    throw new ConsumerFailure(error);
+  }
+}
+
 type RequestKind = 'answer' | 'download';
 
 export class HttpTransport {
@@ -74,7 +98,7 @@ export class HttpTransport {
    * deadline, the idle timeout and the size cap hold until `read` is done, and the connection is closed
    * if `read` stops early.
    */
-  async readAnswer<T>(url: string, options: AnswerOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>) => Promise<T>): Promise<T> {
+  async readAnswer<T>(url: string, options: AnswerOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>, reader: AnswerReader) => Promise<T>): Promise<T> {
     const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, deadlineMs: this.limits.answerDeadlineMs, signal: options.signal });
     let current = url;
     let raw: Readable | undefined;
@@ -89,7 +113,7 @@ export class HttpTransport {
       const stop = (): void => void body.chunks.destroy();
       watch.signal.addEventListener('abort', stop, { once: true });
       try {
-        return await read({ ...response, data: body.chunks });
+        return await read({ ...response, data: body.chunks }, { waitFor: (work) => consumerWork(watch, work) });
       } catch (error) {
         throw body.isDecodingFailure(error) ? new InvalidResponseError(response.url, 'the compressed answer is damaged') : error;
       } finally {
@@ -162,6 +186,8 @@ export class HttpTransport {
 
   /** The failure to report: a clock that ran out or the caller's cancel first, then the failure itself. */
   private explain(error: unknown, watch: RequestWatch, url: string, subject?: AnswerSubject): unknown {
+    // The consumer's own failure (its output gone, say) is its own, not the network's.
+    if (error instanceof ConsumerFailure) return error.failure;
     switch (watch.stoppedBy) {
       case 'cancelled':
         return new CancelledError('The request');

@@ -21,7 +21,7 @@ import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-s
 import { InvalidInputError, ServerError, UnknownUserError, type AnswerSubject } from '../errors';
 import { normaliseSettings, type ClientSettings } from './client-settings';
 import { FileListingParser } from './file-listing-parser';
-import { HttpTransport, textOf, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import { HttpTransport, textOf, type AnswerReader, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
 import { parseJsonAnswer } from './json-answer';
 import { SessionCookieJar } from './session-cookie-jar';
 
@@ -161,14 +161,16 @@ export class MlsoClient {
     onEntries: (entries: FileEntry[]) => void | Promise<void>,
     options: RequestOptions = {},
   ): Promise<{ listing: FileListing; count: number }> {
-    return this.readListing(request, options, async (response) => {
+    return this.readListing(request, options, async (response, reader) => {
       const parser = new FileListingParser(response.url);
       let count = 0;
+      // The answer's clocks stop while the consumer takes its time: a paused pipe is not a slow server.
+      const deliver = (batch: FileEntry[]): Promise<void> => reader.waitFor(Promise.resolve().then(() => onEntries(batch)));
       const handOver = async (): Promise<void> => {
         const batch = parser.takeEntries();
         if (batch.length === 0) return;
         count += batch.length;
-        await onEntries(batch);
+        await deliver(batch);
       };
       for await (const chunk of response.data) {
         parser.write(chunk);
@@ -180,13 +182,17 @@ export class MlsoClient {
       listing.files = [];
       if (last.length > 0) {
         count += last.length;
-        await onEntries(last);
+        await deliver(last);
       }
       return { listing, count };
     });
   }
 
-  private async readListing<T>(request: FilesRequest, options: RequestOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>) => Promise<T>): Promise<T> {
+  private async readListing<T>(
+    request: FilesRequest,
+    options: RequestOptions,
+    read: (response: HttpResponse<AsyncIterable<Buffer>>, reader: AnswerReader) => Promise<T>,
+  ): Promise<T> {
     const query = await this.checkFilesRequest(request, options);
     const url = new URL(
       this.endpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
@@ -194,9 +200,9 @@ export class MlsoClient {
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     url.searchParams.set('client', this.current.clientName);
     const subject: AnswerSubject = { name: 'file listing', ...(this.options.listingAdvice ?? DEFAULT_LISTING_ADVICE) };
-    return this.transport.readAnswer(url.href, { ...options, subject }, async (response) => {
+    return this.transport.readAnswer(url.href, { ...options, subject }, async (response, reader) => {
       if (!isOk(response.status)) throw statusError({ ...response, data: await textOf(response.data) });
-      return read(response);
+      return read(response, reader);
     });
   }
 

@@ -15,14 +15,20 @@ export interface RequestClocks {
 export class RequestWatch {
   private readonly controller = new AbortController();
   private idleTimer: NodeJS.Timeout | undefined;
-  private readonly deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  /** When the deadline falls (ms since epoch); moved on by the time spent paused. */
+  private deadlineAt: number | undefined;
+  private pausedAt: number | undefined;
   private cause: StopCause | undefined;
   private readonly onCancel = (): void => this.stop('cancelled');
 
   constructor(private readonly clocks: RequestClocks) {
     if (clocks.signal?.aborted) this.stop('cancelled');
     else clocks.signal?.addEventListener('abort', this.onCancel, { once: true });
-    if (clocks.deadlineMs !== undefined && this.cause === undefined) this.deadlineTimer = setTimeout(() => this.stop('deadline'), clocks.deadlineMs);
+    if (clocks.deadlineMs !== undefined && this.cause === undefined) {
+      this.deadlineAt = Date.now() + clocks.deadlineMs;
+      this.armDeadline();
+    }
     this.heard();
   }
 
@@ -38,7 +44,33 @@ export class RequestWatch {
   /** Something arrived: the idle timer starts again. */
   heard(): void {
     clearTimeout(this.idleTimer);
-    if (this.cause === undefined && this.clocks.idleMs > 0) this.idleTimer = setTimeout(() => this.stop('idle'), this.clocks.idleMs);
+    if (this.cause === undefined && this.pausedAt === undefined && this.clocks.idleMs > 0) this.idleTimer = setTimeout(() => this.stop('idle'), this.clocks.idleMs);
+  }
+
+  /**
+   * Stops the idle and deadline clocks while `work` runs: time the reader spends waiting for its own
+   * consumer (a paused `| less`) is not the server's slowness. The caller's cancel still applies.
+   */
+  async pausedDuring<T>(work: Promise<T>): Promise<T> {
+    if (this.pausedAt !== undefined || this.cause !== undefined) return work;
+    this.pausedAt = Date.now();
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.deadlineTimer);
+    try {
+      return await work;
+    } finally {
+      if (this.deadlineAt !== undefined) this.deadlineAt += Date.now() - this.pausedAt;
+      this.pausedAt = undefined;
+      if (this.cause === undefined) {
+        this.armDeadline();
+        this.heard();
+      }
+    }
+  }
+
+  private armDeadline(): void {
+    if (this.deadlineAt === undefined) return;
+    this.deadlineTimer = setTimeout(() => this.stop('deadline'), Math.max(0, this.deadlineAt - Date.now()));
   }
 
   /** The request is over (or its body handed on): no clock may fire any more. */

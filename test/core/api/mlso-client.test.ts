@@ -109,6 +109,28 @@ describe('files endpoint', () => {
     expect(listing).toEqual({ ...whole, files: [] });
   });
 
+  it('stops the idle and deadline clocks while a slow consumer holds the reading back', async () => {
+    const { client: c } = client({ timeoutMs: 150, listingDeadlineMs: 400 });
+    const request = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-22' } };
+    let waited = 0;
+    const { count } = await c.streamFiles(request, async () => {
+      // Each pause is longer than the idle timeout, and together they pass the deadline.
+      if (waited < 600) {
+        waited += 200;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    });
+    expect(waited).toBeGreaterThanOrEqual(600);
+    expect(count).toBeGreaterThan(0);
+  });
+
+  it('passes a consumer’s own failure through as it is, not as a network error', async () => {
+    const { client: c } = client();
+    const mine = new Error('the output went away');
+    const failure = await c.streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => Promise.reject(mine)).catch((error: unknown) => error);
+    expect(failure).toBe(mine);
+  });
+
   it('accepts both date forms and sends single-digit dates zero-padded', async () => {
     const { client: c, requested } = client();
     const day = await c.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-3-24', every: '1hour' } });
