@@ -1,13 +1,15 @@
 // `files`: list a product's files with filters, and with --download fetch them into a folder.
-import type { FileListing } from '../../../src-shared/api/schemas';
+import type { FileEntry, FileListing } from '../../../src-shared/api/schemas';
 import type { FileFilters } from '../../../src-shared/filters/filter-rules';
 import { REGISTRATION_URL } from '../../../src-shared/api/service-facts';
-import { printJson, type CliContext } from '../cli-context';
-import { EXIT_OK, UsageError } from '../exit-codes';
-import { filesTable } from '../output/tables';
+import type { CliContext } from '../cli-context';
+import { EXIT_FAILURE, EXIT_OK, UsageError } from '../exit-codes';
+import { StreamedFilesTable } from '../output/streamed-files-table';
+import { StreamedListingJson } from '../output/streamed-listing-json';
+import type { FilesRequest } from '../../core/api/mlso-client';
 import { downloadListing } from './download-listing';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
-import { defaultStateFolder } from '../../core/downloads/open-engine';
+import { defaultStateFolder } from '../../core/downloads/state-folder';
 
 export interface FilesOptions {
   instrument: string;
@@ -45,12 +47,9 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
   if (options.download && !options.username?.trim()) {
     throw new UsageError(`Downloading needs the e-mail you registered with the observatory: add -u/--username EMAIL (register at ${REGISTRATION_URL}).`);
   }
-  const listing = await context.client.files(
-    { instrument: options.instrument, product: options.product, filters: filtersFrom(options) },
-    { signal: context.signal },
-  );
+  const request: FilesRequest = { instrument: options.instrument, product: options.product, filters: filtersFrom(options) };
   if (options.download) {
-    return downloadListing(context, listing.files, {
+    return downloadListing(context, request, {
       username: options.username!.trim(),
       outputDir: options.outputDir,
       stateDir: options.stateDir ?? defaultStateFolder(),
@@ -61,14 +60,31 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
       json: Boolean(options.json),
     });
   }
-  if (options.json) {
-    printJson(context.out, listing);
+  return printListing(context, request, Boolean(options.json));
+}
+
+/**
+ * The listing without --download, JSON or table, written entry by entry as it arrives and at the pace stdout
+ * takes it, so memory holds a batch rather than the listing. A listing that fails midway gets no closing part
+ * (no total line, no closing brace): what was written is never taken for a complete listing.
+ */
+async function printListing(context: CliContext, request: FilesRequest, json: boolean): Promise<number> {
+  const { out, signal } = context;
+  const format: { add(entries: readonly FileEntry[]): string; end(listing: FileListing): string } = json ? new StreamedListingJson() : new StreamedFilesTable();
+  try {
+    const { listing, count } = await context.client.streamFiles(request, (entries) => out.resultPart(format.add(entries), signal), { signal });
+    await out.resultPart(format.end(listing), signal);
+    if (json) return EXIT_OK;
+    if (count === 0) out.info('No files match these filters.');
+    // The answer's own echo of the query follows the table: it is complete only once the entries have all arrived.
+    describeQuery(context, listing);
     return EXIT_OK;
+  } catch (error) {
+    // A reader that left (`| head -1`) has seen enough; a failed stdout is reported by the process's own watcher.
+    const stop = out.resultStop;
+    if (stop !== undefined) return stop === 'reader-left' ? EXIT_OK : EXIT_FAILURE;
+    throw error;
   }
-  describeQuery(context, listing);
-  if (listing.files.length === 0) context.out.info('No files match these filters.');
-  else context.out.result(filesTable(listing.files));
-  return EXIT_OK;
 }
 
 function describeQuery(context: CliContext, listing: FileListing): void {

@@ -2,6 +2,7 @@
 // quietened by --quiet and widened by --verbose. Everything passes one gate: control characters (from
 // server text) are shown escaped, in JSON's own `\u001b` form, so JSON text stays valid and exact.
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
+import { PacedWriter, type OutputStop } from './paced-writer';
 
 export interface CliOutputOptions {
   quiet: boolean;
@@ -15,6 +16,7 @@ export class CliOutput {
   readonly verbose: boolean;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  private paced: PacedWriter | undefined;
 
   constructor(options: CliOutputOptions) {
     this.quiet = options.quiet;
@@ -27,6 +29,21 @@ export class CliOutput {
   result(text: string): void {
     const shown = terminalText(text);
     this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
+  }
+
+  /**
+   * A piece of a result written as it is produced (a listing, batch by batch), through the same gate as
+   * result(); resolves once stdout can take more. Rejects with OutputStoppedError once stdout can take
+   * nothing more, or with the signal's reason when `signal` aborts while the reader is slow.
+   */
+  resultPart(text: string, signal?: AbortSignal): Promise<void> {
+    this.paced ??= new PacedWriter(this.stdout);
+    return this.paced.write(terminalText(text), signal);
+  }
+
+  /** Why a result written in pieces had to stop (its reader left, or stdout failed); undefined while it could go on. */
+  get resultStop(): OutputStop | undefined {
+    return this.paced?.stop;
   }
 
   /** Informational lines: progress, summaries. Silent with --quiet. */

@@ -64,16 +64,26 @@ export function productsTable(products: readonly ProductEntry[]): string {
   return lines.join('\n');
 }
 
-/** UCoMP entries carry wave region and observing plan; their columns appear when any entry has them. */
+/** A listing's total: its sum, and whether an unknown size (0) makes it a lower bound. */
+export type ListingTotal = ReturnType<typeof listingTotal>;
+
+/** The lines of a files table; its columns are measured once, on a sample of the entries. */
+export interface FilesTableLayout {
+  /** The header and the rule under it. */
+  head(): string[];
+  row(file: FileEntry): string;
+  /** The closing rule, the count with the total, and the note when the total is a lower bound. */
+  foot(count: number, total: ListingTotal): string[];
+}
+
+/** UCoMP entries carry wave region and observing plan; their columns appear when an entry of the sample has them. */
 function optionalColumn(files: readonly FileEntry[], field: string): boolean {
   return files.some((file) => file[field] !== undefined && file[field] !== null && file[field] !== '');
 }
 
-export function filesTable(files: readonly FileEntry[]): string {
-  if (files.length === 0) return '';
-  const showWave = optionalColumn(files, 'wave-region');
-  const showPlan = optionalColumn(files, 'obs-plan');
-  const rows = files.map((file) => ({
+/** A file's cells, server text escaped, so the widths are those of the text shown. */
+function fileCells(file: FileEntry): Record<'date' | 'instrument' | 'product' | 'size' | 'wave' | 'plan' | 'name', string> {
+  return {
     date: cell(file['date-obs']),
     instrument: cell(file.instrument),
     product: cell(file.product),
@@ -81,7 +91,17 @@ export function filesTable(files: readonly FileEntry[]): string {
     wave: cell(file['wave-region']),
     plan: cell(file['obs-plan']),
     name: cell(file.filename),
-  }));
+  };
+}
+
+/**
+ * The layout of mlsoapi's files table, measured on `sample` (a streamed listing's first block). A later,
+ * wider cell pushes only its own row along; the file name is the last column, so only the rules depend on it.
+ */
+export function filesTableLayout(sample: readonly FileEntry[]): FilesTableLayout {
+  const showWave = optionalColumn(sample, 'wave-region');
+  const showPlan = optionalColumn(sample, 'obs-plan');
+  const rows = sample.map(fileCells);
   // mlsoapi's widths, widened only for an odd value (escaped text, an unusual instrument), so columns stay aligned.
   const dateWidth = widest(rows, (row) => row.date, 20);
   const instrumentWidth = widest(rows, (row) => row.instrument, 10);
@@ -99,12 +119,16 @@ export function filesTable(files: readonly FileEntry[]): string {
       name,
     ].join(' ');
   const separator = columns(rule(dateWidth), rule(instrumentWidth), rule(productWidth), rule(10), rule(6), rule(planWidth), rule(nameWidth));
-  const lines = [columns('Date/time', 'Instrument', 'Product', 'Filesize', 'Wave', 'Obs plan', 'Filename'), separator];
-  for (const row of rows) lines.push(columns(row.date, row.instrument, row.product, row.size, row.wave, row.plan, row.name));
-  const total = listingTotal(files.map((f) => f.filesize));
-  const count = `${files.length} ${files.length === 1 ? 'file' : 'files'}`;
-  lines.push(separator);
-  lines.push(`${pad(count, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)}`);
-  if (total.lowerBound) lines.push('(some sizes are unknown, so the total is a lower bound)');
-  return lines.join('\n');
+  return {
+    head: () => [columns('Date/time', 'Instrument', 'Product', 'Filesize', 'Wave', 'Obs plan', 'Filename'), separator],
+    row: (file) => {
+      const row = fileCells(file);
+      return columns(row.date, row.instrument, row.product, row.size, row.wave, row.plan, row.name);
+    },
+    foot: (count, total) => [
+      separator,
+      `${pad(`${count} ${count === 1 ? 'file' : 'files'}`, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)}`,
+      ...(total.lowerBound ? ['(some sizes are unknown, so the total is a lower bound)'] : []),
+    ],
+  };
 }

@@ -1,7 +1,8 @@
 // The human tables at the sizes listings reach, and with server text that must not drive the terminal.
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import { filesTable, instrumentsTable, productsTable } from '../../../src-main/cli/output/tables';
+import { instrumentsTable, productsTable } from '../../../src-main/cli/output/tables';
+import { LAYOUT_SAMPLE_SIZE, StreamedFilesTable } from '../../../src-main/cli/output/streamed-files-table';
 
 function kcorEntry(index: number): FileEntry {
   const seconds = String(index % 60).padStart(2, '0');
@@ -15,20 +16,31 @@ function kcorEntry(index: number): FileEntry {
   } as FileEntry;
 }
 
+/** The whole table of `files`, streamed in batches of 250 entries, as a listing arrives in pieces. */
+function filesTable(files: readonly FileEntry[]): string {
+  const table = new StreamedFilesTable();
+  let text = '';
+  for (let start = 0; start < files.length; start += 250) text += table.add(files.slice(start, start + 250));
+  return text + table.end();
+}
+
 /** Raw control characters (any C0 but our own newline, DEL, C1) and bidirectional overrides. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be printed
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-describe('filesTable', () => {
+describe('the files table', () => {
   it('lays out 200,000 entries (a listing too large to spread into Math.max)', () => {
     const files = Array.from({ length: 200_000 }, (_, index) => kcorEntry(index));
-    const lines = filesTable(files).split('\n');
+    const lines = filesTable(files).trimEnd().split('\n');
     expect(lines).toHaveLength(200_000 + 4);
     expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
     expect(lines.at(-1)).toMatch(/^200000 files\s+\d+\.\d GB$/);
-    // The name column is as wide as the longest name, so the rules line up with it.
-    expect(lines[1]!.length).toBe(lines[200_001]!.length);
-    expect(lines[1]!.endsWith('-'.repeat('20250324_210339_kcor_l2_pb_199999.fts'.length))).toBe(true);
+    // Streamed, the name column is measured on the first block: the rules are as wide as its longest name
+    // (index 999), and a longer name later only makes its own row longer, starting in the same column.
+    expect(LAYOUT_SAMPLE_SIZE).toBe(1000);
+    expect(lines[1]!.endsWith(` ${'-'.repeat('20250324_210339_kcor_l2_pb_999.fts'.length)}`)).toBe(true);
+    expect(lines[200_001]!.indexOf('20250324_')).toBe(lines[2]!.indexOf('20250324_'));
+    expect(lines[200_001]!.length).toBeGreaterThan(lines[1]!.length);
   });
 
   it('shows control characters and bidi overrides in server text escaped, columns still aligned', () => {
