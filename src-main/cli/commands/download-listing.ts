@@ -1,16 +1,19 @@
-// `files --download`: hands the listing to the durable download engine and reports what happened.
-// The ledger lives in the state folder, so running the same command again resumes where it stopped.
+// `files --download`: streams the listing into the durable download engine and reports what happened. The
+// listing's request goes out first; loading and opening the engine and signing in happen while it is on its way,
+// and files start downloading as soon as the first piece of the listing is queued, while the rest is still
+// arriving. The ledger lives in the state folder, so running the same command again resumes where it stopped.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { FileEntry } from '../../../src-shared/api/schemas';
 import { displayName } from '../../../src-shared/format/display-text';
 import { humanSize } from '../../../src-shared/format/human-size';
+import type { FilesRequest } from '../../core/api/mlso-client';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
-import { describeLedgerRecovery, openDownloadEngine, type OpenedEngine } from '../../core/downloads/open-engine';
+import type { EnqueueResult, ListingIntake } from '../../core/downloads/listing-intake';
+import type { OpenedEngine } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
-import { createDownloadDisplay } from '../output/download-display';
+import type { DownloadDisplay } from '../output/download-display';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 
 export interface DownloadListingOptions {
@@ -32,43 +35,87 @@ interface Summary {
   stats: { batchSeconds: number; bytesReceived: number; bytesWritten: number };
 }
 
-export async function downloadListing(context: CliContext, files: readonly FileEntry[], options: DownloadListingOptions): Promise<number> {
+export async function downloadListing(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
   const { out } = context;
   const folder = path.resolve(options.outputDir);
   const batchId = randomUUID();
-  const opened = await openDownloadEngine(options.stateDir, {
-    client: context.client,
-    username: () => options.username,
-    concurrency: options.concurrency,
-    maxAttempts: options.maxAttempts,
-    backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
-    existingFiles: options.existingFiles,
-    batchId,
-  });
+  const stopListing = new AbortController();
+  const listingSignal = context.signal ? AbortSignal.any([context.signal, stopListing.signal]) : stopListing.signal;
+  // Opened once signed in and the folder is checked: until then the pieces of the listing wait (and with them
+  // the reading of the rest), so a wrong e-mail or an unusable folder leaves nothing queued.
+  const intakeReady = deferred<ListingIntake>();
+  let firstQueuedAt: number | undefined;
+  const listed = context.client.streamFiles(
+    request,
+    async (entries) => {
+      await (await intakeReady.promise).add(entries);
+      firstQueuedAt ??= performance.now();
+    },
+    { signal: listingSignal },
+  );
+  // Its outcome is read below; a failure while the engine opens must not count as unhandled meanwhile.
+  listed.catch(() => undefined);
+  // Loaded only now, while the listing's first requests are on their way: SQLite and the engine take tens of
+  // milliseconds to load, the progress bars some more.
+  const showProgress = !out.quiet && !options.json;
+  const displayModule = showProgress ? import('../output/download-display') : undefined;
+  displayModule?.catch(() => undefined);
+
+  let engineModule: typeof import('../../core/downloads/open-engine');
+  let opened: OpenedEngine;
+  try {
+    engineModule = await import('../../core/downloads/open-engine');
+    opened = await engineModule.openDownloadEngine(options.stateDir, {
+      client: context.client,
+      username: () => options.username,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
+      existingFiles: options.existingFiles,
+      batchId,
+    });
+  } catch (error) {
+    stopListing.abort();
+    await listed.catch(() => undefined);
+    throw error;
+  }
   // A damaged ledger was moved aside and replaced: said once, even with --quiet (a file of theirs moved).
-  if (opened.recovered) out.error(`mlso-dl: ${describeLedgerRecovery(opened.recovered)}`);
+  if (opened.recovered) out.error(`mlso-dl: ${engineModule.describeLedgerRecovery(opened.recovered)}`);
   // A stop signal closes the engine: transfers in flight stop, their temporary files go, their jobs are queued again.
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });
   // A signal while the engine was opening came before the listener: honour it now.
   if (context.signal?.aborted) onInterrupt();
+  let display: DownloadDisplay | undefined;
+  const show = (update: ProgressUpdate): void => display?.update(update);
   try {
-    // Sign in first: a wrong e-mail is reported before anything is queued.
-    await opened.engine.signIn();
-    const started = performance.now();
-    const enqueued = await opened.engine.enqueue(files, folder);
-    const display = out.quiet || options.json ? undefined : createDownloadDisplay(out);
-    const show = (update: ProgressUpdate): void => display?.update(update);
-    opened.engine.on('progress', show);
+    const gate = Promise.all([opened.engine.signIn(), opened.engine.openIntake(folder), displayModule]).then(([, intake, displays]) => {
+      // Drawn from here on: a refused sign-in or folder shows its message alone.
+      display = displays?.createDownloadDisplay(out);
+      opened.engine.on('progress', show);
+      return intake;
+    });
+    gate.then(intakeReady.resolve, (error: unknown) => {
+      intakeReady.reject(error);
+      stopListing.abort();
+    });
+    const [gateOutcome, listingOutcome] = await Promise.allSettled([gate, listed]);
+    if (!context.signal?.aborted) {
+      // The cause first: a refused sign-in or folder stops the listing, whose own failure then only says so.
+      if (gateOutcome.status === 'rejected') throw gateOutcome.reason;
+      if (listingOutcome.status === 'rejected') throw listingOutcome.reason;
+    }
+    const enqueued = gateOutcome.status === 'fulfilled' ? gateOutcome.value.result : { queued: [], skipped: [], rejected: [] };
     // An engine closed before the wait began would never settle: a stop that came first ends the wait at once.
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
-    const batchSeconds = (performance.now() - started) / 1000;
+    const batchSeconds = (performance.now() - (firstQueuedAt ?? performance.now())) / 1000;
     opened.engine.off('progress', show);
     // The last throttled update may predate the end: draw the final state once before the summary,
     // leaving out the files that were skipped (they were never downloaded in this run).
     const skippedIds = new Set(enqueued.skipped.map((skip) => skip.jobId));
     display?.update({ jobs: opened.engine.jobs().filter((job) => !skippedIds.has(job.id)), overall: opened.engine.overall() });
     display?.stop();
+    display = undefined;
     if (context.signal?.aborted) {
       const left = opened.ledger.counts(batchId);
       out.error(`Interrupted: ${left.done} downloaded, ${left.queued + left.active} still to do. Run the same command again to continue.`);
@@ -83,18 +130,14 @@ export async function downloadListing(context: CliContext, files: readonly FileE
     }
     return summary.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
   } finally {
+    opened.engine.off('progress', show);
+    display?.stop();
     context.signal?.removeEventListener('abort', onInterrupt);
     await opened.close();
   }
 }
 
-function summarise(
-  opened: OpenedEngine,
-  batchId: string,
-  folder: string,
-  enqueued: Awaited<ReturnType<OpenedEngine['engine']['enqueue']>>,
-  batchSeconds: number,
-): Summary {
+function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueued: EnqueueResult, batchSeconds: number): Summary {
   const skippedIds = new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
   const jobs = opened.ledger.list({ batchId, includeCleared: true });
   const overall = opened.engine.overall();
@@ -125,4 +168,16 @@ function report(context: CliContext, summary: Summary, json: boolean): void {
       `skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
   );
   for (const failure of summary.failed) out.error(`failed: ${displayName(failure.filename)}: ${failure.reason}`);
+}
+
+/** A promise with its resolve and reject at hand (Promise.withResolvers arrived in Node 22). A rejection no one waits for is not unhandled. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (reason: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }

@@ -4,28 +4,28 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { constants as fsConstants, createReadStream } from 'node:fs';
-import { access, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, mkdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ErrorData } from '../../../src-shared/errors';
-import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import { CancelledError, InvalidInputError, UnknownUserError, toErrorData } from '../errors';
-import { DECOMPRESSION_FACTOR, InsufficientSpaceError, freeSpaceOf, type FreeSpaceProbe } from './disk-space';
+import { freeSpaceOf, type FreeSpaceProbe } from './disk-space';
 import { downloadFile } from './download-file';
-import type { DownloadLedger, Job, JobState } from './download-ledger';
+import type { DownloadLedger, Job, JobState, PendingSizes } from './download-ledger';
+import { CostBoundedValue } from './cost-bounded-value';
 import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shared/downloads/progress-types';
-import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
+import type { ExistingFilePolicy } from './existing-files';
 import type { OpenFileSink } from './file-sink';
-import { isCompleteFitsFile } from './fits-completeness';
 import { onFolder } from './folder-errors';
+import { ListingIntake, type EnqueueResult, type IntakeHost, type QueuedJob } from './listing-intake';
 import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
 import { SessionKeeper, SignInRequiredError } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
 import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
 
-export const CONCURRENCY_LIMITS = { min: 1, max: 16, default: 4 } as const;
-export const DEFAULT_MAX_ATTEMPTS = 5;
+import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from './download-limits';
+export { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS };
 const QUEUE_PAUSED_SETTING = 'queue-paused';
 /** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
 const UNRECORDED_TEMPORARY_AGE_MS = 10 * 60_000;
@@ -54,14 +54,7 @@ export interface EnqueueOptions {
   existingFiles?: ExistingFilePolicy;
 }
 
-export interface EnqueueResult {
-  /** Jobs that will run (new, or resumed from an earlier run). */
-  queued: number[];
-  /** Files that need nothing: already downloaded, or complete in the folder. */
-  skipped: { filename: string; reason: string; jobId?: number }[];
-  /** Entries refused outright (unsafe names). */
-  rejected: { filename: string; reason: string }[];
-}
+export type { EnqueueResult };
 
 export type SettleOutcome = 'finished' | 'paused';
 
@@ -84,6 +77,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private readonly running = new Map<number, RunningJob>();
   private readonly renewedFor = new Set<number>();
   private readonly dirty = new Set<number>();
+  /** Jobs queued since the last progress update and not changed since: their views need no reading back. */
+  private readonly newlyQueued = new Map<number, QueuedJob>();
   private readonly speed = new SpeedMeter();
   private readonly workers = new Set<Promise<void>>();
   /** Jobs still flushing or renaming after their worker moved on. */
@@ -104,6 +99,10 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private settleWaiters: ((outcome: SettleOutcome) => void)[] = [];
   private bytesReceived = 0;
   private bytesWritten = 0;
+  private readonly counts = new CostBoundedValue(() => this.ledger.counts(this.options.batchId));
+  private readonly pendingSizes = new CostBoundedValue(() => this.ledger.pendingSizes(this.options.batchId));
+  /** The last progress update carried figures from an earlier reading: another one is due. */
+  private progressOwed = false;
 
   constructor(private readonly options: DownloadEngineOptions) {
     super();
@@ -161,71 +160,29 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
 
   /** Queues a listing's files for `folder`, after checking names, what is already there and free space. */
   async enqueue(entries: readonly FileEntry[], folder: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
-    const policy = options.existingFiles ?? this.existingFiles;
+    const intake = await this.openIntake(folder, options);
+    await intake.add(entries);
+    return intake.result;
+  }
+
+  /**
+   * Takes a listing into the queue piece by piece as it arrives (`add` per piece): each piece's files can start
+   * while later pieces are still on their way. The folder is created and checked here, before any piece.
+   */
+  async openIntake(folder: string, options: EnqueueOptions = {}): Promise<ListingIntake> {
     const absolute = path.resolve(folder);
     await this.prepareFolder(absolute);
-    const result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
-    const plans: { entry: FileEntry; targetPath: string; resume?: Job }[] = [];
-    const promised = new Set<string>();
-
-    for (const entry of uniqueByName(entries)) {
-      const safe = checkSafeFilename(entry.filename);
-      if (!safe.ok) {
-        result.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
-        continue;
-      }
-      let targetPath = path.join(absolute, entry.filename);
-      const known = this.ledger.findByTarget(targetPath);
-      if (known?.state === 'done' && (await this.stillOnDisk(known))) {
-        this.ledger.adoptIntoBatch(known.id, this.options.batchId ?? null);
-        result.skipped.push({ filename: entry.filename, reason: 'already downloaded', jobId: known.id });
-        continue;
-      }
-      if (known?.state === 'active' && this.running.has(known.id)) {
-        result.queued.push(known.id);
-        continue;
-      }
-      if (!known && (await exists(targetPath)) && (await isCompleteFitsFile(targetPath))) {
-        if (policy === 'skip') {
-          result.skipped.push({ filename: entry.filename, reason: 'already in the folder' });
-          continue;
-        }
-        if (policy === 'keep-both') {
-          const localName = await keepBothName(absolute, entry.filename, (target) => promised.has(target) || this.ledger.findByTarget(target) !== undefined);
-          targetPath = path.join(absolute, localName);
-        }
-      }
-      promised.add(targetPath);
-      plans.push({ entry, targetPath, ...(known ? { resume: known } : {}) });
-    }
-
-    await this.checkFreeSpace(absolute, plans.map((plan) => plan.entry.filesize));
-
-    this.ledger.transaction(() => {
-      for (const plan of plans) {
-        const batchId = this.options.batchId ?? null;
-        if (plan.resume) {
-          this.ledger.requeueForBatch(plan.resume.id, plan.entry.url, plan.entry.filesize, batchId);
-          result.queued.push(plan.resume.id);
-        } else {
-          const job = this.ledger.insert({
-            url: plan.entry.url,
-            instrument: plan.entry.instrument,
-            product: plan.entry.product,
-            dateObs: plan.entry['date-obs'],
-            filename: plan.entry.filename,
-            folder: absolute,
-            targetPath: plan.targetPath,
-            expectedSize: plan.entry.filesize,
-            batchId,
-          });
-          result.queued.push(job.id);
-        }
-      }
-    });
-    for (const id of result.queued) this.dirty.add(id);
-    this.nudge();
-    return result;
+    const host: IntakeHost = {
+      ledger: this.ledger,
+      batchId: this.options.batchId ?? null,
+      isRunning: (id) => this.running.has(id),
+      freeSpace: this.options.freeSpace ?? freeSpaceOf,
+      onQueued: (jobs) => {
+        for (const job of jobs) this.newlyQueued.set(job.id, job);
+        this.nudge();
+      },
+    };
+    return ListingIntake.open(host, absolute, options.existingFiles ?? this.existingFiles);
   }
 
   /** The folder exists and can be written, or the user is told why not before anything is queued. */
@@ -233,21 +190,6 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     const makeFolder = this.options.makeFolder ?? ((target: string) => mkdir(target, { recursive: true }));
     await onFolder(folder, 'download', 'create', () => makeFolder(folder));
     await onFolder(folder, 'download', 'write', () => access(folder, fsConstants.W_OK));
-  }
-
-  private async checkFreeSpace(folder: string, sizes: readonly number[]): Promise<void> {
-    const needed = Math.ceil(sizes.reduce((sum, size) => sum + size, 0) * DECOMPRESSION_FACTOR);
-    if (needed === 0) return;
-    const free = await (this.options.freeSpace ?? freeSpaceOf)(folder);
-    if (needed > free) throw new InsufficientSpaceError(folder, needed, free);
-  }
-
-  private async stillOnDisk(job: Job): Promise<boolean> {
-    try {
-      return (await stat(job.targetPath)).size === job.bytesWritten;
-    } catch {
-      return false;
-    }
   }
 
   // ---- Controls --------------------------------------------------------------------------------
@@ -359,20 +301,37 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     return this.ledger.list(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}).map((job) => this.view(job));
   }
 
+  /** The queue's figures as they are now. */
   overall(): OverallProgress {
-    const counts = this.ledger.counts(this.options.batchId);
-    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    return this.figures(false).overall;
+  }
+
+  /**
+   * The overall figures. For progress updates (`bounded`) the ledger's counts may be an earlier reading (`stale`),
+   * so that counting a queue of 100,000 jobs ten times a second does not take the time the downloads need.
+   */
+  private figures(bounded: boolean): { overall: OverallProgress; stale: boolean } {
+    const counts = bounded ? this.counts.read() : { value: this.counts.fresh(), stale: false };
     const speed = this.speed.bytesPerSecond();
-    return {
+    let stale = counts.stale;
+    let etaSeconds: number | null = null;
+    if (speed > 0) {
+      const pending = bounded ? this.pendingSizes.read() : { value: this.pendingSizes.fresh(), stale: false };
+      stale ||= pending.stale;
+      etaSeconds = this.estimateSecondsLeft(speed, pending.value);
+    }
+    const total = Object.values(counts.value).reduce((sum, n) => sum + n, 0);
+    const overall: OverallProgress = {
       total,
-      ...counts,
+      ...counts.value,
       bytesReceived: this.bytesReceived,
       bytesWritten: this.bytesWritten,
       speed,
-      etaSeconds: this.estimateSecondsLeft(speed),
+      etaSeconds,
       queuePaused: this.queuePaused,
       pauseReason: this.pauseReason,
     };
+    return { overall, stale };
   }
 
   private view(job: Job): JobView {
@@ -402,9 +361,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
    * Seconds left: compressed bytes still to come over the current speed. Unknown listing sizes (0) are
    * estimated from the files that have already arrived.
    */
-  private estimateSecondsLeft(speed: number): number | null {
-    if (speed <= 0) return null;
-    const pending = this.ledger.pendingSizes(this.options.batchId);
+  private estimateSecondsLeft(speed: number, pending: PendingSizes): number | null {
     if (pending.count === 0) return 0;
     if (pending.knownCount === 0) return null;
     const typical = pending.knownBytes / pending.knownCount;
@@ -415,15 +372,25 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   private emitProgress(force = false): void {
-    if (!force && this.dirty.size === 0 && this.running.size === 0) return;
-    for (const id of this.running.keys()) this.dirty.add(id);
-    const jobs: JobView[] = [];
-    for (const id of this.dirty) {
-      const job = this.ledger.get(id);
-      if (job) jobs.push(this.view(job));
+    if (!force && this.dirty.size === 0 && this.newlyQueued.size === 0 && this.running.size === 0 && !this.progressOwed) return;
+    // Nobody listens (a command-line run with --json): the views would be built for no one.
+    if (this.listenerCount('progress') === 0) {
+      this.dirty.clear();
+      this.newlyQueued.clear();
+      this.progressOwed = false;
+      return;
     }
+    for (const id of this.running.keys()) this.dirty.add(id);
+    // Changed jobs are read back in one query; a piece of a long listing makes thousands of jobs new at once,
+    // and those untouched since are described from what the intake queued.
+    const jobs = this.ledger.getMany([...this.dirty]).map((job) => this.view(job));
+    for (const [id, queued] of this.newlyQueued) if (!this.dirty.has(id)) jobs.push(queuedView(queued));
     this.dirty.clear();
-    this.emit('progress', { jobs, overall: this.overall() });
+    this.newlyQueued.clear();
+    const { overall, stale } = this.figures(!force);
+    // Figures from an earlier reading are followed by fresh ones as soon as the budget allows, even if nothing changes.
+    this.progressOwed = stale;
+    this.emit('progress', { jobs, overall });
   }
 
   // ---- Workers ---------------------------------------------------------------------------------
@@ -629,14 +596,32 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 }
 
+/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
+function queuedView(job: QueuedJob): JobView {
+  return {
+    id: job.id,
+    filename: job.filename,
+    localName: path.basename(job.targetPath),
+    folder: job.folder,
+    instrument: job.instrument,
+    product: job.product,
+    dateObs: job.dateObs,
+    state: 'queued',
+    attempts: 0,
+    bytesReceived: 0,
+    bytesWritten: 0,
+    speed: 0,
+    expectedSize: job.expectedSize,
+    lastError: null,
+    lastErrorKind: null,
+    nextAttemptAt: null,
+    sha256: null,
+  };
+}
+
 function clampConcurrency(n: number): number {
   if (!Number.isFinite(n)) throw new InvalidInputError(`Concurrency must be a whole number from ${CONCURRENCY_LIMITS.min} to ${CONCURRENCY_LIMITS.max}.`);
   return Math.min(CONCURRENCY_LIMITS.max, Math.max(CONCURRENCY_LIMITS.min, Math.round(n)));
-}
-
-function uniqueByName(entries: readonly FileEntry[]): FileEntry[] {
-  const seen = new Set<string>();
-  return entries.filter((entry) => !seen.has(entry.filename) && seen.add(entry.filename));
 }
 
 async function sha256Of(file: string): Promise<string | undefined> {

@@ -2,7 +2,6 @@
 // ledger, and hands back one object to close it all again, with what was done about a damaged ledger.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import envPaths from 'env-paths';
 import { DownloadEngine, type DownloadEngineOptions } from './download-engine';
 import type { DownloadLedger } from './download-ledger';
 import { onFolder } from './folder-errors';
@@ -13,10 +12,7 @@ export { describeLedgerRecovery, type LedgerRecovery } from './ledger-recovery';
 
 export const LEDGER_FILE = 'downloads.sqlite';
 
-/** The per-user data folder (e.g. ~/.local/share/mlso-downloader on Linux). */
-export function defaultStateFolder(): string {
-  return envPaths('mlso-downloader', { suffix: '' }).data;
-}
+export { defaultStateFolder } from './state-folder';
 
 export interface OpenedEngine {
   engine: DownloadEngine;

@@ -1,0 +1,120 @@
+// Enqueueing the 100,000-entry listing for download: the listing streamed from the emulator into the engine's
+// intake, as `files --download` does it, with the queue paused so that nothing downloads (see enqueue-probe.ts).
+// Two ways: nobody following progress (--json or -q), and progress followed (a display on a terminal or a log).
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BenchContext } from './bench-context';
+import { startEmulator, stopEmulator } from './emulator-process';
+import type { EnqueueProbeJob, EnqueueProbeResult } from './enqueue-probe';
+import { LISTING } from './listing-benchmark';
+import { median } from './samples';
+import { MIB } from './scenario';
+import { fixed, renderTable } from './text-table';
+import { expectSuccess, runTimed } from './timed-process';
+
+export const ENQUEUE = {
+  instrument: 'kcor',
+  product: 'pb',
+  startDate: '2025-03-16',
+  /** Issue 8's targets for enqueueing the listing. */
+  seconds: 5,
+  peakRssBytes: 200 * MIB,
+} as const;
+
+const WAYS = [
+  { label: 'intake, no one following progress (--json, -q)', followProgress: false },
+  { label: 'intake, progress followed (a display)', followProgress: true },
+] as const;
+
+export interface EnqueueSample extends EnqueueProbeResult {
+  /** The probe process's peak RSS polled from outside (VmHWM), as for every other row. */
+  polledPeakRssBytes?: number;
+}
+
+export interface EnqueueRow {
+  label: string;
+  followProgress: boolean;
+  samples: EnqueueSample[];
+}
+
+export interface EnqueueBenchResult {
+  emulatorArgs: string[];
+  rows: EnqueueRow[];
+}
+
+export async function runEnqueueBenchmark(ctx: BenchContext, probeBundle: string): Promise<EnqueueBenchResult> {
+  const emulator = await startEmulator(ctx.emulatorBin, [...LISTING.emulatorArgs]);
+  try {
+    // Built once before the measured runs: the emulator makes its catalogue on the first listing.
+    const warm = await fetch(`${emulator.url}/v1/instruments/${ENQUEUE.instrument}/products/${ENQUEUE.product}/files/?start-date=${ENQUEUE.startDate}`);
+    await warm.arrayBuffer();
+    const rows: EnqueueRow[] = WAYS.map((way) => ({ ...way, samples: [] }));
+    for (let run = 1; run <= ctx.options.runs; run += 1) {
+      for (const [index, row] of rows.entries()) {
+        const runDir = path.join(ctx.workDir, `enqueue-${index}-r${run}`);
+        await rm(runDir, { recursive: true, force: true });
+        const outputDir = path.join(runDir, 'out');
+        await mkdir(outputDir, { recursive: true });
+        try {
+          const job: EnqueueProbeJob = {
+            baseUrl: emulator.url,
+            instrument: ENQUEUE.instrument,
+            product: ENQUEUE.product,
+            startDate: ENQUEUE.startDate,
+            stateDir: path.join(runDir, 'state'),
+            outputDir,
+            followProgress: row.followProgress,
+          };
+          const jobFile = path.join(runDir, 'job.json');
+          await writeFile(jobFile, JSON.stringify(job));
+          const timed = expectSuccess(await runTimed(process.execPath, [probeBundle, jobFile], { timeoutMs: 5 * 60_000 }));
+          const result = JSON.parse(timed.stdout) as EnqueueProbeResult;
+          if (result.jobs !== result.entries) throw new Error(`the probe queued ${result.jobs} jobs for ${result.entries} listed entries`);
+          const sample: EnqueueSample = { ...result, ...(timed.peakRssBytes !== undefined ? { polledPeakRssBytes: timed.peakRssBytes } : {}) };
+          row.samples.push(sample);
+          ctx.progress.step(
+            `  ${row.label} (run ${run}): ${result.entries} entries in ${result.seconds.toFixed(2)} s (intake ${result.intakeSeconds.toFixed(2)} s), peak RSS ${(peakRss(sample) / MIB).toFixed(0)} MiB`,
+          );
+        } finally {
+          await rm(runDir, { recursive: true, force: true });
+        }
+      }
+    }
+    return { emulatorArgs: [...LISTING.emulatorArgs], rows };
+  } finally {
+    await stopEmulator(emulator);
+  }
+}
+
+const peakRss = (sample: EnqueueSample): number => Math.max(sample.polledPeakRssBytes ?? 0, sample.peakRssBytes);
+const medianOfRow = (row: EnqueueRow, pick: (sample: EnqueueSample) => number): number | undefined => median(row.samples.map(pick));
+
+export function enqueueTable(result: EnqueueBenchResult, runs: number): string {
+  const rows = result.rows.map((row) => [
+    row.label,
+    fixed(medianOfRow(row, (x) => x.entries), 0),
+    fixed(medianOfRow(row, (x) => x.seconds), 2),
+    fixed(medianOfRow(row, (x) => x.intakeSeconds), 2),
+    fixed(medianOfRow(row, (x) => x.cpuSeconds), 2),
+    fixed(medianOfRow(row, (x) => peakRss(x) / MIB), 0),
+  ]);
+  return [
+    `Enqueueing the listing for download: ${ENQUEUE.instrument} ${ENQUEUE.product} from ${ENQUEUE.startDate}, emulator ${result.emulatorArgs.join(' ')}${runs > 1 ? `, median of ${runs} runs` : ''}`,
+    '',
+    renderTable(['run', 'entries', 'wall s', 'intake s', 'CPU s', 'peak RSS MB'], rows),
+    '',
+    'wall s: from the listing request to the last piece queued (streamed and parsed as it arrives, each piece one ledger transaction);',
+    'intake s: the part spent checking and queuing. The queue is paused, so nothing downloads. Process start and exit not included.',
+  ].join('\n');
+}
+
+/** The targets, judged from the medians: printed for a reader, never turned into a failure. */
+export function enqueueTargetLines(result: EnqueueBenchResult): string[] {
+  return result.rows.map((row) => {
+    const seconds = medianOfRow(row, (x) => x.seconds);
+    const rss = medianOfRow(row, peakRss);
+    if (seconds === undefined || rss === undefined) return `enqueue, ${row.label}: not measured`;
+    const met = seconds <= ENQUEUE.seconds && rss <= ENQUEUE.peakRssBytes;
+    return `enqueue, ${row.label}: ${seconds.toFixed(2)} s, peak RSS ${(rss / MIB).toFixed(0)} MiB (targets <= ${ENQUEUE.seconds} s, <= ${ENQUEUE.peakRssBytes / MIB} MiB): ${met ? 'met' : 'MISSED'}`;
+  });
+}

@@ -1,0 +1,262 @@
+// Takes a listing into the ledger piece by piece, as it arrives, so downloads can start before its end. Each
+// piece is checked (safe names, files already downloaded or complete in the folder, room on the disk for
+// everything taken so far) and then queued in one transaction; a name seen in an earlier piece is not queued again.
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import { DECOMPRESSION_FACTOR, InsufficientSpaceError, type FreeSpaceProbe } from './disk-space';
+import type { DownloadLedger, Job, NewJob } from './download-ledger';
+import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
+import { isCompleteFitsFile } from './fits-completeness';
+
+export interface EnqueueResult {
+  /** Jobs that will run (new, or resumed from an earlier run). */
+  queued: number[];
+  /** Files that need nothing: already downloaded, or complete in the folder. */
+  skipped: { filename: string; reason: string; jobId?: number }[];
+  /** Entries refused outright (unsafe names). */
+  rejected: { filename: string; reason: string }[];
+}
+
+/** A job as it stands once queued by the intake: what its progress view needs beyond the fresh queue state. */
+export type QueuedJob = Pick<Job, 'id' | 'filename' | 'folder' | 'targetPath' | 'instrument' | 'product' | 'dateObs' | 'expectedSize'>;
+
+/** What the intake needs from the engine. */
+export interface IntakeHost {
+  ledger: DownloadLedger;
+  /** The batch the jobs join (the command line's run); null for the app's queue. */
+  batchId: string | null;
+  /** True while the engine is transferring that job. */
+  isRunning(id: number): boolean;
+  freeSpace: FreeSpaceProbe;
+  /** Called with the jobs of a piece once they are committed, so the workers can take them and progress show them. */
+  onQueued(jobs: readonly QueuedJob[]): void;
+}
+
+interface Candidate {
+  entry: FileEntry;
+  /** Where the listed name would go in the folder. */
+  targetPath: string;
+  /** The ledger's job for that path, from this run or an earlier one. */
+  known: Job | undefined;
+}
+
+interface Plan {
+  entry: FileEntry;
+  targetPath: string;
+  resume?: Job;
+}
+
+/** What one piece comes to: merged into the intake's result only once the piece is queued. */
+interface PieceOutcome extends EnqueueResult {
+  names: string[];
+  plans: Plan[];
+  /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
+  adopted: number[];
+}
+
+/** Disk checks of one piece run this many at once: enough to keep the thread pool busy, few enough to stay gentle. */
+const DISK_CHECKS_AT_ONCE = 16;
+
+export class ListingIntake {
+  /** Everything taken so far, over all pieces. */
+  readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
+  private readonly seen = new Set<string>();
+  private plannedBytes = 0;
+  /** Free space when the first file needed room: later pieces are counted against it, with everything before them. */
+  private freeAtStart: number | undefined;
+
+  private constructor(
+    private readonly host: IntakeHost,
+    private readonly folder: string,
+    private readonly policy: ExistingFilePolicy,
+    private readonly folderNames: FolderNames,
+  ) {}
+
+  /** An intake for `folder`, which must exist and be writable. */
+  static async open(host: IntakeHost, folder: string, policy: ExistingFilePolicy): Promise<ListingIntake> {
+    return new ListingIntake(host, folder, policy, await FolderNames.read(folder));
+  }
+
+  /**
+   * Checks and queues one piece of the listing. Throws InsufficientSpaceError when the files taken so far and
+   * this piece's would not fit in the space that was free at the start: then nothing of the piece is queued or
+   * remembered.
+   */
+  async add(entries: readonly FileEntry[]): Promise<void> {
+    const piece: PieceOutcome = { names: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
+    const candidates = this.candidates(entries, piece);
+    await this.plan(candidates, await this.diskFacts(candidates), piece);
+    await this.checkFreeSpace(piece.plans);
+    const queued = this.commit(piece);
+    for (const name of piece.names) this.seen.add(name);
+    for (const id of piece.queued) this.result.queued.push(id);
+    for (const job of queued) this.result.queued.push(job.id);
+    for (const skip of piece.skipped) this.result.skipped.push(skip);
+    for (const reject of piece.rejected) this.result.rejected.push(reject);
+    if (queued.length > 0) this.host.onQueued(queued);
+  }
+
+  /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
+  private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
+    const named: { entry: FileEntry; targetPath: string }[] = [];
+    const seenHere = new Set<string>();
+    for (const entry of entries) {
+      if (this.seen.has(entry.filename) || seenHere.has(entry.filename)) continue;
+      seenHere.add(entry.filename);
+      piece.names.push(entry.filename);
+      const safe = checkSafeFilename(entry.filename);
+      if (safe.ok) named.push({ entry, targetPath: path.join(this.folder, entry.filename) });
+      else piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
+    }
+    const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
+    return named.map((candidate) => ({ ...candidate, known: known.get(candidate.targetPath) }));
+  }
+
+  /** What the disk says, asked only about names that may be in the folder (usually none of a new listing's). */
+  private async diskFacts(candidates: readonly Candidate[]): Promise<Map<Candidate, DiskFacts>> {
+    const facts = new Map<Candidate, DiskFacts>();
+    const toAsk = candidates.filter((candidate) => this.folderNames.mayHold(candidate.entry.filename));
+    await forEachInBatches(toAsk, DISK_CHECKS_AT_ONCE, async (candidate) => {
+      facts.set(candidate, await diskFactsOf(candidate.targetPath, candidate.known));
+    });
+    return facts;
+  }
+
+  /** Decides, in listing order, what each candidate needs: nothing (skipped), a new job, or its old job again. */
+  private async plan(candidates: readonly Candidate[], onDisk: ReadonlyMap<Candidate, DiskFacts>, piece: PieceOutcome): Promise<void> {
+    // Target paths given to this piece's jobs, which the ledger does not hold yet: keep-both names avoid them too.
+    const promised = new Set<string>();
+    for (const candidate of candidates) {
+      const { entry, known } = candidate;
+      const facts = onDisk.get(candidate) ?? NOT_ON_DISK;
+      let targetPath = candidate.targetPath;
+      if (known?.state === 'done' && facts.finishedStillThere) {
+        piece.adopted.push(known.id);
+        piece.skipped.push({ filename: entry.filename, reason: 'already downloaded', jobId: known.id });
+        continue;
+      }
+      if (known?.state === 'active' && this.host.isRunning(known.id)) {
+        piece.queued.push(known.id);
+        continue;
+      }
+      if (!known && facts.completeInFolder) {
+        if (this.policy === 'skip') {
+          piece.skipped.push({ filename: entry.filename, reason: 'already in the folder' });
+          continue;
+        }
+        if (this.policy === 'keep-both') {
+          const localName = await keepBothName(this.folder, entry.filename, (target) => promised.has(target) || this.host.ledger.findByTarget(target) !== undefined);
+          targetPath = path.join(this.folder, localName);
+        }
+      }
+      promised.add(targetPath);
+      piece.plans.push({ entry, targetPath, ...(known ? { resume: known } : {}) });
+    }
+  }
+
+  /** Writes the piece into the ledger in one transaction; returns the jobs it queued. */
+  private commit(piece: PieceOutcome): QueuedJob[] {
+    const { ledger, batchId } = this.host;
+    return ledger.transaction(() => {
+      for (const id of piece.adopted) ledger.adoptIntoBatch(id, batchId);
+      const resumed: QueuedJob[] = [];
+      const fresh: NewJob[] = [];
+      for (const { entry, targetPath, resume } of piece.plans) {
+        if (resume) {
+          ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
+          resumed.push({ ...pickQueued(resume), expectedSize: entry.filesize });
+        } else {
+          fresh.push({
+            url: entry.url,
+            instrument: entry.instrument,
+            product: entry.product,
+            dateObs: entry['date-obs'],
+            filename: entry.filename,
+            folder: this.folder,
+            targetPath,
+            expectedSize: entry.filesize,
+            batchId,
+          });
+        }
+      }
+      const ids = ledger.insertMany(fresh);
+      return [...resumed, ...fresh.map((job, index) => pickQueued({ ...job, id: ids[index]! }))];
+    });
+  }
+
+  private async checkFreeSpace(plans: readonly Plan[]): Promise<void> {
+    for (const plan of plans) this.plannedBytes += plan.entry.filesize;
+    const needed = Math.ceil(this.plannedBytes * DECOMPRESSION_FACTOR);
+    if (needed === 0) return;
+    this.freeAtStart ??= await this.host.freeSpace(this.folder);
+    if (needed > this.freeAtStart) {
+      for (const plan of plans) this.plannedBytes -= plan.entry.filesize;
+      throw new InsufficientSpaceError(this.folder, needed, this.freeAtStart);
+    }
+  }
+}
+
+interface DiskFacts {
+  /** A finished job's file is still there, at the size it was written. */
+  finishedStillThere: boolean;
+  /** A file the ledger does not know is in the folder, and is a complete FITS file. */
+  completeInFolder: boolean;
+}
+
+const NOT_ON_DISK: DiskFacts = { finishedStillThere: false, completeInFolder: false };
+
+async function diskFactsOf(targetPath: string, known: Job | undefined): Promise<DiskFacts> {
+  if (known?.state === 'done') return { ...NOT_ON_DISK, finishedStillThere: await sizeIs(known.targetPath, known.bytesWritten) };
+  if (!known) return { ...NOT_ON_DISK, completeInFolder: (await exists(targetPath)) && (await isCompleteFitsFile(targetPath)) };
+  return NOT_ON_DISK;
+}
+
+/**
+ * The names in the download folder when the intake began, read once: checking 100,000 listed names one by one
+ * on the disk would take seconds. Only a prefilter: a name it may hold is still checked on the disk. Compared
+ * case-folded and normalised, so a case-insensitive file system's "A.fts" still counts as "a.fts".
+ */
+class FolderNames {
+  private constructor(private readonly names: ReadonlySet<string> | undefined) {}
+
+  static async read(folder: string): Promise<FolderNames> {
+    try {
+      return new FolderNames(new Set((await readdir(folder)).map(fold)));
+    } catch {
+      // A folder that can be written but not listed: every name is asked about on the disk.
+      return new FolderNames(undefined);
+    }
+  }
+
+  mayHold(filename: string): boolean {
+    return this.names === undefined || this.names.has(fold(filename));
+  }
+}
+
+const pickQueued = (job: QueuedJob): QueuedJob => ({
+  id: job.id,
+  filename: job.filename,
+  folder: job.folder,
+  targetPath: job.targetPath,
+  instrument: job.instrument,
+  product: job.product,
+  dateObs: job.dateObs,
+  expectedSize: job.expectedSize,
+});
+
+const fold = (name: string): string => name.normalize('NFC').toLowerCase();
+
+async function sizeIs(file: string, size: number): Promise<boolean> {
+  try {
+    return (await stat(file)).size === size;
+  } catch {
+    return false;
+  }
+}
+
+/** `work` over every item, `limit` at a time. */
+async function forEachInBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += limit) await Promise.all(items.slice(start, start + limit).map(work));
+}
