@@ -46,7 +46,7 @@ export default tseslint.config(
   },
   {
     // The architecture's first rule: only the Electron shell and its preload may import electron.
-    files: ['src-main/core/**', 'src-main/cli/**', 'src-main/web/**', 'src-main/emulator/**', 'src-shared/**', 'src-renderer/**'],
+    files: ['src-main/core/**', 'src-main/cli/**', 'src-main/lib/**', 'src-main/web/**', 'src-main/emulator/**', 'src-shared/**', 'src-renderer/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }] }],
     },
