@@ -2,8 +2,6 @@
 // Entry of the `mlso-dl` command. The TypeScript sources are bundled into dist/ by `npm install`
 // (the prepare script); in a checkout where that has not happened yet, build once, then run.
 import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 // Older Node fails later with errors that do not say what to do; say it first, in one line.
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -14,6 +12,9 @@ if (major < 20 || (major === 20 && minor < 19)) {
 
 const bundle = new URL('../dist/cli/mlso-dl.js', import.meta.url);
 if (!existsSync(bundle)) {
+  // Loaded only here: every run pays for what this file imports, and a build is needed once at most.
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
   const script = fileURLToPath(new URL('../scripts/build-main.mjs', import.meta.url));
   const built = spawnSync(process.execPath, [script], { stdio: 'inherit' });
   if (built.status !== 0) {

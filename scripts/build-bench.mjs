@@ -9,5 +9,6 @@ await build({
   entryPoints: {
     'bench/bench': 'scripts/bench/main.ts',
     'bench/node-get-worker': 'scripts/bench/node-get-worker-main.ts',
+    'bench/enqueue-probe': 'scripts/bench/enqueue-probe-main.ts',
   },
 });

@@ -25,10 +25,15 @@ export interface BaselineRun {
 
 export interface Baseline {
   label: string;
+  /** What it leaves in the output folder: the raw gzip bodies as <name>.gz (the default), or decompressed FITS files. */
+  output?: 'gzip' | 'fits';
   run: (job: BaselineJob) => Promise<BaselineRun>;
 }
 
 export const savedName = (file: ListedFile): string => `${file.filename}.gz`;
+
+/** The Node floor: GET, gunzip, SHA-256, fsync and rename, nothing else (the work mlso-dl must do at the least). */
+export const NODE_FLOOR_LABEL = 'node GET+gunzip+SHA-256+fsync (floor)';
 
 export function nodeGetBaseline(workerBundle: string): Baseline {
   return {
@@ -39,6 +44,27 @@ export function nodeGetBaseline(workerBundle: string): Baseline {
         cookie: job.cookie,
         concurrency: job.concurrency,
         files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, savedName(file)) })),
+      };
+      await writeFile(jobFile, JSON.stringify(spec));
+      const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));
+      const result = JSON.parse(run.stdout) as NodeGetResult;
+      return { run, batchSeconds: result.batchSeconds };
+    },
+  };
+}
+
+/** The Node baseline doing what mlso-dl must do at the least: each body gunzipped, hashed and flushed as it arrives. */
+export function nodeFloorBaseline(workerBundle: string): Baseline {
+  return {
+    label: NODE_FLOOR_LABEL,
+    output: 'fits',
+    async run(job) {
+      const jobFile = path.join(job.scratchDir, 'node-floor-job.json');
+      const spec: NodeGetJob = {
+        cookie: job.cookie,
+        concurrency: job.concurrency,
+        files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, file.filename) })),
+        fits: true,
       };
       await writeFile(jobFile, JSON.stringify(spec));
       const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));

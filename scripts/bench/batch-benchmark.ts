@@ -1,6 +1,6 @@
 // The first table: 60 KCor-sized files over a 40 ms, 25 MiB/s-per-connection link, fetched by mlso-dl at
 // concurrency 1, 4 and 8 and by generic parallel downloaders with 8 connections.
-import { aria2cBaseline, curlHasParallel, curlParallelBaseline, installed, nodeGetBaseline, thenDecompressed, type Baseline } from './baselines';
+import { aria2cBaseline, curlHasParallel, curlParallelBaseline, installed, nodeFloorBaseline, nodeGetBaseline, thenDecompressed, type Baseline } from './baselines';
 import { startEmulator, stopEmulator } from './emulator-process';
 import { windowWithExactly } from './file-window';
 import { linkLimitSeconds } from './link-limit';
@@ -89,5 +89,7 @@ function availableBaselines(nodeGetWorker: string, progress: Progress): Baseline
   else progress.note('curl with --parallel is not available: its baseline row is left out');
   // Like for like: the fastest generic tool at hand, then the decompression mlso-dl does on the way.
   baselines.push(thenDecompressed(installed('aria2c') ? aria2cBaseline() : baselines[0]!));
+  // And the least a Node program can do to deliver the same: how much of mlso-dl's time is Node's own on this machine.
+  baselines.push(nodeFloorBaseline(nodeGetWorker));
   return baselines;
 }

@@ -8,6 +8,8 @@ export interface BenchOptions {
   skipBig: boolean;
   /** Skip the 100,000-row results table measurement (needs Chromium and the renderer build). */
   skipUi: boolean;
+  /** Skip the 100,000-entry listing through a pipe (--json and the table). */
+  skipListing: boolean;
   /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
   runs: number;
   /** Leave the temporary folder (downloads, logs) in place for inspection. */
@@ -24,6 +26,7 @@ Options:
   --quick      20 files at concurrency 8 only, no big-file batch (a fast smoke run)
   --skip-big   skip the 256 MiB file runs
   --skip-ui    skip the 100,000-row results table measurement in Chromium
+  --skip-listing  skip the 100,000-entry listing through a pipe (files --json and the table)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
@@ -37,6 +40,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       quick: { type: 'boolean', default: false },
       'skip-big': { type: 'boolean', default: false },
       'skip-ui': { type: 'boolean', default: false },
+      'skip-listing': { type: 'boolean', default: false },
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
@@ -48,5 +52,5 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
   if (values.help) return undefined;
   const runs = Number(values.runs);
   if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
-  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
+  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
 }

@@ -7,11 +7,14 @@ import { parseBenchOptions, USAGE } from './bench-options';
 import { runBatchBenchmark } from './batch-benchmark';
 import { runBigFileBenchmarks } from './big-file-benchmark';
 import { runUiBenchmark, uiTable, uiTargetLines, type UiResult } from './ui-benchmark';
+import { listingTable, listingTargetLines, runListingBenchmark } from './listing-benchmark';
+import { runStartupBenchmark, startupTable, startupTargetLines } from './startup-benchmark';
+import { enqueueTable, enqueueTargetLines, runEnqueueBenchmark } from './enqueue-benchmark';
 import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
 import { Progress } from './progress';
 import { projectPaths } from './project-paths';
-import { batchTable, bigTable, targetLines } from './report-tables';
+import { batchTable, bigTable, endToEndTable, targetLines } from './report-tables';
 import { writeResults, type BenchResults } from './results';
 import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS } from './scenario';
 import type { BenchContext } from './bench-context';
@@ -46,13 +49,26 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     if (!cli.capabilities.stateDir) progress.note('mlso-dl has no --state-dir flag: runs go without it');
     const ctx: BenchContext = { cli, emulatorBin: paths.cliBin, nodeGetWorker: paths.nodeGetWorker, workDir, options, progress };
 
+    progress.step('start-up: mlso-dl --version and files --help, next to a bare node -e ""');
+    results.startup = await runStartupBenchmark(cli.binPath, options.quick ? 10 : 20, progress);
+    console.log(`\n${startupTable(results.startup)}\n`);
+
     results.batch = await runBatchBenchmark(ctx);
     console.log(`\n${batchTable(results.batch, options.runs)}\n`);
+    console.log(`${endToEndTable(results.batch, options.runs)}\n`);
     if (!options.skipBig) {
       const { big, bigBatch } = await runBigFileBenchmarks(ctx);
       results.big = big;
       results.bigBatch = bigBatch;
       console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
+    }
+    if (!options.skipListing) {
+      progress.step('listing: 100,000 entries through a pipe, files --json and the table');
+      results.listing = await runListingBenchmark(ctx);
+      console.log(`\n${listingTable(results.listing, options.runs)}\n`);
+      progress.step('enqueue: the same listing streamed into a paused download engine (skipped with --skip-listing too)');
+      results.enqueue = await runEnqueueBenchmark(ctx, paths.enqueueProbe);
+      console.log(`\n${enqueueTable(results.enqueue, options.runs)}\n`);
     }
     if (!options.skipUi) {
       progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
@@ -60,7 +76,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       console.log(`\n${uiTable(results.ui)}\n`);
     }
     results.totalSeconds = progress.seconds();
-    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : [])].join('\n'));
+    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : []), ...(results.listing ? listingTargetLines(results.listing) : []), ...(results.startup ? startupTargetLines(results.startup) : []), ...(results.enqueue ? enqueueTargetLines(results.enqueue) : [])].join('\n'));
     console.log(`\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`);
     return 0;
   } catch (error) {

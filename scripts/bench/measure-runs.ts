@@ -75,21 +75,25 @@ export async function measureBaseline(baseline: Baseline, work: Workload, concur
     await resetEmulatorStats(work.emulator);
     const { run, batchSeconds } = await baseline.run({ files: work.files, cookie, concurrency, outputDir, scratchDir });
     const counters = await emulatorCounters(work.emulator);
+    const common = {
+      wallSeconds: run.wallSeconds,
+      batchSeconds: batchSeconds ?? run.wallSeconds,
+      batchSource: batchSeconds === undefined ? 'wall' : 'worker',
+      peakRssBytes: run.peakRssBytes,
+      peakActiveDownloads: counters.peakActiveDownloads,
+    } as const;
+    if (baseline.output === 'fits') {
+      // Decompressed like mlso-dl's: checked the same way, and the wire bytes are the measured body sizes.
+      const folder = await checkFitsFolder(outputDir, work.files.map((file) => file.filename), work.minFitsBytes);
+      const wireBytes = new Map(work.files.map((file) => [file.filename, work.wireBytes?.get(file.filename) ?? 0]));
+      const sample: Sample = { ...common, files: folder.files, wireBytes: sumOf(work.files.map((file) => work.wireBytes?.get(file.filename))), wireSource: 'measured', fitsBytes: folder.totalBytes, leftovers: folder.leftovers };
+      return { sample, wireBytes };
+    }
     const expectedBytes = work.wireBytes && new Map(work.files.map((file) => [savedName(file), work.wireBytes!.get(file.filename)!]));
     const folder = await checkGzipFolder(outputDir, work.files.map(savedName), expectedBytes);
     const wireBytes = new Map(work.files.map((file) => [file.filename, folder.bytesByName.get(savedName(file))!]));
     return {
-      sample: {
-        wallSeconds: run.wallSeconds,
-        batchSeconds: batchSeconds ?? run.wallSeconds,
-        batchSource: batchSeconds === undefined ? 'wall' : 'worker',
-        files: folder.files,
-        wireBytes: folder.totalBytes,
-        wireSource: 'measured',
-        peakRssBytes: run.peakRssBytes,
-        peakActiveDownloads: counters.peakActiveDownloads,
-        leftovers: folder.leftovers,
-      },
+      sample: { ...common, files: folder.files, wireBytes: folder.totalBytes, wireSource: 'measured', leftovers: folder.leftovers },
       wireBytes,
     };
   } finally {

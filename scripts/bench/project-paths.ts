@@ -10,6 +10,8 @@ export interface ProjectPaths {
   cliBin: string;
   /** The Node baseline's bundle, built next to this one. */
   nodeGetWorker: string;
+  /** The enqueue measurement's bundle, likewise. */
+  enqueueProbe: string;
   resultsFile: string;
   /** The renderer's build, served by web mode for the UI measurement. */
   rendererFolder: string;
@@ -22,6 +24,7 @@ export function projectPaths(): ProjectPaths {
     root,
     cliBin: path.join(root, 'bin', 'mlso-dl.js'),
     nodeGetWorker: path.join(path.dirname(benchBundle), 'node-get-worker.js'),
+    enqueueProbe: path.join(path.dirname(benchBundle), 'enqueue-probe.js'),
     resultsFile: path.join(root, 'dist', 'bench', 'last-run.json'),
     rendererFolder: path.join(root, 'dist', 'renderer'),
   };

@@ -3,6 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sample } from './samples';
 import type { CliCapabilities, FileQuery } from './mlso-dl-cli';
+import type { ListingResult } from './listing-benchmark';
+import type { StartupResult } from './startup-benchmark';
+import type { EnqueueBenchResult } from './enqueue-benchmark';
 
 export interface RowResult {
   label: string;
@@ -36,6 +39,9 @@ export interface BenchResults {
   batch?: ScenarioResult;
   big?: ScenarioResult;
   bigBatch?: ScenarioResult;
+  listing?: ListingResult;
+  startup?: StartupResult;
+  enqueue?: EnqueueBenchResult;
   totalSeconds?: number;
 }
 

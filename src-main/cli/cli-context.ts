@@ -1,18 +1,9 @@
 // What every command gets: a configured client and the output channels.
 import { MlsoClient, type ListingAdvice } from '../core/api/mlso-client';
 import { CliOutput } from './output/cli-output';
+import { chosenBaseUrl, type GlobalOptions } from './global-options';
 
-export interface GlobalOptions {
-  baseUrl: string;
-  apiVersion: string;
-  clientName: string;
-  /** Seconds a catalogue answer may take in all (--listing-timeout). */
-  listingTimeout: number;
-  /** Bytes a catalogue answer may hold (--max-listing-size). */
-  maxListingSize: number;
-  verbose?: boolean;
-  quiet?: boolean;
-}
+export type { GlobalOptions } from './global-options';
 
 export interface CliIo {
   stdout?: NodeJS.WritableStream;
@@ -42,7 +33,7 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
   });
   const client = new MlsoClient(
     {
-      baseUrl: options.baseUrl,
+      baseUrl: chosenBaseUrl(options),
       apiVersion: options.apiVersion,
       clientName: options.clientName,
       listingDeadlineMs: options.listingTimeout * 1000,

@@ -17,6 +17,8 @@ for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 
 let status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
 finished = true;
+// A run a signal stopped leaves without waiting for its output: the reader may have stopped reading (a paused pager).
+if (interrupt.signal.aborted) leaveNow(status);
 await output.flushed();
 const failure = output.failure();
 if (failure !== undefined) {

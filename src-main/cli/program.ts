@@ -1,21 +1,23 @@
-// The mlso-dl command tree: a superset of the official `mlsoapi` (same commands, flags and tables),
-// plus --json everywhere, the emulator and, later, the engine's download options.
+// The mlso-dl command tree: the official `mlsoapi`'s commands and flags (see the README's differences from it),
+// plus --json everywhere, the download engine's options, the emulator and web mode.
+// Start-up matters (`--version`, `--help` must be instant): this module and what it imports statically are light
+// leaf modules; each command loads the client, the engine, the emulator or the web server when it runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
 import { escapeControlCharacters } from '../../src-shared/format/display-text';
-import { createContext, type CliIo, type GlobalOptions } from './cli-context';
-import { aboutCommand, instrumentsCommand, productsCommand } from './commands/catalogue-commands';
-import { filesCommand, type FilesOptions } from './commands/files-command';
-import { mockServerCommand, type MockServerOptions } from './commands/mock-server-command';
-import { webCommand, type WebOptions } from './commands/web-command';
+import type { CliContext, CliIo } from './cli-context';
+import type { FilesOptions } from './commands/files-command';
+import type { MockServerOptions } from './commands/mock-server-command';
+import type { WebOptions } from './commands/web-command';
 import type { Settings } from '../../src-shared/contract/contract';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
+import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
+import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';
 import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
-import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-engine';
-import { EXISTING_FILE_POLICIES } from '../core/downloads/existing-files';
-import { defaultStateFolder } from '../core/downloads/open-engine';
+import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
+import { defaultStateFolder } from '../core/downloads/state-folder';
 
 export interface ProgramRun {
   program: Command;
@@ -26,7 +28,14 @@ export interface ProgramRun {
 export function buildProgram(io: CliIo): ProgramRun {
   let exitCode = 0;
   const program = new Command('mlso-dl');
-  const context = () => createContext(program.opts<GlobalOptions>(), io);
+  // The client (axios, cookies, schemas) loads only for a command that runs.
+  const context = async (): Promise<CliContext> => (await import('./cli-context')).createContext(program.opts<GlobalOptions>(), io);
+  /** The context of a command that asks the server; with --verbose the server's information comes first, as in mlsoapi. */
+  const serverContext = async (): Promise<CliContext> => {
+    const created = await context();
+    await (await import('./server-information')).printServerInformation(created);
+    return created;
+  };
   const json = () => new Option('--json', 'print the result as JSON');
 
   program
@@ -35,6 +44,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .version(`mlso-dl ${CLIENT_VERSION}`, '-v, --version', 'show the version and exit')
     .helpOption('-h, --help', 'show this help and exit')
     .addOption(new Option('-u, --base-url <url>', 'base URL of the MLSO API').default(DEFAULT_BASE_URL).env('MLSO_BASE_URL'))
+    .option('--local', `use the server on this computer, ${LOCAL_BASE_URL} (wins over --base-url, as in mlsoapi)`)
     .addOption(new Option('--api-version <version>', 'API version').default(DEFAULT_API_VERSION))
     .addOption(new Option('--client-name <name>', 'client name sent to the files endpoint').default(DEFAULT_CLIENT_NAME))
     .addOption(
@@ -47,8 +57,8 @@ export function buildProgram(io: CliIo): ProgramRun {
         .default(DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024, `${DEFAULT_MAX_LISTING_MEGABYTES}MB`)
         .argParser(positive(parseByteSize, '512MB')),
     )
-    .option('--verbose', 'print each request URL and the server information')
-    .option('-q, --quiet', 'print only results and errors')
+    .option('--verbose', 'print the server information first, then each request URL')
+    .option('-q, --quiet', 'print only results and errors: no progress bars, summaries or notes')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -62,7 +72,9 @@ export function buildProgram(io: CliIo): ProgramRun {
     .description('show the server version and documentation links')
     .addOption(json())
     .action(async (options: { json?: boolean }) => {
-      exitCode = await aboutCommand(context(), options);
+      // `about` prints the server information itself: --verbose does not ask for it twice (nor does mlsoapi).
+      const { aboutCommand } = await import('./commands/catalogue-commands');
+      exitCode = await aboutCommand(await context(), options);
     });
 
   program
@@ -70,7 +82,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .description('list the instruments and the dates they cover')
     .addOption(json())
     .action(async (options: { json?: boolean }) => {
-      exitCode = await instrumentsCommand(context(), options);
+      const { instrumentsCommand } = await import('./commands/catalogue-commands');
+      exitCode = await instrumentsCommand(await serverContext(), options);
     });
 
   program
@@ -79,7 +92,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor or ucomp')
     .addOption(json())
     .action(async (options: { instrument: string; json?: boolean }) => {
-      exitCode = await productsCommand(context(), options);
+      const { productsCommand } = await import('./commands/catalogue-commands');
+      exitCode = await productsCommand(await serverContext(), options);
     });
 
   program
@@ -108,7 +122,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
     .addOption(json())
     .action(async (options: FilesOptions) => {
-      exitCode = await filesCommand(context(), options);
+      const { filesCommand } = await import('./commands/files-command');
+      exitCode = await filesCommand(await serverContext(), options);
     });
 
   program
@@ -129,7 +144,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
     .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
     .action(async (options: MockServerOptions) => {
-      exitCode = await mockServerCommand(context(), options);
+      const { mockServerCommand } = await import('./commands/mock-server-command');
+      exitCode = await mockServerCommand(await context(), options);
     });
 
   program
@@ -140,7 +156,8 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--state-dir <dir>', `folder of the download ledger and settings (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
     .option('--demo', 'use the bundled demo server')
     .action(async (options: WebOptions) => {
-      exitCode = await webCommand(context(), options, explicitServerOptions(program));
+      const { webCommand } = await import('./commands/web-command');
+      exitCode = await webCommand(await context(), options, explicitServerOptions(program));
     });
 
   return { program, exitCode: () => exitCode };
@@ -161,6 +178,7 @@ function explicitServerOptions(program: Command): Partial<Settings> {
   const options = program.opts<GlobalOptions>();
   return {
     ...(given('baseUrl') ? { baseUrl: options.baseUrl, useDemoServer: false } : {}),
+    ...(options.local ? { baseUrl: LOCAL_BASE_URL, useDemoServer: false } : {}),
     ...(given('apiVersion') ? { apiVersion: options.apiVersion } : {}),
     ...(given('clientName') ? { clientName: options.clientName } : {}),
     // The app keeps these limits in whole minutes and megabytes: round up, never below what was asked.

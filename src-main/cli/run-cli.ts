@@ -4,20 +4,26 @@ import { CommanderError } from 'commander';
 import { escapeControlCharacters } from '../../src-shared/format/display-text';
 import { MlsoError } from '../core/errors';
 import type { CliIo } from './cli-context';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, exitCodeFor } from './exit-codes';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, exitCodeFor, interruptedExitCode } from './exit-codes';
+import { expandOptionPrefixes } from './option-prefixes';
 import { buildProgram } from './program';
 
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const { program, exitCode } = buildProgram(io);
   const stderr = io.stderr ?? process.stderr;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    const prepared = expandOptionPrefixes(program, argv);
+    // No command at all, as `mlsoapi` alone: the help, on stdout, with status 0 (commander's `help` command does that).
+    const args = prepared.commandMissing ? [...prepared.args, 'help'] : prepared.args;
+    await program.parseAsync(args, { from: 'user' });
     return exitCode();
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has already printed its message (and the hint to --help).
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
+    // Work a stop signal ended may throw the signal's own reason (AbortSignal.throwIfAborted): a stop, not a problem.
+    if (io.signal?.aborted && error === io.signal.reason) return interruptedExitCode(io.signal);
     // Messages may quote the server (or the user's own odd input): shown with controls escaped.
     if (error instanceof UsageError) {
       stderr.write(`mlso-dl: ${shown(error.message)}\n`);
