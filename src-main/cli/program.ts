@@ -58,7 +58,7 @@ export function buildProgram(io: CliIo): ProgramRun {
         .argParser(positive(parseByteSize, '512MB')),
     )
     .option('--verbose', 'print the server information first, then each request URL')
-    .option('-q, --quiet', 'print only results and errors: no progress bars, summaries or notes')
+    .option('-q, --quiet', 'print only results and errors: tables without their header, no progress bars, summaries or notes')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

@@ -98,8 +98,10 @@ describe("mlsoapi's global flags", () => {
     expect(lines).toContain(`GET ${emulator().url}/v1/instruments`);
   });
 
-  it.each([['-q'], ['--quiet'], ['--qui']])('%s keeps the result (tables with their header) and drops the rest', async (flag) => {
-    expectInstrumentsTable(await cli(flag, 'instruments'));
+  it.each([['-q'], ['--quiet'], ['--qui']])('%s keeps the result (tables without their header) and drops the rest', async (flag) => {
+    const table = await cli(flag, 'instruments');
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/^kcor\s+COSMO K-Coronagraph.*\nucomp\s+/);
     const folder = await temporaryFolder();
     const run = await cli(flag, 'files', '-i', 'kcor', '-p', 'pb', ...WINDOW, '-d', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', await temporaryFolder());
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
@@ -262,8 +264,13 @@ const CHECKS: Record<string, () => Promise<void>> = {
   async quiet() {
     const run = await cli('-q', 'files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24T23:59:00', '-e', '2025-03-24T23:59:30');
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
-    const table = await cli('-q', 'products', '-i', 'kcor');
-    expect(table.stdout).toMatch(/^ID\s+Title\s+Description\n---/);
+    const products = await cli('-q', 'products', '-i', 'kcor');
+    expect(products.stdout).toMatch(/^pb\s+/);
+    expect(products.stdout).not.toMatch(/^ID|^-{5}/m);
+    const files = await cli('-q', 'files', '-i', 'kcor', '-p', 'pb', ...WINDOW);
+    expect(files.stdout.split('\n')[0]).toMatch(/^2025-03-24T\S+\s+kcor\s+pb\s+/);
+    expect(files.stdout).not.toMatch(/^Date\/time/m);
+    expect(files.stdout).toMatch(/\n4 files\s+\S+/);
   },
   async json() {
     for (const args of [['about'], ['instruments'], ['products', '-i', 'kcor'], ['files', '-i', 'kcor', '-p', 'pb', ...WINDOW]]) {

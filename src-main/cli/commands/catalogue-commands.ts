@@ -31,13 +31,13 @@ export async function instrumentsCommand(context: CliContext, options: { json?: 
     );
     return EXIT_OK;
   }
-  context.out.result(instrumentsTable(instruments));
+  context.out.result(instrumentsTable(instruments, { header: !context.out.quiet }));
   return EXIT_OK;
 }
 
 export async function productsCommand(context: CliContext, options: { instrument: string; json?: boolean }): Promise<number> {
   const products = await context.client.products(options.instrument, { signal: context.signal });
   if (options.json) printJson(context.out, products);
-  else context.out.result(productsTable(products.products));
+  else context.out.result(productsTable(products.products, { header: !context.out.quiet }));
   return EXIT_OK;
 }

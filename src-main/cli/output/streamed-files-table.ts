@@ -3,7 +3,7 @@
 // comes, and the count and total close the table only once the listing is known to be complete.
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { listingTotal } from '../../../src-shared/format/human-size';
-import { filesTableLayout, type FilesTableLayout } from './tables';
+import { filesTableLayout, type FilesTableLayout, type TableStyle } from './tables';
 
 /** Entries measured before the first line is written: enough for the usual widths and to see UCoMP's columns. */
 export const LAYOUT_SAMPLE_SIZE = 1000;
@@ -16,6 +16,8 @@ export class StreamedFilesTable {
   private count = 0;
   private knownBytes = 0;
   private someSizeUnknown = false;
+
+  constructor(private readonly style: TableStyle = { header: true }) {}
 
   /** Entries taken so far. */
   get entries(): number {
@@ -46,7 +48,7 @@ export class StreamedFilesTable {
   private startTable(): string {
     const layout = filesTableLayout(this.sample);
     this.layout = layout;
-    const text = asLines([...layout.head(), ...this.sample.map((file) => layout.row(file))]);
+    const text = asLines([...(this.style.header ? layout.head() : []), ...this.sample.map((file) => layout.row(file))]);
     this.sample = [];
     return text;
   }

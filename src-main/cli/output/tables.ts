@@ -6,6 +6,14 @@ import { escapeControlCharacters } from '../../../src-shared/format/display-text
 import { humanFileSize, listingTotal } from '../../../src-shared/format/human-size';
 
 const rule = (width: number): string => '-'.repeat(width);
+
+/** How a table is drawn. `header: false` (the command line's --quiet, as in `mlsoapi -q`) leaves out its header and the rule under it. */
+export interface TableStyle {
+  header: boolean;
+}
+const WITH_HEADER: TableStyle = { header: true };
+/** The table's lines, with or without its two header lines. */
+const styled = (head: readonly string[], body: readonly string[], style: TableStyle): string => [...(style.header ? head : []), ...body].join('\n');
 const pad = (text: string, width: number): string => text.padEnd(width);
 /** A server's value as a cell: text, control characters escaped (a newline in it too). */
 const cell = (value: unknown): string => escapeControlCharacters(value === undefined || value === null ? '' : String(value));
@@ -17,19 +25,15 @@ function widest<T>(items: readonly T[], text: (item: T) => string, least: number
   return width;
 }
 
-export function instrumentsTable(instruments: readonly InstrumentSummary[]): string {
+export function instrumentsTable(instruments: readonly InstrumentSummary[], style: TableStyle = WITH_HEADER): string {
   const rows = instruments.map((i) => ({
     id: cell(i.id),
     name: cell(i.name),
     dates: `${cell(i['start-date'].slice(0, 10))}...${cell(i['end-date'].slice(0, 10))}`,
   }));
   const nameWidth = widest(rows, (row) => row.name, 44);
-  const lines = [
-    `${pad('ID', 8)} ${pad('Instrument name', nameWidth)} Dates available`,
-    `${rule(8)} ${rule(nameWidth)} ${rule(23)}`,
-    ...rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`),
-  ];
-  return lines.join('\n');
+  const head = [`${pad('ID', 8)} ${pad('Instrument name', nameWidth)} Dates available`, `${rule(8)} ${rule(nameWidth)} ${rule(23)}`];
+  return styled(head, rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`), style);
 }
 
 /** Wraps text at word boundaries to `width` columns. */
@@ -48,12 +52,13 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-export function productsTable(products: readonly ProductEntry[]): string {
+export function productsTable(products: readonly ProductEntry[], style: TableStyle = WITH_HEADER): string {
   // The description is wrapped at its own white space first; the words are escaped after.
   const rows = products.map((p) => ({ id: cell(p.id), title: cell(p.title), description: wrap(p.description, 55).map(cell) }));
   const idWidth = widest(rows, (row) => row.id, 13);
   const titleWidth = widest(rows, (row) => row.title, 22);
-  const lines = [`${pad('ID', idWidth)} ${pad('Title', titleWidth)} Description`, `${rule(idWidth)} ${rule(titleWidth)} ${rule(55)}`];
+  const head = [`${pad('ID', idWidth)} ${pad('Title', titleWidth)} Description`, `${rule(idWidth)} ${rule(titleWidth)} ${rule(55)}`];
+  const lines: string[] = [];
   for (const row of rows) {
     row.description.forEach((part, index) => {
       const id = index === 0 ? row.id : '';
@@ -61,7 +66,7 @@ export function productsTable(products: readonly ProductEntry[]): string {
       lines.push(`${pad(id, idWidth)} ${pad(title, titleWidth)} ${part}`.trimEnd());
     });
   }
-  return lines.join('\n');
+  return styled(head, lines, style);
 }
 
 /** A listing's total: its sum, and whether an unknown size (0) makes it a lower bound. */
