@@ -75,6 +75,8 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       batchId,
     });
   } catch (error) {
+    // A piece of the listing may already be waiting for the intake: it is told, and the listing stopped.
+    intakeReady.reject(error);
     stopListing.abort();
     await listed.catch(() => undefined);
     throw error;

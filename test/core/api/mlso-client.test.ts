@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import {
+  CancelledError,
   InvalidInputError,
   InvalidResponseError,
   NetworkError,
@@ -129,6 +130,18 @@ describe('files endpoint', () => {
     const mine = new Error('the output went away');
     const failure = await c.streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => Promise.reject(mine)).catch((error: unknown) => error);
     expect(failure).toBe(mine);
+  });
+
+  it('ends as cancelled when the caller cancels while the consumer is busy, even if the consumer never settles', async () => {
+    const { client: c } = client();
+    const cancel = new AbortController();
+    const failure = await c
+      .streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => {
+        cancel.abort();
+        return new Promise<void>(() => undefined);
+      }, { signal: cancel.signal })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CancelledError);
   });
 
   it('accepts both date forms and sends single-digit dates zero-padded', async () => {
