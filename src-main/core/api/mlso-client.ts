@@ -89,6 +89,15 @@ export class MlsoClient {
     return `${this.current.baseUrl}/${encodeURIComponent(this.current.apiVersion)}/${path}`;
   }
 
+  /**
+   * The address of an instrument, its products, a product or its files (the spec's endpoints 3 to 6), with the
+   * trailing slash that is their canonical form, as the official Python client asks for them: without it the
+   * service answers with a redirect first, a round trip more before every listing. Redirects are still followed.
+   */
+  private catalogueEndpoint(...segments: string[]): string {
+    return `${this.endpoint(...segments)}/`;
+  }
+
   async about(options: RequestOptions = {}): Promise<About> {
     return this.getJson(this.endpoint('about'), aboutSchema, options);
   }
@@ -98,7 +107,7 @@ export class MlsoClient {
   }
 
   async instrument(id: string, options: RequestOptions = {}): Promise<Instrument> {
-    return this.getJson(this.endpoint('instruments', requireId(id, 'instrument')), instrumentSchema, options);
+    return this.getJson(this.catalogueEndpoint('instruments', requireId(id, 'instrument')), instrumentSchema, options);
   }
 
   /** Every instrument's details, sorted by id (the service lists them unsorted). */
@@ -112,12 +121,12 @@ export class MlsoClient {
   }
 
   async products(instrument: string, options: RequestOptions = {}): Promise<ProductList> {
-    return this.getJson(this.endpoint('instruments', requireId(instrument, 'instrument'), 'products'), productListSchema, options);
+    return this.getJson(this.catalogueEndpoint('instruments', requireId(instrument, 'instrument'), 'products'), productListSchema, options);
   }
 
   /** A product's metadata, cached per instrument and product for the life of the settings. */
   productMetadata(instrument: string, product: string, options: RequestOptions = {}): Promise<ProductMetadata> {
-    const url = this.endpoint('instruments', requireId(instrument, 'instrument'), 'products', requireId(product, 'product'));
+    const url = this.catalogueEndpoint('instruments', requireId(instrument, 'instrument'), 'products', requireId(product, 'product'));
     let pending = this.metadataCache.get(url);
     if (!pending) {
       pending = this.getJson(url, productMetadataSchema, options);
@@ -195,7 +204,7 @@ export class MlsoClient {
   ): Promise<T> {
     const query = await this.checkFilesRequest(request, options);
     const url = new URL(
-      this.endpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
+      this.catalogueEndpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
     );
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     url.searchParams.set('client', this.current.clientName);

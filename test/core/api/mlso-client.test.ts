@@ -39,15 +39,39 @@ describe('catalogue endpoints', () => {
     expect(instruments[1]!.name).toBe('Upgraded Coronal Multi-Polarimeter (UCoMP)');
   });
 
-  it('follows the trailing-slash redirects of endpoints 3 to 6', async () => {
+  it('asks endpoints 3 to 6 in their canonical form, with the trailing slash: one request each, no redirect first', async () => {
     const { client: c, requested } = client();
     await c.instrument('kcor');
-    expect(requested).toEqual([`${emulator().url}/v1/instruments/kcor`, `${emulator().url}/v1/instruments/kcor/`]);
+    expect(requested).toEqual([`${emulator().url}/v1/instruments/kcor/`]);
     requested.length = 0;
     const listing = await c.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' } });
-    expect(requested.at(-2)).toMatch(/\/products\/pb\/files\?start-date=2025-03-24T21%3A03%3A00&end-date=2025-03-24T21%3A04%3A00&client=mlso-downloader$/);
-    expect(requested.at(-1)).toMatch(/\/products\/pb\/files\/\?start-date=/);
+    expect(requested).toEqual([
+      `${emulator().url}/v1/instruments/kcor/products/pb/`,
+      `${emulator().url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24T21%3A03%3A00&end-date=2025-03-24T21%3A04%3A00&client=mlso-downloader`,
+    ]);
     expect(listing.files.length).toBeGreaterThan(0);
+  });
+
+  it('still follows a redirect away from the trailing slash, for a service whose canonical form has none', async () => {
+    const base = emulator().url;
+    const server = await oddServer((req, res) => {
+      const target = new URL(req.url ?? '/', base);
+      if (target.pathname.endsWith('/')) {
+        res.writeHead(308, { Location: `${target.pathname.slice(0, -1)}${target.search}` }).end();
+        return;
+      }
+      void fetch(new URL(`${target.pathname}/${target.search}`, base)).then(async (answer) => {
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    try {
+      const c = new MlsoClient({ baseUrl: server.url });
+      expect((await c.instrument('kcor')).name).toBe('COSMO K-Coronagraph (KCor)');
+      const listing = await c.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' } });
+      expect(listing.files.length).toBe(4);
+    } finally {
+      await server.close();
+    }
   });
 
   it('lists products of both instruments and encodes ids such as nrgf+diff', async () => {
