@@ -12,7 +12,7 @@ import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
 // costs about 10 ms of a 70 ms start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
 // loaded from node_modules, file by file, they took about 280 ms before a command's first request; bundled, and
 // with white space and syntax minified (less for V8 to parse), about 130 ms. Bundled CommonJS require()s Node's
-// own modules, hence the banner. better-sqlite3 (native), ws, piscina and the rest stay in node_modules.
+// own modules, hence the banner. better-sqlite3 (native), ws and the rest stay in node_modules.
 const STARTUP_PACKAGES = ['commander', 'env-paths', 'axios', 'zod', 'tough-cookie', '@streamparser/json'];
 const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8'));
 const { packages: _allExternal, ...cliBundle } = nodeBundle;

@@ -1,5 +1,5 @@
 // `mlso-dl --version` and `--help` must start at once: they may not load the client (axios, tough-cookie, the
-// zod schemas), the engine (better-sqlite3, piscina), the progress bars, the web server (ws) or the emulator.
+// zod schemas), the engine (better-sqlite3), the progress bars, the web server (ws) or the emulator.
 // A module loader hook, loaded before mlso-dl, records every module the built command line loads; the project's
 // own modules are read from the source maps of the bundle files it loaded.
 // Needs the built command line (node scripts/build-main.mjs).
@@ -11,7 +11,7 @@ import { startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', 'piscina', '@streamparser/json'];
+const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', '@streamparser/json'];
 const HEAVY_SOURCES = ['src-main/emulator/', 'src-main/web/', 'src-main/core/api/', 'src-main/core/app/', 'src-shared/api/schemas.ts'];
 /** The only engine modules the program's definition needs: its limits and the default state folder, for the help. */
 const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/downloads/state-folder.ts'];

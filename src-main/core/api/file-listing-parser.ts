@@ -54,6 +54,11 @@ export class FileListingParser {
    * The entries checked since the last call, handed over to the caller (and no longer held here): how a
    * listing is streamed. `end()` then returns the listing with only the entries not taken.
    */
+  /** Entries checked and not yet taken. */
+  get pendingEntries(): number {
+    return this.entries.length;
+  }
+
   takeEntries(): FileEntry[] {
     const batch = this.entries;
     this.entries = [];

@@ -176,8 +176,10 @@ export class MlsoClient {
       // The answer's clocks stop while the consumer takes its time: a paused pipe is not a slow server.
       const deliver = (batch: FileEntry[]): Promise<void> => reader.waitFor(Promise.resolve().then(() => onEntries(batch)));
       const handOver = async (): Promise<void> => {
+        // The first entries go at once (downloads can start); later ones gather into batches of a thousand or so,
+        // since each batch has a fixed cost for the consumer (a ledger transaction, a write to the pipe).
+        if (parser.pendingEntries === 0 || (count > 0 && parser.pendingEntries < LISTING_BATCH_ENTRIES)) return;
         const batch = parser.takeEntries();
-        if (batch.length === 0) return;
         count += batch.length;
         await deliver(batch);
       };
@@ -268,6 +270,9 @@ function requireId(value: string, what: 'instrument' | 'product'): string {
   if (id.length === 0) throw new InvalidInputError(`Choose an ${what}: the ${what} id must not be empty.`);
   return id;
 }
+
+/** Entries per batch of a streamed listing after the first: about half a megabyte of checked entries. */
+const LISTING_BATCH_ENTRIES = 1000;
 
 const isOk = (status: number): boolean => status >= 200 && status < 300;
 

@@ -118,19 +118,24 @@ describe('files endpoint', () => {
     const whole = await c.files(request);
     const streamed: string[] = [];
     let batches = 0;
+    const sizes: number[] = [];
     let inside = false;
     const { listing, count } = await c.streamFiles(request, async (entries) => {
       // The next batch waits for this one: a slow consumer holds the reading back.
       expect(inside).toBe(false);
       inside = true;
       batches += 1;
+      sizes.push(entries.length);
       for (const entry of entries) streamed.push(entry.filename);
       await new Promise((resolve) => setTimeout(resolve, 5));
       inside = false;
     });
     expect(streamed).toEqual(whole.files.map((file) => file.filename));
     expect(count).toBe(whole.files.length);
-    expect(batches).toBeGreaterThan(1);
+    expect(batches).toBeGreaterThan(2);
+    // The first entries go at once; the rest gather into batches of at least a thousand, but for the last.
+    expect(sizes[0]).toBeLessThan(1000);
+    expect(sizes.slice(1, -1).every((size) => size >= 1000)).toBe(true);
     expect(listing).toEqual({ ...whole, files: [] });
   });
 
