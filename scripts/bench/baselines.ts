@@ -36,42 +36,27 @@ export const savedName = (file: ListedFile): string => `${file.filename}.gz`;
 export const NODE_FLOOR_LABEL = 'node GET+gunzip+SHA-256+fsync (floor)';
 
 export function nodeGetBaseline(workerBundle: string): Baseline {
-  return {
-    label: 'node parallel GET (baseline)',
-    async run(job) {
-      const jobFile = path.join(job.scratchDir, 'node-get-job.json');
-      const spec: NodeGetJob = {
-        cookie: job.cookie,
-        concurrency: job.concurrency,
-        files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, savedName(file)) })),
-      };
-      await writeFile(jobFile, JSON.stringify(spec));
-      const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));
-      const result = JSON.parse(run.stdout) as NodeGetResult;
-      return { run, batchSeconds: result.batchSeconds };
-    },
-  };
+  return { label: 'node parallel GET (baseline)', run: (job) => runNodeGetWorker(workerBundle, job, 'gzip') };
 }
 
 /** The Node baseline doing what mlso-dl must do at the least: each body gunzipped, hashed and flushed as it arrives. */
 export function nodeFloorBaseline(workerBundle: string): Baseline {
-  return {
-    label: NODE_FLOOR_LABEL,
-    output: 'fits',
-    async run(job) {
-      const jobFile = path.join(job.scratchDir, 'node-floor-job.json');
-      const spec: NodeGetJob = {
-        cookie: job.cookie,
-        concurrency: job.concurrency,
-        files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, file.filename) })),
-        fits: true,
-      };
-      await writeFile(jobFile, JSON.stringify(spec));
-      const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));
-      const result = JSON.parse(run.stdout) as NodeGetResult;
-      return { run, batchSeconds: result.batchSeconds };
-    },
+  return { label: NODE_FLOOR_LABEL, output: 'fits', run: (job) => runNodeGetWorker(workerBundle, job, 'fits') };
+}
+
+/** Runs the Node worker bundle on the job: raw gzip bodies saved as <name>.gz, or decompressed FITS files. */
+async function runNodeGetWorker(workerBundle: string, job: BaselineJob, output: 'gzip' | 'fits'): Promise<BaselineRun> {
+  const jobFile = path.join(job.scratchDir, `node-${output}-job.json`);
+  const spec: NodeGetJob = {
+    cookie: job.cookie,
+    concurrency: job.concurrency,
+    files: job.files.map((file) => ({ url: file.url, path: path.join(job.outputDir, output === 'fits' ? file.filename : savedName(file)) })),
+    ...(output === 'fits' ? { fits: true } : {}),
   };
+  await writeFile(jobFile, JSON.stringify(spec));
+  const run = expectSuccess(await runTimed(process.execPath, [workerBundle, jobFile]));
+  const result = JSON.parse(run.stdout) as NodeGetResult;
+  return { run, batchSeconds: result.batchSeconds };
 }
 
 /** aria2c with one connection per file (-x1) and 8 files at once (-j8): 8 connections, like the others. */

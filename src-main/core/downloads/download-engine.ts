@@ -337,13 +337,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private view(job: Job): JobView {
     const run = this.running.get(job.id);
     return {
-      id: job.id,
-      filename: job.filename,
-      localName: path.basename(job.targetPath),
-      folder: job.folder,
-      instrument: job.instrument,
-      product: job.product,
-      dateObs: job.dateObs,
+      ...describedJob(job),
       state: job.state,
       attempts: job.attempts,
       bytesReceived: run ? run.bytesReceived : job.bytesReceived,
@@ -596,8 +590,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 }
 
-/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
-function queuedView(job: QueuedJob): JobView {
+/** What a job's view says of the file itself, the same in every state. */
+function describedJob(job: QueuedJob): Pick<JobView, 'id' | 'filename' | 'localName' | 'folder' | 'instrument' | 'product' | 'dateObs'> {
   return {
     id: job.id,
     filename: job.filename,
@@ -606,6 +600,13 @@ function queuedView(job: QueuedJob): JobView {
     instrument: job.instrument,
     product: job.product,
     dateObs: job.dateObs,
+  };
+}
+
+/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
+function queuedView(job: QueuedJob): JobView {
+  return {
+    ...describedJob(job),
     state: 'queued',
     attempts: 0,
     bytesReceived: 0,
