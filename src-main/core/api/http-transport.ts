@@ -67,27 +67,12 @@ class ConsumerFailure extends Error {
   }
 }
 
-/**
- * The consumer's work, with the clocks paused. The caller's cancel ends the wait at once, even if the consumer never
- * settles (it may itself be waiting for something the cancel called off): then the request ends as cancelled.
- */
+/** The consumer's work, with the clocks paused; a failure of its own is marked as the consumer's, a cancel is the request's. */
 async function consumerWork<T>(watch: RequestWatch, work: Promise<T>): Promise<T> {
-  const cancelled = Symbol('cancelled');
-  let onAbort: (() => void) | undefined;
-  const cancel = new Promise<typeof cancelled>((resolve) => {
-    onAbort = () => resolve(cancelled);
-    if (watch.signal.aborted) onAbort();
-    else watch.signal.addEventListener('abort', onAbort, { once: true });
-  });
   try {
-    const outcome = await Promise.race([watch.pausedDuring(work), cancel]);
-    if (outcome === cancelled) throw new Error('cancelled while the consumer was busy');
-    return outcome;
+    return await watch.pausedDuring(work);
   } catch (error) {
-    // A cancel is the request's own end, which explain() reports; anything else is the consumer's failure.
-    throw watch.signal.aborted ? error : new ConsumerFailure(error);
-  } finally {
-    watch.signal.removeEventListener('abort', onAbort!);
+    throw watch.stoppedBy !== undefined ? error : new ConsumerFailure(error);
   }
 }
 

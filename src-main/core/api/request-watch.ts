@@ -49,16 +49,26 @@ export class RequestWatch {
 
   /**
    * Stops the idle and deadline clocks while `work` runs: time the reader spends waiting for its own
-   * consumer (a paused `| less`) is not the server's slowness. The caller's cancel still applies.
+   * consumer (a paused `| less`) is not the server's slowness. The caller's cancel still applies, and ends
+   * the wait at once even if `work` never settles (it may be waiting for something the cancel called off):
+   * then this rejects with the cause, which `stoppedBy` tells.
    */
   async pausedDuring<T>(work: Promise<T>): Promise<T> {
-    if (this.pausedAt !== undefined || this.cause !== undefined) return work;
+    if (this.pausedAt !== undefined) return work;
     this.pausedAt = Date.now();
     clearTimeout(this.idleTimer);
     clearTimeout(this.deadlineTimer);
+    const signal = this.signal;
+    let onStop: (() => void) | undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      onStop = () => reject(signal.reason);
+      if (signal.aborted) onStop();
+      else signal.addEventListener('abort', onStop, { once: true });
+    });
     try {
-      return await work;
+      return await Promise.race([work, stopped]);
     } finally {
+      signal.removeEventListener('abort', onStop!);
       if (this.deadlineAt !== undefined) this.deadlineAt += Date.now() - this.pausedAt;
       this.pausedAt = undefined;
       if (this.cause === undefined) {
