@@ -29,6 +29,11 @@ export class CostBoundedValue<T> {
     return { value: this.fresh(), stale: false };
   }
 
+  /** `read()` when `bounded`, else a fresh value now. */
+  reading(bounded: boolean): BoundedReading<T> {
+    return bounded ? this.read() : { value: this.fresh(), stale: false };
+  }
+
   /** Computes the value now, whatever it costs. */
   fresh(): T {
     const started = this.clock();

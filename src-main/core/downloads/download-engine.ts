@@ -311,12 +311,12 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
    * so that counting a queue of 100,000 jobs ten times a second does not take the time the downloads need.
    */
   private figures(bounded: boolean): { overall: OverallProgress; stale: boolean } {
-    const counts = bounded ? this.counts.read() : { value: this.counts.fresh(), stale: false };
+    const counts = this.counts.reading(bounded);
     const speed = this.speed.bytesPerSecond();
     let stale = counts.stale;
     let etaSeconds: number | null = null;
     if (speed > 0) {
-      const pending = bounded ? this.pendingSizes.read() : { value: this.pendingSizes.fresh(), stale: false };
+      const pending = this.pendingSizes.reading(bounded);
       stale ||= pending.stale;
       etaSeconds = this.estimateSecondsLeft(speed, pending.value);
     }
