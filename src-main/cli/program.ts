@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
-import { escapeControlCharacters } from '../../src-shared/format/display-text';
+import { terminalText } from './output/terminal-text';
 import type { CliContext, CliIo } from './cli-context';
 import type { FilesOptions } from './commands/files-command';
 import type { MockServerOptions } from './commands/mock-server-command';
@@ -64,7 +64,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .configureOutput({
       writeOut: (text) => (io.stdout ?? process.stdout).write(text),
       // Commander quotes what was typed (or pasted) back in its messages: no control character reaches the terminal.
-      writeErr: (text) => (io.stderr ?? process.stderr).write(escapeControlCharacters(text, { keepNewlines: true })),
+      writeErr: (text) => (io.stderr ?? process.stderr).write(terminalText(text)),
     });
 
   program

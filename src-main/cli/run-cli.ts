@@ -1,11 +1,11 @@
 // Runs mlso-dl in-process and returns its exit status: the entry point calls it with the real argv,
 // tests with captured streams. Every failure becomes one or two plain lines, never a stack trace.
 import { CommanderError } from 'commander';
-import { escapeControlCharacters } from '../../src-shared/format/display-text';
 import { MlsoError } from '../core/errors';
 import type { CliIo } from './cli-context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, exitCodeFor, interruptedExitCode } from './exit-codes';
 import { expandOptionPrefixes } from './option-prefixes';
+import { terminalText } from './output/terminal-text';
 import { buildProgram } from './program';
 
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
@@ -26,17 +26,15 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     if (io.signal?.aborted && error === io.signal.reason) return interruptedExitCode(io.signal);
     // Messages may quote the server (or the user's own odd input): shown with controls escaped.
     if (error instanceof UsageError) {
-      stderr.write(`mlso-dl: ${shown(error.message)}\n`);
+      stderr.write(`mlso-dl: ${terminalText(error.message)}\n`);
       return EXIT_USAGE;
     }
     if (error instanceof MlsoError) {
-      stderr.write(`mlso-dl: ${shown(error.message)}\n`);
+      stderr.write(`mlso-dl: ${terminalText(error.message)}\n`);
       return exitCodeFor(error, io.signal);
     }
     const message = error instanceof Error ? error.message : String(error);
-    stderr.write(`mlso-dl: unexpected problem: ${shown(message)}\nPlease report it with the command you ran.\n`);
+    stderr.write(`mlso-dl: unexpected problem: ${terminalText(message)}\nPlease report it with the command you ran.\n`);
     return EXIT_FAILURE;
   }
 }
-
-const shown = (message: string): string => escapeControlCharacters(message, { keepNewlines: true });

@@ -1,8 +1,8 @@
 // Where the command line writes: results on stdout (so they can be piped), everything else on stderr,
 // quietened by --quiet and widened by --verbose. Everything passes one gate: control characters (from
 // server text) are shown escaped, in JSON's own `\u001b` form, so JSON text stays valid and exact.
-import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import { PacedWriter, type OutputStop } from './paced-writer';
+import { terminalText } from './terminal-text';
 
 export interface CliOutputOptions {
   quiet: boolean;
@@ -63,9 +63,4 @@ export class CliOutput {
   get interactive(): boolean {
     return Boolean(this.stderr.isTTY) && !this.quiet;
   }
-}
-
-/** Our own line breaks stay; every other control character is escaped. */
-function terminalText(text: string): string {
-  return escapeControlCharacters(text, { keepNewlines: true });
 }
