@@ -44,6 +44,12 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   // Opened once signed in and the folder is checked: until then the pieces of the listing wait (and with them
   // the reading of the rest), so a wrong e-mail or an unusable folder leaves nothing queued.
   const intakeReady = deferred<ListingIntake>();
+  // No intake after all (the engine, the sign-in or the folder refused): a piece of the listing already waiting
+  // for it is told, and the listing stopped.
+  const refuseIntake = (error: unknown): void => {
+    intakeReady.reject(error);
+    stopListing.abort();
+  };
   let firstQueuedAt: number | undefined;
   const listed = context.client.streamFiles(
     request,
@@ -75,9 +81,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       batchId,
     });
   } catch (error) {
-    // A piece of the listing may already be waiting for the intake: it is told, and the listing stopped.
-    intakeReady.reject(error);
-    stopListing.abort();
+    refuseIntake(error);
     await listed.catch(() => undefined);
     throw error;
   }
@@ -97,10 +101,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       opened.engine.on('progress', show);
       return intake;
     });
-    gate.then(intakeReady.resolve, (error: unknown) => {
-      intakeReady.reject(error);
-      stopListing.abort();
-    });
+    gate.then(intakeReady.resolve, refuseIntake);
     const [gateOutcome, listingOutcome] = await Promise.allSettled([gate, listed]);
     if (!context.signal?.aborted) {
       // The cause first: a refused sign-in or folder stops the listing, whose own failure then only says so.
@@ -114,7 +115,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
     opened.engine.off('progress', show);
     // The last throttled update may predate the end: draw the final state once before the summary,
     // leaving out the files that were skipped (they were never downloaded in this run).
-    const skippedIds = new Set(enqueued.skipped.map((skip) => skip.jobId));
+    const skippedIds = skippedJobIds(enqueued);
     display?.update({ jobs: opened.engine.jobs().filter((job) => !skippedIds.has(job.id)), overall: opened.engine.overall() });
     display?.stop();
     display = undefined;
@@ -139,8 +140,13 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   }
 }
 
+/** The jobs of files that were skipped (already downloaded): none of them was downloaded in this run. */
+function skippedJobIds(enqueued: EnqueueResult): Set<number> {
+  return new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
+}
+
 function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueued: EnqueueResult, batchSeconds: number): Summary {
-  const skippedIds = new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
+  const skippedIds = skippedJobIds(enqueued);
   const jobs = opened.ledger.list({ batchId, includeCleared: true });
   const overall = opened.engine.overall();
   return {
