@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MlsoError } from '../errors';
 import { LEDGER_MIGRATIONS } from './ledger-migrations';
-import { isSqliteError } from './sqlite-errors';
+import { isDamagedDatabaseError } from './sqlite-errors';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 
@@ -188,7 +188,7 @@ export class DownloadLedger {
       const rows = db.pragma('quick_check') as { quick_check: string }[];
       return rows.length === 1 && rows[0]!.quick_check === 'ok' ? undefined : 'it failed the integrity check';
     } catch (error) {
-      if (isSqliteError(error, 'SQLITE_NOTADB') || isSqliteError(error, 'SQLITE_CORRUPT')) return (error as Error).message;
+      if (isDamagedDatabaseError(error)) return (error as Error).message;
       throw error;
     } finally {
       db?.close();

@@ -7,7 +7,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
 import { DownloadLedger, type LedgerOpenOptions } from './download-ledger';
 import { fileSystemCode } from './folder-errors';
-import { isSqliteError } from './sqlite-errors';
+import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
 
 /** What was done about a damaged ledger, for the front end to tell the user once. */
 export interface LedgerRecovery {
@@ -51,7 +51,7 @@ export function openLedgerRecovering(file: string, options: LedgerOpenOptions = 
 }
 
 function damageOf(error: unknown): string | undefined {
-  return isSqliteError(error, 'SQLITE_NOTADB') || isSqliteError(error, 'SQLITE_CORRUPT') ? (error as Error).message : undefined;
+  return isDamagedDatabaseError(error) ? (error as Error).message : undefined;
 }
 
 function moveAside(file: string, reason: string): string {

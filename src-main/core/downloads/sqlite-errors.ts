@@ -12,3 +12,8 @@ export function isSqliteError(error: unknown, family: string): boolean {
   const code = sqliteCode(error);
   return code !== undefined && (code === family || code.startsWith(`${family}_`));
 }
+
+/** True when `error` says the database file itself is damaged: not a database at all, or a malformed page. */
+export function isDamagedDatabaseError(error: unknown): boolean {
+  return isSqliteError(error, 'SQLITE_NOTADB') || isSqliteError(error, 'SQLITE_CORRUPT');
+}

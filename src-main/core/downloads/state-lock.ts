@@ -7,7 +7,7 @@ import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MlsoError } from '../errors';
 import { FolderAccessError, fileSystemCode } from './folder-errors';
-import { isSqliteError, sqliteCode } from './sqlite-errors';
+import { isDamagedDatabaseError, isSqliteError, sqliteCode } from './sqlite-errors';
 
 /** The database whose exclusive lock is the state folder's lock. Never deleted: see `release`. */
 export const LOCK_FILE = 'engine.lock.sqlite';
@@ -42,7 +42,7 @@ export function lockStateFolder(folder: string, options: StateLockOptions = {}):
   try {
     db = holdExclusively(lockFile, options);
   } catch (error) {
-    if (!isSqliteError(error, 'SQLITE_NOTADB') && !isSqliteError(error, 'SQLITE_CORRUPT')) throw error;
+    if (!isDamagedDatabaseError(error)) throw error;
     // The lock file holds no data: one damaged from outside is simply made anew.
     rmSync(lockFile, { force: true });
     db = holdExclusively(lockFile, options);
@@ -85,7 +85,7 @@ function holdExclusively(file: string, options: StateLockOptions): Database.Data
     db?.close();
     if (isSqliteError(error, 'SQLITE_BUSY')) throw new StateFolderBusyError(folder, ownerPid(path.join(folder, OWNER_FILE)));
     // Damage is the caller's to handle; any other failure means the state folder cannot be written.
-    if (isSqliteError(error, 'SQLITE_NOTADB') || isSqliteError(error, 'SQLITE_CORRUPT')) throw error;
+    if (isDamagedDatabaseError(error)) throw error;
     const problem = fileSystemCode(error) ?? (sqliteCode(error) ? (error as Error).message : undefined);
     if (problem) throw new FolderAccessError(folder, 'state', 'write', problem);
     throw error;
