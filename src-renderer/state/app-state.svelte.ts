@@ -1,7 +1,6 @@
 // The whole renderer state, created once per window and shared through Svelte context. Screens only read and
 // call it, so nothing is lost when a screen is left and re-entered.
 import { getContext, setContext } from 'svelte';
-import type { FileEntry } from '../../src-shared/api/schemas';
 import type { ErrorData } from '../../src-shared/errors';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
 import type { ApiClient } from '../lib/api';
@@ -114,14 +113,14 @@ export class AppState {
   }
 
   async download(which: 'selected' | 'all'): Promise<void> {
-    const files: FileEntry[] = which === 'all' ? [...this.results.files] : this.results.selectedFiles();
-    if (files.length === 0) return;
+    const count = which === 'all' ? this.results.files.length : this.results.selection.count;
+    if (count === 0) return;
     if (!this.session.signedIn) {
       this.session.requireSignIn(SIGN_IN_TO_DOWNLOAD);
       return;
     }
-    const outcome = await this.results.enqueue(files);
-    if ('error' in outcome && outcome.error.kind === 'session') this.session.requireSignIn(outcome.error.message);
+    const outcome = await this.results.enqueue(which);
+    if (outcome && 'error' in outcome && outcome.error.kind === 'session') this.session.requireSignIn(outcome.error.message);
   }
 }
 

@@ -1,7 +1,7 @@
 // The last listing and what is selected in it. Listings can hold 100,000 files, so they are kept as raw
 // (non-proxied) state and summarised once when they arrive, never on every render.
-import type { FileEntry, FileListing } from '../../src-shared/api/schemas';
-import type { EnqueueSummary, FilesQuery } from '../../src-shared/contract/contract';
+import type { FileEntry } from '../../src-shared/api/schemas';
+import type { EnqueueSummary, FilesQuery, KeptFileListing } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import { listingTotal } from '../../src-shared/format/human-size';
 import type { ApiClient } from '../lib/api';
@@ -46,7 +46,7 @@ export function summarise(files: readonly FileEntry[]): ListingSummary {
 export type EnqueueOutcome = { summary: EnqueueSummary; requested: number } | { error: ErrorData };
 
 export class ResultsStore {
-  listing = $state.raw<FileListing | null>(null);
+  listing = $state.raw<KeptFileListing | null>(null);
   summary = $state.raw<ListingSummary | null>(null);
   /** The query of the listing on screen (or of the search running). */
   query = $state.raw<FilesQuery | null>(null);
@@ -94,16 +94,20 @@ export class ResultsStore {
     this.searching = false;
   }
 
-  selectedFiles(): FileEntry[] {
-    const files = this.files;
-    return this.selection.indices().flatMap((index) => (files[index] ? [files[index]] : []));
-  }
-
-  async enqueue(files: FileEntry[]): Promise<EnqueueOutcome> {
-    this.enqueueing = files.length;
-    const result = await this.client.invoke('downloads:enqueue', { files });
+  /**
+   * Queues the listing's files, all or the selected rows. Only the listing's id and the rows' positions go to the
+   * core, which kept the listing: a 100,000-file download does not send 100,000 entries back.
+   */
+  async enqueue(which: 'selected' | 'all'): Promise<EnqueueOutcome | null> {
+    const listing = this.listing;
+    if (!listing) return null;
+    const entries = which === 'all' ? undefined : this.selection.indices();
+    const requested = entries?.length ?? listing.files.length;
+    if (requested === 0) return null;
+    this.enqueueing = requested;
+    const result = await this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) });
     this.enqueueing = 0;
-    const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested: files.length } : { error: result.error };
+    const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested } : { error: result.error };
     this.enqueueOutcome = outcome;
     return outcome;
   }

@@ -3,7 +3,7 @@
 // preload exposes it, the web mode carries it over a WebSocket, and the renderer calls it through one
 // adapter without knowing which transport it runs on. Failures cross as data (ErrorData), so the
 // renderer can show the server's own words.
-import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
+import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { ExistingFilePolicy } from '../downloads/existing-file-policy';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { ErrorData } from '../errors';
@@ -71,6 +71,15 @@ export interface FilesQuery {
   filters: FileFilters;
 }
 
+/** A listing as the window gets it: the core keeps it under `listingId`, so downloads can name it instead of carrying it back. */
+export type KeptFileListing = FileListing & { listingId: string };
+
+/**
+ * What to queue: rows of a listing the core kept (their positions in `files`; all of them when `entries` is absent),
+ * or a query the core lists itself. The window never sends file entries or URLs.
+ */
+export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { query: FilesQuery }) & { folder?: string };
+
 export interface EnqueueSummary {
   /** Files added to (or resumed in) the queue. */
   queued: number;
@@ -97,9 +106,9 @@ export interface InvokeChannels {
   'catalog:instruments': { args: void; result: InstrumentSummary[] };
   'catalog:products': { args: { instrument: string }; result: ProductEntry[] };
   'catalog:product': { args: { instrument: string; product: string }; result: ProductMetadata };
-  'catalog:files': { args: FilesQuery; result: FileListing };
+  'catalog:files': { args: FilesQuery; result: KeptFileListing };
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
-  'downloads:enqueue': { args: { files: FileEntry[]; folder?: string }; result: EnqueueSummary };
+  'downloads:enqueue': { args: EnqueueRequest; result: EnqueueSummary };
   'downloads:snapshot': { args: void; result: DownloadsSnapshot };
   'downloads:pause-all': { args: void; result: null };
   'downloads:resume-all': { args: void; result: null };

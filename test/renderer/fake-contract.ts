@@ -9,6 +9,7 @@ import type {
   ContractHandlers,
   EventChannel,
   EventChannels,
+  FilesQuery,
   InvokeChannel,
   RawBridge,
   Result,
@@ -250,6 +251,13 @@ export class FakeContract implements ContractClient {
   private readonly overrides = new Map<InvokeChannel, (args: unknown) => unknown>();
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private nextJobId: number;
+  /** Listings answered, by the id the window gets (the core keeps them the same way). */
+  readonly keptListings = new Map<string, FileListing>();
+
+  /** The fake's listing for a query: `listingSize` files from the query's start date. */
+  listingFor({ instrument, product, filters }: FilesQuery): FileListing {
+    return makeListing({ instrument, product, start: String(filters['start-date'] ?? '2025-03-24'), count: this.listingSize, zeroEvery: this.zeroEvery });
+  }
 
   constructor(options: FakeOptions = {}) {
     this.appInfo = { ...DEFAULT_APP_INFO, ...options.appInfo };
@@ -369,15 +377,22 @@ export class FakeContract implements ContractClient {
       if (!found) throw new FakeFailure({ kind: 'server', status: 404, message: `product ${productId} not found` });
       return found;
     },
-    'catalog:files': ({ instrument, product: productId, filters }) =>
-      makeListing({
-        instrument,
-        product: productId,
-        start: String(filters['start-date'] ?? '2025-03-24'),
-        count: this.listingSize,
-        zeroEvery: this.zeroEvery,
-      }),
-    'downloads:enqueue': ({ files, folder }) => {
+    'catalog:files': ({ instrument, product: productId, filters }) => {
+      const listingId = `listing-${this.keptListings.size + 1}`;
+      const listing = this.listingFor({ instrument, product: productId, filters });
+      this.keptListings.set(listingId, listing);
+      return { ...listing, listingId };
+    },
+    'downloads:enqueue': (request) => {
+      // As the core does: rows of a listing it kept, or a query it lists itself.
+      let files: FileEntry[];
+      if ('listingId' in request) {
+        const listing = this.keptListings.get(request.listingId);
+        if (!listing) throw new Error(`fake: no kept listing ${request.listingId}`);
+        files = request.entries ? request.entries.map((position) => listing.files[position]!) : listing.files;
+      } else {
+        files = this.listingFor(request.query).files;
+      }
       const known = new Set(this.jobs.map((job) => job.filename));
       const added: JobView[] = [];
       const skipped: { filename: string; reason: string }[] = [];
@@ -387,7 +402,7 @@ export class FakeContract implements ContractClient {
       }
       for (const job of added) this.jobs.push(job);
       if (added.length > 0) this.emitProgress(added);
-      return { queued: added.length, skipped, rejected: [], folder: folder ?? this.settings.downloadFolder };
+      return { queued: added.length, skipped, rejected: [], folder: request.folder ?? this.settings.downloadFolder };
     },
     'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
     'downloads:pause-all': () => {

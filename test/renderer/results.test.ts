@@ -165,9 +165,10 @@ describe('download', () => {
     await fireEvent.click(row(grid, 3), { shiftKey: true });
     await fireEvent.click(screen.getByRole('button', { name: 'Download selected' }));
     await screen.findByText(/3 files queued for \/home\/ada\/mlso\./);
+    // Only the listing's id and the rows' positions go to the core: no file entries, no URLs.
     const [call] = fake.callsTo('downloads:enqueue');
-    const listing = makeListing({ instrument: 'kcor', product: 'pb', start: '2025-03-24', count: 40 });
-    expect(call?.files).toEqual(listing.files.slice(1, 4));
+    expect(call).toEqual({ listingId: 'listing-1', entries: [1, 2, 3] });
+    expect(JSON.stringify(call)).not.toContain('http');
 
     await fireEvent.click(screen.getByRole('button', { name: 'View queue' }));
     await screen.findByRole('table', { name: 'Download queue' });
@@ -177,7 +178,7 @@ describe('download', () => {
     const { fake } = await search({ listingSize: 40, session: SIGNED_IN });
     await fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
     await screen.findByText(/40 files queued/);
-    expect(fake.callsTo('downloads:enqueue')[0]?.files).toHaveLength(40);
+    expect(fake.callsTo('downloads:enqueue')[0]).toEqual({ listingId: 'listing-1' });
 
     await fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
     await screen.findByText(/0 files queued for .*40 files skipped: 20250324_180000_kcor_l2_pb\.fts \(already in the queue\)/);

@@ -69,10 +69,10 @@ describe('the app core behind the contract', () => {
   it('asks to sign in before downloading, then downloads with live progress', async () => {
     const { core, events, downloadFolder } = await harness({ shell: true });
     const listing = await core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
-    const refused = await invokeHandler(core.handlers, 'downloads:enqueue', { files: listing.files });
+    const refused = await invokeHandler(core.handlers, 'downloads:enqueue', { listingId: listing.listingId });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'session' } });
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const summary = await core.handlers['downloads:enqueue']({ files: listing.files });
+    const summary = await core.handlers['downloads:enqueue']({ listingId: listing.listingId });
     expect(summary).toMatchObject({ queued: listing.files.length, skipped: [], rejected: [], folder: downloadFolder });
     for (let i = 0; i < 100 && (await core.handlers['downloads:snapshot']()).overall.done < listing.files.length; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -89,6 +89,25 @@ describe('the app core behind the contract', () => {
     expect(open.at(-1)!.shellCalls).toEqual([`showItemInFolder ${path.join(downloadFolder, snapshot.jobs[0]!.localName)}`, `openPath ${downloadFolder}`]);
     expect(core.hasActiveDownloads()).toBe(false);
     expect(core.countActiveDownloads()).toBe(0);
+  });
+
+  it('queues by reference: chosen rows of a kept listing, or a query it lists itself; never entries from the window', async () => {
+    const { core, downloadFolder } = await harness();
+    await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '2hours' } };
+    const listing = await core.handlers['catalog:files'](query);
+    const chosen = await core.handlers['downloads:enqueue']({ listingId: listing.listingId, entries: [1, 0] });
+    expect(chosen.queued).toBe(2);
+    const byQuery = await core.handlers['downloads:enqueue']({ query, folder: path.join(downloadFolder, 'by-query') });
+    expect(byQuery).toMatchObject({ queued: listing.files.length, folder: path.join(downloadFolder, 'by-query') });
+    const snapshot = await core.handlers['downloads:snapshot']();
+    const byFolder = (folder: string) => snapshot.jobs.filter((job) => job.folder === folder).map((job) => job.filename).sort();
+    expect(byFolder(downloadFolder)).toEqual([listing.files[0]!.filename, listing.files[1]!.filename].sort());
+    expect(byFolder(path.join(downloadFolder, 'by-query'))).toEqual(listing.files.map((f) => f.filename).sort());
+    // Rows that are not in the listing, a listing the core does not keep, and the old way (entries with URLs) are refused.
+    for (const request of [{ listingId: listing.listingId, entries: [listing.files.length] }, { listingId: 'no-such-listing' }, { files: listing.files }]) {
+      expect(await invokeHandler(core.handlers, 'downloads:enqueue', request)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    }
   });
 
   it('validates settings and applies them at once', async () => {

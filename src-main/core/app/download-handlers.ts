@@ -1,0 +1,97 @@
+// The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
+// query the core lists itself): the window never hands URLs to the core.
+import path from 'node:path';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { ContractHandlers, EnqueueRequest, EnqueueSummary, Settings } from '../../../src-shared/contract/contract';
+import type { MlsoClient } from '../api/mlso-client';
+import type { DownloadEngine } from '../downloads/download-engine';
+import type { EnqueueResult } from '../downloads/listing-intake';
+import { SignInRequiredError } from '../downloads/session-keeper';
+import { InvalidInputError } from '../errors';
+import type { KeptListings } from './kept-listings';
+
+export interface DownloadDeps {
+  engine: DownloadEngine;
+  client: MlsoClient;
+  kept: KeptListings;
+  settings: () => Settings;
+  signedIn: () => Promise<boolean>;
+}
+
+type DownloadChannels =
+  | 'downloads:enqueue'
+  | 'downloads:snapshot'
+  | 'downloads:pause-all'
+  | 'downloads:resume-all'
+  | 'downloads:retry-failed'
+  | 'downloads:clear-finished'
+  | 'downloads:pause'
+  | 'downloads:resume'
+  | 'downloads:cancel'
+  | 'downloads:retry'
+  | 'downloads:move-to-front';
+
+/** The download folder of a request, or the settings' one; it must be a full path. */
+export function downloadTarget(folder: string | undefined, settings: Settings): string {
+  const target = folder ?? settings.downloadFolder;
+  if (!path.isAbsolute(target)) throw new InvalidInputError('The download folder must be a full path: choose one in Settings.');
+  return path.resolve(target);
+}
+
+/** Applies the engine's part of the settings (taken at once, also by transfers already running). */
+export function applyEngineSettings(engine: DownloadEngine, settings: Settings): void {
+  engine.setConcurrency(settings.concurrency);
+  engine.setMaxAttempts(settings.retries + 1);
+  engine.setExistingFilePolicy(settings.existingFiles);
+}
+
+export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, DownloadChannels> {
+  const { engine } = deps;
+  const idle = (work: () => void) => (): null => {
+    work();
+    return null;
+  };
+  const onJob = (work: (id: number) => void) => ({ id }: { id: number }): null => {
+    work(id);
+    return null;
+  };
+  return {
+    'downloads:enqueue': async (request) => {
+      if (!(await deps.signedIn())) throw new SignInRequiredError();
+      const folder = downloadTarget(request.folder, deps.settings());
+      const result = await enqueue(deps, request, folder);
+      return summarise(result, folder);
+    },
+    'downloads:snapshot': () => ({ jobs: engine.jobs(), overall: engine.overall() }),
+    'downloads:pause-all': idle(() => engine.pauseAll()),
+    'downloads:resume-all': idle(() => engine.resumeAll()),
+    'downloads:retry-failed': () => engine.retryFailed(),
+    'downloads:clear-finished': () => engine.clearFinished(),
+    'downloads:pause': onJob((id) => engine.pause(id)),
+    'downloads:resume': onJob((id) => engine.resume(id)),
+    'downloads:cancel': onJob((id) => engine.cancel(id)),
+    'downloads:retry': onJob((id) => engine.retry(id)),
+    'downloads:move-to-front': onJob((id) => engine.moveToFront(id)),
+  };
+}
+
+async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: string): Promise<EnqueueResult> {
+  const named = request as Partial<{ listingId: unknown; entries: unknown; query: unknown }>;
+  const byListing = typeof named.listingId === 'string' && (named.entries === undefined || Array.isArray(named.entries));
+  const byQuery = typeof named.query === 'object' && named.query !== null;
+  if (byListing === byQuery) throw new InvalidInputError('Say what to download: a listing id (with the chosen rows) or a query.');
+  if ('listingId' in request) return deps.engine.enqueue(deps.kept.entries(request.listingId, request.entries), folder);
+  // A query: the listing streams into the queue as it arrives, as on the command line.
+  const intake = await deps.engine.openIntake(folder);
+  await deps.client.streamFiles(request.query, (entries: FileEntry[]) => intake.add(entries));
+  return intake.result;
+}
+
+function summarise(result: EnqueueResult, folder: string): EnqueueSummary {
+  return {
+    queued: result.queued.length,
+    skipped: result.skipped.map(({ filename, reason }) => ({ filename, reason })),
+    rejected: result.rejected,
+    folder,
+  };
+}
