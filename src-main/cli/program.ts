@@ -4,8 +4,8 @@
 // leaf modules; each command loads the client, the engine, the emulator or the web server when it runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
-import { WAVE_REGIONS } from '../../src-shared/filters/filter-rules';
 import { terminalText } from './output/terminal-text';
+import { addFilterOptions } from './filter-options';
 import type { CliContext, CliIo } from './cli-context';
 import type { FilesOptions } from './commands/files-command';
 import type { MockServerOptions } from './commands/mock-server-command';
@@ -96,18 +96,12 @@ export function buildProgram(io: CliIo): ProgramRun {
       exitCode = await productsCommand(await serverContext(), options);
     });
 
-  program
+  const files = program
     .command('files')
     .description("list (and with --download, fetch) a product's files")
     .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor')
-    .requiredOption('-p, --product <id>', 'product id, e.g. pb')
-    .option('--wave-region <region>', `wave region (${WAVE_REGIONS.join(', ')})`)
-    .option('--obs-plan <plan>', 'observing plan, e.g. synoptic or waves')
-    .option('-s, --start-date <date>', 'start date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
-    .option('-e, --end-date <date>', 'end date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
-    .option('-c, --carrington-rotation <n>', 'Carrington rotation number (also --cr)')
-    .addOption(new Option('--cr <n>').hideHelp())
-    .option('--every <period>', 'one file per period, e.g. 2hours, 1day, 30minutes')
+    .requiredOption('-p, --product <id>', 'product id, e.g. pb');
+  addFilterOptions(files)
     .option('-d, --download', 'download the listed files')
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
     .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.')

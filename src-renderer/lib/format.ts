@@ -2,17 +2,8 @@
 // and the command line agree; the rest is presentation only.
 import { humanSize } from '../../src-shared/format/human-size';
 
-const COUNT = new Intl.NumberFormat('en-US');
-
-/** 1234 -> "1,234". */
-export function formatCount(value: number): string {
-  return COUNT.format(value);
-}
-
-/** "1 file", "1,234 files". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
-}
+// The shared filter hints count too: the window takes its counts from the same place.
+export { formatCount, plural } from '../../src-shared/format/counts';
 
 /** Bytes per second as "12.3 MB/s"; nothing moving reads "0 B/s". */
 export function formatSpeed(bytesPerSecond: number): string {
@@ -38,11 +29,6 @@ export function formatDateObs(timestamp: string): string {
 /** The day part of a service timestamp. */
 export function dayOf(timestamp: string): string {
   return timestamp.slice(0, 10);
-}
-
-/** An instant as `YYYY-MM-DD HH:MM` UT. */
-export function utMinute(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /** The host (and port) of a URL, or the text itself when it is not one. */

@@ -10,9 +10,10 @@ import {
   type FilterCheck,
   type FilterName,
 } from '../../src-shared/filters/filter-rules';
+import { FILTER_DEFINITIONS } from '../../src-shared/filters/filter-table';
 
 /** Shown when a product's metadata does not list its filters (and before a product is chosen). */
-const BASIC_FILTERS: readonly FilterName[] = ['start-date', 'end-date', 'cr', 'every'];
+const BASIC_FILTERS: readonly FilterName[] = FILTER_DEFINITIONS.filter((filter) => filter.basic).map((filter) => filter.name);
 
 export function offeredFilters(metadata: ProductMetadata | null): FilterName[] {
   const listed = metadata?.filters;

@@ -1,12 +1,11 @@
 // The one set of rules for the files endpoint's filters, used by the core client, the command line
 // and the renderer, so a value is judged the same way wherever it is typed.
+// The filters themselves (names, labels, options, fields) are listed once, in filter-table.ts.
 import { DATE_FORMS, parseUtTimestamp } from './ut-timestamp';
 import { EVERY_UNITS, parseEvery } from './every';
+import { FILTER_DEFINITIONS, FILTER_NAMES, WAVE_REGIONS, type FilterName } from './filter-table';
 
-export const FILTER_NAMES = ['start-date', 'end-date', 'cr', 'every', 'wave-region', 'obs-plan'] as const;
-export type FilterName = (typeof FILTER_NAMES)[number];
-
-export const WAVE_REGIONS = ['637', '706', '789', '1074', '1079'] as const;
+export { FILTER_NAMES, WAVE_REGIONS, type FilterName };
 
 /** Filter values as typed: any may be absent or empty (both mean "not set"). */
 export type FileFilters = Partial<Record<FilterName, string | number | null | undefined>>;
@@ -21,14 +20,7 @@ export interface FilterProblem {
 export type FilterCheck = { ok: true; query: FilterQuery } | { ok: false; problems: FilterProblem[] };
 
 /** The names people see for each filter (the app's field labels; the CLI shows them too). */
-export const FILTER_LABELS: Record<FilterName, string> = {
-  'start-date': 'Start date',
-  'end-date': 'End date',
-  cr: 'Carrington rotation',
-  every: 'Every',
-  'wave-region': 'Wave region',
-  'obs-plan': 'Observing plan',
-};
+export const FILTER_LABELS = Object.fromEntries(FILTER_DEFINITIONS.map((filter) => [filter.name, filter.label])) as Readonly<Record<FilterName, string>>;
 
 export const EVERY_FORM = `a whole number followed by ${EVERY_UNITS.slice(0, -1).join(', ')} or ${EVERY_UNITS.at(-1)} (plural allowed), e.g. 2hours`;
 

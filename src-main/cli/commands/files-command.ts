@@ -1,8 +1,8 @@
 // `files`: list a product's files with filters, and with --download fetch them into a folder.
 import type { FileEntry, FileListing } from '../../../src-shared/api/schemas';
-import type { FileFilters } from '../../../src-shared/filters/filter-rules';
 import { REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { CliContext } from '../cli-context';
+import { filtersFrom, type FilterOptions } from '../filter-options';
 import { EXIT_FAILURE, EXIT_OK, UsageError } from '../exit-codes';
 import { StreamedFilesTable } from '../output/streamed-files-table';
 import { StreamedListingJson } from '../output/streamed-listing-json';
@@ -11,16 +11,10 @@ import { downloadListing } from './download-listing';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
 import { defaultStateFolder } from '../../core/downloads/state-folder';
 
-export interface FilesOptions {
+/** The filter options (see filter-options.ts) and the files command's own. */
+export interface FilesOptions extends FilterOptions {
   instrument: string;
   product: string;
-  waveRegion?: string;
-  obsPlan?: string;
-  startDate?: string;
-  endDate?: string;
-  carringtonRotation?: string;
-  cr?: string;
-  every?: string;
   download?: boolean;
   username?: string;
   outputDir: string;
@@ -30,17 +24,6 @@ export interface FilesOptions {
   retryDelay: number;
   onExisting: ExistingFilePolicy;
   json?: boolean;
-}
-
-export function filtersFrom(options: FilesOptions): FileFilters {
-  return {
-    'start-date': options.startDate,
-    'end-date': options.endDate,
-    cr: options.carringtonRotation ?? options.cr,
-    every: options.every,
-    'wave-region': options.waveRegion,
-    'obs-plan': options.obsPlan,
-  };
 }
 
 export async function filesCommand(context: CliContext, options: FilesOptions): Promise<number> {
