@@ -3,6 +3,15 @@
 // preload exposes it, the web mode carries it over a WebSocket, and the renderer calls it through one
 // adapter without knowing which transport it runs on. Failures cross as data (ErrorData), so the
 // renderer can show the server's own words.
+import type {
+  CampaignDraft,
+  CampaignExport,
+  CampaignExportFormat,
+  CampaignOverview,
+  CampaignSyncProgress,
+  SyncReport,
+  VerifyReport,
+} from '../campaigns/campaign-types';
 import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { ExistingFilePolicy } from '../downloads/existing-file-policy';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
@@ -127,6 +136,22 @@ export interface InvokeChannels {
   'shell:open-external': { args: { url: string }; result: null };
   /** Free bytes in a folder (the download folder by default); null when it cannot be told. */
   'disk:free-space': { args: { folder?: string }; result: number | null };
+  /** Every campaign with its counts (on disk, queued, failed, missing) and its last sync. */
+  'campaigns:list': { args: void; result: CampaignOverview[] };
+  /** A new campaign; its folder defaults to the download folder's sub-folder named after it. */
+  'campaigns:create': { args: CampaignDraft; result: CampaignOverview };
+  /** Changes a campaign (a new name, folder, layout, queries or automatic sync). */
+  'campaigns:update': { args: { name: string; change: Partial<CampaignDraft> }; result: CampaignOverview };
+  /** Forgets a campaign; its files stay on disk. */
+  'campaigns:delete': { args: { name: string }; result: null };
+  /** Lists every query, queues what is missing or changed and answers once it is queued; needs a session. */
+  'campaigns:sync': { args: { name: string }; result: SyncReport };
+  /** Recomputes the SHA-256 of every file on disk against the ledger; the next sync fetches what it found missing or changed. */
+  'campaigns:verify': { args: { name: string }; result: VerifyReport };
+  /** The manifest (CSV or JSON) or the campaign file to share (queries, layout and, with includeFiles, the file list). */
+  'campaigns:export': { args: { name: string; format: CampaignExportFormat; includeFiles?: boolean }; result: CampaignExport };
+  /** Takes a shared campaign file's text; `folder` and `name` override its own. */
+  'campaigns:import': { args: { text: string; folder?: string; name?: string }; result: CampaignOverview };
 }
 
 export interface EventChannels {
@@ -136,6 +161,9 @@ export interface EventChannels {
   'downloads:queue-resumed': null;
   'session:changed': SessionState;
   'settings:changed': Settings;
+  /** A campaign was added, changed, synced or removed, or its files moved on (throttled to a few a second). */
+  'campaigns:changed': CampaignOverview[];
+  'campaigns:sync-progress': CampaignSyncProgress;
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -172,6 +200,14 @@ const INVOKE_CHANNEL_SET = {
   'shell:show-file': true,
   'shell:open-external': true,
   'disk:free-space': true,
+  'campaigns:list': true,
+  'campaigns:create': true,
+  'campaigns:update': true,
+  'campaigns:delete': true,
+  'campaigns:sync': true,
+  'campaigns:verify': true,
+  'campaigns:export': true,
+  'campaigns:import': true,
 } satisfies Record<InvokeChannel, true>;
 
 const EVENT_CHANNEL_SET = {
@@ -180,6 +216,8 @@ const EVENT_CHANNEL_SET = {
   'downloads:queue-resumed': true,
   'session:changed': true,
   'settings:changed': true,
+  'campaigns:changed': true,
+  'campaigns:sync-progress': true,
 } satisfies Record<EventChannel, true>;
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE_CHANNEL_SET) as InvokeChannel[];

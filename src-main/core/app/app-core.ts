@@ -5,7 +5,9 @@
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers, Settings } from '../../../src-shared/contract/contract';
 import { describeLedgerRecovery, openDownloadEngine } from '../downloads/open-engine';
+import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';
+import { AppCampaigns } from './campaign-handlers';
 import { catalogHandlers } from './catalog-handlers';
 import { downloadHandlers } from './download-handlers';
 import { KeptListings } from './kept-listings';
@@ -61,6 +63,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   engine.on('queue-resumed', () => emit('downloads:queue-resumed', null));
 
   const kept = new KeptListings();
+  const signedIn = async (): Promise<boolean> => (await session.state()).signedIn;
+  const campaigns = new AppCampaigns({ service: new CampaignService({ ledger: opened.ledger, client }), engine, settings, signedIn, emit });
+  campaigns.autoSync.start();
   const info = (): AppInfo => ({
     version: options.version,
     transport: options.transport,
@@ -77,8 +82,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...settingsHandlers({ settings, connection, session, engine, shell: options.shell }),
     ...session.handlers(),
     ...catalogHandlers(client, kept),
-    ...downloadHandlers({ engine, client, kept, settings: () => settings.value, signedIn: async () => (await session.state()).signedIn }),
+    ...downloadHandlers({ engine, client, kept, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
+    ...campaigns.handlers(),
   };
 
   /** Files moving now, plus those that will move as soon as a slot frees (not a paused queue's). */
@@ -93,6 +99,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     countActiveDownloads: () => activeCount(),
     saveWindowBounds: (bounds) => settings.saveQuietly({ windowBounds: bounds }),
     close: async () => {
+      await campaigns.close();
       await opened.close();
       await connection.close();
     },

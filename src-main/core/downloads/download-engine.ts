@@ -18,7 +18,7 @@ import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shar
 import type { ExistingFilePolicy } from './existing-files';
 import type { OpenFileSink } from './file-sink';
 import { onFolder } from './folder-errors';
-import { ListingIntake, type EnqueueResult, type IntakeHost, type QueuedJob } from './listing-intake';
+import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement, type QueuedJob } from './listing-intake';
 import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
 import { SessionKeeper, SignInRequiredError } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
@@ -52,6 +52,8 @@ export interface DownloadEngineOptions {
 
 export interface EnqueueOptions {
   existingFiles?: ExistingFilePolicy;
+  /** Spreads the files over sub-folders of the download folder (a campaign's folder layout). */
+  placement?: Placement;
 }
 
 export type { EnqueueResult };
@@ -182,7 +184,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
         this.nudge();
       },
     };
-    return ListingIntake.open(host, absolute, options.existingFiles ?? this.existingFiles);
+    return ListingIntake.open(host, absolute, options.existingFiles ?? this.existingFiles, options.placement);
   }
 
   /** The folder exists and can be written, or the user is told why not before anything is queued. */

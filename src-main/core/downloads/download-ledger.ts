@@ -164,6 +164,8 @@ export class DownloadLedger {
       // better-sqlite3 builds SQLite with a 16 MB page cache; a quarter of it keeps enqueueing a listing of
       // 100,000 files as fast, and leaves that memory to the listing (the operating system caches the file too).
       db.pragma('cache_size = -4000');
+      // A campaign's queries and files go with it.
+      db.pragma('foreign_keys = ON');
       const ledger = new DownloadLedger(db);
       ledger.migrate();
       return ledger;
@@ -193,6 +195,11 @@ export class DownloadLedger {
     } finally {
       db?.close();
     }
+  }
+
+  /** The ledger's database, for the campaigns kept in the same file (their files join the jobs by target path). */
+  get database(): Database.Database {
+    return this.db;
   }
 
   get schemaVersion(): number {

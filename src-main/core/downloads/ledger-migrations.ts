@@ -33,4 +33,42 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_runnable ON jobs (state, priority, id);
    CREATE INDEX jobs_batch ON jobs (batch_id, state);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // 2: observing campaigns, beside the jobs their files become. A campaign's files are every file its queries ever
+  // listed (or its shared file list named), each with the path it has in the campaign's folder; its state on disk
+  // is the state of the job with that target path.
+  `CREATE TABLE campaigns (
+     id              INTEGER PRIMARY KEY,
+     name            TEXT    NOT NULL UNIQUE COLLATE NOCASE,
+     folder          TEXT    NOT NULL,
+     layout          TEXT    NOT NULL DEFAULT '',
+     auto_sync_hours INTEGER,
+     created_at      TEXT    NOT NULL,
+     last_sync_at    TEXT,
+     last_sync       TEXT
+   );
+   CREATE TABLE campaign_queries (
+     id          INTEGER PRIMARY KEY,
+     campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+     position    INTEGER NOT NULL,
+     instrument  TEXT    NOT NULL,
+     product     TEXT    NOT NULL,
+     filters     TEXT    NOT NULL
+   );
+   CREATE TABLE campaign_files (
+     campaign_id     INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+     relative_path   TEXT    NOT NULL,
+     target_path     TEXT    NOT NULL,
+     filename        TEXT    NOT NULL,
+     url             TEXT    NOT NULL,
+     instrument      TEXT    NOT NULL,
+     product         TEXT    NOT NULL,
+     date_obs        TEXT,
+     wave_region     TEXT,
+     obs_plan        TEXT,
+     filesize        INTEGER NOT NULL DEFAULT 0,
+     expected_sha256 TEXT,
+     first_seen_at   TEXT    NOT NULL,
+     PRIMARY KEY (campaign_id, relative_path)
+   );
+   CREATE INDEX campaign_files_target ON campaign_files (target_path);`,
 ];

@@ -1,7 +1,7 @@
 // Takes a listing into the ledger piece by piece, as it arrives, so downloads can start before its end. Each
 // piece is checked (safe names, files already downloaded or complete in the folder, room on the disk for
 // everything taken so far) and then queued in one transaction; a name seen in an earlier piece is not queued again.
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
@@ -34,9 +34,17 @@ export interface IntakeHost {
   onQueued(jobs: readonly QueuedJob[]): void;
 }
 
+/**
+ * Where in the download folder an entry goes: a relative sub-folder ('' for the folder itself), from a campaign's
+ * folder layout. It must stay inside the folder; the intake checks that again.
+ */
+export type Placement = (entry: FileEntry) => string;
+
 interface Candidate {
   entry: FileEntry;
-  /** Where the listed name would go in the folder. */
+  /** The folder the entry goes into: the download folder, or a sub-folder of it (a campaign's layout). */
+  folder: string;
+  /** Where the listed name would go in that folder. */
   targetPath: string;
   /** The ledger's job for that path, from this run or an earlier one. */
   known: Job | undefined;
@@ -44,6 +52,7 @@ interface Candidate {
 
 interface Plan {
   entry: FileEntry;
+  folder: string;
   targetPath: string;
   resume?: Job;
 }
@@ -63,6 +72,8 @@ export class ListingIntake {
   /** Everything taken so far, over all pieces. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
   private readonly seen = new Set<string>();
+  /** Sub-folders of the layout already made (or found). */
+  private readonly madeFolders = new Set<string>();
   private plannedBytes = 0;
   /** Free space when the first file needed room: later pieces are counted against it, with everything before them. */
   private freeAtStart: number | undefined;
@@ -71,12 +82,15 @@ export class ListingIntake {
     private readonly host: IntakeHost,
     private readonly folder: string,
     private readonly policy: ExistingFilePolicy,
-    private readonly folderNames: FolderNames,
-  ) {}
+    private readonly folderNames: FolderNamesByFolder,
+    private readonly placement: Placement | undefined,
+  ) {
+    this.madeFolders.add(folder);
+  }
 
-  /** An intake for `folder`, which must exist and be writable. */
-  static async open(host: IntakeHost, folder: string, policy: ExistingFilePolicy): Promise<ListingIntake> {
-    return new ListingIntake(host, folder, policy, await FolderNames.read(folder));
+  /** An intake for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
+  static async open(host: IntakeHost, folder: string, policy: ExistingFilePolicy, placement?: Placement): Promise<ListingIntake> {
+    return new ListingIntake(host, folder, policy, new FolderNamesByFolder(), placement);
   }
 
   /**
@@ -89,6 +103,7 @@ export class ListingIntake {
     const candidates = this.candidates(entries, piece);
     await this.plan(candidates, await this.diskFacts(candidates), piece);
     await this.checkFreeSpace(piece.plans);
+    await this.makeFolders(piece.plans);
     const queued = this.commit(piece);
     for (const name of piece.names) this.seen.add(name);
     for (const id of piece.queued) this.result.queued.push(id);
@@ -100,15 +115,23 @@ export class ListingIntake {
 
   /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
   private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
-    const named: { entry: FileEntry; targetPath: string }[] = [];
+    const named: { entry: FileEntry; folder: string; targetPath: string }[] = [];
     const seenHere = new Set<string>();
     for (const entry of entries) {
       if (this.seen.has(entry.filename) || seenHere.has(entry.filename)) continue;
       seenHere.add(entry.filename);
       piece.names.push(entry.filename);
       const safe = checkSafeFilename(entry.filename);
-      if (safe.ok) named.push({ entry, targetPath: path.join(this.folder, entry.filename) });
-      else piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
+      if (!safe.ok) {
+        piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
+        continue;
+      }
+      const folder = this.folderOf(entry);
+      if (folder === undefined) {
+        piece.rejected.push({ filename: entry.filename, reason: 'its place in the folder layout would be outside the folder' });
+        continue;
+      }
+      named.push({ entry, folder, targetPath: path.join(folder, entry.filename) });
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
     return named.map((candidate) => ({ ...candidate, known: known.get(candidate.targetPath) }));
@@ -117,7 +140,8 @@ export class ListingIntake {
   /** What the disk says, asked only about names that may be in the folder (usually none of a new listing's). */
   private async diskFacts(candidates: readonly Candidate[]): Promise<Map<Candidate, DiskFacts>> {
     const facts = new Map<Candidate, DiskFacts>();
-    const toAsk = candidates.filter((candidate) => this.folderNames.mayHold(candidate.entry.filename));
+    const toAsk: Candidate[] = [];
+    for (const candidate of candidates) if (await this.folderNames.mayHold(candidate.folder, candidate.entry.filename)) toAsk.push(candidate);
     await forEachInBatches(toAsk, DISK_CHECKS_AT_ONCE, async (candidate) => {
       facts.set(candidate, await diskFactsOf(candidate.targetPath, candidate.known));
     });
@@ -147,12 +171,12 @@ export class ListingIntake {
           continue;
         }
         if (this.policy === 'keep-both') {
-          const localName = await keepBothName(this.folder, entry.filename, (target) => promised.has(target) || this.host.ledger.findByTarget(target) !== undefined);
-          targetPath = path.join(this.folder, localName);
+          const localName = await keepBothName(candidate.folder, entry.filename, (target) => promised.has(target) || this.host.ledger.findByTarget(target) !== undefined);
+          targetPath = path.join(candidate.folder, localName);
         }
       }
       promised.add(targetPath);
-      piece.plans.push({ entry, targetPath, ...(known ? { resume: known } : {}) });
+      piece.plans.push({ entry, folder: candidate.folder, targetPath, ...(known ? { resume: known } : {}) });
     }
   }
 
@@ -163,7 +187,7 @@ export class ListingIntake {
       for (const id of piece.adopted) ledger.adoptIntoBatch(id, batchId);
       const resumed: QueuedJob[] = [];
       const fresh: NewJob[] = [];
-      for (const { entry, targetPath, resume } of piece.plans) {
+      for (const { entry, folder, targetPath, resume } of piece.plans) {
         if (resume) {
           ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
           resumed.push({ ...pickQueued(resume), expectedSize: entry.filesize });
@@ -174,7 +198,7 @@ export class ListingIntake {
             product: entry.product,
             dateObs: entry['date-obs'],
             filename: entry.filename,
-            folder: this.folder,
+            folder,
             targetPath,
             expectedSize: entry.filesize,
             batchId,
@@ -184,6 +208,24 @@ export class ListingIntake {
       const ids = ledger.insertMany(fresh);
       return [...resumed, ...fresh.map((job, index) => pickQueued({ ...job, id: ids[index]! }))];
     });
+  }
+
+  /** The folder an entry goes into, or undefined when its layout place would leave the download folder. */
+  private folderOf(entry: FileEntry): string | undefined {
+    if (!this.placement) return this.folder;
+    const folder = path.resolve(this.folder, this.placement(entry));
+    const relative = path.relative(this.folder, folder);
+    if (relative === '') return folder;
+    return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : folder;
+  }
+
+  /** The layout's sub-folders of a piece, made before its jobs are committed (a worker may take them at once). */
+  private async makeFolders(plans: readonly Plan[]): Promise<void> {
+    for (const { folder } of plans) {
+      if (this.madeFolders.has(folder)) continue;
+      await mkdir(folder, { recursive: true });
+      this.madeFolders.add(folder);
+    }
   }
 
   private async checkFreeSpace(plans: readonly Plan[]): Promise<void> {
@@ -224,7 +266,9 @@ class FolderNames {
   static async read(folder: string): Promise<FolderNames> {
     try {
       return new FolderNames(new Set((await readdir(folder)).map(fold)));
-    } catch {
+    } catch (error) {
+      // A layout's sub-folder that does not exist yet holds nothing.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FolderNames(new Set());
       // A folder that can be written but not listed: every name is asked about on the disk.
       return new FolderNames(undefined);
     }
@@ -232,6 +276,20 @@ class FolderNames {
 
   mayHold(filename: string): boolean {
     return this.names === undefined || this.names.has(fold(filename));
+  }
+}
+
+/** FolderNames of each folder a listing goes into, read when first needed. */
+class FolderNamesByFolder {
+  private readonly byFolder = new Map<string, Promise<FolderNames>>();
+
+  async mayHold(folder: string, filename: string): Promise<boolean> {
+    let names = this.byFolder.get(folder);
+    if (!names) {
+      names = FolderNames.read(folder);
+      this.byFolder.set(folder, names);
+    }
+    return (await names).mayHold(filename);
   }
 }
 

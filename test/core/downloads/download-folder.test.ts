@@ -68,9 +68,9 @@ describe('a download folder that cannot be created', () => {
     const h = await coreHarness(emulator());
     cores.push(h);
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const files = await listing(emulator(), window);
+    const { listingId } = await h.core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: window });
     const folder = await folderUnderAFile();
-    const result = await invokeHandler(h.core.handlers, 'downloads:enqueue', { files, folder });
+    const result = await invokeHandler(h.core.handlers, 'downloads:enqueue', { listingId, folder });
     expect(result).toEqual({
       ok: false,
       error: { kind: 'download', message: `Cannot create the download folder ${folder} (a file is in the way on its path). Choose a folder you can write to.` },

@@ -1,0 +1,129 @@
+// Campaigns behind the contract: the same CampaignService as the command line, with the app's defaults (a new
+// campaign's folder is the download folder's sub-folder named after it), its events, and automatic syncs.
+import path from 'node:path';
+import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
+import type { ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
+import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { AutoSync } from '../campaigns/auto-sync';
+import type { CampaignService } from '../campaigns/campaign-service';
+import type { DownloadEngine } from '../downloads/download-engine';
+import { SignInRequiredError } from '../downloads/session-keeper';
+import { toErrorData } from '../errors';
+import type { SettingsKeeper } from './settings-keeper';
+
+type CampaignChannels =
+  | 'campaigns:list'
+  | 'campaigns:create'
+  | 'campaigns:update'
+  | 'campaigns:delete'
+  | 'campaigns:sync'
+  | 'campaigns:verify'
+  | 'campaigns:export'
+  | 'campaigns:import';
+
+export interface CampaignDeps {
+  service: CampaignService;
+  engine: DownloadEngine;
+  settings: SettingsKeeper;
+  signedIn(): Promise<boolean>;
+  emit: EventSink;
+}
+
+/** The window hears of campaign counts moving at most this often while their files download. */
+const ANNOUNCE_EVERY_MS = 1000;
+
+export class AppCampaigns {
+  readonly autoSync: AutoSync;
+  private announceTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: CampaignDeps) {
+    this.autoSync = new AutoSync({
+      campaigns: () => deps.service.store.list(),
+      canSync: () => deps.signedIn(),
+      isSyncing: (name) => deps.service.isSyncing(name),
+      sync: (name) => this.sync(name),
+    });
+    deps.engine.on('progress', (update) => this.onProgress(update));
+  }
+
+  handlers(): Pick<ContractHandlers, CampaignChannels> {
+    const { service, settings } = this.deps;
+    return {
+      'campaigns:list': () => service.overviews(),
+      'campaigns:create': async (draft) => {
+        const folder = draft.folder ?? path.join(settings.value.downloadFolder, campaignSlug(draft.name ?? ''));
+        const created = await service.create({ ...draft, folder });
+        this.announce();
+        return service.overview(created);
+      },
+      'campaigns:update': async ({ name, change }) => {
+        const updated = await service.update(name, change);
+        this.announce();
+        return service.overview(updated);
+      },
+      'campaigns:delete': ({ name }) => {
+        service.remove(name);
+        this.announce();
+        return null;
+      },
+      'campaigns:sync': ({ name }) => this.sync(name),
+      'campaigns:verify': async ({ name }) => {
+        const report = await service.verify(name);
+        this.announce();
+        return report;
+      },
+      'campaigns:export': ({ name, format, includeFiles }) => service.exportAs(name, format, { includeFiles: includeFiles === true }),
+      'campaigns:import': ({ text, folder, name }) => {
+        const { campaign } = service.importFile(text, {
+          ...(folder !== undefined ? { folder } : {}),
+          ...(name !== undefined ? { name } : {}),
+          defaultParent: settings.value.downloadFolder,
+        });
+        this.announce();
+        return service.overview(campaign);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.announceTimer);
+    await this.autoSync.stop();
+  }
+
+  private async sync(name: string) {
+    const { service, emit } = this.deps;
+    if (!(await this.deps.signedIn())) throw new SignInRequiredError();
+    const campaign = service.store.require(name).name;
+    try {
+      const run = await service.sync(name, this.deps.engine, {
+        onPhase: (phase, listed) => {
+          emit('campaigns:sync-progress', { campaign, phase, listed });
+          if (phase === 'listing' && listed === 0) this.announce();
+        },
+      });
+      emit('campaigns:sync-progress', { campaign, phase: run.report.total.queued > 0 ? 'downloading' : 'done', listed: run.report.total.listed });
+      return run.report;
+    } catch (error) {
+      emit('campaigns:sync-progress', { campaign, phase: 'failed', listed: 0, message: toErrorData(error).message });
+      throw error;
+    } finally {
+      this.announce();
+    }
+  }
+
+  /** Downloads moved: campaigns holding those files have new counts (told at most once a second). */
+  private onProgress(update: ProgressUpdate): void {
+    if (this.announceTimer) return;
+    const concernsCampaign = update.jobs.some((job) => this.deps.service.store.holdsTarget(path.join(job.folder, job.localName)));
+    if (!concernsCampaign) return;
+    this.announceTimer = setTimeout(() => {
+      this.announceTimer = undefined;
+      this.announce();
+    }, ANNOUNCE_EVERY_MS);
+    this.announceTimer.unref();
+  }
+
+  private announce(): void {
+    this.deps.emit('campaigns:changed', this.deps.service.overviews());
+  }
+}

@@ -1,0 +1,113 @@
+// The campaign file people share: the queries and the layout, and optionally the resolved file list with each file's
+// SHA-256, so that a colleague's sync reproduces the same files. Read back through a schema: it comes from anywhere.
+import { z } from 'zod';
+import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
+import { checkFilters, FILTER_NAMES } from '../../../src-shared/filters/filter-rules';
+import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
+import { checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
+import { InvalidInputError } from '../errors';
+import type { CampaignFileState, StoredCampaign } from './campaign-store';
+
+export const CAMPAIGN_FILE_FORMAT = 'mlso-downloader-campaign';
+export const CAMPAIGN_FILE_VERSION = 1;
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+const sharedFileSchema = z.object({
+  path: z.string().min(1).max(1000),
+  filename: z.string().min(1).max(255),
+  url: z.string().min(1).max(4000),
+  instrument: z.string().min(1).max(100),
+  product: z.string().min(1).max(100),
+  'date-obs': z.string().max(40).nullable(),
+  'wave-region': z.string().max(100).nullable().optional(),
+  'obs-plan': z.string().max(200).nullable().optional(),
+  filesize: z.number().int().nonnegative().optional(),
+  sha256: z.string().regex(SHA256).nullable().optional(),
+});
+export type SharedFile = z.infer<typeof sharedFileSchema>;
+
+const campaignFileSchema = z.object({
+  format: z.literal(CAMPAIGN_FILE_FORMAT),
+  version: z.literal(CAMPAIGN_FILE_VERSION),
+  name: z.string(),
+  layout: z.string().max(500),
+  autoSyncHours: z.number().int().min(1).max(24 * 365).nullable().optional(),
+  queries: z
+    .array(
+      z.object({
+        instrument: z.string().min(1).max(100),
+        product: z.string().min(1).max(100),
+        filters: z.record(z.enum(FILTER_NAMES as [string, ...string[]]), z.string()),
+      }),
+    )
+    .min(1)
+    .max(100),
+  files: z.array(sharedFileSchema).optional(),
+});
+
+export interface ReadCampaignFile {
+  name: string;
+  layout: string;
+  autoSyncHours: number | null;
+  queries: CampaignQuery[];
+  files: SharedFile[];
+}
+
+export function writeCampaignFile(campaign: StoredCampaign, files: readonly CampaignFileState[] | undefined): string {
+  return `${JSON.stringify(
+    {
+      format: CAMPAIGN_FILE_FORMAT,
+      version: CAMPAIGN_FILE_VERSION,
+      name: campaign.name,
+      layout: campaign.layout,
+      autoSyncHours: campaign.autoSyncHours,
+      queries: campaign.queries,
+      ...(files
+        ? {
+            files: files.map((file) => ({
+              path: file.relativePath,
+              filename: file.filename,
+              url: file.url,
+              instrument: file.instrument,
+              product: file.product,
+              'date-obs': file.dateObs,
+              'wave-region': file.waveRegion,
+              'obs-plan': file.obsPlan,
+              filesize: file.filesize,
+              sha256: file.state === 'done' ? file.sha256 : file.expectedSha256,
+            })),
+          }
+        : {}),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** Reads a shared campaign file; anything wrong with it is one plain message naming what. */
+export function readCampaignFile(text: string): ReadCampaignFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidInputError('That is not a campaign file: it is not JSON. Export one with `campaign export NAME --format campaign`.');
+  }
+  const checked = campaignFileSchema.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new InvalidInputError(`That is not a campaign file this version can read (${issue.message}${where}).`);
+  }
+  const file = checked.data;
+  const name = checkCampaignName(file.name);
+  if (!name.ok) throw new InvalidInputError(name.message);
+  const layout = checkLayout(file.layout);
+  if (!layout.ok) throw new InvalidInputError(layout.message);
+  const queries = file.queries.map((query) => {
+    const filters = checkFilters(query.filters);
+    if (!filters.ok) throw new InvalidInputError(filters.problems.map((problem) => problem.message).join(' '));
+    return { instrument: query.instrument, product: query.product, filters: filters.query };
+  });
+  return { name: name.name, layout: layout.template, autoSyncHours: file.autoSyncHours ?? null, queries, files: file.files ?? [] };
+}

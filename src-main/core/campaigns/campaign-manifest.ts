@@ -1,0 +1,106 @@
+// A campaign's manifest: its resolved file set, one row per file (CSV for spreadsheets, JSON for programs), and an
+// acknowledgement naming each instrument used with its DOI, ready to paste into a paper.
+import type { InstrumentSummary } from '../../../src-shared/api/schemas';
+import type { CampaignFileState, StoredCampaign } from './campaign-store';
+
+export interface ManifestRow {
+  date_obs: string | null;
+  instrument: string;
+  product: string;
+  filename: string;
+  wave_region: string | null;
+  obs_plan: string | null;
+  url: string;
+  local_path: string;
+  /** Bytes of the file on disk as the ledger recorded them when it was written (decompressed); null when not on disk. */
+  size_on_disk: number | null;
+  sha256: string | null;
+  downloaded_at: string | null;
+}
+
+export const MANIFEST_COLUMNS: readonly (keyof ManifestRow)[] = [
+  'date_obs',
+  'instrument',
+  'product',
+  'filename',
+  'wave_region',
+  'obs_plan',
+  'url',
+  'local_path',
+  'size_on_disk',
+  'sha256',
+  'downloaded_at',
+];
+
+export function manifestRows(files: readonly CampaignFileState[]): ManifestRow[] {
+  return files.map((file) => {
+    const onDisk = file.state === 'done';
+    return {
+      date_obs: file.dateObs,
+      instrument: file.instrument,
+      product: file.product,
+      filename: file.filename,
+      wave_region: file.waveRegion,
+      obs_plan: file.obsPlan,
+      url: file.url,
+      local_path: file.targetPath,
+      size_on_disk: onDisk ? file.bytesWritten : null,
+      sha256: onDisk ? file.sha256 : null,
+      downloaded_at: onDisk ? file.finishedAt : null,
+    };
+  });
+}
+
+/** RFC 4180: a header line, then a line per file; a field with a comma, quote or line break is quoted. */
+export function manifestCsv(rows: readonly ManifestRow[]): string {
+  const lines = [MANIFEST_COLUMNS.join(',')];
+  for (const row of rows) lines.push(MANIFEST_COLUMNS.map((column) => csvField(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function manifestJson(campaign: StoredCampaign, rows: readonly ManifestRow[], acknowledgement: string): string {
+  return `${JSON.stringify(
+    {
+      campaign: campaign.name,
+      folder: campaign.folder,
+      layout: campaign.layout,
+      queries: campaign.queries,
+      exportedAt: new Date().toISOString(),
+      acknowledgement,
+      files: rows,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/**
+ * The acknowledgement for the instruments whose files the campaign holds, with each one's DOI as the instrument
+ * endpoint gives it. An instrument the server no longer describes is named by its id alone.
+ */
+export function acknowledgement(instrumentIds: readonly string[], described: readonly InstrumentSummary[]): string {
+  if (instrumentIds.length === 0) return 'This campaign holds no files yet, so there is no instrument to acknowledge.';
+  const lines = [...new Set(instrumentIds)].sort().map((id) => {
+    const instrument = described.find((candidate) => candidate.id === id);
+    if (!instrument) return `- ${id.toUpperCase()} (no DOI known to the server)`;
+    return `- ${instrument.name} (${id.toUpperCase()}), ${doiText(instrument.doi)}`;
+  });
+  return [
+    'This work uses data from the Mauna Loa Solar Observatory (MLSO), operated by the High Altitude Observatory of the',
+    'NSF National Center for Atmospheric Research, obtained through the MLSO data API:',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/** `https://doi.org/10.5065/D69G5JV8` as `doi:10.5065/D69G5JV8 (https://doi.org/10.5065/D69G5JV8)`. */
+function doiText(doi: string): string {
+  const bare = /^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)?(10\.\S+)$/i.exec(doi.trim())?.[1];
+  return bare ? `doi:${bare} (https://doi.org/${bare})` : doi.trim();
+}

@@ -1,0 +1,213 @@
+// Everything a front end does with campaigns, on top of the store, the API client and the download engine: the
+// command line and the app's handlers both call this, so a campaign behaves the same in either.
+import path from 'node:path';
+import { campaignSlug, checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
+import type {
+  CampaignDraft,
+  CampaignExport,
+  CampaignExportFormat,
+  CampaignOverview,
+  CampaignQuery,
+  VerifyReport,
+} from '../../../src-shared/campaigns/campaign-types';
+import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
+import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import { checkFilters, type FileFilters } from '../../../src-shared/filters/filter-rules';
+import type { MlsoClient } from '../api/mlso-client';
+import type { DownloadEngine } from '../downloads/download-engine';
+import type { DownloadLedger } from '../downloads/download-ledger';
+import { InvalidInputError } from '../errors';
+import { readCampaignFile, writeCampaignFile } from './campaign-file';
+import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
+import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
+import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
+import { verifyCampaign } from './campaign-verify';
+
+const LONGEST_AUTO_SYNC_HOURS = 24 * 365;
+
+export interface CampaignServiceDeps {
+  ledger: DownloadLedger;
+  client: MlsoClient;
+}
+
+export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'signal' | 'onPhase'>;
+
+export class CampaignService {
+  readonly store: CampaignStore;
+  /** Campaigns being synced now (by id): a second sync of the same one waits for nothing and is refused. */
+  private readonly syncing = new Set<number>();
+
+  constructor(private readonly deps: CampaignServiceDeps) {
+    this.store = new CampaignStore(deps.ledger);
+  }
+
+  overview(campaign: StoredCampaign): CampaignOverview {
+    const { id: _id, ...rest } = campaign;
+    return { ...rest, counts: this.store.counts(campaign.id), syncing: this.syncing.has(campaign.id) };
+  }
+
+  overviews(): CampaignOverview[] {
+    return this.store.list().map((campaign) => this.overview(campaign));
+  }
+
+  /** A query as typed, checked against the product's own filter list (the server's metadata) and the shared rules. */
+  async checkQuery(instrument: string, product: string, filters: FileFilters): Promise<CampaignQuery> {
+    const metadata = await this.deps.client.productMetadata(instrument, product);
+    const checked = checkFilters(filters, metadata.filters, `${metadata.title} (${instrument} ${product})`);
+    if (!checked.ok) throw new InvalidInputError(checked.problems);
+    return { instrument, product, filters: checked.query };
+  }
+
+  async create(draft: CampaignDraft): Promise<StoredCampaign> {
+    const name = checkedName(draft.name);
+    if (!draft.folder) throw new InvalidInputError('Say which folder the campaign keeps its files in.');
+    if (draft.queries.length === 0) throw new InvalidInputError('A campaign needs at least one query (an instrument and a product).');
+    const queries = await this.checkQueries(draft.queries);
+    return this.store.create({
+      name,
+      folder: checkedFolder(draft.folder),
+      layout: checkedLayout(draft.layout ?? ''),
+      queries,
+      autoSyncHours: checkedAutoSync(draft.autoSyncHours ?? null),
+    });
+  }
+
+  async addQuery(name: string, query: CampaignQuery): Promise<StoredCampaign> {
+    const campaign = this.store.require(name);
+    const [checked] = await this.checkQueries([query]);
+    return this.store.update(campaign.id, { queries: [...campaign.queries, checked!] });
+  }
+
+  async update(name: string, draft: Partial<CampaignDraft>): Promise<StoredCampaign> {
+    const campaign = this.store.require(name);
+    const change: CampaignChange = {};
+    if (draft.name !== undefined) change.name = checkedName(draft.name);
+    if (draft.folder !== undefined) change.folder = checkedFolder(draft.folder);
+    if (draft.layout !== undefined) change.layout = checkedLayout(draft.layout);
+    if (draft.autoSyncHours !== undefined) change.autoSyncHours = checkedAutoSync(draft.autoSyncHours);
+    if (draft.queries !== undefined) {
+      if (draft.queries.length === 0) throw new InvalidInputError('A campaign needs at least one query: delete the campaign instead.');
+      change.queries = await this.checkQueries(draft.queries);
+    }
+    const layout = change.layout ?? campaign.layout;
+    // Files keep their names; a new folder or layout gives each a new place (the next sync fetches them there).
+    return this.store.update(campaign.id, change, (file) => relativePathOf(layout, entryOfStored(file)));
+  }
+
+  remove(name: string): void {
+    const campaign = this.store.require(name);
+    if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is syncing: wait for it to finish, then delete it.`);
+    this.store.remove(campaign.id);
+  }
+
+  async sync(name: string, engine: DownloadEngine, options: SyncOptions = {}): Promise<SyncRun> {
+    const campaign = this.store.require(name);
+    if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is already syncing.`);
+    this.syncing.add(campaign.id);
+    try {
+      return await syncCampaign({ ...options, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+    } finally {
+      this.syncing.delete(campaign.id);
+    }
+  }
+
+  isSyncing(name: string): boolean {
+    const campaign = this.store.find(name);
+    return campaign !== undefined && this.syncing.has(campaign.id);
+  }
+
+  verify(name: string, options: { signal?: AbortSignal } = {}): Promise<VerifyReport> {
+    const campaign = this.store.require(name);
+    return verifyCampaign({ store: this.store, ledger: this.deps.ledger, ...options }, campaign);
+  }
+
+  async exportAs(name: string, format: CampaignExportFormat, options: { includeFiles?: boolean } = {}): Promise<CampaignExport> {
+    const campaign = this.store.require(name);
+    const files = this.store.files(campaign.id);
+    const thanks = acknowledgement(
+      files.map((file) => file.instrument),
+      await this.deps.client.instruments().catch(() => []),
+    );
+    const base = campaignSlug(campaign.name);
+    switch (format) {
+      case 'csv':
+        return { fileName: `${base}-manifest.csv`, mediaType: 'text/csv', text: manifestCsv(manifestRows(files)), acknowledgement: thanks };
+      case 'json':
+        return { fileName: `${base}-manifest.json`, mediaType: 'application/json', text: manifestJson(campaign, manifestRows(files), thanks), acknowledgement: thanks };
+      case 'campaign':
+        return {
+          fileName: `${base}.campaign.json`,
+          mediaType: 'application/json',
+          text: writeCampaignFile(campaign, options.includeFiles ? files : undefined),
+          acknowledgement: thanks,
+        };
+    }
+  }
+
+  /**
+   * Takes in a shared campaign file. Its file list (with SHA-256) joins the campaign's set, placed by the layout:
+   * the next sync fetches what the folder lacks or holds differently, and takes in what is already there and the same.
+   */
+  importFile(text: string, options: { folder?: string; name?: string; defaultParent: string }): { campaign: StoredCampaign; refused: { filename: string; reason: string }[] } {
+    const shared = readCampaignFile(text);
+    const name = checkedName(options.name ?? shared.name);
+    const folder = checkedFolder(options.folder ?? path.join(options.defaultParent, campaignSlug(name)));
+    const campaign = this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: shared.autoSyncHours });
+    const records: CampaignFileRecord[] = [];
+    const refused: { filename: string; reason: string }[] = [];
+    for (const file of shared.files) {
+      const safe = checkSafeFilename(file.filename);
+      if (!safe.ok) {
+        refused.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
+        continue;
+      }
+      const stored = {
+        filename: file.filename,
+        url: file.url,
+        instrument: file.instrument,
+        product: file.product,
+        dateObs: file['date-obs'],
+        waveRegion: file['wave-region'] || null,
+        obsPlan: file['obs-plan'] || null,
+        filesize: file.filesize ?? 0,
+        expectedSha256: file.sha256 ?? null,
+      };
+      const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
+      records.push({ ...stored, relativePath, targetPath: targetPathOf(folder, relativePath) });
+    }
+    this.store.recordFiles(campaign.id, records);
+    return { campaign, refused };
+  }
+
+  private async checkQueries(queries: readonly CampaignQuery[]): Promise<CampaignQuery[]> {
+    const checked: CampaignQuery[] = [];
+    for (const query of queries) checked.push(await this.checkQuery(query.instrument, query.product, query.filters));
+    return checked;
+  }
+}
+
+function checkedName(raw: string): string {
+  const checked = checkCampaignName(raw);
+  if (!checked.ok) throw new InvalidInputError(checked.message);
+  return checked.name;
+}
+
+function checkedLayout(raw: string): string {
+  const checked = checkLayout(raw);
+  if (!checked.ok) throw new InvalidInputError(checked.message);
+  return checked.template;
+}
+
+function checkedFolder(raw: string): string {
+  if (!path.isAbsolute(raw)) throw new InvalidInputError(`The campaign folder must be a full path, not "${raw}".`);
+  return path.resolve(raw);
+}
+
+function checkedAutoSync(hours: number | null): number | null {
+  if (hours === null) return null;
+  if (!Number.isInteger(hours) || hours < 1 || hours > LONGEST_AUTO_SYNC_HOURS) {
+    throw new InvalidInputError(`Automatic sync runs every 1 to ${LONGEST_AUTO_SYNC_HOURS} whole hours.`);
+  }
+  return hours;
+}

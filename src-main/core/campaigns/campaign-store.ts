@@ -1,0 +1,293 @@
+// Campaigns in SQLite, in the download ledger's file (schema migration 2): their queries, and every file their
+// queries listed with the path it has in the campaign's folder. A file's state is that of the ledger's job with
+// the same target path, so the counts always agree with the download queue.
+import type Database from 'better-sqlite3';
+import path from 'node:path';
+import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { JobState } from '../../../src-shared/downloads/job-state';
+import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
+import type { DownloadLedger } from '../downloads/download-ledger';
+import { InvalidInputError } from '../errors';
+
+export interface StoredCampaign extends Campaign {
+  id: number;
+  lastSync: SyncReport | null;
+}
+
+/** A campaign's file as listed (or named by a shared file list). */
+export interface CampaignFileRecord {
+  /** Inside the campaign's folder, `/` separators. */
+  relativePath: string;
+  targetPath: string;
+  filename: string;
+  url: string;
+  instrument: string;
+  product: string;
+  dateObs: string | null;
+  waveRegion: string | null;
+  obsPlan: string | null;
+  filesize: number;
+  /** The SHA-256 a shared campaign file gave for it, when it came with one. */
+  expectedSha256: string | null;
+}
+
+/** A campaign file with its job in the ledger, when it has one. */
+export interface CampaignFileState extends CampaignFileRecord {
+  firstSeenAt: string;
+  jobId: number | null;
+  state: JobState | null;
+  sha256: string | null;
+  bytesWritten: number;
+  finishedAt: string | null;
+  lastError: string | null;
+  lastErrorKind: string | null;
+}
+
+/** The ledger's error kind for a finished file that verify found changed on disk (the next sync fetches it again). */
+export const CHANGED_ON_DISK = 'changed-on-disk';
+
+export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
+
+interface CampaignRow {
+  id: number;
+  name: string;
+  folder: string;
+  layout: string;
+  auto_sync_hours: number | null;
+  created_at: string;
+  last_sync_at: string | null;
+  last_sync: string | null;
+}
+
+interface FileRow {
+  relative_path: string;
+  target_path: string;
+  filename: string;
+  url: string;
+  instrument: string;
+  product: string;
+  date_obs: string | null;
+  wave_region: string | null;
+  obs_plan: string | null;
+  filesize: number;
+  expected_sha256: string | null;
+  first_seen_at: string;
+  job_id: number | null;
+  state: JobState | null;
+  sha256: string | null;
+  bytes_written: number | null;
+  finished_at: string | null;
+  last_error: string | null;
+  last_error_kind: string | null;
+}
+
+const now = (): string => new Date().toISOString();
+
+export class CampaignStore {
+  private readonly db: Database.Database;
+
+  constructor(ledger: DownloadLedger) {
+    this.db = ledger.database;
+  }
+
+  list(): StoredCampaign[] {
+    const rows = this.db.prepare<[], CampaignRow>('SELECT * FROM campaigns ORDER BY name COLLATE NOCASE').all();
+    return rows.map((row) => this.toCampaign(row));
+  }
+
+  find(name: string): StoredCampaign | undefined {
+    const row = this.db.prepare<[string], CampaignRow>('SELECT * FROM campaigns WHERE name = ?').get(name.trim());
+    return row && this.toCampaign(row);
+  }
+
+  /** The campaign of that name, or a message naming the campaigns there are. */
+  require(name: string): StoredCampaign {
+    const found = this.find(name);
+    if (found) return found;
+    const names = this.list().map((campaign) => `"${campaign.name}"`);
+    const known = names.length > 0 ? `the campaigns are ${names.join(', ')}` : 'there are no campaigns yet (create one with `campaign create`)';
+    throw new InvalidInputError(`There is no campaign called "${name.trim()}": ${known}.`);
+  }
+
+  create(campaign: Omit<Campaign, 'createdAt' | 'lastSyncAt'>): StoredCampaign {
+    return this.db.transaction(() => {
+      this.refuseTakenName(campaign.name);
+      const id = Number(
+        this.db
+          .prepare('INSERT INTO campaigns (name, folder, layout, auto_sync_hours, created_at) VALUES (?, ?, ?, ?, ?)')
+          .run(campaign.name, campaign.folder, campaign.layout, campaign.autoSyncHours, now()).lastInsertRowid,
+      );
+      this.writeQueries(id, campaign.queries);
+      return this.byId(id);
+    })();
+  }
+
+  /** Applies a change; a new folder or layout moves the campaign's files' places (`placeOf` gives each new relative path). */
+  update(id: number, change: CampaignChange, placeOf?: (file: CampaignFileState) => string): StoredCampaign {
+    return this.db.transaction(() => {
+      const current = this.byId(id);
+      if (change.name !== undefined && change.name.toLowerCase() !== current.name.toLowerCase()) this.refuseTakenName(change.name);
+      const next = { ...current, ...change };
+      this.db
+        .prepare('UPDATE campaigns SET name = ?, folder = ?, layout = ?, auto_sync_hours = ? WHERE id = ?')
+        .run(next.name, next.folder, next.layout, next.autoSyncHours, id);
+      if (change.queries) this.writeQueries(id, change.queries);
+      if (placeOf && (next.folder !== current.folder || next.layout !== current.layout)) this.replace(id, next.folder, placeOf);
+      return this.byId(id);
+    })();
+  }
+
+  remove(id: number): void {
+    this.db.prepare('DELETE FROM campaigns WHERE id = ?').run(id);
+  }
+
+  /**
+   * Adds listed files to the campaign's set, or refreshes what the archive says of them (URL, size); returns the
+   * relative paths that were not in the set before.
+   */
+  recordFiles(id: number, files: readonly CampaignFileRecord[]): Set<string> {
+    const added = new Set<string>();
+    const exists = this.db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE campaign_id = ? AND relative_path = ?');
+    const insert = this.db.prepare(
+      `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, wave_region,
+         obs_plan, filesize, expected_sha256, first_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const refresh = this.db.prepare(
+      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
+    );
+    this.db.transaction(() => {
+      const stamp = now();
+      for (const file of files) {
+        if (exists.get(id, file.relativePath)) {
+          refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
+          continue;
+        }
+        insert.run(
+          id,
+          file.relativePath,
+          file.targetPath,
+          file.filename,
+          file.url,
+          file.instrument,
+          file.product,
+          file.dateObs,
+          file.waveRegion,
+          file.obsPlan,
+          file.filesize,
+          file.expectedSha256,
+          stamp,
+        );
+        added.add(file.relativePath);
+      }
+    })();
+    return added;
+  }
+
+  /** Every file of the campaign with its job, in observation order. */
+  files(id: number): CampaignFileState[] {
+    return this.db
+      .prepare<[number], FileRow>(
+        `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.finished_at, j.last_error, j.last_error_kind
+         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
+         WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`,
+      )
+      .all(id)
+      .map(toFileState);
+  }
+
+  counts(id: number): CampaignCounts {
+    const row = this.db
+      .prepare<[number], { files: number; onDisk: number | null; queued: number | null; failed: number | null }>(
+        `SELECT COUNT(*) AS files, SUM(j.state = 'done') AS onDisk, SUM(j.state IN ('queued', 'active', 'paused')) AS queued,
+           SUM(j.state = 'failed') AS failed
+         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ?`,
+      )
+      .get(id)!;
+    const onDisk = row.onDisk ?? 0;
+    const queued = row.queued ?? 0;
+    const failed = row.failed ?? 0;
+    return { files: row.files, onDisk, queued, failed, missing: row.files - onDisk - queued - failed };
+  }
+
+  /** Whether any campaign file has this target path (the queue's progress concerns campaigns only then). */
+  holdsTarget(targetPath: string): boolean {
+    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE target_path = ? LIMIT 1').get(targetPath) !== undefined;
+  }
+
+  recordSync(id: number, report: SyncReport): void {
+    this.db.prepare('UPDATE campaigns SET last_sync_at = ?, last_sync = ? WHERE id = ?').run(report.at, JSON.stringify(report), id);
+  }
+
+  private byId(id: number): StoredCampaign {
+    const row = this.db.prepare<[number], CampaignRow>('SELECT * FROM campaigns WHERE id = ?').get(id);
+    if (!row) throw new InvalidInputError('That campaign no longer exists.');
+    return this.toCampaign(row);
+  }
+
+  private refuseTakenName(name: string): void {
+    const taken = this.find(name);
+    if (taken) throw new InvalidInputError(`A campaign called "${taken.name}" already exists: choose another name.`);
+  }
+
+  private writeQueries(id: number, queries: readonly CampaignQuery[]): void {
+    this.db.prepare('DELETE FROM campaign_queries WHERE campaign_id = ?').run(id);
+    const insert = this.db.prepare('INSERT INTO campaign_queries (campaign_id, position, instrument, product, filters) VALUES (?, ?, ?, ?, ?)');
+    queries.forEach((query, position) => insert.run(id, position, query.instrument, query.product, JSON.stringify(query.filters)));
+  }
+
+  /** New places for every file of a campaign whose folder or layout changed. */
+  private replace(id: number, folder: string, placeOf: (file: CampaignFileState) => string): void {
+    const move = this.db.prepare('UPDATE campaign_files SET relative_path = ?, target_path = ? WHERE campaign_id = ? AND relative_path = ?');
+    // Through a temporary prefix first: a new path may be another file's old one.
+    const files = this.files(id);
+    for (const file of files) move.run(`\u0000${file.relativePath}`, file.targetPath, id, file.relativePath);
+    for (const file of files) {
+      const relativePath = placeOf(file);
+      move.run(relativePath, path.join(folder, ...relativePath.split('/')), id, `\u0000${file.relativePath}`);
+    }
+  }
+
+  private toCampaign(row: CampaignRow): StoredCampaign {
+    const queries = this.db
+      .prepare<[number], { instrument: string; product: string; filters: string }>(
+        'SELECT instrument, product, filters FROM campaign_queries WHERE campaign_id = ? ORDER BY position',
+      )
+      .all(row.id)
+      .map((query) => ({ instrument: query.instrument, product: query.product, filters: JSON.parse(query.filters) as FilterQuery }));
+    return {
+      id: row.id,
+      name: row.name,
+      folder: row.folder,
+      layout: row.layout,
+      queries,
+      autoSyncHours: row.auto_sync_hours,
+      createdAt: row.created_at,
+      lastSyncAt: row.last_sync_at,
+      lastSync: row.last_sync ? (JSON.parse(row.last_sync) as SyncReport) : null,
+    };
+  }
+}
+
+function toFileState(row: FileRow): CampaignFileState {
+  return {
+    relativePath: row.relative_path,
+    targetPath: row.target_path,
+    filename: row.filename,
+    url: row.url,
+    instrument: row.instrument,
+    product: row.product,
+    dateObs: row.date_obs,
+    waveRegion: row.wave_region,
+    obsPlan: row.obs_plan,
+    filesize: row.filesize,
+    expectedSha256: row.expected_sha256,
+    firstSeenAt: row.first_seen_at,
+    jobId: row.job_id,
+    state: row.state,
+    sha256: row.sha256,
+    bytesWritten: row.bytes_written ?? 0,
+    finishedAt: row.finished_at,
+    lastError: row.last_error,
+    lastErrorKind: row.last_error_kind,
+  };
+}

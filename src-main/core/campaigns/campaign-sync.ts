@@ -1,0 +1,194 @@
+// Syncing a campaign: list every query, keep the files in the campaign's set (duplicates across queries once),
+// take in files already in the folder that are what the set expects, and queue through the engine only what is
+// missing, lost or changed. The same code serves the command line (which then waits for the queue) and the app.
+import path from 'node:path';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { CampaignQuery, CampaignSyncPhase, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
+import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import type { MlsoClient } from '../api/mlso-client';
+import type { DownloadEngine } from '../downloads/download-engine';
+import type { DownloadLedger } from '../downloads/download-ledger';
+import { isCompleteFitsFile } from '../downloads/fits-completeness';
+import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
+import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { sha256OfFile, sizeOfFile } from './file-facts';
+
+export interface SyncDeps {
+  store: CampaignStore;
+  ledger: DownloadLedger;
+  engine: DownloadEngine;
+  client: MlsoClient;
+  /** A file in the folder that is not what the set expects: replaced (the default) or left alone. */
+  existingFiles?: Exclude<ExistingFilePolicy, 'keep-both'>;
+  signal?: AbortSignal;
+  onPhase?: (phase: CampaignSyncPhase, listed: number) => void;
+}
+
+/** What a sync found before the queue ran: enough to report again once it has (the command line waits for it). */
+export interface SyncRun {
+  campaignId: number;
+  report: SyncReport;
+  /** The report again, from the ledger as it stands now. */
+  refresh(): SyncReport;
+}
+
+/** Files handed to the queue at a time: one ledger transaction each. */
+const QUEUE_PIECE = 1000;
+
+export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
+  const at = new Date().toISOString();
+  const { store } = deps;
+  const listedByQuery: Set<string>[] = [];
+  const records = new Map<string, CampaignFileRecord>();
+  const refused: SyncReport['refused'] = [];
+  let listedCount = 0;
+  let duplicates = 0;
+
+  deps.onPhase?.('listing', 0);
+  for (const query of campaign.queries) {
+    const listed = new Set<string>();
+    listedByQuery.push(listed);
+    await deps.client.streamFiles(
+      query,
+      (entries) => {
+        for (const entry of entries) {
+          const record = recordOf(campaign, entry);
+          if ('refused' in record) {
+            refused.push({ filename: entry.filename, reason: record.refused });
+            continue;
+          }
+          if (listed.has(record.relativePath)) continue;
+          listed.add(record.relativePath);
+          if (records.has(record.relativePath)) duplicates += 1;
+          else records.set(record.relativePath, record);
+        }
+        listedCount += entries.length;
+        deps.onPhase?.('listing', listedCount);
+      },
+      deps.signal ? { signal: deps.signal } : {},
+    );
+  }
+  const added = store.recordFiles(campaign.id, [...records.values()]);
+
+  deps.onPhase?.('checking', listedCount);
+  const files = store.files(campaign.id);
+  await adoptFilesAlreadyThere(deps.ledger, files);
+
+  deps.onPhase?.('queueing', listedCount);
+  await queueWhatIsMissing(deps, campaign, store.files(campaign.id));
+
+  const refresh = (): SyncReport => reportOf(campaign, store.files(campaign.id), listedByQuery, added, duplicates, refused, at);
+  const report = refresh();
+  store.recordSync(campaign.id, report);
+  return { campaignId: campaign.id, report, refresh };
+}
+
+/** A listed entry as a campaign file, or why it cannot be one. */
+function recordOf(campaign: StoredCampaign, entry: FileEntry): CampaignFileRecord | { refused: string } {
+  const safe = checkSafeFilename(entry.filename);
+  if (!safe.ok) return { refused: `unsafe file name: ${safe.reason}` };
+  const relativePath = relativePathOf(campaign.layout, entry);
+  return {
+    relativePath,
+    targetPath: targetPathOf(campaign.folder, relativePath),
+    filename: entry.filename,
+    url: entry.url,
+    instrument: entry.instrument,
+    product: entry.product,
+    dateObs: entry['date-obs'],
+    waveRegion: textOrNull(entry['wave-region']),
+    obsPlan: textOrNull(entry['obs-plan']),
+    filesize: entry.filesize,
+    expectedSha256: null,
+  };
+}
+
+function textOrNull(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+/**
+ * Files the ledger does not know that are already in the folder: taken in as downloaded when they are what the set
+ * expects (the SHA-256 a shared file list gave, or, without one, a complete FITS file), so they are not fetched again.
+ */
+async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly CampaignFileState[]): Promise<void> {
+  for (const file of files) {
+    if (file.jobId !== null) continue;
+    const size = await sizeOfFile(file.targetPath);
+    if (size === undefined) continue;
+    if (file.expectedSha256 === null && !(await isCompleteFitsFile(file.targetPath))) continue;
+    const sha256 = await sha256OfFile(file.targetPath);
+    if (file.expectedSha256 !== null && sha256 !== file.expectedSha256) continue;
+    ledger.transaction(() => {
+      const [id] = ledger.insertMany([
+        {
+          url: file.url,
+          instrument: file.instrument,
+          product: file.product,
+          dateObs: file.dateObs,
+          filename: file.filename,
+          folder: path.dirname(file.targetPath),
+          targetPath: file.targetPath,
+          expectedSize: file.filesize,
+          batchId: null,
+          state: 'done',
+        },
+      ]);
+      ledger.markDone(id!, { sha256, bytesReceived: 0, bytesWritten: size });
+    });
+  }
+}
+
+/** Hands every file of the set to the queue's intake, which skips those downloaded and still there. */
+async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<void> {
+  const places = new Map<FileEntry, string>();
+  const entries: FileEntry[] = [];
+  for (const file of files) {
+    const entry = entryOfStored(file);
+    places.set(entry, path.posix.dirname(file.relativePath) === '.' ? '' : path.posix.dirname(file.relativePath));
+    entries.push(entry);
+  }
+  const intake = await deps.engine.openIntake(campaign.folder, {
+    existingFiles: deps.existingFiles ?? 'overwrite',
+    placement: (entry) => places.get(entry) ?? '',
+  });
+  for (let start = 0; start < entries.length; start += QUEUE_PIECE) {
+    deps.signal?.throwIfAborted();
+    await intake.add(entries.slice(start, start + QUEUE_PIECE));
+  }
+}
+
+function reportOf(
+  campaign: StoredCampaign,
+  files: readonly CampaignFileState[],
+  listedByQuery: readonly Set<string>[],
+  added: ReadonlySet<string>,
+  duplicates: number,
+  refused: SyncReport['refused'],
+  at: string,
+): SyncReport {
+  const byPath = new Map(files.map((file) => [file.relativePath, file]));
+  const countOver = (paths: Iterable<string>, listed: number): SyncCounts => {
+    const counts: SyncCounts = { listed, new: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 };
+    for (const relativePath of paths) {
+      const file = byPath.get(relativePath);
+      if (added.has(relativePath)) counts.new += 1;
+      if (file?.state === 'done') counts.onDisk += 1;
+      else if (file?.state === 'queued' || file?.state === 'active' || file?.state === 'paused') counts.queued += 1;
+      else if (file?.state === 'failed') counts.failed += 1;
+      else counts.missing += 1;
+    }
+    return counts;
+  };
+  const queries = campaign.queries.map((query: CampaignQuery, index) => {
+    const listed = listedByQuery[index] ?? new Set<string>();
+    return { query, ...countOver(listed, listed.size) };
+  });
+  // The total covers the whole set: files listed by an earlier sync (or a shared list) count too.
+  const listedNow = new Set(listedByQuery.flatMap((listed) => [...listed]));
+  const total = countOver(byPath.keys(), listedNow.size);
+  return { campaign: campaign.name, at, queries, total, duplicates, refused };
+}

@@ -1,0 +1,115 @@
+// Observing campaigns as the front ends see them: a named set of queries whose files are kept in one folder,
+// with a folder layout, and what syncing and verifying found.
+import type { FilterQuery } from '../filters/filter-rules';
+
+/** One query of a campaign: a product and its filters, as checked by the shared filter rules. */
+export interface CampaignQuery {
+  instrument: string;
+  product: string;
+  /** Checked and normalised values; a query without an end date is open-ended (later syncs pick up new files). */
+  filters: FilterQuery;
+}
+
+/** What a campaign is made of, as the user gives it. */
+export interface CampaignDraft {
+  name: string;
+  /** Full path of the campaign's folder; the app defaults it to the download folder's sub-folder of that name. */
+  folder?: string;
+  /** Folder layout template ('' keeps every file in the folder itself), e.g. `{instrument}/{yyyy}/{mm}/{dd}`. */
+  layout?: string;
+  queries: CampaignQuery[];
+  /** Sync every so many hours while the app is open; null for never. */
+  autoSyncHours?: number | null;
+}
+
+export interface Campaign {
+  name: string;
+  folder: string;
+  layout: string;
+  queries: CampaignQuery[];
+  autoSyncHours: number | null;
+  createdAt: string;
+  lastSyncAt: string | null;
+}
+
+/** Where a campaign's files stand, from the download ledger. */
+export interface CampaignCounts {
+  /** Files in the campaign's set (every file its queries listed, duplicates counted once). */
+  files: number;
+  onDisk: number;
+  /** Queued or downloading. */
+  queued: number;
+  failed: number;
+  /** Neither on disk, nor queued, nor failed: the next sync fetches them. */
+  missing: number;
+}
+
+export interface CampaignOverview extends Campaign {
+  counts: CampaignCounts;
+  /** A sync of it is running now. */
+  syncing: boolean;
+  lastSync: SyncReport | null;
+}
+
+/** A sync's numbers for one query or for the whole campaign. */
+export interface SyncCounts {
+  /** Files the query's listing held (for the total: distinct files over all queries). */
+  listed: number;
+  /** Not seen by an earlier sync. */
+  new: number;
+  onDisk: number;
+  /** Queued by this sync (missing, lost or changed files). */
+  queued: number;
+  failed: number;
+  missing: number;
+}
+
+export interface SyncReport {
+  campaign: string;
+  /** When the sync started (ISO 8601). */
+  at: string;
+  queries: (SyncCounts & { query: CampaignQuery })[];
+  total: SyncCounts;
+  /** Files listed by more than one query, kept once. */
+  duplicates: number;
+  /** Files refused (unsafe names, or layout places outside the folder), with why. */
+  refused: { filename: string; reason: string }[];
+}
+
+export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed';
+
+export interface VerifyReport {
+  campaign: string;
+  at: string;
+  onDisk: number;
+  missing: number;
+  changed: number;
+  unexpected: number;
+  failed: number;
+  /** Each file that is not as it should be, relative to the campaign's folder. */
+  problems: { path: string; problem: VerifyProblem }[];
+}
+
+export const CAMPAIGN_EXPORT_FORMATS = ['csv', 'json', 'campaign'] as const;
+export type CampaignExportFormat = (typeof CAMPAIGN_EXPORT_FORMATS)[number];
+
+export interface CampaignExport {
+  /** A suggested file name, e.g. `eclipse-2024.csv`. */
+  fileName: string;
+  mediaType: string;
+  text: string;
+  /** Instruments used with their DOIs, ready to paste into a paper. */
+  acknowledgement: string;
+}
+
+export type CampaignSyncPhase = 'listing' | 'checking' | 'queueing' | 'downloading' | 'done' | 'failed';
+
+/** A sync on its way (events, at most a few a second). */
+export interface CampaignSyncProgress {
+  campaign: string;
+  phase: CampaignSyncPhase;
+  /** Entries listed so far over all queries. */
+  listed: number;
+  /** Set in the 'failed' phase. */
+  message?: string;
+}

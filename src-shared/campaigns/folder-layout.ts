@@ -1,0 +1,82 @@
+// A campaign's folder layout: a template of sub-folders such as `{instrument}/{yyyy}/{mm}/{dd}` that places each
+// file inside the campaign's folder. A template that could leave the folder is refused whole; values that come
+// from the server (an observing plan, say) are made safe before they become part of a path.
+import type { FileEntry } from '../api/schemas';
+
+export const LAYOUT_PLACEHOLDERS = ['instrument', 'product', 'yyyy', 'mm', 'dd', 'wave_region', 'obs_plan'] as const;
+export type LayoutPlaceholder = (typeof LAYOUT_PLACEHOLDERS)[number];
+
+export const LAYOUT_EXAMPLE = '{instrument}/{product}/{yyyy}/{mm}/{dd}';
+
+export type LayoutCheck = { ok: true; template: string } | { ok: false; message: string };
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+const LONGEST_TEMPLATE = 500;
+
+/**
+ * Checks a template: relative, `/` or `\` between folders, only known placeholders, no `.` or `..` folder, no
+ * control characters or drive letters. Returns it normalised (`/` separators, no empty folders).
+ */
+export function checkLayout(raw: string): LayoutCheck {
+  const template = raw.trim();
+  const refuse = (why: string): LayoutCheck => ({
+    ok: false,
+    message: `The folder layout "${printable(template)}" ${why}. Use folders and placeholders inside the campaign folder, e.g. ${LAYOUT_EXAMPLE}.`,
+  });
+  if (template === '') return { ok: true, template: '' };
+  if (template.length > LONGEST_TEMPLATE) return refuse(`is longer than ${LONGEST_TEMPLATE} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(template)) return refuse('holds control characters');
+  if (/^[\\/]/.test(template) || /^[a-z]:/i.test(template)) return refuse('is an absolute path');
+  if (template.includes(':')) return refuse('holds a colon');
+  for (const [, name] of template.matchAll(PLACEHOLDER)) {
+    if (!(LAYOUT_PLACEHOLDERS as readonly string[]).includes(name!)) {
+      return refuse(`uses an unknown placeholder {${printable(name!)}} (known: ${LAYOUT_PLACEHOLDERS.map((known) => `{${known}}`).join(', ')})`);
+    }
+  }
+  if (/[{}]/.test(template.replace(PLACEHOLDER, 'x'))) return refuse('has a brace that opens or closes no placeholder');
+  const folders = template.split(/[\\/]+/).filter((folder) => folder !== '');
+  if (folders.some((folder) => folder.trim() === '.' || folder.trim() === '..')) return refuse('goes up or stays with "." or ".."');
+  return { ok: true, template: folders.join('/') };
+}
+
+/**
+ * The sub-folder (relative, `/` separators, '' for the folder itself) a listed file goes into under a checked
+ * template. A placeholder the entry has no value for becomes `unknown`; a value is cut to one safe folder name.
+ */
+export function placeEntry(template: string, entry: Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>): string {
+  if (template === '') return '';
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(entry['date-obs']);
+  const values: Record<LayoutPlaceholder, unknown> = {
+    instrument: entry.instrument,
+    product: entry.product,
+    yyyy: date?.[1],
+    mm: date?.[2],
+    dd: date?.[3],
+    wave_region: entry['wave-region'],
+    obs_plan: entry['obs-plan'],
+  };
+  return template
+    .split('/')
+    .map((folder) => safeFolderName(folder.replace(PLACEHOLDER, (_whole, name: string) => valueText(values[name as LayoutPlaceholder]))))
+    .join('/');
+}
+
+function valueText(value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return 'unknown';
+}
+
+/** One folder name from text that may hold anything: separators and other path syntax become `_`; never `.` or `..`. */
+function safeFolderName(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = text.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').slice(0, 120).trim();
+  if (cleaned === '' || /^\.+$/.test(cleaned)) return '_';
+  return cleaned;
+}
+
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, '?');
+}
