@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { terminalText } from './output/terminal-text';
+import { addCampaignCommands } from './campaign-program';
 import { addFilterOptions } from './filter-options';
 import type { CliContext, CliIo } from './cli-context';
 import type { FilesOptions } from './commands/files-command';
@@ -119,6 +120,8 @@ export function buildProgram(io: CliIo): ProgramRun {
       const { filesCommand } = await import('./commands/files-command');
       exitCode = await filesCommand(await serverContext(), options);
     });
+
+  addCampaignCommands(program, { context, serverContext, setExitCode: (code) => (exitCode = code) });
 
   program
     .command('mock-server')

@@ -38,7 +38,7 @@ const campaignFileSchema = z.object({
       z.object({
         instrument: z.string().min(1).max(100),
         product: z.string().min(1).max(100),
-        filters: z.record(z.enum(FILTER_NAMES as [string, ...string[]]), z.string()),
+        filters: z.partialRecord(z.enum(FILTER_NAMES as [string, ...string[]]), z.string().max(100)),
       }),
     )
     .min(1)

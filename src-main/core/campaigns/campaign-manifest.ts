@@ -89,7 +89,8 @@ export function acknowledgement(instrumentIds: readonly string[], described: rea
   const lines = [...new Set(instrumentIds)].sort().map((id) => {
     const instrument = described.find((candidate) => candidate.id === id);
     if (!instrument) return `- ${id.toUpperCase()} (no DOI known to the server)`;
-    return `- ${instrument.name} (${id.toUpperCase()}), ${doiText(instrument.doi)}`;
+    const named = instrument.name.toLowerCase().includes(id.toLowerCase()) ? instrument.name : `${instrument.name} (${id.toUpperCase()})`;
+    return `- ${named}, ${doiText(instrument.doi)}`;
   });
   return [
     'This work uses data from the Mauna Loa Solar Observatory (MLSO), operated by the High Altitude Observatory of the',

@@ -22,35 +22,57 @@ export interface OpenedEngine {
   close(): Promise<void>;
 }
 
-export async function openDownloadEngine(
-  stateFolder: string,
-  options: Omit<DownloadEngineOptions, 'ledger'> & { sqliteNativeBinding?: string },
-): Promise<OpenedEngine> {
+export interface OpenedLedger {
+  ledger: DownloadLedger;
+  recovered?: LedgerRecovery;
+  close(): void;
+}
+
+/**
+ * The state folder's ledger alone, under the folder's lock, for work that queues nothing (a campaign's list, its
+ * verify or export): no engine starts, so no crash recovery runs in folders the user did not name.
+ */
+export async function openStateLedger(stateFolder: string, options: { sqliteNativeBinding?: string } = {}): Promise<OpenedLedger> {
   const folder = path.resolve(stateFolder);
   await onFolder(folder, 'state', 'create', () => mkdir(folder, { recursive: true }));
-  const { sqliteNativeBinding, ...engineOptions } = options;
-  const native = sqliteNativeBinding ? { nativeBinding: sqliteNativeBinding } : {};
+  const native = options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {};
   const lock = lockStateFolder(folder, native);
-  let ledger: DownloadLedger | undefined;
   try {
     const opened = openLedgerRecovering(path.join(folder, LEDGER_FILE), native);
-    ledger = opened.ledger;
-    const engine = new DownloadEngine({ ...engineOptions, ledger });
-    await engine.start();
-    const openLedger = ledger;
     return {
-      engine,
-      ledger: openLedger,
+      ledger: opened.ledger,
       ...(opened.recovered ? { recovered: opened.recovered } : {}),
-      close: async () => {
-        await engine.close();
-        openLedger.close();
+      close: () => {
+        opened.ledger.close();
         lock.release();
       },
     };
   } catch (error) {
-    ledger?.close();
     lock.release();
+    throw error;
+  }
+}
+
+export async function openDownloadEngine(
+  stateFolder: string,
+  options: Omit<DownloadEngineOptions, 'ledger'> & { sqliteNativeBinding?: string },
+): Promise<OpenedEngine> {
+  const { sqliteNativeBinding, ...engineOptions } = options;
+  const state = await openStateLedger(stateFolder, sqliteNativeBinding ? { sqliteNativeBinding } : {});
+  try {
+    const engine = new DownloadEngine({ ...engineOptions, ledger: state.ledger });
+    await engine.start();
+    return {
+      engine,
+      ledger: state.ledger,
+      ...(state.recovered ? { recovered: state.recovered } : {}),
+      close: async () => {
+        await engine.close();
+        state.close();
+      },
+    };
+  } catch (error) {
+    state.close();
     throw error;
   }
 }

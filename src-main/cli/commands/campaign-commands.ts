@@ -1,0 +1,291 @@
+// The work of `mlso-dl campaign ...`: each subcommand opens the state folder's ledger (where campaigns are kept),
+// does its part through the same CampaignService as the app, and prints a line or a table (or JSON).
+import { randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
+import { escapeControlCharacters } from '../../../src-shared/format/display-text';
+import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { CampaignService } from '../../core/campaigns/campaign-service';
+import { InvalidInputError } from '../../core/errors';
+import { describeLedgerRecovery, openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
+import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
+import { defaultStateFolder } from '../../core/downloads/state-folder';
+import { printJson, type CliContext } from '../cli-context';
+import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
+import { filtersFrom, type FilterOptions } from '../filter-options';
+import type { DownloadDisplay } from '../output/download-display';
+
+export type CampaignSubcommand = 'create' | 'add' | 'list' | 'show' | 'remove' | 'sync' | 'verify' | 'export' | 'import';
+
+export interface CampaignCommandOptions extends FilterOptions {
+  instrument?: string;
+  product?: string;
+  outputDir?: string;
+  layout?: string;
+  autoSync?: number;
+  stateDir?: string;
+  json?: boolean;
+  username?: string;
+  concurrency?: number;
+  retries?: number;
+  retryDelay?: number;
+  onExisting?: 'overwrite' | 'skip';
+  format?: CampaignExportFormat;
+  out?: string;
+  withFiles?: boolean;
+  name?: string;
+}
+
+export async function runCampaignCommand(
+  context: CliContext,
+  subcommand: CampaignSubcommand,
+  positional: readonly string[],
+  options: CampaignCommandOptions,
+): Promise<number> {
+  const stateDir = options.stateDir ?? defaultStateFolder();
+  const [first = ''] = positional;
+  if (subcommand === 'sync') return syncCommand(context, first, options, stateDir);
+  // Read before the ledger opens: a file that cannot be read leaves the state folder alone.
+  const importText = subcommand === 'import' ? await readCampaignText(first) : '';
+  const state = await openStateLedger(stateDir);
+  try {
+    tellRecovery(context, state);
+    const service = new CampaignService({ ledger: state.ledger, client: context.client });
+    switch (subcommand) {
+      case 'create':
+        return await created(context, service, options, first);
+      case 'add':
+        return await added(context, service, options, first);
+      case 'list':
+        return listed(context, service, options);
+      case 'show':
+        return shown(context, service.overview(service.store.require(first)), options);
+      case 'remove':
+        return removed(context, service, first, options);
+      case 'verify':
+        return verified(context, await service.verify(first, context.signal ? { signal: context.signal } : {}), options);
+      case 'export':
+        return await exported(context, service, first, options);
+      case 'import':
+        return imported(context, service, importText, options);
+    }
+  } finally {
+    state.close();
+  }
+}
+
+function tellRecovery(context: CliContext, state: Pick<OpenedLedger, 'recovered'>): void {
+  if (state.recovered) context.out.error(`mlso-dl: ${describeLedgerRecovery(state.recovered)}`);
+}
+
+function queryFrom(options: CampaignCommandOptions): CampaignQuery {
+  return { instrument: options.instrument ?? '', product: options.product ?? '', filters: filtersFrom(options) as CampaignQuery['filters'] };
+}
+
+async function created(context: CliContext, service: CampaignService, options: CampaignCommandOptions, name: string): Promise<number> {
+  const campaign = await service.create({
+    name,
+    folder: path.resolve(options.outputDir ?? '.'),
+    layout: options.layout ?? '',
+    queries: [queryFrom(options)],
+    autoSyncHours: options.autoSync ?? null,
+  });
+  const overview = service.overview(campaign);
+  if (options.json) printJson(context.out, overview);
+  else {
+    context.out.info(`Created campaign "${text(campaign.name)}": ${describeQuery(campaign.queries[0]!)}, files in ${text(campaign.folder)}${campaign.layout ? ` by ${campaign.layout}` : ''}.`);
+    context.out.info(`Fetch its files with: mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL`);
+  }
+  return EXIT_OK;
+}
+
+async function added(context: CliContext, service: CampaignService, options: CampaignCommandOptions, name: string): Promise<number> {
+  const campaign = await service.addQuery(name, queryFrom(options));
+  if (options.json) printJson(context.out, service.overview(campaign));
+  else context.out.info(`Added ${describeQuery(campaign.queries.at(-1)!)} to "${text(campaign.name)}" (${campaign.queries.length} queries). Its files join at the next sync.`);
+  return EXIT_OK;
+}
+
+function listed(context: CliContext, service: CampaignService, options: CampaignCommandOptions): number {
+  const overviews = service.overviews();
+  if (options.json) {
+    printJson(context.out, overviews);
+    return EXIT_OK;
+  }
+  if (overviews.length === 0) {
+    context.out.info('No campaigns yet: create one with `mlso-dl campaign create NAME -i INSTRUMENT -p PRODUCT --output-dir DIR`.');
+    return EXIT_OK;
+  }
+  const rows = overviews.map((o) => [text(o.name), String(o.counts.files), String(o.counts.onDisk), String(o.counts.queued), String(o.counts.failed), String(o.counts.missing), o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never', text(o.folder)]);
+  context.out.result(table(['Campaign', 'Files', 'On disk', 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'], rows, !context.out.quiet));
+  return EXIT_OK;
+}
+
+function shown(context: CliContext, overview: CampaignOverview, options: CampaignCommandOptions): number {
+  if (options.json) {
+    printJson(context.out, overview);
+    return EXIT_OK;
+  }
+  const { counts } = overview;
+  const lines = [
+    `Campaign   : ${text(overview.name)}`,
+    `Folder     : ${text(overview.folder)}`,
+    `Layout     : ${overview.layout === '' ? '(flat: every file in the folder itself)' : overview.layout}`,
+    `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
+    `Created    : ${overview.createdAt}`,
+    `Last sync  : ${overview.lastSyncAt ?? 'never'}`,
+    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.queued} queued, ${counts.failed} failed, ${counts.missing} missing)`,
+    'Queries    :',
+    ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
+  ];
+  context.out.result(lines.join('\n'));
+  return EXIT_OK;
+}
+
+function removed(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): number {
+  const overview = service.overview(service.store.require(name));
+  service.remove(name);
+  if (options.json) printJson(context.out, { removed: overview.name, folder: overview.folder, filesKept: overview.counts.onDisk });
+  else context.out.info(`Removed campaign "${text(overview.name)}"; its ${overview.counts.onDisk} files stay in ${text(overview.folder)}.`);
+  return EXIT_OK;
+}
+
+function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {
+  const bad = report.missing + report.changed + report.failed;
+  if (options.json) printJson(context.out, report);
+  else {
+    for (const problem of report.problems) context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}`);
+    context.out.info(
+      `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed.` +
+        (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : ''),
+    );
+  }
+  return bad > 0 ? EXIT_FAILURE : EXIT_OK;
+}
+
+async function exported(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<number> {
+  const format = options.format!;
+  const result = await service.exportAs(name, format, { includeFiles: Boolean(options.withFiles) });
+  const target = options.out ?? '-';
+  if (target === '-') await context.out.resultPart(result.text);
+  else await writeFile(path.resolve(target), result.text);
+  if (options.json) {
+    printJson(context.out, { campaign: service.store.require(name).name, format, out: target === '-' ? null : path.resolve(target), acknowledgement: result.acknowledgement });
+  } else if (target !== '-') {
+    context.out.info(`Wrote the ${format === 'campaign' ? 'campaign file' : `${format.toUpperCase()} manifest`} of "${text(name)}" to ${path.resolve(target)}.`);
+    if (format !== 'campaign') context.out.result(result.acknowledgement.trimEnd());
+  }
+  return EXIT_OK;
+}
+
+function imported(context: CliContext, service: CampaignService, importText: string, options: CampaignCommandOptions): number {
+  const { campaign, refused } = service.importFile(importText, {
+    ...(options.outputDir !== undefined ? { folder: path.resolve(options.outputDir) } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    defaultParent: process.cwd(),
+  });
+  const overview = service.overview(campaign);
+  if (options.json) printJson(context.out, { ...overview, refused });
+  else {
+    context.out.info(`Imported campaign "${text(campaign.name)}" (${campaign.queries.length} queries, ${overview.counts.files} files listed) into ${text(campaign.folder)}.`);
+    for (const refusal of refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
+    context.out.info(`Fetch its files with: mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL`);
+  }
+  return EXIT_OK;
+}
+
+async function readCampaignText(file: string): Promise<string> {
+  try {
+    return await readFile(path.resolve(file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InvalidInputError(`Cannot read the campaign file ${file} (${code ?? 'unreadable'}): check the path.`);
+  }
+}
+
+/** `campaign sync`: queue what is missing through the engine (a batch of its own) and wait, with progress. */
+async function syncCommand(context: CliContext, name: string, options: CampaignCommandOptions, stateDir: string): Promise<number> {
+  const { out } = context;
+  const batchId = randomUUID();
+  const showProgress = !out.quiet && !options.json;
+  const opened = await openDownloadEngine(stateDir, {
+    client: context.client,
+    username: () => options.username!.trim(),
+    concurrency: options.concurrency!,
+    maxAttempts: options.retries! + 1,
+    backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelay! * 1000 },
+    batchId,
+  });
+  tellRecovery(context, opened);
+  const onInterrupt = (): void => void opened.engine.close();
+  context.signal?.addEventListener('abort', onInterrupt, { once: true });
+  let display: DownloadDisplay | undefined;
+  const show = (update: ProgressUpdate): void => display?.update(update);
+  try {
+    const service = new CampaignService({ ledger: opened.ledger, client: context.client });
+    const campaign = service.store.require(name);
+    // A wrong e-mail stops here, before anything is listed or queued.
+    await opened.engine.signIn();
+    if (showProgress) display = (await import('../output/download-display')).createDownloadDisplay(out);
+    opened.engine.on('progress', show);
+    const run = await service.sync(campaign.name, opened.engine, {
+      existingFiles: options.onExisting ?? 'overwrite',
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
+    opened.engine.off('progress', show);
+    display?.stop();
+    display = undefined;
+    if (context.signal?.aborted) {
+      out.error('Interrupted. Run the same command again to continue.');
+      return interruptedExitCode(context.signal);
+    }
+    const report = run.refresh();
+    service.store.recordSync(run.campaignId, report);
+    printSyncReport(context, report, Boolean(options.json));
+    if (outcome === 'paused') {
+      out.error(`mlso-dl: ${opened.engine.overall().pauseReason?.message ?? 'The download queue was paused.'} Run the same command again to continue.`);
+      return EXIT_FAILURE;
+    }
+    for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true })) out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
+    return report.total.failed + report.total.missing > 0 ? EXIT_FAILURE : EXIT_OK;
+  } finally {
+    opened.engine.off('progress', show);
+    display?.stop();
+    context.signal?.removeEventListener('abort', onInterrupt);
+    await opened.close();
+  }
+}
+
+function printSyncReport(context: CliContext, report: SyncReport, json: boolean): void {
+  if (json) {
+    printJson(context.out, report);
+    return;
+  }
+  const row = (label: string, counts: SyncCounts): string[] => [label, String(counts.listed), String(counts.new), String(counts.onDisk), String(counts.queued), String(counts.failed), String(counts.missing)];
+  const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
+  context.out.result(table(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, !context.out.quiet));
+  if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
+  for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
+}
+
+function describeQuery(query: CampaignQuery): string {
+  const filters = Object.entries(query.filters).map(([name, value]) => `${name} ${value}`);
+  return `${text(query.instrument)} ${text(query.product)}${filters.length > 0 ? ` (${filters.map(text).join(', ')})` : ''}`;
+}
+
+/** A plain left-aligned table; the header and its rule are left out with --quiet. */
+function table(head: readonly string[], rows: readonly string[][], withHeader: boolean): string {
+  const widths = head.map((title, column) => rows.reduce((width, row) => Math.max(width, row[column]!.length), title.length));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
+  return [...(withHeader ? [line(head), line(widths.map((width) => '-'.repeat(width)))] : []), ...rows.map(line)].join('\n');
+}
+
+const text = (value: string): string => escapeControlCharacters(value);
+
+/** A name as one word for the shell: quoted when it holds anything but plain characters. */
+function shellWord(name: string): string {
+  return /^[\w.@-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`;
+}
