@@ -16,6 +16,7 @@ export function checkCampaignName(raw: string): NameCheck {
 export function campaignSlug(name: string): string {
   const slug = name
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')
     .toLowerCase();

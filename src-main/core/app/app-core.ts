@@ -25,6 +25,11 @@ export interface AppCore {
   hasActiveDownloads(): boolean;
   /** Files transferring or waiting to, for the quit question. */
   countActiveDownloads(): number;
+  /**
+   * Syncs the campaigns whose automatic sync is due (what a timer does once a minute); the names synced. The host
+   * may call it at once, e.g. when the computer wakes from sleep.
+   */
+  syncDueCampaigns(nowMs?: number): Promise<string[]>;
   /** Saves the window's position without announcing a settings change (it happens on every move). */
   saveWindowBounds(bounds: Settings['windowBounds']): void;
   close(): Promise<void>;
@@ -97,6 +102,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     handlers,
     hasActiveDownloads: () => activeCount() > 0,
     countActiveDownloads: () => activeCount(),
+    syncDueCampaigns: (nowMs = Date.now()) => campaigns.autoSync.tick(nowMs),
     saveWindowBounds: (bounds) => settings.saveQuietly({ windowBounds: bounds }),
     close: async () => {
       await campaigns.close();

@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CampaignOverview, CampaignSyncProgress } from '../../../src-shared/campaigns/campaign-types';
+import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
+import { isDue } from '../../../src-main/core/campaigns/auto-sync';
+import { DEMO_EMAIL } from '../../../src-main/emulator';
+import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { useEmulator } from '../../helpers/fixtures';
+import { waitFor } from '../../helpers/built-cli';
+
+const emulator = useEmulator({ imageSize: 32 });
+const open: CoreHarness[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((h) => h.core.close()));
+});
+async function harness(): Promise<CoreHarness> {
+  const h = await coreHarness(emulator());
+  open.push(h);
+  return h;
+}
+
+const QUERY = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '2hours' } };
+
+describe('campaigns behind the contract', () => {
+  it('creates a campaign in the download folder, syncs it with progress events, and counts its files as they arrive', async () => {
+    const h = await harness();
+    const created = await h.core.handlers['campaigns:create']({ name: 'Eclipse 2024', queries: [QUERY], layout: '{yyyy}/{mm}' });
+    expect(created).toMatchObject({ name: 'Eclipse 2024', folder: path.join(h.downloadFolder, 'eclipse-2024'), layout: '{yyyy}/{mm}', syncing: false, lastSync: null });
+    expect(created.counts).toEqual({ files: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 });
+
+    expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'Eclipse 2024' })).toMatchObject({ ok: false, error: { kind: 'session' } });
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    const report = await h.core.handlers['campaigns:sync']({ name: 'eclipse 2024' });
+    expect(report.total.listed).toBeGreaterThan(2);
+    expect(report.total.new).toBe(report.total.listed);
+    const phases = h.events.filter((e) => e.event === 'campaigns:sync-progress').map((e) => (e.payload as CampaignSyncProgress).phase);
+    expect(phases).toEqual(expect.arrayContaining(['listing', 'checking', 'queueing']));
+    expect(['downloading', 'done']).toContain(phases.at(-1));
+
+    const latest = async () => (await h.core.handlers['campaigns:list']())[0]!;
+    await waitFor(async () => (await latest()).counts.onDisk === report.total.listed, 'every file on disk');
+    expect(await readdir(path.join(h.downloadFolder, 'eclipse-2024', '2025'))).toEqual(['03']);
+    // The window hears of the counts moving, not only of the sync's start and end.
+    await waitFor(
+      () => h.events.some((e) => e.event === 'campaigns:changed' && (e.payload as CampaignOverview[])[0]?.counts.onDisk === report.total.listed),
+      'a campaigns:changed event with every file on disk',
+    );
+    expect((await latest()).lastSync?.total.listed).toBe(report.total.listed);
+  });
+
+  it('verifies, exports the manifest with the acknowledgement and the campaign file, edits and deletes', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['campaigns:create']({ name: 'season', queries: [QUERY] });
+    const report = await h.core.handlers['campaigns:sync']({ name: 'season' });
+    await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.counts.onDisk === report.total.listed, 'every file on disk');
+    expect(await h.core.handlers['campaigns:verify']({ name: 'season' })).toMatchObject({ onDisk: report.total.listed, missing: 0, changed: 0 });
+
+    const csv = await h.core.handlers['campaigns:export']({ name: 'season', format: 'csv' });
+    expect(csv).toMatchObject({ fileName: 'season-manifest.csv', mediaType: 'text/csv' });
+    expect(csv.text.split('\r\n')).toHaveLength(report.total.listed + 2);
+    expect(csv.acknowledgement).toContain('COSMO K-Coronagraph (KCor), doi:10.5065/D69G5JV8');
+    const shared = await h.core.handlers['campaigns:export']({ name: 'season', format: 'campaign', includeFiles: true });
+    expect(JSON.parse(shared.text).files).toHaveLength(report.total.listed);
+
+    const imported = await h.core.handlers['campaigns:import']({ text: shared.text, name: 'season copy' });
+    expect(imported).toMatchObject({ name: 'season copy', folder: path.join(h.downloadFolder, 'season-copy'), counts: { files: report.total.listed, missing: report.total.listed } });
+    expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: shared.text })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'A campaign called "season" already exists: choose another name.' },
+    });
+    expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: '{"format":"zip"}' })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+
+    const edited = await h.core.handlers['campaigns:update']({ name: 'season', change: { name: 'Season 25', autoSyncHours: 6 } });
+    expect(edited).toMatchObject({ name: 'Season 25', autoSyncHours: 6, counts: { onDisk: report.total.listed } });
+    for (const change of [{ layout: '../x' }, { autoSyncHours: 0 }, { queries: [] }, { folder: 'relative' }]) {
+      expect(await invokeHandler(h.core.handlers, 'campaigns:update', { name: 'Season 25', change })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    }
+    await h.core.handlers['campaigns:delete']({ name: 'Season 25' });
+    expect((await h.core.handlers['campaigns:list']()).map((c) => c.name)).toEqual(['season copy']);
+    // Its files stay on disk.
+    expect((await readdir(path.join(h.downloadFolder, 'season'))).length).toBe(report.total.listed);
+  });
+
+  it('refuses a filter the product does not accept, naming those it does', async () => {
+    const h = await harness();
+    const result = await invokeHandler(h.core.handlers, 'campaigns:create', { name: 'x', queries: [{ ...QUERY, filters: { 'wave-region': '1074' } }] });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining('does not accept the wave-region filter') } });
+  });
+
+  it('syncs automatically the campaigns that are due, while someone is signed in', async () => {
+    expect(isDue({ autoSyncHours: null, lastSyncAt: null }, Date.now())).toBe(false);
+    expect(isDue({ autoSyncHours: 2, lastSyncAt: null }, Date.now())).toBe(true);
+    expect(isDue({ autoSyncHours: 2, lastSyncAt: '2026-01-01T00:00:00Z' }, Date.parse('2026-01-01T01:59:00Z'))).toBe(false);
+    expect(isDue({ autoSyncHours: 2, lastSyncAt: '2026-01-01T00:00:00Z' }, Date.parse('2026-01-01T02:00:00Z'))).toBe(true);
+
+    const h = await harness();
+    await h.core.handlers['campaigns:create']({ name: 'hourly', queries: [QUERY], autoSyncHours: 1 });
+    await h.core.handlers['campaigns:create']({ name: 'manual', queries: [QUERY] });
+    const tick = (now: number) => h.core.syncDueCampaigns(now);
+    expect(await tick(Date.now())).toEqual([]); // nobody signed in
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    expect(await tick(Date.now())).toEqual(['hourly']);
+    expect(await tick(Date.now() + 30 * 60_000)).toEqual([]);
+    expect(await tick(Date.now() + 61 * 60_000)).toEqual(['hourly']);
+  });
+});
