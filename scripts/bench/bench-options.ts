@@ -10,6 +10,8 @@ export interface BenchOptions {
   skipUi: boolean;
   /** Skip the 100,000-entry listing through a pipe (--json and the table). */
   skipListing: boolean;
+  /** Skip the 5,000-file campaign (sync, sync again, verify, manifest). */
+  skipCampaign: boolean;
   /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
   runs: number;
   /** Leave the temporary folder (downloads, logs) in place for inspection. */
@@ -27,6 +29,7 @@ Options:
   --skip-big   skip the 256 MiB file runs
   --skip-ui    skip the 100,000-row results table measurement in Chromium
   --skip-listing  skip the 100,000-entry listing through a pipe (files --json and the table)
+  --skip-campaign skip the 5,000-file campaign (sync, sync again, verify, CSV manifest)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
@@ -41,6 +44,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       'skip-big': { type: 'boolean', default: false },
       'skip-ui': { type: 'boolean', default: false },
       'skip-listing': { type: 'boolean', default: false },
+      'skip-campaign': { type: 'boolean', default: false },
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
@@ -52,5 +56,5 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
   if (values.help) return undefined;
   const runs = Number(values.runs);
   if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
-  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
+  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], skipCampaign: values['skip-campaign'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
 }

@@ -10,6 +10,7 @@ import { runUiBenchmark, uiTable, uiTargetLines, type UiResult } from './ui-benc
 import { listingTable, listingTargetLines, runListingBenchmark } from './listing-benchmark';
 import { runStartupBenchmark, startupTable, startupTargetLines } from './startup-benchmark';
 import { enqueueTable, enqueueTargetLines, runEnqueueBenchmark } from './enqueue-benchmark';
+import { campaignTable, runCampaignBenchmark, type CampaignBenchResult } from './campaign-benchmark';
 import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
 import { Progress } from './progress';
@@ -31,7 +32,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'mlso-bench-'));
   if (!options.keep) trackFolder(workDir);
 
-  const results: BenchResults & { error?: string; ui?: UiResult } = {
+  const results: BenchResults & { error?: string; ui?: UiResult; campaign?: CampaignBenchResult } = {
     startedAt: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -69,6 +70,11 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       progress.step('enqueue: the same listing streamed into a paused download engine (skipped with --skip-listing too)');
       results.enqueue = await runEnqueueBenchmark(ctx, paths.enqueueProbe);
       console.log(`\n${enqueueTable(results.enqueue, options.runs)}\n`);
+    }
+    if (!options.skipCampaign) {
+      progress.step('campaign: 5,000 files synced, synced again (nothing to fetch), verified and exported');
+      results.campaign = await runCampaignBenchmark(ctx);
+      console.log(`\n${campaignTable(results.campaign, options.runs)}\n`);
     }
     if (!options.skipUi) {
       progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
