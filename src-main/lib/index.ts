@@ -73,6 +73,6 @@ export type { DownloadEngine, DownloadEngineOptions, EnqueueOptions, EnqueueResu
 export type { DownloadLedger, Job, JobState, StateCounts } from '../core/downloads/download-ledger';
 export { JOB_STATES } from '../../src-shared/downloads/job-state';
 export { EXISTING_FILE_POLICIES, type ExistingFilePolicy } from '../../src-shared/downloads/existing-file-policy';
-export type { EngineEventMap, JobView, OverallProgress, ProgressUpdate } from '../../src-shared/downloads/progress-types';
+export type { EngineEventMap, JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
 export { DEFAULT_BACKOFF, type BackoffSettings } from '../core/downloads/retry-policy';
 export type { FreeSpaceProbe } from '../core/downloads/disk-space';

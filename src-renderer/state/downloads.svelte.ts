@@ -1,9 +1,23 @@
 // The download queue as the engine reports it: a snapshot on entry, then progress events that carry only the
 // jobs that changed. Queues can hold thousands of jobs, so updates patch a raw array in place of a deep proxy.
 import type { JobState } from '../../src-shared/downloads/job-state';
-import type { JobView, OverallProgress, ProgressUpdate } from '../../src-shared/downloads/progress-types';
+import type { JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
+
+export const NO_RUN: RunProgress = {
+  number: 0,
+  inProgress: false,
+  total: 0,
+  queued: 0,
+  active: 0,
+  paused: 0,
+  done: 0,
+  failed: 0,
+  cancelled: 0,
+  bytesReceived: 0,
+  bytesWritten: 0,
+};
 
 export const EMPTY_OVERALL: OverallProgress = {
   total: 0,
@@ -19,12 +33,14 @@ export const EMPTY_OVERALL: OverallProgress = {
   etaSeconds: null,
   queuePaused: false,
   pauseReason: null,
+  run: NO_RUN,
 };
 
-/** The list's view filters; "Active" also counts what is waiting its turn. */
+/** The list's view filters: "Active" is what is moving now (at most the concurrency), "Queued" what waits its turn. */
 export const JOB_FILTERS = {
   all: { label: 'All', states: null },
-  active: { label: 'Active', states: ['active', 'queued'] },
+  active: { label: 'Active', states: ['active'] },
+  queued: { label: 'Queued', states: ['queued'] },
   paused: { label: 'Paused', states: ['paused'] },
   failed: { label: 'Failed', states: ['failed'] },
   done: { label: 'Done', states: ['done', 'cancelled'] },
@@ -45,6 +61,8 @@ export class DownloadsStore {
   filter = $state<JobFilter>('all');
   /** A short note after a control did something not visible in the list (e.g. "Retrying 3 files"). */
   note = $state<string | null>(null);
+  /** The note speaks of work under way ("Retrying 3 files."): it goes when the run doing that work ends. */
+  private noteLastsWhileRunning = false;
 
   visibleJobs = $derived.by(() => {
     const states: readonly JobState[] | null = JOB_FILTERS[this.filter].states;
@@ -108,10 +126,14 @@ export class DownloadsStore {
       return;
     }
     this.error = null;
-    if (channel === 'downloads:retry-failed') this.note = `Retrying ${result.value === 1 ? '1 file' : `${result.value} files`}.`;
+    if (channel === 'downloads:retry-failed' && typeof result.value === 'number' && result.value > 0) {
+      // The engine put the files back in the queue before answering, so every update from now on is of the run
+      // retrying them; the first that says the run has ended takes the note away.
+      this.showNote(`Retrying ${result.value === 1 ? '1 file' : `${result.value} files`}.`, true);
+    }
     // Cleared jobs leave the engine's list, which progress events cannot say; reload it.
     if (channel === 'downloads:clear-finished') {
-      this.note = `Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`;
+      this.showNote(`Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`, false);
       await this.refresh();
     }
   }
@@ -133,10 +155,17 @@ export class DownloadsStore {
 
   dismissNote(): void {
     this.note = null;
+    this.noteLastsWhileRunning = false;
+  }
+
+  private showNote(note: string, lastsWhileRunning: boolean): void {
+    this.note = note;
+    this.noteLastsWhileRunning = lastsWhileRunning;
   }
 
   private setOverall(overall: OverallProgress): void {
     this.overall = overall;
     this.pauseReason = overall.queuePaused ? overall.pauseReason : null;
+    if (this.noteLastsWhileRunning && !overall.run.inProgress) this.dismissNote();
   }
 }

@@ -1,5 +1,6 @@
 // The Settings screen's form over the saved preferences. The main side validates and answers with the saved
-// settings or with a message, which is shown as it is; the form keeps what was typed until it is saved.
+// settings or with a message, which is shown as it is (at its field when the save changed only that one); the form
+// keeps what was typed until it is saved.
 import type { Settings } from '../../src-shared/contract/contract';
 import type { ExistingFilePolicy } from '../../src-shared/downloads/existing-file-policy';
 import type { ErrorData } from '../../src-shared/errors';
@@ -44,17 +45,23 @@ export class SettingsStore {
   saving = $state(false);
   choosingFolder = $state(false);
   error = $state.raw<ErrorData | null>(null);
+  /**
+   * The field `error` is about, when that is known: the refused save changed only that setting. (The main side's
+   * message names the setting in words only, so a save of several changes keeps its message in a banner.)
+   */
+  errorField = $state<keyof SettingsDraft | null>(null);
   /** "Saved." after a successful save, until the next edit. */
   confirmation = $state<string | null>(null);
 
   dirty = $derived(this.saved !== null && this.draft !== null && DRAFT_KEYS.some((key) => this.draft?.[key] !== this.saved?.[key]));
 
   private readonly client: ApiClient;
-  private readonly onSaved: (settings: Settings) => void;
+  private readonly onChange: (settings: Settings) => void;
 
-  constructor(client: ApiClient, onSaved: (settings: Settings) => void) {
+  /** `onChange` hears of every settings value the window gets: loaded, saved here, or changed elsewhere. */
+  constructor(client: ApiClient, onChange: (settings: Settings) => void) {
     this.client = client;
-    this.onSaved = onSaved;
+    this.onChange = onChange;
     client.on('settings:changed', (settings) => this.accept(settings));
   }
 
@@ -72,24 +79,40 @@ export class SettingsStore {
       if (this.draft[key] !== this.saved[key]) Object.assign(changes, { [key]: this.draft[key] });
     }
     this.saving = true;
-    this.error = null;
+    this.dismissError();
     this.confirmation = null;
     const result = await this.client.invoke('settings:update', changes);
     this.saving = false;
     if (!result.ok) {
       this.error = result.error;
+      const keys = Object.keys(changes) as (keyof SettingsDraft)[];
+      this.errorField = result.error.kind === 'invalid-input' && keys.length === 1 ? keys[0]! : null;
       return false;
     }
-    this.saved = result.value;
+    this.accept(result.value);
     this.draft = draftOf(result.value);
     this.confirmation = 'Saved.';
-    this.onSaved(result.value);
     return true;
+  }
+
+  /**
+   * Changes settings from outside the form (e.g. "Use demo server" on Browse), leaving what is being typed in the
+   * form as it is. Returns the refusal, if any, for the caller to show where the change was asked for.
+   */
+  async change(changes: Partial<Settings>): Promise<ErrorData | null> {
+    const result = await this.client.invoke('settings:update', changes);
+    if (!result.ok) return result.error;
+    this.accept(result.value);
+    // The form shows what was just changed, so a later Save of other edits does not undo it.
+    for (const key of DRAFT_KEYS) {
+      if (this.draft && Object.hasOwn(changes, key)) Object.assign(this.draft, { [key]: result.value[key] });
+    }
+    return null;
   }
 
   revert(): void {
     if (this.saved) this.draft = draftOf(this.saved);
-    this.error = null;
+    this.dismissError();
     this.confirmation = null;
   }
 
@@ -107,11 +130,18 @@ export class SettingsStore {
 
   dismissError(): void {
     this.error = null;
+    this.errorField = null;
+  }
+
+  /** The message to show under `field`, if the last refusal was about it. */
+  errorAt(field: keyof SettingsDraft): string | null {
+    return this.error && this.errorField === field ? this.error.message : null;
   }
 
   private accept(settings: Settings): void {
     const keepEdits = this.dirty;
     this.saved = settings;
     if (!keepEdits || !this.draft) this.draft = draftOf(settings);
+    this.onChange(settings);
   }
 }

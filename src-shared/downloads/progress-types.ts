@@ -48,6 +48,33 @@ export interface OverallProgress {
   queuePaused: boolean;
   /** Why the queue stopped by itself (a full disk, a refused sign-in). */
   pauseReason: ErrorData | null;
+  /** The work in progress now (or the last run's result, once idle); the counts above are the whole list's. */
+  run: RunProgress;
+}
+
+/**
+ * A run: the files queued, resumed or retried since the queue was last idle. It ends when nothing is queued or
+ * active, and its figures stay as they were until new work starts the next one.
+ */
+export interface RunProgress {
+  /** 1 for the first run since the engine started, then one more for each; 0 before any. */
+  number: number;
+  /** False once the run has ended (nothing queued or active). */
+  inProgress: boolean;
+  /** Every file of the run, cancelled ones included. */
+  total: number;
+  /** Waiting, moving and paused files (the list's, all of which are work still to do). */
+  queued: number;
+  active: number;
+  paused: number;
+  /** Files that finished in this run. */
+  done: number;
+  failed: number;
+  cancelled: number;
+  /** Compressed bytes received in this run (retries included). */
+  bytesReceived: number;
+  /** Decompressed bytes written in this run. */
+  bytesWritten: number;
 }
 
 export interface ProgressUpdate {

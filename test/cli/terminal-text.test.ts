@@ -112,6 +112,7 @@ describe('the progress bars on a terminal', () => {
   const overall: OverallProgress = {
     total: 2, queued: 0, active: 1, paused: 0, done: 1, failed: 0, cancelled: 0,
     bytesReceived: 1000, bytesWritten: 2000, speed: 500, etaSeconds: 3, queuePaused: false, pauseReason: null,
+    run: { number: 1, inProgress: true, total: 2, queued: 0, active: 1, paused: 0, done: 1, failed: 0, cancelled: 0, bytesReceived: 1000, bytesWritten: 2000 },
   };
   const job = (localName: string): JobView => ({
     id: 1, filename: localName, localName, folder: '/tmp', instrument: 'kcor', product: 'pb', dateObs: null, state: 'active',

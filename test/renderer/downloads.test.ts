@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
-import { FakeContract, makeJob, overallOf, type FakeOptions } from './fake-contract';
+import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
 import { renderApp } from './render-app';
 
 const A = '20250324_210304_kcor_l2_pb.fts';
@@ -70,7 +70,7 @@ describe('downloads screen', () => {
     const { fake } = await openDownloads();
     await fireEvent.click(screen.getByRole('button', { name: 'Pause all' }));
     await waitFor(() => expect(fake.callsTo('downloads:pause-all')).toHaveLength(1));
-    await screen.findByText('Queue paused', { selector: '.figures span' });
+    await within(screen.getByRole('region', { name: 'Downloads' })).findByText('Queue paused');
     await fireEvent.click(screen.getByRole('button', { name: 'Resume all' }));
     await waitFor(() => expect(fake.callsTo('downloads:resume-all')).toHaveLength(1));
     await fireEvent.click(screen.getByRole('button', { name: 'Retry failed' }));
@@ -175,7 +175,112 @@ describe('badge and status bar', () => {
     const status = screen.getByRole('contentinfo');
     await waitFor(() => within(status).getByText('1 of 5 files'));
     within(status).getByText('1.9 MB/s');
-    within(status).getByText(/^ETA /);
+    within(status).getByText(/^\d+ (s|min \d+ s) left$/);
     within(status).getByText('5.0 GB free');
+  });
+});
+
+describe('the work in progress now', () => {
+  /** Five files finished in earlier runs, and a run of three now: one done, one moving, one waiting. */
+  function ledgerWithEarlierRuns(): JobView[] {
+    const earlier = Array.from({ length: 5 }, (_, index) => makeJob(10 + index, `20250320_18000${index}_kcor_l2_pb.fts`, 'done'));
+    return [...earlier, ...queue().slice(0, 2), makeJob(6, '20250324_210419_kcor_l2_pb.fts', 'done')];
+  }
+
+  it('counts the current run in the status bar and the Downloads header, not every file the ledger holds', async () => {
+    const jobs = ledgerWithEarlierRuns();
+    const fake = new FakeContract({ jobs });
+    const current = jobs.filter((job) => job.id < 10);
+    fake.overall = () => overallOf(jobs, { run: runOf(current, { number: 2 }) });
+    await renderApp(fake);
+    const status = screen.getByRole('contentinfo');
+    await waitFor(() => within(status).getByText('1 of 3 files'));
+    within(status).getByText('1.9 MB/s');
+    within(status).getByText(/ left$/);
+    await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
+    within(screen.getByRole('region', { name: 'Downloads' })).getByText('1 of 3 files');
+  });
+
+  it('says idle with the last run’s result when nothing runs', async () => {
+    const jobs = [...queue().slice(3), makeJob(6, '20250324_210419_kcor_l2_pb.fts', 'done')];
+    const fake = new FakeContract({ jobs });
+    fake.overall = () => overallOf(jobs, { run: runOf(jobs, { number: 3 }) });
+    await renderApp(fake);
+    const status = screen.getByRole('contentinfo');
+    await waitFor(() => within(status).getByText('Idle'));
+    within(status).getByText('last run: 2 of 3 files');
+    within(status).getByText('1 failed');
+    expect(within(status).queryByText(/ left$/)).toBeNull();
+  });
+
+  it('says idle, with no figures, before the first run', async () => {
+    const jobs = Array.from({ length: 3 }, (_, index) => makeJob(index + 1, `20250320_18000${index}_kcor_l2_pb.fts`, 'done'));
+    const fake = new FakeContract({ jobs });
+    fake.overall = () => overallOf(jobs, { run: runOf([], { number: 0 }) });
+    await renderApp(fake);
+    const status = screen.getByRole('contentinfo');
+    await waitFor(() => within(status).getByText('Idle'));
+    expect(within(status).queryByText(/of \d+ files?/)).toBeNull();
+  });
+
+  it('takes the retry note away once the retried file is done, not before', async () => {
+    const { fake, table } = await openDownloads();
+    await fireEvent.click(screen.getByRole('button', { name: 'Retry failed' }));
+    await screen.findByText('Retrying 1 file.');
+    const retried = { ...fake.jobs.find((job) => job.id === 4)!, state: 'active' as const, lastError: null };
+    fake.jobs = fake.jobs.map((job) => (job.id === 4 ? retried : job));
+    fake.emit('downloads:progress', { jobs: [retried], overall: fake.overall() });
+    await waitFor(() => within(rowOf(table, D)).getByText('active'));
+    screen.getByText('Retrying 1 file.');
+
+    // Every file of the run is finished: the run has ended, and so has the retrying.
+    fake.jobs = fake.jobs.map((job) => (job.state === 'active' || job.state === 'queued' ? { ...job, state: 'done' as const } : job));
+    fake.emit('downloads:progress', { jobs: fake.jobs, overall: fake.overall() });
+    await waitFor(() => expect(screen.queryByText('Retrying 1 file.')).toBeNull());
+  });
+
+  it('counts as active only the files moving now; the rest wait in Queued', async () => {
+    const jobs = [...queue(), ...Array.from({ length: 6 }, (_, index) => makeJob(20 + index, `20250324_22000${index}_kcor_l2_pb.fts`, 'queued'))];
+    const { table } = await openDownloads({ jobs });
+    expect(screen.getByRole('radio', { name: /^Active/ }).textContent?.replace(/\s+/g, ' ').trim()).toBe('Active 1');
+    expect(screen.getByRole('radio', { name: /^Queued/ }).textContent?.replace(/\s+/g, ' ').trim()).toBe('Queued 7');
+    await fireEvent.click(screen.getByRole('radio', { name: /^Active/ }));
+    await waitFor(() => expect(within(table).queryByText(B)).toBeNull());
+    within(table).getByText(A);
+  });
+});
+
+describe('sizes and names', () => {
+  it('labels the three sizes: listed in the results, received and on disk in the queue', async () => {
+    const { table } = await openDownloads();
+    const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent?.trim());
+    expect(headers).toEqual(expect.arrayContaining(['Received', 'On disk']));
+    expect(headers).not.toContain('Size');
+    // The finished file: 2.5 MB came over the network, 4.9 MB were written (decompressed).
+    within(rowOf(table, E)).getByText('2.5 MB');
+    within(rowOf(table, E)).getByText('4.9 MB');
+    // A file on its way shows what arrived of what the listing announced.
+    within(rowOf(table, A)).getByText('1.2 MB of 2.5 MB');
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Browse' }));
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Instrument' }), { target: { value: 'kcor' } });
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Product' }) as HTMLSelectElement).value).toBe('pb'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const grid = await screen.findByRole('grid', { name: 'Files found' });
+    within(grid).getByRole('columnheader', { name: 'Listed size' });
+  });
+
+  it('names the Downloads rail entry by its visible label and gives the counts as its description', async () => {
+    await renderApp(new FakeContract({ jobs: queue() }));
+    const entry = screen.getByRole('button', { name: 'Downloads' });
+    await waitFor(() => expect(entry.getAttribute('aria-describedby')).toBe('downloads-badge'));
+    // No aria-label: the name is the label people see, so it can never drift from it (WCAG 2.5.3).
+    expect(entry.hasAttribute('aria-label')).toBe(false);
+    expect(entry.querySelector('.label')?.textContent).toBe('Downloads');
+  });
+
+  it('lets the keyboard reach the queue’s scrolling list', async () => {
+    const { table } = await openDownloads();
+    expect(table.tabIndex).toBe(0);
   });
 });

@@ -16,6 +16,12 @@ function spin(name: string): HTMLInputElement {
   return screen.getByRole('spinbutton', { name }) as HTMLInputElement;
 }
 
+/** The text of the error message a field points to (aria-describedby), or null when none. */
+function messageUnder(field: HTMLElement): string | null {
+  const id = (field.getAttribute('aria-describedby') ?? '').split(' ').find((candidate) => candidate.endsWith('-error'));
+  return id ? (document.getElementById(id)?.textContent?.trim() ?? null) : null;
+}
+
 describe('settings', () => {
   it('shows the saved settings', async () => {
     const { folder } = await openSettings();
@@ -49,6 +55,38 @@ describe('settings', () => {
     expect(fake.settings.concurrency).toBe(4);
     await fireEvent.click(screen.getByRole('button', { name: 'Revert' }));
     expect(spin('Concurrent downloads').value).toBe('4');
+  });
+
+  it('shows a refused setting at its field, and moves the focus there', async () => {
+    const { fake, folder } = await openSettings();
+    fake.fail('settings:update', { kind: 'invalid-input', message: 'The download folder must be a full path, such as /home/you/MLSO.' });
+    await fireEvent.input(folder, { target: { value: 'relative/folder' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(folder.getAttribute('aria-invalid')).toBe('true'));
+    expect(messageUnder(folder)).toBe('The download folder must be a full path, such as /home/you/MLSO.');
+    expect(document.activeElement).toBe(folder);
+    // Said once, at the field: no banner repeats it.
+    expect(screen.getAllByText('The download folder must be a full path, such as /home/you/MLSO.')).toHaveLength(1);
+    screen.getByText('Not saved.');
+
+    // The next save that goes through takes the message away.
+    fake.handle('settings:update', (changes) => (fake.settings = { ...fake.settings, ...changes }));
+    await fireEvent.input(folder, { target: { value: '/data/solar' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(folder.getAttribute('aria-invalid')).toBeNull();
+    expect(messageUnder(folder)).toBeNull();
+  });
+
+  it('keeps a refusal it cannot place (several fields changed) in a banner', async () => {
+    const { fake, folder } = await openSettings();
+    fake.fail('settings:update', { kind: 'invalid-input', message: 'Retries must be a whole number from 0 to 20.' });
+    await fireEvent.input(folder, { target: { value: '/data/solar' } });
+    await fireEvent.input(spin('Retries'), { target: { value: '99' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Retries must be a whole number from 0 to 20.');
+    screen.getByText('Not saved.');
+    expect(folder.getAttribute('aria-invalid')).toBeNull();
   });
 
   it('shows and saves the listing limits, with a hint on each', async () => {

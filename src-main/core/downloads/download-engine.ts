@@ -20,6 +20,7 @@ import type { OpenFileSink } from './file-sink';
 import { onFolder } from './folder-errors';
 import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement, type QueuedJob } from './listing-intake';
 import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
+import { RunTally } from './run-tally';
 import { SessionKeeper, SignInRequiredError } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
 import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
@@ -105,6 +106,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private readonly pendingSizes = new CostBoundedValue(() => this.ledger.pendingSizes(this.options.batchId));
   /** The last progress update carried figures from an earlier reading: another one is due. */
   private progressOwed = false;
+  /** The work in progress now, as the status bar reports it (the counts above are the whole list's). */
+  private readonly currentRun = new RunTally();
 
   constructor(private readonly options: DownloadEngineOptions) {
     super();
@@ -125,6 +128,9 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     if (this.started) return;
     this.started = true;
     await this.recover();
+    // Files left queued by an earlier session are the first run's.
+    const left = this.ledger.counts(this.options.batchId);
+    if (left.queued + left.active > 0) this.currentRun.begin();
     this.progressTimer = setInterval(() => this.emitProgress(), this.options.progressIntervalMs ?? 100);
     this.progressTimer.unref();
     this.spawnWorkers();
@@ -181,6 +187,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       freeSpace: this.options.freeSpace ?? freeSpaceOf,
       onQueued: (jobs) => {
         for (const job of jobs) this.newlyQueued.set(job.id, job);
+        this.currentRun.joined(jobs.map((job) => job.id));
         this.nudge();
       },
     };
@@ -229,7 +236,9 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.queuePaused = false;
     this.pauseReason = null;
     if (this.persistsPause) this.ledger.setSetting(QUEUE_PAUSED_SETTING, undefined);
-    for (const id of this.ledger.moveStates(['paused'], 'queued', this.options.batchId)) this.dirty.add(id);
+    const resumed = this.ledger.moveStates(['paused'], 'queued', this.options.batchId);
+    for (const id of resumed) this.dirty.add(id);
+    this.currentRun.joined(resumed);
     this.emit('queue-resumed');
     this.nudge();
   }
@@ -241,13 +250,19 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   resume(id: number): void {
-    this.transition(id, ['paused'], 'queued');
+    if (this.transition(id, ['paused'], 'queued')) this.currentRun.joined([id]);
   }
 
   cancel(id: number): void {
     const run = this.running.get(id);
-    if (run) this.stop(run, 'cancel');
-    else this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
+    if (run) {
+      this.stop(run, 'cancel');
+      return;
+    }
+    const from = this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
+    // A failed file cancelled is still the run's if it failed in it; an older one does not join the run.
+    if (from === 'failed') this.currentRun.restated(id, 'cancelled');
+    else if (from) this.currentRun.finishedAs(id, 'cancelled');
   }
 
   retry(id: number): void {
@@ -255,6 +270,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     if (job && (job.state === 'failed' || job.state === 'cancelled')) {
       this.ledger.resetForRetry(id);
       this.renewedFor.delete(id);
+      this.currentRun.joined([id]);
       this.touched(id);
     }
   }
@@ -279,12 +295,13 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     return cleared;
   }
 
-  private transition(id: number, from: readonly JobState[], to: JobState): void {
+  /** Moves a job from one of `from` to `to`; returns the state it left, or undefined when it was in none of them. */
+  private transition(id: number, from: readonly JobState[], to: JobState): JobState | undefined {
     const job = this.ledger.get(id);
-    if (job && from.includes(job.state)) {
-      this.ledger.setState(id, to);
-      this.touched(id);
-    }
+    if (!job || !from.includes(job.state)) return undefined;
+    this.ledger.setState(id, to);
+    this.touched(id);
+    return job.state;
   }
 
   private touched(id: number): void {
@@ -332,6 +349,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       etaSeconds,
       queuePaused: this.queuePaused,
       pauseReason: this.pauseReason,
+      run: this.currentRun.figures(counts.value),
     };
     return { overall, stale };
   }
@@ -412,8 +430,10 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       }
       const job = this.ledger.claimNext(Date.now(), this.options.batchId);
       if (!job) {
-        this.checkSettled();
         const retryAt = this.ledger.nextRetryAt(this.options.batchId);
+        // Nothing runnable, nothing waiting for a retry, nothing in flight: the run is over.
+        if (retryAt === undefined && this.running.size === 0) this.currentRun.idle();
+        this.checkSettled();
         await this.nap(retryAt !== undefined ? Math.max(0, retryAt - Date.now()) : undefined);
         continue;
       }
@@ -473,10 +493,12 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
           onProgress: (progress) => {
             const received = progress.bytesReceived - run.bytesReceived;
+            const written = progress.bytesWritten - run.bytesWritten;
             this.speed.add(received);
             run.speed.add(received);
             this.bytesReceived += received;
-            this.bytesWritten += progress.bytesWritten - run.bytesWritten;
+            this.bytesWritten += written;
+            this.currentRun.moved(received, written);
             run.bytesReceived = progress.bytesReceived;
             run.bytesWritten = progress.bytesWritten;
           },
@@ -486,6 +508,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
         },
       );
       this.ledger.markDone(job.id, result);
+      this.currentRun.finishedAs(job.id, 'done');
     } catch (error) {
       await this.handleFailure(run, error, generation);
     } finally {
@@ -503,6 +526,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       this.ledger.refundAttempt(job.id);
       const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
       this.ledger.setState(job.id, next[run.stopReason]);
+      if (run.stopReason === 'cancel') this.currentRun.finishedAs(job.id, 'cancelled');
       return;
     }
     const data = toErrorData(error);
@@ -545,6 +569,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           ? `${sentence} (signing in again did not help).`
           : data.message;
     this.ledger.markFailed(job.id, data.kind, message);
+    this.currentRun.finishedAs(job.id, 'failed');
   }
 
   private checkSettled(): void {

@@ -197,7 +197,10 @@ export class DownloadLedger {
     }
   }
 
-  /** The ledger's database, for the campaigns kept in the same file (their files join the jobs by target path). */
+  /**
+   * The ledger's database, for the campaigns kept in the same file (their files join the jobs by target path).
+   * @internal
+   */
   get database(): Database.Database {
     return this.db;
   }

@@ -26,6 +26,22 @@ function newJob(folder: string, filename: string): NewJob {
 }
 
 describe('ledger', () => {
+  it('brings a ledger of the first schema up to date, keeping its jobs, and adds the campaign tables', async () => {
+    const file = path.join(await temporaryFolder(), LEDGER_FILE);
+    const old = new Database(file);
+    old.exec(LEDGER_MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    old
+      .prepare(`INSERT INTO jobs (url, instrument, product, filename, folder, target_path, state, created_at, updated_at) VALUES ('u', 'kcor', 'pb', 'a.fts', '/f', '/f/a.fts', 'done', 'x', 'x')`)
+      .run();
+    old.close();
+    const ledger = DownloadLedger.open(file);
+    expect(ledger.schemaVersion).toBe(2);
+    expect(ledger.list({ includeCleared: true }).map((job) => job.targetPath)).toEqual(['/f/a.fts']);
+    expect(ledger.database.prepare('SELECT COUNT(*) AS n FROM campaigns').get()).toEqual({ n: 0 });
+    ledger.close();
+  });
+
   it('creates the schema with WAL and records its version; refuses a newer one', async () => {
     const state = await temporaryFolder();
     const file = path.join(state, LEDGER_FILE);
@@ -34,7 +50,9 @@ describe('ledger', () => {
     ledger.close();
     const db = new Database(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual([{ name: 'jobs' }, { name: 'settings' }]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual(
+      ['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'].map((name) => ({ name })),
+    );
     db.pragma(`user_version = ${LEDGER_MIGRATIONS.length + 1}`);
     db.close();
     expect(() => DownloadLedger.open(file)).toThrow(/newer version/);

@@ -10,6 +10,10 @@ export async function browsesBothInstruments({ page, screenshot }: E2eContext): 
   await visible(page.getByText(/2021-07-15/));
   await visible(page.getByLabel('Wave region', { exact: true }));
   await visible(page.getByLabel('Observing plan', { exact: true }));
+  // The picker shows the whole name of the chosen instrument ("Upgraded Coronal Multi-Polarimeter (UCoMP)"), uncut.
+  const picker = page.getByRole('combobox', { name: 'Instrument' });
+  const [contentWidth, boxWidth] = await picker.evaluate((element) => [element.scrollWidth, element.clientWidth]);
+  expect(contentWidth, 'the instrument name overflows its picker').toBeLessThanOrEqual(boxWidth!);
   await screenshot('browse-ucomp');
 
   await chooseProduct(page, 'kcor', 'pb');

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
 
-async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
+export async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
   await chooseProduct(page, 'kcor', 'pb');
   for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await fillFilter(page, label, filters[label] ?? '');
   await page.getByRole('button', { name: 'Search' }).click();
@@ -38,7 +38,7 @@ function resultNames(page: E2eContext['page']) {
  * The names listed for the search just made: waits until every shown name is of `day` (YYYYMMDD), since
  * the previous search's rows stay on screen until the new listing arrives.
  */
-async function listedNames(page: E2eContext['page'], day: string): Promise<string[]> {
+export async function listedNames(page: E2eContext['page'], day: string): Promise<string[]> {
   let names: string[] = [];
   await waitUntil(`the results show files of ${day}`, async () => {
     names = await resultNames(page).allInnerTexts();
@@ -80,6 +80,13 @@ export async function downloadsASelectedRange(ctx: E2eContext): Promise<void> {
   const added = (await filesOnDisk(downloadFolder)).filter((name) => !before.has(name));
   expect(added).toEqual([...wanted].sort());
   await expectExactCopies(ctx, added);
+  // The status bar speaks of this run's three files, not of every file downloaded since the app started.
+  await waitUntil('the status bar shows the finished run of three', async () => (await statusText(page)).includes('last run: 3 of 3 files'));
+}
+
+/** The status bar's words, as one line. */
+async function statusText(page: E2eContext['page']): Promise<string> {
+  return (await page.getByRole('contentinfo').innerText()).replace(/\s+/g, ' ');
 }
 
 export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
@@ -122,8 +129,12 @@ export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
   await visible(page.getByText(/404/));
   await screenshot('downloads-failed');
   await page.getByRole('button', { name: 'Retry failed' }).click();
+  await visible(page.getByText('Retrying 1 file.'));
   await waitUntil('the failed file arrived after Retry failed', async () => existsIn(downloadFolder, names[0]!), 30_000);
   await expectExactCopies(ctx, names);
+  // The note was about work under way: it goes when that work is done, and the status bar tells the result.
+  await waitUntil('the retry note is gone', async () => (await page.getByText('Retrying 1 file.').count()) === 0);
+  await waitUntil('the status bar shows the retry run', async () => (await statusText(page)).includes('last run: 1 of 1 file'));
 }
 
 function existsIn(folder: string, name: string): boolean {

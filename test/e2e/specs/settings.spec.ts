@@ -11,6 +11,11 @@ export async function savesSettingsAndRefusesBadOnes({ page, downloadFolder, scr
   await folder.fill('relative/folder');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await visible(page.getByText(/full path/));
+  // The refusal is told at the field it concerns, which takes the focus.
+  expect(await folder.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await folder.getAttribute('aria-describedby')) ?? '';
+  expect(await page.locator(`[id="${describedBy}"]`).innerText()).toMatch(/full path/);
+  expect(await folder.evaluate((element) => element.matches(':focus'))).toBe(true);
   await screenshot('settings-refused');
   // A valid folder is saved (and the error goes); then the original one is put back.
   for (const value of [path.join(downloadFolder, 'elsewhere'), downloadFolder]) {
