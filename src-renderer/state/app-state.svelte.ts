@@ -1,11 +1,13 @@
 // The whole renderer state, created once per window and shared through Svelte context. Screens only read and
 // call it, so nothing is lost when a screen is left and re-entered.
 import { getContext, setContext } from 'svelte';
+import type { Settings } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
 import { AppInfoStore } from './app-info.svelte';
+import { CampaignsStore } from './campaigns.svelte';
 import { CatalogStore } from './catalog.svelte';
 import { ConnectionStore } from './connection.svelte';
 import { DiskStore } from './disk.svelte';
@@ -15,7 +17,7 @@ import { ResultsStore } from './results.svelte';
 import { SessionStore } from './session.svelte';
 import { SettingsStore } from './settings.svelte';
 
-export type Screen = 'browse' | 'downloads' | 'settings';
+export type Screen = 'browse' | 'downloads' | 'campaigns' | 'settings';
 
 export const SIGN_IN_TO_DOWNLOAD = 'Sign in to download: enter the e-mail address you registered with the observatory.';
 
@@ -32,6 +34,7 @@ export class AppState {
   readonly downloads: DownloadsStore;
   readonly settings: SettingsStore;
   readonly disk: DiskStore;
+  readonly campaigns: CampaignsStore;
   screen = $state<Screen>('browse');
   /** A failure with no field or screen of its own (e.g. a link that could not be opened). */
   problem = $state.raw<ErrorData | null>(null);
@@ -46,11 +49,25 @@ export class AppState {
     this.results = new ResultsStore(client);
     this.downloads = new DownloadsStore(client);
     this.disk = new DiskStore(client);
-    this.settings = new SettingsStore(client, () => {
-      // A new server or folder changes what the top and status bars show.
+    this.campaigns = new CampaignsStore(client);
+    this.settings = new SettingsStore(client, (settings) => this.settingsChanged(settings));
+  }
+
+  /** The settings last seen, to tell what a change touched (the first value comes with start(), which loads all). */
+  private settingsSeen: Settings | null = null;
+
+  private settingsChanged(settings: Settings): void {
+    const before = this.settingsSeen;
+    this.settingsSeen = settings;
+    if (!before) return;
+    const serverMoved = serverOf(settings) !== serverOf(before);
+    // Another server: the top bar names it, it has its own catalogue, and a session belongs to the server it was made with.
+    if (serverMoved) {
       void this.appInfo.load();
-      void this.disk.refresh();
-    });
+      void this.catalog.loadInstruments();
+      void this.session.load();
+    }
+    if (serverMoved || settings.downloadFolder !== before.downloadFolder) void this.disk.refresh();
   }
 
   /** Loads everything the window shows at once; each part reports its own failure. */
@@ -62,11 +79,18 @@ export class AppState {
       this.catalog.loadInstruments(),
       this.downloads.refresh(),
       this.disk.refresh(),
+      this.campaigns.load(),
     ]);
   }
 
   report(error: ErrorData): void {
     this.problem = error;
+  }
+
+  /** Switches to the bundled demo server at once (offered when the service cannot be reached); its catalogue follows. */
+  async useDemoServer(): Promise<void> {
+    const refused = await this.settings.change({ useDemoServer: true });
+    if (refused) this.report(refused);
   }
 
   /** Opens a web link in the system browser; in web mode the page is already in one, so a new tab does. */
@@ -122,6 +146,11 @@ export class AppState {
     const outcome = await this.results.enqueue(which);
     if (outcome && 'error' in outcome && outcome.error.kind === 'session') this.session.requireSignIn(outcome.error.message);
   }
+}
+
+/** What decides the server the app talks to. */
+function serverOf(settings: Settings): string {
+  return JSON.stringify([settings.useDemoServer, settings.baseUrl, settings.apiVersion]);
 }
 
 const APP_STATE = Symbol('app-state');

@@ -18,8 +18,11 @@ import type {
   Settings,
 } from '../../src-shared/contract/contract';
 import type { JobState } from '../../src-shared/downloads/job-state';
-import type { JobView, OverallProgress } from '../../src-shared/downloads/progress-types';
+import type { JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
+import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
+import type { Campaign, CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyProblem, VerifyReport } from '../../src-shared/campaigns/campaign-types';
+import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
@@ -190,6 +193,26 @@ export function overallOf(jobs: readonly JobView[], extra: Partial<OverallProgre
     etaSeconds: speed > 0 ? remaining / speed : null,
     queuePaused: false,
     pauseReason: null,
+    run: runOf(jobs),
+    ...extra,
+  };
+}
+
+/** The run as the engine would report it if every job in the list were queued in one run (tests override it). */
+export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}): RunProgress {
+  const count = (state: JobState): number => jobs.filter((job) => job.state === state).length;
+  return {
+    number: jobs.length > 0 ? 1 : 0,
+    inProgress: count('active') + count('queued') > 0,
+    total: jobs.length,
+    queued: count('queued'),
+    active: count('active'),
+    paused: count('paused'),
+    done: count('done'),
+    failed: count('failed'),
+    cancelled: count('cancelled'),
+    bytesReceived: jobs.reduce((sum, job) => sum + job.bytesReceived, 0),
+    bytesWritten: jobs.reduce((sum, job) => sum + job.bytesWritten, 0),
     ...extra,
   };
 }
@@ -253,6 +276,8 @@ export class FakeContract implements ContractClient {
   private nextJobId: number;
   /** Listings answered, by the id the window gets (the core keeps them the same way). */
   readonly keptListings = new Map<string, FileListing>();
+  /** Campaigns, in memory (see FakeCampaigns at the end of the file). */
+  readonly campaigns: FakeCampaigns = new FakeCampaigns(this);
 
   /** The fake's listing for a query: `listingSize` files from the query's start date. */
   listingFor({ instrument, product, filters }: FilesQuery): FileListing {
@@ -438,6 +463,7 @@ export class FakeContract implements ContractClient {
     'shell:show-file': () => null,
     'shell:open-external': () => null,
     'disk:free-space': () => this.freeSpace,
+    ...this.campaigns.handlers(),
   };
 }
 
@@ -447,4 +473,264 @@ export function rawBridgeOf(fake: FakeContract): RawBridge {
     invoke: (channel, args) => (fake.invoke as (channel: string, args: unknown) => Promise<Result<unknown>>)(channel, args),
     on: (event, listener) => fake.on(event as EventChannel, listener),
   };
+}
+
+// ---- Campaigns (issue 9), kept in memory: create/update/delete with the shared name and layout rules, sync over the
+// fake's listings (with progress events, and a gate a test can hold), files that arrive when a test says so, verify
+// problems a test sets, exports and imports. Every change is announced with `campaigns:changed`, as the core does.
+
+interface FakeCampaignState {
+  campaign: Campaign;
+  /** Every file the queries listed (file name to the query's instrument), the set's size is the campaign's `files`. */
+  listed: Map<string, string>;
+  onDisk: Set<string>;
+  queued: Set<string>;
+  failed: Set<string>;
+  syncing: boolean;
+  lastSync: SyncReport | null;
+}
+
+export interface CampaignSeed {
+  name: string;
+  folder?: string;
+  layout?: string;
+  queries?: CampaignQuery[];
+  autoSyncHours?: number | null;
+  lastSyncAt?: string | null;
+  /** How many files are in each state (named kcor-style, in that order). */
+  files?: { onDisk?: number; queued?: number; failed?: number; missing?: number };
+}
+
+export const KCOR_PB_DAY: CampaignQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' } };
+
+export class FakeCampaigns {
+  readonly states = new Map<string, FakeCampaignState>();
+  /** What the next verify reports (paths inside the folder); the files named missing or changed leave the disk. */
+  verifyProblems: VerifyReport['problems'] = [];
+  /** A sync waits on this after its first progress event, so a test can look at the screen mid-sync. */
+  syncGate: Promise<void> = Promise.resolve();
+
+  constructor(private readonly fake: FakeContract) {}
+
+  seed(seed: CampaignSeed): void {
+    const state = this.newState({
+      name: seed.name,
+      folder: seed.folder ?? `${this.fake.settings.downloadFolder}/${campaignSlug(seed.name)}`,
+      layout: seed.layout ?? '',
+      queries: seed.queries ?? [KCOR_PB_DAY],
+      autoSyncHours: seed.autoSyncHours ?? null,
+      createdAt: '2025-03-20T10:00:00.000Z',
+      lastSyncAt: seed.lastSyncAt ?? null,
+    });
+    let n = 0;
+    const add = (count: number | undefined, into: Set<string> | null): void => {
+      for (let i = 0; i < (count ?? 0); i++) {
+        const name = `20250324_${String(180000 + n++).padStart(6, '0')}_kcor_l2_pb.fts`;
+        state.listed.set(name, 'kcor');
+        into?.add(name);
+      }
+    };
+    add(seed.files?.onDisk, state.onDisk);
+    add(seed.files?.queued, state.queued);
+    add(seed.files?.failed, state.failed);
+    add(seed.files?.missing, null);
+    this.states.set(seed.name, state);
+  }
+
+  overview(state: FakeCampaignState): CampaignOverview {
+    const files = state.listed.size;
+    const counts = { files, onDisk: state.onDisk.size, queued: state.queued.size, failed: state.failed.size, missing: 0 };
+    counts.missing = files - counts.onDisk - counts.queued - counts.failed;
+    return { ...state.campaign, queries: [...state.campaign.queries], counts, syncing: state.syncing, lastSync: state.lastSync };
+  }
+
+  list(): CampaignOverview[] {
+    return [...this.states.values()].map((state) => this.overview(state));
+  }
+
+  /** Queued files arrive (all, or the first `count`), as the engine's downloads would report them. */
+  arrive(name: string, count?: number): void {
+    const state = this.get(name);
+    for (const file of [...state.queued].slice(0, count ?? state.queued.size)) {
+      state.queued.delete(file);
+      state.onDisk.add(file);
+    }
+    this.changed();
+  }
+
+  handlers(): Pick<
+    ContractHandlers,
+    'campaigns:list' | 'campaigns:create' | 'campaigns:update' | 'campaigns:delete' | 'campaigns:sync' | 'campaigns:verify' | 'campaigns:export' | 'campaigns:import'
+  > {
+    return {
+      'campaigns:list': () => this.list(),
+      'campaigns:create': (draft) => {
+        const name = this.checkedName(draft.name);
+        const state = this.newState({
+          name,
+          folder: draft.folder ?? `${this.fake.settings.downloadFolder}/${campaignSlug(name)}`,
+          layout: this.checkedLayout(draft.layout ?? ''),
+          queries: draft.queries,
+          autoSyncHours: draft.autoSyncHours ?? null,
+          createdAt: new Date().toISOString(),
+          lastSyncAt: null,
+        });
+        this.states.set(name, state);
+        this.changed();
+        return this.overview(state);
+      },
+      'campaigns:update': ({ name, change }) => {
+        const state = this.get(name);
+        const next = { ...state.campaign };
+        if (change.name !== undefined && change.name.trim() !== name) next.name = this.checkedName(change.name);
+        if (change.folder !== undefined) next.folder = change.folder;
+        if (change.layout !== undefined) next.layout = this.checkedLayout(change.layout);
+        if (change.queries !== undefined) next.queries = change.queries;
+        if (change.autoSyncHours !== undefined) next.autoSyncHours = change.autoSyncHours;
+        state.campaign = next;
+        if (next.name !== name) {
+          this.states.delete(name);
+          this.states.set(next.name, state);
+        }
+        this.changed();
+        return this.overview(state);
+      },
+      'campaigns:delete': ({ name }) => {
+        this.get(name);
+        this.states.delete(name);
+        this.changed();
+        return null;
+      },
+      'campaigns:sync': async ({ name }) => {
+        const state = this.get(name);
+        if (!this.fake.session.signedIn) throw new FakeFailure({ kind: 'session', message: 'Sign in to sync: the archive serves files to registered users only.' });
+        state.syncing = true;
+        this.changed();
+        this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'listing', listed: 0 });
+        await this.syncGate;
+        const known = new Set(state.listed.keys());
+        const seen = new Set<string>();
+        let duplicates = 0;
+        const queries = state.campaign.queries.map((query) => {
+          const files = this.fake.listingFor({ instrument: query.instrument, product: query.product, filters: query.filters }).files;
+          for (const file of files) {
+            if (seen.has(file.filename)) duplicates += 1;
+            seen.add(file.filename);
+            state.listed.set(file.filename, file.instrument);
+          }
+          return { query, ...this.syncCounts(state, files.map((file) => file.filename), known) };
+        });
+        this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'checking', listed: seen.size });
+        this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'queueing', listed: seen.size });
+        let queued = 0;
+        for (const file of seen) {
+          if (state.onDisk.has(file) || state.queued.has(file)) continue;
+          state.failed.delete(file);
+          state.queued.add(file);
+          queued += 1;
+        }
+        const total = { ...this.syncCounts(state, [...seen], known), queued };
+        const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [] };
+        state.syncing = false;
+        state.lastSync = report;
+        state.campaign = { ...state.campaign, lastSyncAt: report.at };
+        this.fake.emit('campaigns:sync-progress', { campaign: name, phase: queued > 0 ? 'downloading' : 'done', listed: seen.size });
+        this.changed();
+        return report;
+      },
+      'campaigns:verify': ({ name }) => {
+        const state = this.get(name);
+        const count = (problem: VerifyProblem): number => this.verifyProblems.filter((item) => item.problem === problem).length;
+        for (const item of this.verifyProblems) {
+          if (item.problem === 'missing' || item.problem === 'changed') state.onDisk.delete(item.path.split('/').at(-1) ?? item.path);
+        }
+        this.changed();
+        return {
+          campaign: name,
+          at: new Date().toISOString(),
+          onDisk: state.onDisk.size,
+          missing: count('missing'),
+          changed: count('changed'),
+          unexpected: count('unexpected'),
+          failed: count('failed'),
+          problems: [...this.verifyProblems],
+        };
+      },
+      'campaigns:export': ({ name, format, includeFiles }) => {
+        const state = this.get(name);
+        const files = [...state.onDisk].sort();
+        const base = campaignSlug(name);
+        const acknowledgement = this.acknowledgement(state);
+        if (format === 'csv') {
+          const text = ['date-obs,instrument,product,filename', ...files.map((file) => `,kcor,pb,${file}`)].join('\n') + '\n';
+          return { fileName: `${base}-manifest.csv`, mediaType: 'text/csv', text, acknowledgement };
+        }
+        if (format === 'json') {
+          return { fileName: `${base}-manifest.json`, mediaType: 'application/json', text: JSON.stringify({ campaign: name, files }), acknowledgement };
+        }
+        const shared = { name, layout: state.campaign.layout, queries: state.campaign.queries, ...(includeFiles ? { files } : {}) };
+        return { fileName: `${base}.campaign.json`, mediaType: 'application/json', text: JSON.stringify(shared), acknowledgement };
+      },
+      'campaigns:import': ({ text, folder, name }) => {
+        let shared: { name?: unknown; layout?: unknown; queries?: unknown };
+        try {
+          shared = JSON.parse(text) as typeof shared;
+        } catch {
+          throw new FakeFailure({ kind: 'invalid-input', message: 'This file is not a campaign file (it is not JSON); export one with Export, Campaign file.' });
+        }
+        if (!Array.isArray(shared.queries)) throw new FakeFailure({ kind: 'invalid-input', message: 'This file is not a campaign file: it lists no queries.' });
+        return this.handlers()['campaigns:create']({
+          name: name ?? String(shared.name ?? ''),
+          layout: typeof shared.layout === 'string' ? shared.layout : '',
+          queries: shared.queries as CampaignQuery[],
+          ...(folder === undefined ? {} : { folder }),
+        }) as CampaignOverview;
+      },
+    };
+  }
+
+  private newState(campaign: Campaign): FakeCampaignState {
+    return { campaign, listed: new Map(), onDisk: new Set(), queued: new Set(), failed: new Set(), syncing: false, lastSync: null };
+  }
+
+  private get(name: string): FakeCampaignState {
+    const state = this.states.get(name);
+    if (!state) throw new FakeFailure({ kind: 'invalid-input', message: `No campaign is named "${name}"; see the list for the names there are.` });
+    return state;
+  }
+
+  private checkedName(raw: string): string {
+    const checked = checkCampaignName(raw);
+    if (!checked.ok) throw new FakeFailure({ kind: 'invalid-input', message: checked.message });
+    if (this.states.has(checked.name)) throw new FakeFailure({ kind: 'invalid-input', message: `A campaign named "${checked.name}" exists already; choose another name.` });
+    return checked.name;
+  }
+
+  private checkedLayout(raw: string): string {
+    const checked = checkLayout(raw);
+    if (!checked.ok) throw new FakeFailure({ kind: 'invalid-input', message: checked.message });
+    return checked.template;
+  }
+
+  private syncCounts(state: FakeCampaignState, files: string[], known: Set<string>): SyncCounts {
+    const counts: SyncCounts = { listed: files.length, new: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 };
+    for (const file of files) {
+      if (!known.has(file)) counts.new += 1;
+      if (state.onDisk.has(file)) counts.onDisk += 1;
+      else if (state.queued.has(file)) counts.queued += 1;
+      else if (state.failed.has(file)) counts.failed += 1;
+      else counts.missing += 1;
+    }
+    return counts;
+  }
+
+  private acknowledgement(state: FakeCampaignState): string {
+    const used = new Set(state.campaign.queries.map((query) => query.instrument));
+    const named = INSTRUMENTS.filter((instrument) => used.has(instrument.id)).map((instrument) => `${instrument.name} (${instrument.doi})`);
+    return `This work uses data from the Mauna Loa Solar Observatory: ${named.join(', ')}.`;
+  }
+
+  private changed(): void {
+    this.fake.emit('campaigns:changed', this.list());
+  }
 }

@@ -1,7 +1,9 @@
 // The end-to-end specs in the order they run (each builds on the last: sign in, then search, then
 // download), shared by the web-mode suite and the Electron suite so both shells are held to the same list.
 import type { E2eContext } from '../e2e-context';
+import { meetsAccessibilityRulesOnEveryScreen } from './accessibility.spec';
 import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './browse.spec';
+import { syncsVerifiesAndExportsACampaign } from './campaigns.spec';
 import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
 import { savesSettingsAndRefusesBadOnes } from './settings.spec';
 import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
@@ -17,4 +19,6 @@ export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eCo
   ['pauses and resumes the queue', pausesAndResumesTheQueue],
   ['retries files that failed on injected faults', retriesFilesThatFailed],
   ['saves settings and refuses bad ones', savesSettingsAndRefusesBadOnes],
+  ['saves a search as a campaign, syncs it into its layout, verifies and exports it', syncsVerifiesAndExportsACampaign],
+  ['has no serious or critical accessibility violations on any screen, light and dark', meetsAccessibilityRulesOnEveryScreen],
 ];
