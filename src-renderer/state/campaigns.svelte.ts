@@ -1,6 +1,7 @@
 // Observing campaigns as the window shows them: the list with its counts (kept current by `campaigns:changed`),
 // each campaign's live sync progress and last verify and export, and the New/Edit form. The form judges the name
 // and the layout with the shared rules, so it refuses exactly what the core would.
+import { autoSyncHoursProblem } from '../../src-shared/campaigns/auto-sync-hours';
 import { checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 import type {
   CampaignDraft,
@@ -63,16 +64,8 @@ export type FieldProblems = { name: string | null; layout: string | null; autoSy
 /** How often an automatic sync runs when the box is first ticked. */
 const DEFAULT_AUTO_SYNC_HOURS = 6;
 
-/** The longest period the core accepts (a year); it checks the number too, so this copy must agree with it. */
-const LONGEST_AUTO_SYNC_HOURS = 24 * 365;
-
-/** A whole number of hours from 1 to a year's worth. */
-export function checkAutoSyncHours(hours: number | null): string | null {
-  if (hours === null || !Number.isInteger(hours) || hours < 1 || hours > LONGEST_AUTO_SYNC_HOURS) {
-    return `Automatic sync runs every 1 to ${LONGEST_AUTO_SYNC_HOURS} whole hours, e.g. 6.`;
-  }
-  return null;
-}
+/** A whole number of hours from 1 to a year's worth: the shared rule, as the core judges it. */
+export const checkAutoSyncHours = autoSyncHoursProblem;
 
 export type SaveSearchOutcome = { tone: 'success' | 'info' | 'error'; message: string; campaign: string | null };
 
@@ -223,10 +216,25 @@ export class CampaignsStore {
   async sync(name: string): Promise<ErrorData | null> {
     this.patch(name, { syncRequested: true, error: null, verifyReport: null, progress: { campaign: name, phase: 'listing', listed: 0 } });
     const result = await this.client.invoke('campaigns:sync', { name });
-    this.patch(name, { syncRequested: false, ...(result.ok ? {} : { error: result.error, progress: null }) });
+    // A cancelled sync is not an error to show: the card simply stops showing progress.
+    const failed = !result.ok && result.error.kind !== 'cancelled';
+    this.patch(name, { syncRequested: false, ...(result.ok ? {} : failed ? { error: result.error, progress: null } : { progress: null }) });
     // The list carries the sync's report as lastSync, and counts that moved meanwhile.
     await this.load();
     return result.ok ? null : result.error;
+  }
+
+  /** Stops a sync still listing or queueing; the sync's own answer then says it was cancelled. */
+  async cancelSync(name: string): Promise<void> {
+    await this.client.invoke('campaigns:cancel-sync', { name });
+  }
+
+  /** The native folder picker for the form's folder (the settings' download folder stays as it is). */
+  async chooseFolder(): Promise<void> {
+    const form = this.form;
+    if (!form) return;
+    const result = await this.client.invoke('shell:choose-folder', form.folder.trim() ? { current: form.folder.trim() } : {});
+    if (result.ok && result.value && this.form === form) form.folder = result.value;
   }
 
   async verify(name: string): Promise<void> {

@@ -128,6 +128,8 @@ export interface InvokeChannels {
   'downloads:cancel': { args: { id: number }; result: null };
   'downloads:retry': { args: { id: number }; result: null };
   'downloads:move-to-front': { args: { id: number }; result: null };
+  /** Native folder picker that only answers (a campaign's folder); null when cancelled. Settings are not changed. */
+  'shell:choose-folder': { args: { current?: string }; result: string | null };
   /** Opens a folder (the download folder by default) in the system file manager. */
   'shell:open-folder': { args: { path?: string }; result: null };
   /** Shows a downloaded file selected in the system file manager. */
@@ -146,6 +148,8 @@ export interface InvokeChannels {
   'campaigns:delete': { args: { name: string }; result: null };
   /** Lists every query, queues what is missing or changed and answers once it is queued; needs a session. */
   'campaigns:sync': { args: { name: string }; result: SyncReport };
+  /** Stops a sync that is still listing or queueing (what it queued stays queued); false when none was running. */
+  'campaigns:cancel-sync': { args: { name: string }; result: boolean };
   /** Recomputes the SHA-256 of every file on disk against the ledger; the next sync fetches what it found missing or changed. */
   'campaigns:verify': { args: { name: string }; result: VerifyReport };
   /** The manifest (CSV or JSON) or the campaign file to share (queries, layout and, with includeFiles, the file list). */
@@ -196,6 +200,7 @@ const INVOKE_CHANNEL_SET = {
   'downloads:cancel': true,
   'downloads:retry': true,
   'downloads:move-to-front': true,
+  'shell:choose-folder': true,
   'shell:open-folder': true,
   'shell:show-file': true,
   'shell:open-external': true,
@@ -205,6 +210,7 @@ const INVOKE_CHANNEL_SET = {
   'campaigns:update': true,
   'campaigns:delete': true,
   'campaigns:sync': true,
+  'campaigns:cancel-sync': true,
   'campaigns:verify': true,
   'campaigns:export': true,
   'campaigns:import': true,

@@ -388,3 +388,38 @@ describe('import', () => {
     screen.getByText('Not imported.');
   });
 });
+
+describe('sync cancelled, folder chosen', () => {
+  it('cancels a sync still listing: progress ends and no failure is shown', async () => {
+    const fake = new FakeContract({ session: SIGNED_IN, listingSize: 12 });
+    let release!: () => void;
+    fake.campaigns.syncGate = new Promise((resolve) => (release = resolve));
+    fake.campaigns.seed({ name: 'Eclipse', files: {} });
+    await renderApp(fake);
+    await fireEvent.click(screen.getByRole('button', { name: 'Campaigns' }));
+    const eclipse = card('Eclipse');
+    await fireEvent.click(within(eclipse).getByRole('button', { name: 'Sync' }));
+    await within(eclipse).findByText('Listing the archive…');
+    await fireEvent.click(within(eclipse).getByRole('button', { name: 'Cancel sync' }));
+    expect(fake.callsTo('campaigns:cancel-sync')).toEqual([{ name: 'Eclipse' }]);
+    release();
+    await waitFor(() => expect(within(eclipse).queryByText(/Listing the archive/)).toBeNull());
+    expect(within(eclipse).queryByText('Sync failed.')).toBeNull();
+    expect((within(eclipse).getByRole('button', { name: 'Sync' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('offers the native folder picker in the desktop app, without touching the download folder setting', async () => {
+    const { fake } = await openCampaigns([], { appInfo: { canUseNativeDialogs: true } });
+    await fireEvent.click(screen.getByRole('button', { name: 'New campaign' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Choose…' }));
+    await waitFor(() => expect(textbox('Folder').value).toBe('/home/ada/chosen'));
+    expect(fake.callsTo('shell:choose-folder')).toHaveLength(1);
+    expect(fake.callsTo('settings:choose-folder')).toHaveLength(0);
+  });
+
+  it('has no folder picker in web mode', async () => {
+    await openCampaigns([], { appInfo: { canUseNativeDialogs: false } });
+    await fireEvent.click(screen.getByRole('button', { name: 'New campaign' }));
+    expect(screen.queryByRole('button', { name: 'Choose…' })).toBeNull();
+  });
+});

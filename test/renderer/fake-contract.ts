@@ -374,6 +374,7 @@ export class FakeContract implements ContractClient {
       return this.settings;
     },
     'settings:choose-folder': () => '/home/ada/chosen',
+    'shell:choose-folder': () => '/home/ada/chosen',
     'session:get': () => this.session,
     'session:sign-in': ({ email }) => {
       if (!this.knownEmails.includes(email)) {
@@ -487,6 +488,8 @@ interface FakeCampaignState {
   queued: Set<string>;
   failed: Set<string>;
   syncing: boolean;
+  /** Cancel was asked while the sync waited at its gate. */
+  cancelRequested: boolean;
   lastSync: SyncReport | null;
 }
 
@@ -560,7 +563,15 @@ export class FakeCampaigns {
 
   handlers(): Pick<
     ContractHandlers,
-    'campaigns:list' | 'campaigns:create' | 'campaigns:update' | 'campaigns:delete' | 'campaigns:sync' | 'campaigns:verify' | 'campaigns:export' | 'campaigns:import'
+    | 'campaigns:list'
+    | 'campaigns:create'
+    | 'campaigns:update'
+    | 'campaigns:delete'
+    | 'campaigns:sync'
+    | 'campaigns:cancel-sync'
+    | 'campaigns:verify'
+    | 'campaigns:export'
+    | 'campaigns:import'
   > {
     return {
       'campaigns:list': () => this.list(),
@@ -608,6 +619,13 @@ export class FakeCampaigns {
         this.changed();
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'listing', listed: 0 });
         await this.syncGate;
+        if (state.cancelRequested) {
+          state.cancelRequested = false;
+          state.syncing = false;
+          this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'done', listed: 0 });
+          this.changed();
+          throw new FakeFailure({ kind: 'cancelled', message: 'The sync was cancelled.' });
+        }
         const known = new Set(state.listed.keys());
         const seen = new Set<string>();
         let duplicates = 0;
@@ -637,6 +655,12 @@ export class FakeCampaigns {
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: queued > 0 ? 'downloading' : 'done', listed: seen.size });
         this.changed();
         return report;
+      },
+      'campaigns:cancel-sync': ({ name }) => {
+        const state = this.get(name);
+        if (!state.syncing) return false;
+        state.cancelRequested = true;
+        return true;
       },
       'campaigns:verify': ({ name }) => {
         const state = this.get(name);
@@ -690,7 +714,7 @@ export class FakeCampaigns {
   }
 
   private newState(campaign: Campaign): FakeCampaignState {
-    return { campaign, listed: new Map(), onDisk: new Set(), queued: new Set(), failed: new Set(), syncing: false, lastSync: null };
+    return { campaign, listed: new Map(), onDisk: new Set(), queued: new Set(), failed: new Set(), syncing: false, cancelRequested: false, lastSync: null };
   }
 
   private get(name: string): FakeCampaignState {

@@ -8,7 +8,7 @@ import { AutoSync } from '../campaigns/auto-sync';
 import type { CampaignService } from '../campaigns/campaign-service';
 import type { DownloadEngine } from '../downloads/download-engine';
 import { SignInRequiredError } from '../downloads/session-keeper';
-import { toErrorData } from '../errors';
+import { InvalidInputError, toErrorData } from '../errors';
 import type { SettingsKeeper } from './settings-keeper';
 
 type CampaignChannels =
@@ -17,6 +17,7 @@ type CampaignChannels =
   | 'campaigns:update'
   | 'campaigns:delete'
   | 'campaigns:sync'
+  | 'campaigns:cancel-sync'
   | 'campaigns:verify'
   | 'campaigns:export'
   | 'campaigns:import';
@@ -35,6 +36,8 @@ const ANNOUNCE_EVERY_MS = 1000;
 export class AppCampaigns {
   readonly autoSync: AutoSync;
   private announceTimer: NodeJS.Timeout | undefined;
+  /** The syncs running now, by campaign name (folded), so Cancel can stop one. */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly deps: CampaignDeps) {
     this.autoSync = new AutoSync({
@@ -67,6 +70,11 @@ export class AppCampaigns {
         return null;
       },
       'campaigns:sync': ({ name }) => this.sync(name),
+      'campaigns:cancel-sync': ({ name }) => {
+        const controller = this.running.get(name.trim().toLowerCase());
+        controller?.abort();
+        return controller !== undefined;
+      },
       'campaigns:verify': async ({ name }) => {
         const report = await service.verify(name);
         this.announce();
@@ -86,6 +94,7 @@ export class AppCampaigns {
   }
 
   async close(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
     clearTimeout(this.announceTimer);
     await this.autoSync.stop();
   }
@@ -94,8 +103,13 @@ export class AppCampaigns {
     const { service, emit } = this.deps;
     if (!(await this.deps.signedIn())) throw new SignInRequiredError();
     const campaign = service.store.require(name).name;
+    const key = campaign.toLowerCase();
+    if (this.running.has(key)) throw new InvalidInputError(`"${campaign}" is already syncing.`);
+    const controller = new AbortController();
+    this.running.set(key, controller);
     try {
       const run = await service.sync(name, this.deps.engine, {
+        signal: controller.signal,
         onPhase: (phase, listed) => {
           emit('campaigns:sync-progress', { campaign, phase, listed });
           if (phase === 'listing' && listed === 0) this.announce();
@@ -104,9 +118,12 @@ export class AppCampaigns {
       emit('campaigns:sync-progress', { campaign, phase: run.report.total.queued > 0 ? 'downloading' : 'done', listed: run.report.total.listed });
       return run.report;
     } catch (error) {
-      emit('campaigns:sync-progress', { campaign, phase: 'failed', listed: 0, message: toErrorData(error).message });
+      const data = toErrorData(error);
+      // A sync the user cancelled has not failed: it ends, and what it queued stays queued.
+      emit('campaigns:sync-progress', data.kind === 'cancelled' ? { campaign, phase: 'done', listed: 0 } : { campaign, phase: 'failed', listed: 0, message: data.message });
       throw error;
     } finally {
+      this.running.delete(key);
       this.announce();
     }
   }

@@ -23,8 +23,12 @@ export function shellHandlers(
   shell: PlatformShell | undefined,
   settings: SettingsKeeper,
   ledger: DownloadLedger,
-): Pick<ContractHandlers, 'shell:open-folder' | 'shell:show-file' | 'shell:open-external' | 'disk:free-space'> {
+): Pick<ContractHandlers, 'shell:choose-folder' | 'shell:open-folder' | 'shell:show-file' | 'shell:open-external' | 'disk:free-space'> {
   return {
+    'shell:choose-folder': ({ current } = {}) => {
+      const start = current ?? settings.value.downloadFolder;
+      return requireShell(shell, 'Choosing a folder', start).chooseFolder(start);
+    },
     'shell:open-folder': async ({ path: folder }) => {
       const target = folder ?? settings.value.downloadFolder;
       const opener = requireShell(shell, 'Opening folders', target);

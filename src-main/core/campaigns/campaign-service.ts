@@ -1,6 +1,7 @@
 // Everything a front end does with campaigns, on top of the store, the API client and the download engine: the
 // command line and the app's handlers both call this, so a campaign behaves the same in either.
 import path from 'node:path';
+import { autoSyncHoursProblem } from '../../../src-shared/campaigns/auto-sync-hours';
 import { campaignSlug, checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import type {
   CampaignDraft,
@@ -23,8 +24,6 @@ import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './camp
 import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
 import { verifyCampaign } from './campaign-verify';
-
-const LONGEST_AUTO_SYNC_HOURS = 24 * 365;
 
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
@@ -206,8 +205,7 @@ function checkedFolder(raw: string): string {
 
 function checkedAutoSync(hours: number | null): number | null {
   if (hours === null) return null;
-  if (!Number.isInteger(hours) || hours < 1 || hours > LONGEST_AUTO_SYNC_HOURS) {
-    throw new InvalidInputError(`Automatic sync runs every 1 to ${LONGEST_AUTO_SYNC_HOURS} whole hours.`);
-  }
+  const problem = autoSyncHoursProblem(hours);
+  if (problem) throw new InvalidInputError(problem);
   return hours;
 }

@@ -12,6 +12,7 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { isCompleteFitsFile } from '../downloads/fits-completeness';
 import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { CancelledError } from '../errors';
 import { sha256OfFile, sizeOfFile } from './file-facts';
 
 export interface SyncDeps {
@@ -36,7 +37,17 @@ export interface SyncRun {
 /** Files handed to the queue at a time: one ledger transaction each. */
 const QUEUE_PIECE = 1000;
 
+/** A sync stopped by its signal ends with CancelledError, whichever step it was in. */
 export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
+  try {
+    return await syncSteps(deps, campaign);
+  } catch (error) {
+    if (deps.signal?.aborted) throw new CancelledError('The sync');
+    throw error;
+  }
+}
+
+async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
   const at = new Date().toISOString();
   const { store } = deps;
   const listedByQuery: Set<string>[] = [];
@@ -73,7 +84,7 @@ export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Pr
 
   deps.onPhase?.('checking', listedCount);
   const files = store.files(campaign.id);
-  await adoptFilesAlreadyThere(deps.ledger, files);
+  await adoptFilesAlreadyThere(deps.ledger, files, deps.signal);
 
   deps.onPhase?.('queueing', listedCount);
   await queueWhatIsMissing(deps, campaign, store.files(campaign.id));
@@ -114,8 +125,9 @@ function textOrNull(value: unknown): string | null {
  * Files the ledger does not know that are already in the folder: taken in as downloaded when they are what the set
  * expects (the SHA-256 a shared file list gave, or, without one, a complete FITS file), so they are not fetched again.
  */
-async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly CampaignFileState[]): Promise<void> {
+async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly CampaignFileState[], signal: AbortSignal | undefined): Promise<void> {
   for (const file of files) {
+    signal?.throwIfAborted();
     if (file.jobId !== null) continue;
     const size = await sizeOfFile(file.targetPath);
     if (size === undefined) continue;

@@ -187,5 +187,10 @@ describe('the app core behind the contract', () => {
     await desktop.core.handlers['shell:open-external']({ url: 'https://doi.org/10.5065/D69G5JV8' });
     expect(desktop.shellCalls).toEqual(['openExternal https://doi.org/10.5065/D69G5JV8']);
     expect(await desktop.core.handlers['disk:free-space']({ folder: `${desktop.downloadFolder}/not/yet/there` })).toBeGreaterThan(0);
+    // A campaign's folder is chosen without changing the download folder setting.
+    const before = await desktop.core.handlers['settings:get']();
+    expect(await desktop.core.handlers['shell:choose-folder']({ current: '/somewhere' })).toBe(desktop.downloadFolder);
+    expect(await desktop.core.handlers['settings:get']()).toEqual(before);
+    expect(await invokeHandler(web.core.handlers, 'shell:choose-folder', {})).toMatchObject({ ok: false, error: { kind: 'unsupported' } });
   });
 });

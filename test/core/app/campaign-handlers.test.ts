@@ -83,6 +83,22 @@ describe('campaigns behind the contract', () => {
     expect((await readdir(path.join(h.downloadFolder, 'season'))).length).toBe(report.total.listed);
   });
 
+  it('cancels a sync still listing: it ends as cancelled, queues nothing, and a new sync can start', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['campaigns:create']({ name: 'slow', queries: [QUERY] });
+    emulator().setOptions({ latencyMs: 2000 });
+    const syncing = invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'slow' });
+    await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.syncing, 'the sync to start');
+    expect(await h.core.handlers['campaigns:cancel-sync']({ name: 'SLOW' })).toBe(true);
+    expect(await syncing).toMatchObject({ ok: false, error: { kind: 'cancelled', message: 'The sync was cancelled.' } });
+    expect((await h.core.handlers['campaigns:list']())[0]).toMatchObject({ syncing: false, counts: { files: 0, queued: 0 } });
+    expect(h.events.filter((e) => e.event === 'campaigns:sync-progress').at(-1)?.payload).toMatchObject({ phase: 'done' });
+    expect(await h.core.handlers['campaigns:cancel-sync']({ name: 'slow' })).toBe(false);
+    emulator().setOptions({ latencyMs: 0 });
+    expect((await h.core.handlers['campaigns:sync']({ name: 'slow' })).total.listed).toBeGreaterThan(2);
+  });
+
   it('refuses a filter the product does not accept, naming those it does', async () => {
     const h = await harness();
     const result = await invokeHandler(h.core.handlers, 'campaigns:create', { name: 'x', queries: [{ ...QUERY, filters: { 'wave-region': '1074' } }] });
