@@ -64,6 +64,9 @@ export class AppState {
     // Another server: the top bar names it, it has its own catalogue, and a session belongs to the server it was made with.
     if (serverMoved) {
       void this.appInfo.load();
+      // Its choices, cached answers and listing were the other server's.
+      this.catalog.reset();
+      this.results.clear();
       void this.catalog.loadInstruments();
       void this.session.load();
     }

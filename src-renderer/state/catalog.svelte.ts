@@ -32,6 +32,18 @@ export class CatalogStore {
     this.client = client;
   }
 
+  /** Forgets every choice and cached answer: they were another server's (the caller loads the instruments again). */
+  reset(): void {
+    this.productLists.clear();
+    this.metadataCache.clear();
+    this.instruments = [];
+    this.instrumentId = '';
+    this.products = [];
+    this.productId = '';
+    this.metadata = null;
+    this.error = null;
+  }
+
   async loadInstruments(): Promise<void> {
     this.instrumentsLoading = true;
     const result = await this.client.invoke('catalog:instruments');

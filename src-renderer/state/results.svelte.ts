@@ -112,6 +112,17 @@ export class ResultsStore {
     return outcome;
   }
 
+  /** Forgets the listing on screen (it was another server's): no file of it can be downloaded any more. */
+  clear(): void {
+    this.cancelSearch();
+    this.listing = null;
+    this.summary = null;
+    this.query = null;
+    this.error = null;
+    this.enqueueOutcome = null;
+    this.selection.reset(0);
+  }
+
   dismissError(): void {
     this.error = null;
   }

@@ -205,3 +205,16 @@ describe('download', () => {
     expect(screen.getAllByText('Your session has expired; sign in again.').length).toBeGreaterThan(0);
   });
 });
+
+describe('a change of server', () => {
+  it("forgets the other server's listing, chosen instrument and product", async () => {
+    const { fake } = await search({ listingSize: 5, session: SIGNED_IN });
+    expect(screen.getByRole('grid', { name: 'Files found' })).toBeTruthy();
+    const callsBefore = fake.callsTo('catalog:instruments').length;
+    await fake.invoke('settings:update', { useDemoServer: true });
+    await waitFor(() => expect(screen.queryByRole('grid', { name: 'Files found' })).toBeNull());
+    expect((screen.getByRole('combobox', { name: 'Instrument' }) as HTMLSelectElement).value).toBe('');
+    expect(screen.queryByRole('button', { name: 'Download all' })).toBeNull();
+    await waitFor(() => expect(fake.callsTo('catalog:instruments').length).toBe(callsBefore + 1));
+  });
+});
