@@ -22,4 +22,6 @@ export interface ErrorData {
   status?: number;
   /** Where to register, for unknown users. */
   registrationUrl?: string;
+  /** For invalid input: the setting the message is about (a form shows it at that field). */
+  field?: string;
 }

@@ -72,8 +72,15 @@ export class NetworkError extends MlsoError {
 
 export class InvalidInputError extends MlsoError {
   readonly kind = 'invalid-input' as const;
-  constructor(readonly problems: FilterProblem[] | string) {
+  constructor(
+    readonly problems: FilterProblem[] | string,
+    /** The setting the message is about, when it is about one. */
+    readonly field?: string,
+  ) {
     super(typeof problems === 'string' ? problems : problems.map((p) => p.message).join(' '));
+  }
+  override toData(): ErrorData {
+    return { ...super.toData(), ...(this.field !== undefined ? { field: this.field } : {}) };
   }
 }
 

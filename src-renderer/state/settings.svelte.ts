@@ -46,8 +46,8 @@ export class SettingsStore {
   choosingFolder = $state(false);
   error = $state.raw<ErrorData | null>(null);
   /**
-   * The field `error` is about, when that is known: the refused save changed only that setting. (The main side's
-   * message names the setting in words only, so a save of several changes keeps its message in a banner.)
+   * The field `error` is about, when that is known: the core names it (`field`), or the refused save changed only
+   * that setting. A refusal about no one field (an unknown key) stays in a banner.
    */
   errorField = $state<keyof SettingsDraft | null>(null);
   /** "Saved." after a successful save, until the next edit. */
@@ -86,7 +86,9 @@ export class SettingsStore {
     if (!result.ok) {
       this.error = result.error;
       const keys = Object.keys(changes) as (keyof SettingsDraft)[];
-      this.errorField = result.error.kind === 'invalid-input' && keys.length === 1 ? keys[0]! : null;
+      const named = result.error.field as keyof SettingsDraft | undefined;
+      const field = named !== undefined && (DRAFT_KEYS as readonly string[]).includes(named) ? named : keys.length === 1 ? keys[0]! : null;
+      this.errorField = result.error.kind === 'invalid-input' ? field : null;
       return false;
     }
     this.accept(result.value);

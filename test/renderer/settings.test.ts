@@ -89,6 +89,18 @@ describe('settings', () => {
     expect(folder.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('shows a refusal at the field the core names, even when several fields changed', async () => {
+    const { fake, folder } = await openSettings();
+    fake.fail('settings:update', { kind: 'invalid-input', message: 'Retries must be a whole number from 0 to 20.', field: 'retries' });
+    await fireEvent.input(folder, { target: { value: '/data/solar' } });
+    await fireEvent.input(spin('Retries'), { target: { value: '99' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Retries must be a whole number from 0 to 20.');
+    expect(spin('Retries').getAttribute('aria-invalid')).toBe('true');
+    expect(folder.getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(spin('Retries')));
+  });
+
   it('shows and saves the listing limits, with a hint on each', async () => {
     const { fake } = await openSettings();
     expect(spin('Listing time limit').value).toBe('10');

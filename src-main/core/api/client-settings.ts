@@ -34,20 +34,20 @@ export function normaliseSettings(partial: Partial<ClientSettings>): ClientSetti
   try {
     parsed = new URL(settings.baseUrl.trim());
   } catch {
-    throw new InvalidInputError(`"${settings.baseUrl}" is not a server address: use a URL such as ${DEFAULT_BASE_URL}.`);
+    throw new InvalidInputError(`"${settings.baseUrl}" is not a server address: use a URL such as ${DEFAULT_BASE_URL}.`, 'baseUrl');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new InvalidInputError(`"${settings.baseUrl}" is not an http or https address: use a URL such as ${DEFAULT_BASE_URL}.`);
+    throw new InvalidInputError(`"${settings.baseUrl}" is not an http or https address: use a URL such as ${DEFAULT_BASE_URL}.`, 'baseUrl');
   }
   const apiVersion = settings.apiVersion.trim().replace(/^\/+|\/+$/g, '');
   if (!/^[A-Za-z0-9._-]+$/.test(apiVersion)) {
-    throw new InvalidInputError(`API version "${settings.apiVersion}" is not valid: use a path segment such as ${DEFAULT_API_VERSION}.`);
+    throw new InvalidInputError(`API version "${settings.apiVersion}" is not valid: use a path segment such as ${DEFAULT_API_VERSION}.`, 'apiVersion');
   }
   let path = parsed.pathname.replace(/\/+$/, '');
   // People paste the versioned address from the documentation; the version is its own setting.
   if (path.endsWith(`/${apiVersion}`)) path = path.slice(0, -(apiVersion.length + 1));
   const clientName = settings.clientName.trim();
-  if (clientName.length === 0) throw new InvalidInputError('The client name must not be empty.');
+  if (clientName.length === 0) throw new InvalidInputError('The client name must not be empty.', 'clientName');
   requirePositive(settings.timeoutMs, 'The answer timeout');
   requirePositive(settings.listingDeadlineMs, 'The listing time limit');
   requirePositive(settings.maxListingBytes, 'The listing size limit');

@@ -14,9 +14,9 @@ import { InvalidInputError } from '../errors';
 
 const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
 
-function wholeNumber(value: unknown, range: { min: number; max: number }, label: string): number {
+function wholeNumber(value: unknown, range: { min: number; max: number }, label: string, field: keyof Settings): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new InvalidInputError(`${label} must be a whole number from ${range.min} to ${range.max}.`);
+    throw new InvalidInputError(`${label} must be a whole number from ${range.min} to ${range.max}.`, field);
   }
   return value;
 }
@@ -44,16 +44,16 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   next.baseUrl = client.baseUrl;
   next.apiVersion = client.apiVersion;
   next.clientName = client.clientName;
-  next.concurrency = wholeNumber(next.concurrency, CONCURRENCY_RANGE, 'Concurrency');
-  next.retries = wholeNumber(next.retries, RETRIES_RANGE, 'Retries');
-  next.listingTimeoutMinutes = wholeNumber(next.listingTimeoutMinutes, LISTING_TIMEOUT_MINUTES_RANGE, 'The listing time limit (minutes)');
-  next.maxListingMegabytes = wholeNumber(next.maxListingMegabytes, MAX_LISTING_MEGABYTES_RANGE, 'The listing size limit (MB)');
+  next.concurrency = wholeNumber(next.concurrency, CONCURRENCY_RANGE, 'Concurrency', 'concurrency');
+  next.retries = wholeNumber(next.retries, RETRIES_RANGE, 'Retries', 'retries');
+  next.listingTimeoutMinutes = wholeNumber(next.listingTimeoutMinutes, LISTING_TIMEOUT_MINUTES_RANGE, 'The listing time limit (minutes)', 'listingTimeoutMinutes');
+  next.maxListingMegabytes = wholeNumber(next.maxListingMegabytes, MAX_LISTING_MEGABYTES_RANGE, 'The listing size limit (MB)', 'maxListingMegabytes');
   if (!EXISTING_FILE_POLICIES.includes(next.existingFiles)) {
-    throw new InvalidInputError(`When a file is already there, choose one of: ${EXISTING_FILE_POLICIES.join(', ')}.`);
+    throw new InvalidInputError(`When a file is already there, choose one of: ${EXISTING_FILE_POLICIES.join(', ')}.`, 'existingFiles');
   }
   const folder = typeof next.downloadFolder === 'string' ? next.downloadFolder.trim() : '';
   if (folder.length === 0 || !path.isAbsolute(folder)) {
-    throw new InvalidInputError('The download folder must be a full path, such as /home/you/MLSO or C:\\Users\\you\\MLSO.');
+    throw new InvalidInputError('The download folder must be a full path, such as /home/you/MLSO or C:\\Users\\you\\MLSO.', 'downloadFolder');
   }
   next.downloadFolder = path.normalize(folder);
   if (typeof next.lastEmail !== 'string') next.lastEmail = '';

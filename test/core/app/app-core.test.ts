@@ -114,6 +114,9 @@ describe('the app core behind the contract', () => {
     const { core, events } = await harness();
     const bad = await invokeHandler(core.handlers, 'settings:update', { concurrency: 40 });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'Concurrency must be a whole number from 1 to 16.' } });
+    // Several changes at once: the refusal names the setting it is about, for the form to show it there.
+    expect(await invokeHandler(core.handlers, 'settings:update', { retries: 2, concurrency: 40 })).toMatchObject({ ok: false, error: { field: 'concurrency' } });
+    expect(await invokeHandler(core.handlers, 'settings:update', { concurrency: 2, baseUrl: 'ftp://nope' })).toMatchObject({ ok: false, error: { field: 'baseUrl' } });
     expect(await invokeHandler(core.handlers, 'settings:update', { downloadFolder: 'relative/path' })).toMatchObject({ ok: false });
     expect(await invokeHandler(core.handlers, 'settings:update', { baseUrl: 'ftp://nope' })).toMatchObject({ ok: false });
     const saved = await core.handlers['settings:update']({ concurrency: 8, existingFiles: 'keep-both' });
