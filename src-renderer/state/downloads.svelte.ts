@@ -1,32 +1,16 @@
 // The download queue as the engine reports it: a snapshot on entry, then progress events that carry only the
 // jobs that changed. Queues can hold thousands of jobs, so updates patch a raw array in place of a deep proxy.
 import type { JobState } from '../../src-shared/downloads/job-state';
-import type { JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
+import type { JobCounts, JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
 
-export const NO_RUN: RunProgress = {
-  number: 0,
-  inProgress: false,
-  total: 0,
-  queued: 0,
-  active: 0,
-  paused: 0,
-  done: 0,
-  failed: 0,
-  cancelled: 0,
-  bytesReceived: 0,
-  bytesWritten: 0,
-};
+const NO_COUNTS: JobCounts = { total: 0, queued: 0, active: 0, paused: 0, done: 0, failed: 0, cancelled: 0 };
+
+export const NO_RUN: RunProgress = { ...NO_COUNTS, number: 0, inProgress: false, bytesReceived: 0, bytesWritten: 0 };
 
 export const EMPTY_OVERALL: OverallProgress = {
-  total: 0,
-  queued: 0,
-  active: 0,
-  paused: 0,
-  done: 0,
-  failed: 0,
-  cancelled: 0,
+  ...NO_COUNTS,
   bytesReceived: 0,
   bytesWritten: 0,
   speed: 0,

@@ -29,7 +29,8 @@ export interface JobView {
   sha256: string | null;
 }
 
-export interface OverallProgress {
+/** How many files are in each state (with their total), over the whole list or over one run. */
+export interface JobCounts {
   total: number;
   queued: number;
   active: number;
@@ -37,6 +38,9 @@ export interface OverallProgress {
   done: number;
   failed: number;
   cancelled: number;
+}
+
+export interface OverallProgress extends JobCounts {
   /** Compressed bytes received since the engine started (retries included). */
   bytesReceived: number;
   /** Decompressed bytes written since the engine started. */
@@ -56,21 +60,13 @@ export interface OverallProgress {
  * A run: the files queued, resumed or retried since the queue was last idle. It ends when nothing is queued or
  * active, and its figures stay as they were until new work starts the next one.
  */
-export interface RunProgress {
+export interface RunProgress extends JobCounts {
   /** 1 for the first run since the engine started, then one more for each; 0 before any. */
   number: number;
   /** False once the run has ended (nothing queued or active). */
   inProgress: boolean;
-  /** Every file of the run, cancelled ones included. */
-  total: number;
-  /** Waiting, moving and paused files (the list's, all of which are work still to do). */
-  queued: number;
-  active: number;
-  paused: number;
-  /** Files that finished in this run. */
-  done: number;
-  failed: number;
-  cancelled: number;
+  // total counts every file of the run, cancelled ones included; queued, active and paused are the list's files
+  // still to do (all of them are the run's); done, failed and cancelled, the files that ended in this run.
   /** Compressed bytes received in this run (retries included). */
   bytesReceived: number;
   /** Decompressed bytes written in this run. */
