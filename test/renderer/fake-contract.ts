@@ -18,7 +18,7 @@ import type {
   Settings,
 } from '../../src-shared/contract/contract';
 import type { JobState } from '../../src-shared/downloads/job-state';
-import type { JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
+import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 import type { Campaign, CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyProblem, VerifyReport } from '../../src-shared/campaigns/campaign-types';
@@ -176,19 +176,10 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
 }
 
 export function overallOf(jobs: readonly JobView[], extra: Partial<OverallProgress> = {}): OverallProgress {
-  const count = (state: JobState): number => jobs.filter((job) => job.state === state).length;
   const speed = jobs.reduce((sum, job) => sum + (job.state === 'active' ? job.speed : 0), 0);
   const remaining = jobs.reduce((sum, job) => sum + (job.state === 'active' || job.state === 'queued' ? Math.max(0, job.expectedSize - job.bytesReceived) : 0), 0);
   return {
-    total: jobs.length,
-    queued: count('queued'),
-    active: count('active'),
-    paused: count('paused'),
-    done: count('done'),
-    failed: count('failed'),
-    cancelled: count('cancelled'),
-    bytesReceived: jobs.reduce((sum, job) => sum + job.bytesReceived, 0),
-    bytesWritten: jobs.reduce((sum, job) => sum + job.bytesWritten, 0),
+    ...countsOf(jobs),
     speed,
     etaSeconds: speed > 0 ? remaining / speed : null,
     queuePaused: false,
@@ -198,12 +189,10 @@ export function overallOf(jobs: readonly JobView[], extra: Partial<OverallProgre
   };
 }
 
-/** The run as the engine would report it if every job in the list were queued in one run (tests override it). */
-export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}): RunProgress {
+/** Each state's count and the bytes over `jobs`, as the engine counts them. */
+function countsOf(jobs: readonly JobView[]): JobCounts & { bytesReceived: number; bytesWritten: number } {
   const count = (state: JobState): number => jobs.filter((job) => job.state === state).length;
   return {
-    number: jobs.length > 0 ? 1 : 0,
-    inProgress: count('active') + count('queued') > 0,
     total: jobs.length,
     queued: count('queued'),
     active: count('active'),
@@ -213,6 +202,16 @@ export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}
     cancelled: count('cancelled'),
     bytesReceived: jobs.reduce((sum, job) => sum + job.bytesReceived, 0),
     bytesWritten: jobs.reduce((sum, job) => sum + job.bytesWritten, 0),
+  };
+}
+
+/** The run as the engine would report it if every job in the list were queued in one run (tests override it). */
+export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}): RunProgress {
+  const counts = countsOf(jobs);
+  return {
+    number: jobs.length > 0 ? 1 : 0,
+    inProgress: counts.active + counts.queued > 0,
+    ...counts,
     ...extra,
   };
 }
