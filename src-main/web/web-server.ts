@@ -124,15 +124,23 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     const result = handlers
       ? await invokeHandler(handlers, message.channel, message.args)
       : { ok: false as const, error: { kind: 'internal' as const, message: 'MLSO Downloader is still starting; try again in a moment.' } };
+    // A file's bytes go as a binary frame after the result, not as JSON (a number per byte).
+    const bytes = binaryPart(result);
     let reply: string;
+    let bytesFollow = false;
     try {
-      reply = JSON.stringify({ type: 'result', id: message.id, result } satisfies WebSocketServerMessage);
+      const sent = bytes ? { ...result, value: { ...(result as { value: object }).value, bytes: null } } : result;
+      reply = JSON.stringify({ type: 'result', id: message.id, result: sent, ...(bytes ? { binary: true as const } : {}) } satisfies WebSocketServerMessage);
+      bytesFollow = bytes !== undefined;
     } catch {
       // A value JSON cannot carry (a cycle, a BigInt) must not leave the page waiting forever.
       const failure = { ok: false as const, error: { kind: 'internal' as const, message: 'MLSO Downloader could not send this answer. Try again; if it keeps failing, restart it.' } };
       reply = JSON.stringify({ type: 'result', id: message.id, result: failure } satisfies WebSocketServerMessage);
     }
-    if (ws.readyState === ws.OPEN) ws.send(reply);
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(reply);
+    // Sent at once after its result, so no other message can come between them.
+    if (bytesFollow) ws.send(bytes!, { binary: true });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -201,4 +209,11 @@ function contentSecurityPolicy(guard: LoopbackGuard): string {
     "frame-ancestors 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+/** The `bytes` of a successful result's value (a file for quick-look), if it carries one. */
+function binaryPart(result: { ok: boolean; value?: unknown }): Uint8Array | undefined {
+  if (!result.ok || typeof result.value !== 'object' || result.value === null) return undefined;
+  const bytes = (result.value as { bytes?: unknown }).bytes;
+  return bytes instanceof Uint8Array ? bytes : undefined;
 }

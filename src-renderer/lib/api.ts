@@ -120,6 +120,8 @@ class WebSocketBridge implements StatusBridge {
   private closed = false;
   private readonly WebSocketImpl: typeof WebSocket;
   private readonly delays: readonly number[];
+  /** A result whose file bytes come in the next (binary) frame; its call is answered when they arrive. */
+  private awaitingBytes: { entry: PendingInvoke | undefined; result: Result<unknown> } | null = null;
 
   constructor(private readonly options: WebSocketBridgeOptions) {
     this.WebSocketImpl = options.WebSocketImpl ?? WebSocket;
@@ -172,6 +174,8 @@ class WebSocketBridge implements StatusBridge {
       return;
     }
     this.socket = socket;
+    socket.binaryType = 'arraybuffer';
+    this.awaitingBytes = null;
     socket.onopen = () => {
       this.failures = 0;
       this.setStatus('open');
@@ -206,6 +210,10 @@ class WebSocketBridge implements StatusBridge {
   }
 
   private receive(data: unknown): void {
+    if (data instanceof ArrayBuffer) {
+      this.receiveBytes(new Uint8Array(data));
+      return;
+    }
     let message: WebSocketServerMessage;
     try {
       message = JSON.parse(String(data)) as WebSocketServerMessage;
@@ -215,8 +223,13 @@ class WebSocketBridge implements StatusBridge {
     }
     if (message?.type === 'result') {
       const entry = this.pending.get(message.id);
-      if (!entry) return;
       this.pending.delete(message.id);
+      if (message.binary === true && isResult(message.result) && message.result.ok) {
+        // Its bytes are the next frame (even for a call no longer waited for: that frame must be taken off too).
+        this.awaitingBytes = { entry, result: message.result };
+        return;
+      }
+      if (!entry) return;
       entry.resolve(
         isResult(message.result)
           ? message.result
@@ -225,6 +238,14 @@ class WebSocketBridge implements StatusBridge {
     } else if (message?.type === 'event') {
       for (const listener of this.listeners.get(message.event) ?? []) listener(message.payload);
     }
+  }
+
+  private receiveBytes(bytes: Uint8Array): void {
+    const awaiting = this.awaitingBytes;
+    this.awaitingBytes = null;
+    if (!awaiting?.entry || !awaiting.result.ok) return;
+    const value = awaiting.result.value as Record<string, unknown>;
+    awaiting.entry.resolve({ ok: true, value: { ...value, bytes } });
   }
 
   private failPending(message: string): void {

@@ -97,6 +97,29 @@ export interface EnqueueSummary {
   folder: string;
 }
 
+/**
+ * A downloaded file's bytes, for quick-look. `bytes` crosses as binary: Electron's IPC clones it, web mode sends it
+ * as a binary WebSocket frame right after the result (see WebSocketServerMessage).
+ */
+export interface FileBytes {
+  /** The file's name on disk. */
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** A campaign file with where it stands, for the player and the coverage timeline. */
+export interface CampaignFileView {
+  relativePath: string;
+  filename: string;
+  instrument: string;
+  product: string;
+  dateObs: string | null;
+  /** The ledger's state of its job; null when it was never queued (missing). */
+  state: JobView['state'] | null;
+  /** The job to read it through files:read once it is done. */
+  jobId: number | null;
+}
+
 export interface DownloadsSnapshot {
   jobs: JobView[];
   overall: OverallProgress;
@@ -136,6 +159,8 @@ export interface InvokeChannels {
   'shell:show-file': { args: { id: number }; result: null };
   /** Opens an http(s) link (DOI, landing page, registration site) in the system browser. */
   'shell:open-external': { args: { url: string }; result: null };
+  /** A finished download's bytes (quick-look, thumbnails, the player); refused for a file larger than 1 GiB. */
+  'files:read': { args: { id: number }; result: FileBytes };
   /** Free bytes in a folder (the download folder by default); null when it cannot be told. */
   'disk:free-space': { args: { folder?: string }; result: number | null };
   /** Every campaign with its counts (on disk, queued, failed, missing) and its last sync. */
@@ -146,6 +171,8 @@ export interface InvokeChannels {
   'campaigns:update': { args: { name: string; change: Partial<CampaignDraft> }; result: CampaignOverview };
   /** Forgets a campaign; its files stay on disk. */
   'campaigns:delete': { args: { name: string }; result: null };
+  /** Every file of a campaign with its state and job, in observation order. */
+  'campaigns:files': { args: { name: string }; result: CampaignFileView[] };
   /** Lists every query, queues what is missing or changed and answers once it is queued; needs a session. */
   'campaigns:sync': { args: { name: string }; result: SyncReport };
   /** Stops a sync that is still listing or queueing (what it queued stays queued); false when none was running. */
@@ -204,11 +231,13 @@ const INVOKE_CHANNEL_SET = {
   'shell:open-folder': true,
   'shell:show-file': true,
   'shell:open-external': true,
+  'files:read': true,
   'disk:free-space': true,
   'campaigns:list': true,
   'campaigns:create': true,
   'campaigns:update': true,
   'campaigns:delete': true,
+  'campaigns:files': true,
   'campaigns:sync': true,
   'campaigns:cancel-sync': true,
   'campaigns:verify': true,
@@ -265,5 +294,9 @@ export const BRIDGE_GLOBAL = 'mlsoBridge';
 /** Messages of the web mode's WebSocket (the same contract, as JSON). */
 export type WebSocketClientMessage = { type: 'invoke'; id: number; channel: string; args: unknown };
 export type WebSocketServerMessage =
-  | { type: 'result'; id: number; result: Result<unknown> }
+  /**
+   * `binary`: the value's `bytes` (a Uint8Array) was left out of the JSON and follows at once as the next, binary,
+   * frame on the same socket.
+   */
+  | { type: 'result'; id: number; result: Result<unknown>; binary?: true }
   | { type: 'event'; event: string; payload: unknown };

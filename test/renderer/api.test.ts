@@ -11,7 +11,8 @@ import { FakeContract, rawBridgeOf } from './fake-contract';
 class FakeSocket {
   static instances: FakeSocket[] = [];
   onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
+  onmessage: ((event: { data: string | ArrayBuffer }) => void) | null = null;
+  binaryType = 'blob';
   onclose: ((event: unknown) => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
   readonly sent: WebSocketClientMessage[] = [];
@@ -34,6 +35,10 @@ class FakeSocket {
 
   reply(message: WebSocketServerMessage): void {
     this.onmessage?.({ data: JSON.stringify(message) });
+  }
+
+  replyBytes(bytes: Uint8Array): void {
+    this.onmessage?.({ data: bytes.slice().buffer });
   }
 
   drop(): void {
@@ -138,6 +143,23 @@ describe('WebSocket transport', () => {
     expect(socket.sent).toEqual([{ type: 'invoke', id: 1, channel: 'catalog:products', args: { instrument: 'ucomp' } }]);
     socket.reply({ type: 'result', id: 1, result: { ok: true, value: [{ id: 'l2', title: 'Level 2', description: '' }] } });
     await expect(answer).resolves.toEqual({ ok: true, value: [{ id: 'l2', title: 'Level 2', description: '' }] });
+  });
+
+  it('takes the bytes of a file from the binary frame that follows its result', async () => {
+    const client = webClient();
+    const socket = FakeSocket.latest();
+    socket.open();
+    expect(socket.binaryType).toBe('arraybuffer');
+    const first = client.invoke('files:read', { id: 7 });
+    const second = client.invoke('files:read', { id: 8 });
+    socket.reply({ type: 'result', id: 1, result: { ok: true, value: { name: 'a.fts', bytes: null } }, binary: true });
+    socket.replyBytes(new Uint8Array([1, 2, 3]));
+    // A frame with no result waiting for it is dropped, and does not answer the next call.
+    socket.replyBytes(new Uint8Array([9]));
+    socket.reply({ type: 'result', id: 2, result: { ok: true, value: { name: 'b.fts', bytes: null } }, binary: true });
+    socket.replyBytes(new Uint8Array([4, 5]));
+    await expect(first).resolves.toEqual({ ok: true, value: { name: 'a.fts', bytes: new Uint8Array([1, 2, 3]) } });
+    await expect(second).resolves.toEqual({ ok: true, value: { name: 'b.fts', bytes: new Uint8Array([4, 5]) } });
   });
 
   it('delivers server errors as data', async () => {

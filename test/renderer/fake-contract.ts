@@ -273,6 +273,8 @@ export class FakeContract implements ContractClient {
   private readonly overrides = new Map<InvokeChannel, (args: unknown) => unknown>();
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private nextJobId: number;
+  /** The bytes files:read answers with, by job id (tests put FITS files here). */
+  readonly fileBytes = new Map<number, Uint8Array>();
   /** Listings answered, by the id the window gets (the core keeps them the same way). */
   readonly keptListings = new Map<string, FileListing>();
   /** Campaigns, in memory (see FakeCampaigns at the end of the file). */
@@ -463,6 +465,12 @@ export class FakeContract implements ContractClient {
     'shell:show-file': () => null,
     'shell:open-external': () => null,
     'disk:free-space': () => this.freeSpace,
+    'files:read': ({ id }) => {
+      const bytes = this.fileBytes.get(id);
+      const job = this.jobs.find((candidate) => candidate.id === id);
+      if (!bytes || !job) throw new FakeFailure({ kind: 'invalid-input', message: 'That download is no longer in the list.' });
+      return { name: job.localName, bytes };
+    },
     ...this.campaigns.handlers(),
   };
 }
@@ -566,6 +574,7 @@ export class FakeCampaigns {
     | 'campaigns:create'
     | 'campaigns:update'
     | 'campaigns:delete'
+    | 'campaigns:files'
     | 'campaigns:sync'
     | 'campaigns:cancel-sync'
     | 'campaigns:verify'
@@ -654,6 +663,18 @@ export class FakeCampaigns {
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: queued > 0 ? 'downloading' : 'done', listed: seen.size });
         this.changed();
         return report;
+      },
+      'campaigns:files': ({ name }) => {
+        const state = this.get(name);
+        return [...state.listed.entries()].map(([filename, instrument]) => ({
+          relativePath: filename,
+          filename,
+          instrument,
+          product: 'pb',
+          dateObs: null,
+          state: state.onDisk.has(filename) ? ('done' as const) : state.queued.has(filename) ? ('queued' as const) : state.failed.has(filename) ? ('failed' as const) : null,
+          jobId: null,
+        }));
       },
       'campaigns:cancel-sync': ({ name }) => {
         const state = this.get(name);

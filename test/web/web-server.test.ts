@@ -102,3 +102,46 @@ describe('web mode', () => {
     ws.close();
   });
 });
+
+describe('web mode: file bytes for quick-look', () => {
+  it('sends a finished file as a binary frame right after its result, byte for byte', { timeout: 20_000 }, async () => {
+    const ws = await connect(`?token=${token}`, ownOrigin());
+    const frames: { binary: boolean; data: Buffer }[] = [];
+    ws.on('message', (data, isBinary) => frames.push({ binary: isBinary, data: Buffer.from(data as Buffer) }));
+    const parsed = (frame: { data: Buffer }) => JSON.parse(frame.data.toString()) as WebSocketServerMessage;
+    const resultIndex = (id: number) => frames.findIndex((f) => !f.binary && parsed(f).type === 'result' && (parsed(f) as { id: number }).id === id);
+    const call = async (id: number, channel: string, args: unknown): Promise<{ result: { ok: boolean; value?: unknown; error?: unknown }; index: number }> => {
+      ws.send(JSON.stringify({ type: 'invoke', id, channel, args }));
+      for (let i = 0; i < 400; i += 1) {
+        const index = resultIndex(id);
+        if (index >= 0) return { result: (parsed(frames[index]!) as { result: { ok: boolean } }).result, index };
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`no answer to ${channel}`);
+    };
+    await call(10, 'session:sign-in', { email: DEMO_EMAIL });
+    const listing = (await call(11, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '4hours' } })).result
+      .value as { listingId: string; files: { filename: string }[] };
+    const filename = listing.files[0]!.filename;
+    await call(12, 'downloads:enqueue', { listingId: listing.listingId, entries: [0] });
+    let jobId: number | undefined;
+    for (let id = 13; jobId === undefined && id < 200; id += 1) {
+      const snapshot = (await call(id, 'downloads:snapshot', null)).result.value as { jobs: { id: number; filename: string; state: string }[] };
+      jobId = snapshot.jobs.find((job) => job.filename === filename && job.state === 'done')?.id;
+      if (jobId === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(jobId).toBeDefined();
+    const read = await call(500, 'files:read', { id: jobId });
+    expect(read.result).toEqual({ ok: true, value: { name: filename, bytes: null } });
+    expect(parsed(frames[read.index]!)).toMatchObject({ binary: true });
+    for (let i = 0; i < 200 && frames.length <= read.index + 1; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const next = frames[read.index + 1]!;
+    expect(next.binary).toBe(true);
+    expect(next.data.equals(await emulator().fileBytes('kcor', filename))).toBe(true);
+    // A refusal is plain JSON, with no frame after it.
+    const refused = await call(501, 'files:read', { id: 999_999 });
+    expect(refused.result).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    expect(parsed(frames[refused.index]!)).not.toHaveProperty('binary');
+    ws.close();
+  });
+});

@@ -87,7 +87,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...settingsHandlers({ settings, connection, session, engine, shell: options.shell }),
     ...session.handlers(),
     ...catalogHandlers(client, kept),
-    ...downloadHandlers({ engine, client, kept, settings: () => settings.value, signedIn }),
+    ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
     ...campaigns.handlers(),
   };

@@ -16,6 +16,7 @@ type CampaignChannels =
   | 'campaigns:create'
   | 'campaigns:update'
   | 'campaigns:delete'
+  | 'campaigns:files'
   | 'campaigns:sync'
   | 'campaigns:cancel-sync'
   | 'campaigns:verify'
@@ -69,6 +70,16 @@ export class AppCampaigns {
         this.announce();
         return null;
       },
+      'campaigns:files': ({ name }) =>
+        service.store.files(service.store.require(name).id).map((file) => ({
+          relativePath: file.relativePath,
+          filename: file.filename,
+          instrument: file.instrument,
+          product: file.product,
+          dateObs: file.dateObs,
+          state: file.state,
+          jobId: file.jobId,
+        })),
       'campaigns:sync': ({ name }) => this.sync(name),
       'campaigns:cancel-sync': ({ name }) => {
         const controller = this.running.get(name.trim().toLowerCase());

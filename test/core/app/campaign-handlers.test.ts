@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CampaignOverview, CampaignSyncProgress } from '../../../src-shared/campaigns/campaign-types';
@@ -47,6 +47,20 @@ describe('campaigns behind the contract', () => {
       'a campaigns:changed event with every file on disk',
     );
     expect((await latest()).lastSync?.total.listed).toBe(report.total.listed);
+
+    // Each file with its state and job, and its bytes through files:read (quick-look, the player).
+    const files = await h.core.handlers['campaigns:files']({ name: 'Eclipse 2024' });
+    expect(files).toHaveLength(report.total.listed);
+    expect(files.every((file) => file.state === 'done' && file.jobId !== null && file.relativePath.startsWith('2025/03/'))).toBe(true);
+    const read = await h.core.handlers['files:read']({ id: files[0]!.jobId! });
+    expect(read.name).toBe(files[0]!.filename);
+    expect(Buffer.from(read.bytes).equals(await emulator().fileBytes('kcor', files[0]!.filename))).toBe(true);
+    expect(await invokeHandler(h.core.handlers, 'files:read', { id: 987_654 })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    await rm(path.join(h.downloadFolder, 'eclipse-2024', files[1]!.relativePath));
+    expect(await invokeHandler(h.core.handlers, 'files:read', { id: files[1]!.jobId! })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', message: expect.stringContaining('is no longer in') },
+    });
   });
 
   it('verifies, exports the manifest with the acknowledgement and the campaign file, edits and deletes', async () => {
