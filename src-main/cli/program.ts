@@ -11,6 +11,9 @@ import type { CliContext, CliIo } from './cli-context';
 import type { FilesOptions } from './commands/files-command';
 import type { MockServerOptions } from './commands/mock-server-command';
 import type { WebOptions } from './commands/web-command';
+import type { QuicklookOptions } from './commands/quicklook-command';
+import type { HeaderOptions } from './commands/header-command';
+import type { CrOptions } from './commands/cr-command';
 import type { Settings } from '../../src-shared/contract/contract';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
 import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
@@ -155,6 +158,44 @@ export function buildProgram(io: CliIo): ProgramRun {
     .action(async (options: WebOptions) => {
       const { webCommand } = await import('./commands/web-command');
       exitCode = await webCommand(await context(), options, explicitServerOptions(program));
+    });
+
+  // Commands on local files and dates: no server, and nothing of the client is loaded.
+  program
+    .command('quicklook')
+    .description('write a PNG quick look of a FITS image, oriented as ds9 shows it')
+    .argument('<file>', 'the FITS file')
+    .requiredOption('-o, --out <png>', 'the PNG file to write, or - for standard output')
+    .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
+    .option('--clip <low,high>', 'percentiles at which black and white begin (default: 1,99.5)')
+    .option('--hdu <n>', 'the HDU to show, 0 being the primary (default: the first that holds an image)')
+    .option('--size <pixels>', 'shrink to fit a square this large, averaging pixels')
+    .addOption(json())
+    .action(async (file: string, options: QuicklookOptions) => {
+      const { quicklookCommand } = await import('./commands/quicklook-command');
+      exitCode = await quicklookCommand(program.opts<GlobalOptions>(), io, file, options);
+    });
+
+  program
+    .command('header')
+    .description("print a FITS file's header cards")
+    .argument('<file>', 'the FITS file')
+    .option('--hdu <n>', 'only this HDU, 0 being the primary (default: every HDU)')
+    .addOption(json())
+    .action(async (file: string, options: HeaderOptions) => {
+      const { headerCommand } = await import('./commands/header-command');
+      exitCode = await headerCommand(program.opts<GlobalOptions>(), io, file, options);
+    });
+
+  program
+    .command('cr')
+    .description('when a Carrington rotation starts and ends (UT), or which one a date falls in')
+    .argument('[rotation]', 'the rotation number, e.g. 2295')
+    .option('--date <date>', 'the rotation under way on this date: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
+    .addOption(json())
+    .action(async (rotation: string | undefined, options: CrOptions) => {
+      const { crCommand } = await import('./commands/cr-command');
+      exitCode = await crCommand(program.opts<GlobalOptions>(), io, rotation, options);
     });
 
   return { program, exitCode: () => exitCode };

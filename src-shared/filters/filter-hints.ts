@@ -1,12 +1,15 @@
 // The line under each filter field: what the typed value means, or an example while it is empty.
-// Pure functions of the value and the current instant, so they read the same in the window and in tests.
+// Pure functions of the value, the current instant and the chosen instrument's coverage, so they read the same in
+// the window and in tests.
 import { carringtonRotationAt, carringtonRotationSpan } from '../astro/carrington';
+import type { TimeRange } from '../coverage/timeline-bins';
 import { plural } from '../format/counts';
 import { utMinute } from '../format/ut-minute';
 import { parseEvery } from './every';
 import { checkFilterValue, type FilterName } from './filter-rules';
 
-export type FilterHint = (value: string, nowMs: number) => string;
+/** `coverage`: the span the chosen instrument's data cover (its first to last observation), when known. */
+export type FilterHint = (value: string, nowMs: number, coverage: TimeRange | null) => string;
 
 const DATE_HINT = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UT';
 
@@ -14,11 +17,15 @@ const DATE_HINT = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, UT';
 export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
   'start-date': () => DATE_HINT,
   'end-date': () => DATE_HINT,
-  cr: (value, nowMs) => {
+  cr: (value, nowMs, coverage) => {
+    const covered = coverage && rotationsCovered(coverage);
     const checked = value.trim() === '' ? null : checkFilterValue('cr', value);
-    if (!checked?.ok) return `e.g. ${carringtonRotationAt(nowMs)} (the rotation now)`;
+    // The rotations the data cover are the useful example: the one now may be long after the data end.
+    if (!checked?.ok) return covered ? `${covered} (the data's span)` : `e.g. ${carringtonRotationAt(nowMs)} (the rotation now)`;
     const span = carringtonRotationSpan(Number(checked.value));
-    return `${utMinute(span.start)} – ${utMinute(span.end)} UT`;
+    const dates = `${utMinute(span.start)} – ${utMinute(span.end)} UT`;
+    const outside = coverage !== null && (span.end <= coverage.startMs || span.start > coverage.endMs);
+    return outside ? `${dates}, outside the data (${covered})` : dates;
   },
   every: (value) => {
     const every = parseEvery(value);
@@ -28,6 +35,13 @@ export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
   'obs-plan': () => 'e.g. synoptic or waves',
 };
 
-export function filterHint(name: FilterName, value: string, nowMs: number): string {
-  return FILTER_HINTS[name](value, nowMs);
+/** "2142 to 2295", or one number when the data fit in one rotation. */
+function rotationsCovered(coverage: TimeRange): string {
+  const first = carringtonRotationAt(coverage.startMs);
+  const last = carringtonRotationAt(coverage.endMs);
+  return first === last ? String(first) : `${first} to ${last}`;
+}
+
+export function filterHint(name: FilterName, value: string, nowMs: number, coverage: TimeRange | null = null): string {
+  return FILTER_HINTS[name](value, nowMs, coverage);
 }

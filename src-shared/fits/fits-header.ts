@@ -1,8 +1,9 @@
 // Reading FITS headers (FITS standard 4.0): 2880-byte blocks of 80-character cards ending with END.
 // Enough to tell how long each HDU must be, which is how a download or a file on disk is judged complete.
+import { CARD_LENGTH, cardText, parseCards, type FitsCard, type FitsValue } from './fits-cards';
 
 export const FITS_BLOCK = 2880;
-const CARD = 80;
+const CARD = CARD_LENGTH;
 /** More header blocks than any real file has: a header with no END by then is damaged, not long. */
 export const MAX_HEADER_BLOCKS = 1000;
 /** How a file begins (section 4.4.1.1) and how every extension after the primary HDU begins (section 4.4.1.2). */
@@ -14,27 +15,15 @@ const VALID_BITPIX = [8, 16, 32, 64, -32, -64];
 /** A header whose values cannot describe a data unit; the message says which card, e.g. "no NAXIS2 card". */
 export class FitsHeaderError extends Error {}
 
-export type FitsValue = string | number | boolean;
+export type { FitsValue };
 
 export interface FitsHeader {
-  /** Values by keyword, in the order the cards came. */
+  /** Values by keyword (the first card of each), in the order the cards came. */
   cards: Map<string, FitsValue>;
+  /** Every card, in order: commentary and repeated keywords too, long strings joined. */
+  cardList: FitsCard[];
   /** Bytes the header occupies, whole blocks. */
   headerBytes: number;
-}
-
-/** Parses one value field: quoted string, logical T/F, or number; the comment after `/` is dropped. */
-function parseValue(field: string): FitsValue {
-  const text = field.trim();
-  if (text.startsWith("'")) {
-    const match = /^'((?:[^']|'')*)'/.exec(text);
-    return match ? match[1]!.replace(/''/g, "'").trimEnd() : text;
-  }
-  const bare = text.split('/')[0]!.trim();
-  if (bare === 'T') return true;
-  if (bare === 'F') return false;
-  const number = Number(bare.replace(/D/i, 'E'));
-  return Number.isNaN(number) ? bare : number;
 }
 
 /**
@@ -42,16 +31,17 @@ function parseValue(field: string): FitsValue {
  * bytes given (the caller should supply more blocks).
  */
 export function parseFitsHeader(bytes: Uint8Array): FitsHeader | null {
-  const cards = new Map<string, FitsValue>();
-  const decoder = new TextDecoder('latin1');
+  const records: string[] = [];
   for (let offset = 0; offset + CARD <= bytes.length; offset += CARD) {
     if (isEndCard(bytes, offset)) {
-      const used = offset + CARD;
-      return { cards, headerBytes: Math.ceil(used / FITS_BLOCK) * FITS_BLOCK };
+      const cardList = parseCards(records);
+      const cards = new Map<string, FitsValue>();
+      for (const card of cardList) {
+        if (card.value !== null && card.keyword.length > 0 && !cards.has(card.keyword)) cards.set(card.keyword, card.value);
+      }
+      return { cards, cardList, headerBytes: paddedToBlocks(offset + CARD) };
     }
-    const card = decoder.decode(bytes.subarray(offset, offset + CARD));
-    const keyword = card.slice(0, 8).trimEnd();
-    if (card.slice(8, 10) === '= ' && keyword.length > 0 && !cards.has(keyword)) cards.set(keyword, parseValue(card.slice(10)));
+    records.push(cardText(bytes, offset));
   }
   return null;
 }

@@ -180,8 +180,9 @@ export class FitsLayoutWalker {
     return new FitsLayoutError('oversized', this.headerStart, `bytes follow the declared end (${this.headerStart} bytes) and do not begin an extension`);
   }
 
+  // HDUs count from 0, the primary, as the FITS reader, the quick-look and astropy count them.
   private corrupt(detail: string): FitsLayoutError {
-    return new FitsLayoutError('corrupt', this.headerStart, `the FITS header of HDU ${this.hdus + 1} has ${detail}`);
+    return new FitsLayoutError('corrupt', this.headerStart, `the FITS header of HDU ${this.hdus} has ${detail}`);
   }
 }
 

@@ -11,8 +11,8 @@ import { startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', '@streamparser/json'];
-const HEAVY_SOURCES = ['src-main/emulator/', 'src-main/web/', 'src-main/core/api/', 'src-main/core/app/', 'src-shared/api/schemas.ts'];
+const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', '@streamparser/json', 'fast-png'];
+const HEAVY_SOURCES = ['src-main/emulator/', 'src-main/web/', 'src-main/core/api/', 'src-main/core/app/', 'src-shared/api/schemas.ts', 'src-main/cli/commands/', 'src-shared/fits/'];
 /** The only engine modules the program's definition needs: its limits and the default state folder, for the help. */
 const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/downloads/state-folder.ts'];
 
@@ -84,7 +84,7 @@ function heavyIn(loaded: Loaded): string[] {
 }
 
 describe('what the built mlso-dl loads', () => {
-  it.each([[['--version']], [['files', '--help']], [['--help']], [[]]])('%j loads commander and the program, nothing heavy', async (args) => {
+  it.each([[['--version']], [['files', '--help']], [['quicklook', '--help']], [['--help']], [[]]])('%j loads commander and the program, nothing heavy', async (args) => {
     const loaded = await modulesLoadedBy(args);
     expect(loaded.status).toBe(0);
     // The hook saw the run: the command line's own parser and definition were loaded.
@@ -94,6 +94,13 @@ describe('what the built mlso-dl loads', () => {
     // commander would load it for executable subcommands, which mlso-dl has none of (see scripts/build-main.mjs).
     expect(loaded.builtins).toContain('fs');
     expect(loaded.builtins).not.toContain('child_process');
+  });
+
+  it.each([[['cr', '2295', '--json']], [['header', 'no-such-file.fts']]])('%j, a command without a server, loads no client', async (args) => {
+    const loaded = await modulesLoadedBy(args);
+    expect(loaded.sources.filter((source) => source.startsWith('src-main/cli/commands/')).length).toBeGreaterThan(0);
+    expect(loaded.packages.filter((name) => HEAVY_PACKAGES.includes(name) && name !== 'fast-png')).toEqual([]);
+    expect(loaded.sources.filter((source) => source.startsWith('src-main/core/api/'))).toEqual([]);
   });
 
   it('a command that asks the server loads the client when it runs (the probe sees lazily loaded modules)', async () => {

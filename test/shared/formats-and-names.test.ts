@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { humanFileSize, humanSize, listingTotal } from '../../src-shared/format/human-size';
 import { checkSafeFilename } from '../../src-shared/files/safe-filename';
-import { carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../src-shared/astro/carrington';
+import { carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart, carringtonRotationStartJde } from '../../src-shared/astro/carrington';
 
 describe('sizes', () => {
   it.each([
@@ -51,7 +51,7 @@ describe('file names from the listing', () => {
 describe('Carrington rotations', () => {
   it('reproduces Meeus worked example 29.a and the first rotation', () => {
     // Astronomical Algorithms, example 29.a: rotation 1699 began at JDE 2444480.7230 (1980 Aug 29).
-    const jd = carringtonRotationStart(1699) / 86_400_000 + 2440587.5;
+    const jd = carringtonRotationStartJde(1699);
     expect(jd).toBeCloseTo(2444480.723, 3);
     expect(new Date(carringtonRotationStart(1)).toISOString().slice(0, 10)).toBe('1853-11-09');
   });

@@ -1,0 +1,135 @@
+// `quicklook FILE.fts --out FILE.png`: a FITS image as an 8-bit grey PNG, clipped at two percentiles and
+// stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server.
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { encode } from 'fast-png';
+import { describeHdu, firstImageHdu, type FitsFile } from '../../../src-shared/fits/fits-file';
+import { decodeImage, imageList, type FitsImage } from '../../../src-shared/fits/fits-image';
+import { downscale } from '../../../src-shared/fits/image-downscale';
+import { DEFAULT_CLIP_PERCENTS, STRETCHES, displayBytes, percentileClip, type StretchName } from '../../../src-shared/fits/image-stretch';
+import type { CliIo } from '../cli-context';
+import { EXIT_OK, UsageError } from '../exit-codes';
+import type { GlobalOptions } from '../global-options';
+import type { CliOutput } from '../output/cli-output';
+import { asUsageError, fileProblem, parseHdu, readFitsFile } from './fits-file-input';
+import { localOutput, printJson } from './local-output';
+
+export interface QuicklookOptions {
+  out: string;
+  stretch?: string;
+  clip?: string;
+  hdu?: string;
+  size?: string;
+  json?: boolean;
+}
+
+/** What was written, as --json prints it. */
+export interface QuicklookSummary {
+  file: string;
+  hdu: number;
+  /** The image's own size, and the PNG's (smaller with --size). */
+  image: { width: number; height: number };
+  png: { width: number; height: number };
+  stretch: StretchName;
+  clip: { percents: [number, number]; low: number | null; high: number | null };
+  out: string;
+}
+
+export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: string, options: QuicklookOptions): Promise<number> {
+  const out = localOutput(globals, io);
+  const stretch = parseStretch(options.stretch);
+  const percents = parseClip(options.clip);
+  const size = parseSize(options.size);
+  const hduOption = parseHdu(options.hdu);
+  if (options.json && options.out === '-') throw new UsageError('--json and --out - would both write to standard output: give --out a file name.');
+
+  const file = await readFitsFile(path);
+  const image = decodeChosenImage(file, hduOption);
+  if (image.planes > 1) out.info(`HDU ${image.hdu} holds ${image.planes} planes of ${image.width} x ${image.height}; the quick look shows the first.`);
+  const clip = percentileClip(image.pixels, percents[0], percents[1]);
+  if (!clip) out.info(`Every pixel of HDU ${image.hdu} is blank (NaN or BLANK): the quick look is black.`);
+  const shown = size === undefined ? image : downscale(image.pixels, image.width, image.height, size);
+  const grey = displayBytes(shown.pixels, shown.width, shown.height, { ...(clip ?? { low: 0, high: 0 }), stretch });
+  const png = encode({ width: shown.width, height: shown.height, data: grey, depth: 8, channels: 1 });
+  await writeOutput(out, options.out, png);
+
+  const summary: QuicklookSummary = {
+    file: path,
+    hdu: image.hdu,
+    image: { width: image.width, height: image.height },
+    png: { width: shown.width, height: shown.height },
+    stretch,
+    clip: { percents, low: clip?.low ?? null, high: clip?.high ?? null },
+    out: options.out,
+  };
+  if (options.json) printJson(out, summary);
+  else if (options.out !== '-') out.info(describe(summary));
+  return EXIT_OK;
+}
+
+/** The image of HDU `chosen`, or of the first HDU that holds one; the reader's complaints become usage errors. */
+function decodeChosenImage(file: FitsFile, chosen: number | undefined): FitsImage {
+  const index = chosen ?? firstImageHdu(file)?.index;
+  if (index === undefined) throw new UsageError(`${file.fileName} holds no image: ${file.hdus.map(describeHdu).join(', ')}; ${imageList(file)}.`);
+  try {
+    return decodeImage(file, index);
+  } catch (error) {
+    throw asUsageError(error);
+  }
+}
+
+function parseStretch(value: string | undefined): StretchName {
+  if (value === undefined) return 'asinh';
+  const stretch = STRETCHES.find((name) => name === value.trim().toLowerCase());
+  if (!stretch) throw new UsageError(`--stretch "${value}" is not one of ${STRETCHES.join(', ')}.`);
+  return stretch;
+}
+
+/** `--clip 1,99.5`: the percentiles below and above which pixels saturate. */
+function parseClip(value: string | undefined): [number, number] {
+  if (value === undefined) return [...DEFAULT_CLIP_PERCENTS];
+  const parts = value.split(',').map((part) => part.trim());
+  const [low, high] = parts.map(Number);
+  const valid = parts.length === 2 && parts.every((part) => part !== '') && low! >= 0 && high! <= 100 && low! < high!;
+  if (!valid) throw new UsageError(`--clip "${value}" must be two percentiles from 0 to 100, the lower first, such as 1,99.5.`);
+  return [low!, high!];
+}
+
+function parseSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > 65535) {
+    throw new UsageError(`--size "${value}" must be a whole number of pixels from 1 to 65535, such as 512.`);
+  }
+  return Number(value);
+}
+
+/** Writes the PNG to standard output (`-`) or to a file: a temporary name beside it first, renamed once whole. */
+async function writeOutput(out: CliOutput, target: string, png: Uint8Array): Promise<void> {
+  if (target === '-') {
+    out.stdout.write(png);
+    return;
+  }
+  const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
+  try {
+    await writeFile(temporary, png);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === 'ENOENT' ? 'its folder does not exist' : fileProblem(error);
+    throw new UsageError(`Cannot write ${target}: ${problem}.`);
+  }
+}
+
+function describe(summary: QuicklookSummary): string {
+  const { png, clip } = summary;
+  const range = clip.low === null ? 'every pixel blank' : `${clip.percents[0]}-${clip.percents[1]} % = ${short(clip.low)} to ${short(clip.high!)}`;
+  return `Wrote ${summary.out}: ${png.width} x ${png.height}, HDU ${summary.hdu}, ${summary.stretch} stretch, clip ${range}.`;
+}
+
+/** Physical values of any size in four digits or fewer: 1.11e-6, 45.6, 32768. */
+function short(value: number): string {
+  const size = Math.abs(value);
+  if (value === 0 || (size >= 1e-3 && size < 1e6)) return String(Number(value.toPrecision(4)));
+  return value.toExponential(3).replace(/\.?0+e/, 'e');
+}

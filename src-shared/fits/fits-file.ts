@@ -1,0 +1,155 @@
+// A whole FITS file in memory, split into its HDUs: the primary HDU, then every extension. Each HDU's header
+// is read (cards, values) and its data unit located, never copied. A file that is not FITS, is cut short or
+// has a header no data unit can follow is refused with a FitsReadError that names the file and the problem.
+// HDUs count from 0, the primary HDU, as astropy and ds9's `file.fts[1]` count them.
+import { type FitsCard, type FitsValue } from './fits-cards';
+import {
+  EXTENSION_SIGNATURE,
+  FITS_BLOCK,
+  FitsHeaderError,
+  MAX_HEADER_BLOCKS,
+  PRIMARY_SIGNATURE,
+  dataUnitBytes,
+  paddedToBlocks,
+  parseFitsHeader,
+} from './fits-header';
+
+/** The file cannot be read as FITS; the message is one sentence: the file's name, then what is wrong. */
+export class FitsReadError extends Error {
+  constructor(
+    readonly fileName: string,
+    /** What is wrong, e.g. "ends after 4,096 of 8,640 bytes of HDU 1's data". */
+    readonly problem: string,
+  ) {
+    super(`${fileName} ${problem}.`);
+    this.name = 'FitsReadError';
+  }
+}
+
+export interface FitsHdu {
+  index: number;
+  /** `primary`, or the extension's XTENSION value: `IMAGE`, `BINTABLE`, `TABLE`, ... */
+  type: string;
+  /** An image with pixels: the primary HDU or an IMAGE extension (not random groups), every axis longer than 0. */
+  isImage: boolean;
+  /** EXTNAME, when the header gives one. */
+  name?: string;
+  cards: FitsCard[];
+  /** The value of each keyword (its first card). */
+  values: Map<string, FitsValue>;
+  bitpix: number;
+  /** NAXIS1, NAXIS2, ... */
+  axes: number[];
+  headerOffset: number;
+  dataOffset: number;
+  /** Bytes of the data unit, without its padding. */
+  dataBytes: number;
+}
+
+export interface FitsFile {
+  fileName: string;
+  bytes: Uint8Array;
+  hdus: FitsHdu[];
+}
+
+const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
+const EXTENSION = asciiBytes(EXTENSION_SIGNATURE);
+
+/** Splits `bytes` into HDUs. The final padding of the last data unit is not demanded (its absence loses nothing). */
+export function readFits(bytes: Uint8Array, fileName: string): FitsFile {
+  if (bytes.length === 0) throw new FitsReadError(fileName, 'is empty, not a FITS file');
+  if (!startsWith(bytes, 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
+  const hdus: FitsHdu[] = [];
+  let offset = 0;
+  // Bytes after the last HDU that do not begin an extension are ignored, as astropy and ds9 do.
+  while (offset < bytes.length && (hdus.length === 0 || startsWith(bytes, offset, EXTENSION))) {
+    const hdu = readHdu(bytes, offset, hdus.length, fileName);
+    hdus.push(hdu);
+    offset = hdu.dataOffset + paddedToBlocks(hdu.dataBytes);
+  }
+  return { fileName, bytes, hdus };
+}
+
+function readHdu(bytes: Uint8Array, headerOffset: number, index: number, fileName: string): FitsHdu {
+  const searched = bytes.subarray(headerOffset, Math.min(bytes.length, headerOffset + MAX_HEADER_BLOCKS * FITS_BLOCK));
+  const header = parseFitsHeader(searched);
+  if (!header) {
+    if (searched.length === MAX_HEADER_BLOCKS * FITS_BLOCK) {
+      throw new FitsReadError(fileName, `has a damaged header in HDU ${index}: no END card in its first ${MAX_HEADER_BLOCKS} blocks`);
+    }
+    throw new FitsReadError(fileName, `ends after ${grouped(searched.length)} bytes of HDU ${index}'s header, before its END card`);
+  }
+  let dataBytes: number;
+  try {
+    dataBytes = dataUnitBytes(header);
+  } catch (error) {
+    if (error instanceof FitsHeaderError) throw new FitsReadError(fileName, `has a damaged header in HDU ${index}: ${error.message}`);
+    throw error;
+  }
+  const dataOffset = headerOffset + header.headerBytes;
+  if (dataOffset > bytes.length) {
+    throw new FitsReadError(fileName, `ends after ${grouped(bytes.length - headerOffset)} of ${grouped(header.headerBytes)} bytes of HDU ${index}'s header`);
+  }
+  const arrived = bytes.length - dataOffset;
+  if (arrived < dataBytes) {
+    throw new FitsReadError(fileName, `ends after ${grouped(arrived)} of ${grouped(dataBytes)} bytes of HDU ${index}'s data`);
+  }
+  const values = header.cards;
+  const type = index === 0 ? 'primary' : String(values.get('XTENSION') ?? '').trim();
+  const axes = axisLengths(values);
+  const randomGroups = index === 0 && values.get('GROUPS') === true && axes[0] === 0;
+  const isImage = (type === 'primary' || type === 'IMAGE') && !randomGroups && axes.length > 0 && axes.every((length) => length > 0);
+  const name = values.get('EXTNAME');
+  return {
+    index,
+    type,
+    isImage,
+    ...(typeof name === 'string' && name !== '' ? { name } : {}),
+    cards: header.cardList,
+    values,
+    bitpix: values.get('BITPIX') as number,
+    axes,
+    headerOffset,
+    dataOffset,
+    dataBytes,
+  };
+}
+
+/** NAXIS1..NAXISn, already checked by dataUnitBytes to be whole numbers. */
+function axisLengths(values: Map<string, FitsValue>): number[] {
+  const count = values.get('NAXIS') as number;
+  return Array.from({ length: count }, (_, axis) => values.get(`NAXIS${axis + 1}`) as number);
+}
+
+/** The first HDU that holds an image: what a quick look shows unless told otherwise. */
+export function firstImageHdu(file: FitsFile): FitsHdu | undefined {
+  return file.hdus.find((hdu) => hdu.isImage);
+}
+
+/** The error for asking after an HDU the file does not have. */
+export function missingHdu(file: FitsFile, index: number): FitsReadError {
+  const range = file.hdus.length === 1 ? 'it has only HDU 0' : `its HDUs are 0 to ${file.hdus.length - 1}`;
+  return new FitsReadError(file.fileName, `has no HDU ${index}: ${range}`);
+}
+
+/** How an HDU is described to a person: "HDU 0 (primary)", "HDU 2 (IMAGE, EXTNAME 'I')". */
+export function describeHdu(hdu: FitsHdu): string {
+  return `HDU ${hdu.index} (${hdu.type}${hdu.name ? `, EXTNAME '${hdu.name}'` : ''})`;
+}
+
+/** 8640 -> "8,640": byte counts in messages, readable at a glance. */
+export function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function startsWith(bytes: Uint8Array, offset: number, prefix: Uint8Array): boolean {
+  if (offset + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) {
+    if (bytes[offset + i] !== prefix[i]) return false;
+  }
+  return true;
+}
+
+function asciiBytes(text: string): Uint8Array {
+  return Uint8Array.from(text, (character) => character.charCodeAt(0));
+}

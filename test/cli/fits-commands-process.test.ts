@@ -1,0 +1,68 @@
+// quicklook, header and cr as users run them: the built mlso-dl (node scripts/build-main.mjs first) in a child
+// process, its output through a real pipe to a shell tool.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
+import { temporaryFolder } from '../helpers/fixtures';
+import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, pngOf, readPng } from './fits-test-input';
+
+afterEach(async () => {
+  await stopBuiltCli();
+});
+
+describe('the built mlso-dl on a FITS file', () => {
+  it('header --json | cat: the whole JSON through the pipe, both statuses 0', async () => {
+    const input = await fitsFileOf(emulatorFitsBytes(32), EMULATOR_FILE);
+    const run = await runPiped(['header', input, '--json'], 'cat');
+    expect(run.statuses).toEqual([0, 0]);
+    const hdus = JSON.parse(run.output.toString()) as { hdu: number; cards: { keyword: string; value: unknown }[] }[];
+    expect(hdus[0]!.cards).toContainEqual(expect.objectContaining({ keyword: 'FILENAME', value: EMULATOR_FILE }));
+  });
+
+  it('quicklook --out - | cat: a PNG on standard output', async () => {
+    const input = await fitsFileOf(emulatorFitsBytes(64), EMULATOR_FILE);
+    const run = await runPiped(['quicklook', input, '--out', '-', '--size', '32'], 'cat');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(run.stderr).toBe('');
+    const png = pngOf(run.output);
+    expect([png.width, png.height, png.channels]).toEqual([32, 32, 1]);
+    expect(png.at(16, 16)).toBe(0);
+  });
+
+  it('quicklook --out FILE writes the PNG and says so on stderr', async () => {
+    const input = await fitsFileOf(emulatorFitsBytes(64), EMULATOR_FILE);
+    const out = path.join(await temporaryFolder(), 'look.png');
+    const run = await runBuiltCli(['quicklook', input, '--out', out, '--stretch', 'log']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^Wrote .*look\.png: 64 x 64, HDU 0, log stretch/);
+    expect((await readPng(out)).width).toBe(64);
+  });
+
+  it('cr 2295 --json | cat', async () => {
+    const run = await runPiped(['cr', '2295', '--json'], 'cat');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(JSON.parse(run.output.toString())).toMatchObject({ rotation: 2295, start: expect.stringMatching(/^2025-03-02T12:0/) });
+  });
+
+  it.each([
+    ['quicklook', ['--out', 'x.png']],
+    ['header', []],
+  ])('%s: a missing or truncated file is one line on stderr, status 2, never a stack trace', async (command, rest) => {
+    const folder = await temporaryFolder();
+    const truncated = await fitsFileOf(emulatorFitsBytes(64).subarray(0, 5000), 'cut.fts');
+    const missing = path.join(folder, 'none.fts');
+    const cases = [
+      [missing, `mlso-dl: Cannot read ${missing}: there is no such file.\n`],
+      [truncated, `mlso-dl: ${truncated} ends after 2,120 of 16,384 bytes of HDU 0's data.\n`],
+    ];
+    for (const [input, message] of cases) {
+      const run = await runBuiltCli([command, input!, ...rest.map((arg) => (arg === 'x.png' ? path.join(folder, arg) : arg))]);
+      expect(run).toEqual({ status: 2, stdout: '', stderr: message });
+    }
+  });
+
+  it('cr with a bad number: one line, status 2', async () => {
+    const run = await runBuiltCli(['cr', 'soon']);
+    expect(run).toEqual({ status: 2, stdout: '', stderr: 'mlso-dl: Carrington rotation "soon" must be a positive whole number, e.g. 2295.\n' });
+  });
+});
