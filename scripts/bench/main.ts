@@ -7,6 +7,7 @@ import { parseBenchOptions, USAGE } from './bench-options';
 import { runBatchBenchmark } from './batch-benchmark';
 import { runBigFileBenchmarks } from './big-file-benchmark';
 import { runUiBenchmark, uiTable, uiTargetLines, type UiResult } from './ui-benchmark';
+import { quickLookTable, quickLookTargetLines, runQuickLookBenchmark, type QuickLookResult } from './quicklook-benchmark';
 import { listingTable, listingTargetLines, runListingBenchmark } from './listing-benchmark';
 import { runStartupBenchmark, startupTable, startupTargetLines } from './startup-benchmark';
 import { enqueueTable, enqueueTargetLines, runEnqueueBenchmark } from './enqueue-benchmark';
@@ -32,7 +33,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'mlso-bench-'));
   if (!options.keep) trackFolder(workDir);
 
-  const results: BenchResults & { error?: string; ui?: UiResult; campaign?: CampaignBenchResult } = {
+  const results: BenchResults & { error?: string; ui?: UiResult; quicklook?: QuickLookResult; campaign?: CampaignBenchResult } = {
     startedAt: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -80,9 +81,12 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
       results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
       console.log(`\n${uiTable(results.ui)}\n`);
+      progress.step('UI: the quick-look of a 1024 x 1024 float image, click to pixels (web mode in Chromium)');
+      results.quicklook = await runQuickLookBenchmark(paths.rendererFolder, (line) => progress.step(line));
+      console.log(`\n${quickLookTable(results.quicklook)}\n`);
     }
     results.totalSeconds = progress.seconds();
-    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : []), ...(results.listing ? listingTargetLines(results.listing) : []), ...(results.startup ? startupTargetLines(results.startup) : []), ...(results.enqueue ? enqueueTargetLines(results.enqueue) : [])].join('\n'));
+    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : []), ...(results.quicklook ? quickLookTargetLines(results.quicklook) : []), ...(results.listing ? listingTargetLines(results.listing) : []), ...(results.startup ? startupTargetLines(results.startup) : []), ...(results.enqueue ? enqueueTargetLines(results.enqueue) : [])].join('\n'));
     console.log(`\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`);
     return 0;
   } catch (error) {

@@ -1,7 +1,8 @@
 // The results table under a 100,000-file listing: the real renderer in Chromium through web mode, against
 // the emulator with 133 observing days. Measures the time from the listing's arrival in the page to the
 // first rows painted, the row elements in the DOM while scrolling (it is virtualized), and frame times
-// while scrolling continuously.
+// while scrolling continuously; and the coverage timeline above it: when its bars are painted, how many
+// elements it holds, and frame times while the pointer sweeps across it (each bin's tooltip in turn).
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,13 @@ export interface UiResult {
   /** Frame-to-frame times while scrolling continuously (ms). */
   frameMedianMs: number;
   frameP95Ms: number;
+  /** From the listing message's arrival to the coverage timeline's bars painted (binning included). */
+  timelinePaintedMs: number;
+  /** Elements inside the coverage timeline (bars, marks, labels): bounded by its bins, not by the files. */
+  timelineElements: number;
+  /** Frame-to-frame times while the pointer sweeps across the timeline (ms). */
+  hoverFrameMedianMs: number;
+  hoverFrameP95Ms: number;
 }
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -33,7 +41,7 @@ const FILE_ROWS = `${GRID} [role="row"][aria-rowindex]:not([aria-rowindex="1"])`
  * app's own handler, so the time is taken before the app parses the listing.
  */
 const INSTRUMENT_PAGE = `
-  const bench = { listingAt: 0, listingBytes: 0, paintedAt: 0 };
+  const bench = { listingAt: 0, listingBytes: 0, paintedAt: 0, timelineAt: 0 };
   window.__bench = bench;
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
@@ -44,19 +52,42 @@ const INSTRUMENT_PAGE = `
           bench.listingAt = performance.now();
           bench.listingBytes = event.data.length;
           bench.paintedAt = 0;
+          bench.timelineAt = 0;
         }
       });
     }
   };
   new MutationObserver(() => {
-    if (!bench.listingAt || bench.paintedAt) return;
-    if (document.querySelector('[role="grid"] [role="row"][aria-rowindex="2"]')) {
+    if (!bench.listingAt) return;
+    if (!bench.paintedAt && document.querySelector('[role="grid"] [role="row"][aria-rowindex="2"]')) {
       bench.paintedAt = -1;
       // Two frames: the first runs before paint, the second after the rows were painted.
       requestAnimationFrame(() => requestAnimationFrame(() => (bench.paintedAt = performance.now())));
     }
+    if (!bench.timelineAt && document.querySelector('.coverage rect.bar')) {
+      bench.timelineAt = -1;
+      requestAnimationFrame(() => requestAnimationFrame(() => (bench.timelineAt = performance.now())));
+    }
   }).observe(document, { childList: true, subtree: true });
 `;
+
+/** Page source: records the times between frames until window.__stopFrames() is called, which returns them. */
+const RECORD_FRAMES = `(() => {
+  const times = [];
+  let last = performance.now();
+  let running = true;
+  const step = () => {
+    const now = performance.now();
+    times.push(now - last);
+    last = now;
+    if (running) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+  window.__stopFrames = () => {
+    running = false;
+    return times.slice(1);
+  };
+})()`;
 
 /** Page source: waits two animation frames (the rows of a new scroll position are then painted). */
 const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
@@ -94,8 +125,8 @@ export async function runUiBenchmark(rendererFolder: string, log: (line: string)
     await chooseAllOfKcorPb(page);
     log('searching 133 days of KCor pB (no filters)');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForFunction('window.__bench.paintedAt > 0', undefined, { timeout: 60_000 });
-    const timing = (await page.evaluate('window.__bench')) as { listingAt: number; paintedAt: number; listingBytes: number };
+    await page.waitForFunction('window.__bench.paintedAt > 0 && window.__bench.timelineAt > 0', undefined, { timeout: 60_000 });
+    const timing = (await page.evaluate('window.__bench')) as { listingAt: number; paintedAt: number; timelineAt: number; listingBytes: number };
     const files = Number(await page.locator(GRID).first().getAttribute('aria-rowcount')) - 1;
 
     const rowElementsByPosition: UiResult['rowElementsByPosition'] = [];
@@ -107,6 +138,7 @@ export async function runUiBenchmark(rendererFolder: string, log: (line: string)
       rowElementsByPosition.push({ position, rows: await page.locator(FILE_ROWS).count() });
     }
     const frames = (await page.evaluate(SCROLL_FRAME_TIMES)) as number[];
+    const hoverFrames = await sweepTimeline(page);
     return {
       files,
       listingBytes: timing.listingBytes,
@@ -115,12 +147,28 @@ export async function runUiBenchmark(rendererFolder: string, log: (line: string)
       rowElementsByPosition,
       frameMedianMs: percentile(frames, 0.5),
       frameP95Ms: percentile(frames, 0.95),
+      timelinePaintedMs: timing.timelineAt - timing.listingAt,
+      timelineElements: await page.locator('.coverage *').count(),
+      hoverFrameMedianMs: percentile(hoverFrames, 0.5),
+      hoverFrameP95Ms: percentile(hoverFrames, 0.95),
     };
   } finally {
     await browser.close();
     await app.close();
     await emulator.close();
   }
+}
+
+/** Sweeps the pointer across the coverage timeline, left to right and back, returning the frame times meanwhile. */
+async function sweepTimeline(page: Page): Promise<number[]> {
+  const box = await page.getByRole('slider', { name: 'Coverage timeline' }).boundingBox();
+  if (!box) throw new Error('the coverage timeline is not on screen');
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 1, y);
+  await page.evaluate(RECORD_FRAMES);
+  await page.mouse.move(box.x + box.width - 1, y, { steps: 120 });
+  await page.mouse.move(box.x + 1, y, { steps: 120 });
+  return (await page.evaluate('window.__stopFrames()')) as number[];
 }
 
 async function chooseAllOfKcorPb(page: Page): Promise<void> {
@@ -139,7 +187,19 @@ function percentile(values: readonly number[], share: number): number {
 
 export function uiTable(result: UiResult): string {
   return renderTable(
-    ['listing', 'files', 'message MB', 'first rows ms', 'row elements (max)', 'frame median ms', 'frame p95 ms'],
+    [
+      'listing',
+      'files',
+      'message MB',
+      'first rows ms',
+      'row elements (max)',
+      'frame median ms',
+      'frame p95 ms',
+      'timeline painted ms',
+      'timeline elements',
+      'hover frame median ms',
+      'hover frame p95 ms',
+    ],
     [
       [
         'kcor pb, 133 days',
@@ -149,6 +209,10 @@ export function uiTable(result: UiResult): string {
         String(result.maxRowElements),
         fixed(result.frameMedianMs, 1),
         fixed(result.frameP95Ms, 1),
+        fixed(result.timelinePaintedMs, 0),
+        String(result.timelineElements),
+        fixed(result.hoverFrameMedianMs, 1),
+        fixed(result.hoverFrameP95Ms, 1),
       ],
     ],
   );
@@ -158,5 +222,6 @@ export function uiTargetLines(result: UiResult): string[] {
   return [
     `first rows painted ${fixed(result.firstRowsMs, 0)} ms after the listing arrived (target <= 1000 ms): ${result.firstRowsMs <= 1000 ? 'met' : 'MISSED'}`,
     `at most ${result.maxRowElements} row elements while scrolling ${result.files} files (target: a few hundred at most): ${result.maxRowElements <= 300 ? 'met' : 'MISSED'}`,
+    `${result.timelineElements} elements in the coverage timeline of ${result.files} files (target: bounded by its bins, under 1,000): ${result.timelineElements < 1000 ? 'met' : 'MISSED'}`,
   ];
 }

@@ -2,6 +2,8 @@
 // (non-proxied) state and summarised once when they arrive, never on every render.
 import type { FileEntry } from '../../src-shared/api/schemas';
 import type { EnqueueSummary, FilesQuery, KeptFileListing } from '../../src-shared/contract/contract';
+import { searchedRange } from '../../src-shared/coverage/searched-range';
+import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
 import { listingTotal } from '../../src-shared/format/human-size';
 import type { ApiClient } from '../lib/api';
@@ -43,11 +45,21 @@ export function summarise(files: readonly FileEntry[]): ListingSummary {
   };
 }
 
+/** The listing's files per time bin across the range searched, for the coverage timeline; null when none were found. */
+export function listingTimeline(query: FilesQuery, files: readonly FileEntry[]): TimelineBins | null {
+  if (files.length === 0) return null;
+  const dateObs = files.map((file) => file['date-obs']);
+  const range = searchedRange(query.filters, dateObs);
+  return range ? coverageBins(dateObs, range) : null;
+}
+
 export type EnqueueOutcome = { summary: EnqueueSummary; requested: number } | { error: ErrorData };
 
 export class ResultsStore {
   listing = $state.raw<KeptFileListing | null>(null);
   summary = $state.raw<ListingSummary | null>(null);
+  /** The listing binned in time, once when it arrives. */
+  timeline = $state.raw<TimelineBins | null>(null);
   /** The query of the listing on screen (or of the search running). */
   query = $state.raw<FilesQuery | null>(null);
   searching = $state(false);
@@ -85,6 +97,7 @@ export class ResultsStore {
     }
     this.listing = result.value;
     this.summary = summarise(result.value.files);
+    this.timeline = listingTimeline(query, result.value.files);
     this.selection.reset(result.value.files.length);
   }
 
@@ -117,6 +130,7 @@ export class ResultsStore {
     this.cancelSearch();
     this.listing = null;
     this.summary = null;
+    this.timeline = null;
     this.query = null;
     this.error = null;
     this.enqueueOutcome = null;

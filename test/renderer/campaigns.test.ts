@@ -423,3 +423,22 @@ describe('sync cancelled, folder chosen', () => {
     expect(screen.queryByRole('button', { name: 'Choose…' })).toBeNull();
   });
 });
+
+describe('coverage', () => {
+  it("shows the campaign's files on a timeline coloured by state, on demand", async () => {
+    const fake = new FakeContract({ session: SIGNED_IN });
+    fake.campaigns.seed({ name: 'Eclipse', files: { onDisk: 1, failed: 1, missing: 1 } });
+    const view = (dateObs: string, state: 'done' | 'failed' | null) => ({ relativePath: dateObs, filename: `${dateObs}.fts`, instrument: 'kcor', product: 'pb', dateObs, state, jobId: null });
+    fake.handle('campaigns:files', () => [view('2025-03-20T18:00:00', 'done'), view('2025-03-21T18:00:00', 'failed'), view('2025-03-24T18:00:00', null)]);
+    await renderApp(fake);
+    await fireEvent.click(screen.getByRole('button', { name: 'Campaigns' }));
+    const eclipse = card('Eclipse');
+    expect(fake.callsTo('campaigns:files')).toHaveLength(0);
+    await fireEvent.click(within(eclipse).getByText('Coverage'));
+    await waitFor(() => expect(fake.callsTo('campaigns:files')).toEqual([{ name: 'Eclipse' }]));
+    const timeline = await within(eclipse).findByRole('slider', { name: 'Coverage timeline' });
+    expect(timeline.getAttribute('aria-valuetext') ?? timeline.textContent).toBeTruthy();
+    const legend = within(eclipse).getByRole('list', { name: 'States' });
+    for (const state of ['on disk', 'failed', 'missing']) within(legend).getByText(new RegExp(state));
+  });
+});

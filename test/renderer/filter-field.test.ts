@@ -2,14 +2,17 @@
 // kind of input and the shared hint, which follows the typed value.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { instrumentCoverage } from '../../src-shared/coverage/data-coverage';
 import { filterHint } from '../../src-shared/filters/filter-hints';
 import { FILTER_DEFINITIONS, FILTER_NAMES } from '../../src-shared/filters/filter-table';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
 import { offeredFilters } from '../../src-renderer/state/filters.svelte';
-import { FakeContract, METADATA } from './fake-contract';
+import { FakeContract, INSTRUMENTS, METADATA } from './fake-contract';
 import { renderApp } from './render-app';
 
 const NOW = Date.parse('2025-03-24T12:00:00Z');
+/** The chosen instrument's span, which the rotation hint names. */
+const UCOMP_COVERAGE = instrumentCoverage(INSTRUMENTS.find((instrument) => instrument.id === 'ucomp')!);
 
 /** A value each filter's rule accepts, whose hint differs from the empty field's where the filter interprets it. */
 const SAMPLES: Record<FilterName, string> = {
@@ -56,7 +59,7 @@ describe('the filter fields', () => {
   it.each(FILTER_DEFINITIONS)('$label: the input the table describes, and the shared hint for empty and typed values', async (filter) => {
     await renderWithEveryFilter();
     const control = screen.getByLabelText(filter.label);
-    expect(hintOf(control)).toBe(filterHint(filter.name, '', NOW));
+    expect(hintOf(control)).toBe(filterHint(filter.name, '', NOW, UCOMP_COVERAGE));
 
     const field = filter.field;
     if (field.kind === 'select') {
@@ -75,12 +78,14 @@ describe('the filter fields', () => {
       await fireEvent.blur(control);
     }
     expect(control.getAttribute('aria-invalid')).toBeNull();
-    expect(hintOf(control)).toBe(filterHint(filter.name, SAMPLES[filter.name], NOW));
+    expect(hintOf(control)).toBe(filterHint(filter.name, SAMPLES[filter.name], NOW, UCOMP_COVERAGE));
   });
 
-  it('shows the rotation in progress as the example, from the clock', async () => {
+  it('shows the rotations the chosen instrument’s data cover as the example, not the rotation now', async () => {
+    // Long after the data end (2025-03-24), the rotation now would send the user where there is nothing.
+    vi.setSystemTime(Date.parse('2026-06-01T00:00:00Z'));
     await renderWithEveryFilter();
-    expect(hintOf(screen.getByLabelText('Carrington rotation'))).toBe('e.g. 2295 (the rotation now)');
+    expect(hintOf(screen.getByLabelText('Carrington rotation'))).toBe("2246 to 2295 (the data's span)");
   });
 });
 

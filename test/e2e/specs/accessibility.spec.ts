@@ -38,7 +38,7 @@ async function screenEntries(page: Page): Promise<{ screen: string; entry: Locat
   return entries;
 }
 
-async function findingsOn(page: Page, where: Pick<AccessibilityFinding, 'screen' | 'scheme' | 'viewport'>): Promise<AccessibilityFinding[]> {
+export async function findingsOn(page: Page, where: Pick<AccessibilityFinding, 'screen' | 'scheme' | 'viewport'>): Promise<AccessibilityFinding[]> {
   // Legacy mode runs axe in the page itself: the window has no frames, and the default mode needs a second page
   // of a browser context, which neither the web suite's page nor Electron's window has.
   const results = await new AxeBuilder({ page }).setLegacyMode().options({ rules: EXTRA_RULES }).analyze();

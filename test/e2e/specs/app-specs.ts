@@ -5,8 +5,10 @@ import { meetsAccessibilityRulesOnEveryScreen } from './accessibility.spec';
 import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './browse.spec';
 import { syncsVerifiesAndExportsACampaign } from './campaigns.spec';
 import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
+import { looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
 import { savesSettingsAndRefusesBadOnes } from './settings.spec';
 import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
+import { showsCoverageWithGaps } from './timeline.spec';
 
 export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eContext) => Promise<void>])[] = [
   ['shows the server message for an unknown e-mail', unknownEmailShowsTheServersMessage],
@@ -14,10 +16,12 @@ export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eCo
   ['browses both instruments; filters follow the product', browsesBothInstruments],
   ['checks every filter kind inline', checksEveryFilterInline],
   ['searches with UCoMP filters', searchesWithFilters],
+  ['shows the coverage timeline with the nights as gaps; a dragged span narrows the dates', showsCoverageWithGaps],
   ['downloads all results into the folder, byte for byte', downloadsAllResultsIntoTheFolder],
   ['downloads a shift-click range of results', downloadsASelectedRange],
   ['pauses and resumes the queue', pausesAndResumesTheQueue],
   ['retries files that failed on injected faults', retriesFilesThatFailed],
+  ['opens a downloaded file in the quick-look and plays the downloaded files', looksAtDownloadedFilesAndPlaysThem],
   ['saves settings and refuses bad ones', savesSettingsAndRefusesBadOnes],
   ['saves a search as a campaign, syncs it into its layout, verifies and exports it', syncsVerifiesAndExportsACampaign],
   ['has no serious or critical accessibility violations on any screen, light and dark', meetsAccessibilityRulesOnEveryScreen],

@@ -1,0 +1,42 @@
+// Everything that shows images of downloaded files: one FITS worker shared by the quick-look, the Downloads list's
+// thumbnails and the sequence player. Created once per window (App.svelte) and shared through Svelte context.
+import { getContext, setContext } from 'svelte';
+import type { ApiClient } from '../lib/api';
+import { createFitsClient, type FitsClient } from '../lib/fits-worker-client';
+import { QuickLookStore } from './quicklook.svelte';
+import { SequencePlayerStore } from './quicklook-player.svelte';
+import { ThumbnailStore } from './quicklook-thumbnails.svelte';
+
+export class QuickLookState {
+  readonly viewer: QuickLookStore;
+  readonly player: SequencePlayerStore;
+  readonly thumbnails: ThumbnailStore;
+
+  constructor(
+    client: ApiClient,
+    readonly fits: FitsClient = createFitsClient(),
+  ) {
+    this.viewer = new QuickLookStore(client, fits);
+    this.player = new SequencePlayerStore(client, fits);
+    this.thumbnails = new ThumbnailStore(client, fits);
+  }
+
+  /** Stops the worker (the window is going away). */
+  dispose(): void {
+    this.player.close();
+    this.viewer.close();
+    this.fits.dispose();
+  }
+}
+
+const QUICK_LOOK = Symbol('quick-look');
+
+export function provideQuickLook(state: QuickLookState): void {
+  setContext(QUICK_LOOK, state);
+}
+
+export function useQuickLook(): QuickLookState {
+  const state = getContext<QuickLookState | undefined>(QUICK_LOOK);
+  if (!state) throw new Error('useQuickLook() was called outside <App>.');
+  return state;
+}

@@ -1,0 +1,44 @@
+// How the quick-look, the thumbnails and the player turn values into grey levels unless told otherwise, and the
+// rule for a clip typed by hand.
+import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../src-shared/fits/image-stretch';
+import type { DisplayChoice, HduSummary } from '../workers/fits-protocol';
+
+/** asinh: linear in the faint outer corona, logarithmic near the occulter, so streamers show at a glance. */
+export const DEFAULT_DISPLAY: DisplayChoice = { stretch: 'asinh', clipPercents: DEFAULT_CLIP_PERCENTS };
+
+export const STRETCH_LABELS: Readonly<Record<StretchName, string>> = { linear: 'Linear', sqrt: 'Square root', log: 'Log', asinh: 'Asinh' };
+export { STRETCHES };
+
+/** Why a clip cannot be used, or null when it can: two percentiles from 0 to 100, the lower first. */
+export function clipProblem(low: number | null | undefined, high: number | null | undefined): string | null {
+  const usable = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100;
+  if (!usable(low) || !usable(high)) return 'Enter two percentiles from 0 to 100, such as 1 and 99.5.';
+  if (low >= high) return 'The lower percentile must be below the upper one, such as 1 and 99.5.';
+  return null;
+}
+
+/** "1–99.5 %", for labels. */
+export function clipText(clipPercents: readonly [number, number]): string {
+  return `${clipPercents[0]}–${clipPercents[1]} %`;
+}
+
+const SAMPLE_TYPES: Readonly<Record<number, string>> = { 8: 'uint8', 16: 'int16', 32: 'int32', 64: 'int64', [-32]: 'float32', [-64]: 'float64' };
+
+/** An HDU in the picker: "HDU 1 (IMAGE, I): 1280 × 1024, float32", "HDU 3 (BINTABLE): no image". */
+export function describeHduChoice(hdu: HduSummary): string {
+  const what = hduName(hdu);
+  if (!hdu.isImage) return `${what}: no image`;
+  return `${what}: ${hdu.axes.join(' × ')}, ${SAMPLE_TYPES[hdu.bitpix] ?? `BITPIX ${hdu.bitpix}`}`;
+}
+
+/** A physical value in four significant figures, in exponent form when very small or large (1.103e-6). */
+export function displayedValue(value: number): string {
+  if (value === 0 || !Number.isFinite(value)) return String(value);
+  const size = Math.abs(value);
+  return size < 1e-3 || size >= 1e5 ? value.toExponential(3).replace(/\.?0+e/, 'e') : String(Number(value.toPrecision(4)));
+}
+
+/** "HDU 2 (IMAGE, Q)": the HDU's number, its type and its EXTNAME. */
+export function hduName(hdu: HduSummary): string {
+  return `HDU ${hdu.index} (${hdu.type}${hdu.name ? `, ${hdu.name}` : ''})`;
+}

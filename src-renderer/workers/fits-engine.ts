@@ -1,0 +1,229 @@
+// The FITS work behind the quick-look, the thumbnails and the player: read the file, decode an image, clip,
+// stretch, and hand back RGBA pixels. It runs in the FITS worker (in the renderer's tests, in the page's own
+// thread). It keeps what is costly to redo: an open file's decoded images and their clips, so a new stretch is
+// only the last step again; and a bounded number of player frames, so memory stays flat over a long sequence.
+import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } from '../../src-shared/fits/fits-file';
+import type { FitsValue } from '../../src-shared/fits/fits-cards';
+import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
+import { downscale } from '../../src-shared/fits/image-downscale';
+import type { Pixels } from '../../src-shared/fits/image-percentiles';
+import { displayBytes, percentileClip, STRETCH_FUNCTIONS, type ClipRange, type StretchName } from '../../src-shared/fits/image-stretch';
+import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, RenderedImage } from './fits-protocol';
+
+/** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
+export const KEPT_FRAMES = 8;
+/** Open files: the quick-look's, and one more while the next replaces it. */
+const KEPT_DOCUMENTS = 2;
+/** Decoded HDUs per open file: flipping between two extensions does not decode again; more would pile up. */
+const KEPT_IMAGES = 2;
+
+/** A request about something the worker no longer holds (it restarted, or the file was closed). */
+export class FitsEngineError extends Error {}
+
+interface OpenDocument {
+  file: FitsFile;
+  images: Map<number, FitsImage>;
+  clips: Map<string, ClipRange | null>;
+}
+
+interface KeptFrame {
+  image: FitsImage;
+  dateObs: string | null;
+}
+
+export interface FitsEngineOptions {
+  /** The decoder (tests count its calls to prove a new stretch does not decode again). */
+  decode?: (file: FitsFile, hdu: number) => FitsImage;
+  keptFrames?: number;
+}
+
+export class FitsEngine {
+  private nextDocument = 1;
+  private readonly documents = new Map<number, OpenDocument>();
+  /** In the order of last use: the first is the one to forget. */
+  private readonly frames = new Map<number, KeptFrame>();
+  private readonly decode: (file: FitsFile, hdu: number) => FitsImage;
+  private readonly keptFrames: number;
+
+  constructor(options: FitsEngineOptions = {}) {
+    this.decode = options.decode ?? decodeImage;
+    this.keptFrames = Math.max(2, options.keptFrames ?? KEPT_FRAMES);
+  }
+
+  /** How many player frames are held decoded now. */
+  get keptFrameCount(): number {
+    return this.frames.size;
+  }
+
+  open(bytes: Uint8Array, fileName: string): OpenedFile {
+    const file = readFits(bytes, fileName);
+    const document = this.nextDocument++;
+    this.documents.set(document, { file, images: new Map(), clips: new Map() });
+    forgetOldest(this.documents, KEPT_DOCUMENTS);
+    return { document, fileName, hdus: file.hdus.map(summaryOf), imageHdu: firstImageHdu(file)?.index ?? null };
+  }
+
+  render(document: number, hdu: number, display: DisplayChoice): RenderedImage {
+    const open = this.documents.get(document);
+    if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
+    const image = this.imageOf(open, hdu);
+    const clipKey = `${hdu}:${display.clipPercents[0]}:${display.clipPercents[1]}`;
+    if (!open.clips.has(clipKey)) open.clips.set(clipKey, percentileClip(image.pixels, display.clipPercents[0], display.clipPercents[1]));
+    return rendered(image.pixels, image.width, image.height, display.stretch, open.clips.get(clipKey) ?? null, image.planes);
+  }
+
+  close(document: number): void {
+    this.documents.delete(document);
+  }
+
+  thumbnail(bytes: Uint8Array, fileName: string, maxSize: number, display: DisplayChoice): RenderedImage {
+    const file = readFits(bytes, fileName);
+    const image = this.decode(file, imageHduOf(file).index);
+    const small = downscale(image.pixels, image.width, image.height, maxSize);
+    const clip = percentileClip(small.pixels, display.clipPercents[0], display.clipPercents[1]);
+    return rendered(small.pixels, small.width, small.height, display.stretch, clip, image.planes);
+  }
+
+  loadFrame(key: number, bytes: Uint8Array, fileName: string): LoadedFrame {
+    const file = readFits(bytes, fileName);
+    const hdu = imageHduOf(file);
+    const image = this.decode(file, hdu.index);
+    const dateObs = hdu.values.get('DATE-OBS');
+    const frame = { image, dateObs: typeof dateObs === 'string' && dateObs !== '' ? dateObs : null };
+    this.frames.delete(key);
+    this.frames.set(key, frame);
+    forgetOldest(this.frames, this.keptFrames);
+    return { width: image.width, height: image.height, dateObs: frame.dateObs };
+  }
+
+  renderFrame(key: number, previousKey: number | null, display: DisplayChoice, clip: ClipRange | null): RenderedImage | MissingFrames {
+    const missing = [key, ...(previousKey === null ? [] : [previousKey])].filter((wanted) => !this.frames.has(wanted));
+    if (missing.length > 0) return { missing };
+    const frame = this.touch(key);
+    const { width, height, planes } = frame.image;
+    if (previousKey === null) {
+      const used = clip ?? percentileClip(frame.image.pixels, display.clipPercents[0], display.clipPercents[1]);
+      return rendered(frame.image.pixels, width, height, display.stretch, used, planes);
+    }
+    const previous = this.touch(previousKey).image;
+    if (previous.width !== width || previous.height !== height) {
+      throw new FitsEngineError(`This frame is ${width} × ${height} pixels and the one before it ${previous.width} × ${previous.height}, so no difference can be taken.`);
+    }
+    const change = difference(frame.image.pixels, previous.pixels);
+    const found = clip ?? percentileClip(change, display.clipPercents[0], display.clipPercents[1]);
+    const used = found ? symmetric(found) : null;
+    return rendered(signedStretch(change, used, display.stretch), width, height, 'linear', used && { low: 0, high: 1 }, planes, used);
+  }
+
+  dropFrames(): void {
+    this.frames.clear();
+  }
+
+  private imageOf(open: OpenDocument, hdu: number): FitsImage {
+    let image = open.images.get(hdu);
+    if (image) {
+      open.images.delete(hdu);
+    } else {
+      image = this.decode(open.file, hdu);
+    }
+    open.images.set(hdu, image);
+    forgetOldest(open.images, KEPT_IMAGES);
+    return image;
+  }
+
+  /** The kept frame, now the most recently used. */
+  private touch(key: number): KeptFrame {
+    const frame = this.frames.get(key)!;
+    this.frames.delete(key);
+    this.frames.set(key, frame);
+    return frame;
+  }
+}
+
+function imageHduOf(file: FitsFile): FitsHdu {
+  const hdu = firstImageHdu(file);
+  if (!hdu) throw new FitsReadError(file.fileName, 'holds no image in any HDU');
+  return hdu;
+}
+
+/** Drops the entries used longest ago until at most `keep` remain (a Map iterates in insertion order). */
+function forgetOldest<K, V>(entries: Map<K, V>, keep: number): void {
+  for (const key of entries.keys()) {
+    if (entries.size <= keep) return;
+    entries.delete(key);
+  }
+}
+
+function summaryOf(hdu: FitsHdu): HduSummary {
+  return {
+    index: hdu.index,
+    type: hdu.type,
+    ...(hdu.name === undefined ? {} : { name: hdu.name }),
+    isImage: hdu.isImage,
+    axes: hdu.axes,
+    bitpix: hdu.bitpix,
+    cards: hdu.cards.map((card): HeaderCard => ({ keyword: card.keyword, value: valueText(card.value), comment: card.comment })),
+  };
+}
+
+function valueText(value: FitsValue | null): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'T' : 'F';
+  return String(value);
+}
+
+/** Each pixel minus the one before it in time; NaN where either is blank. */
+function difference(current: Pixels, previous: Pixels): Float32Array {
+  const out = new Float32Array(current.length);
+  for (let i = 0; i < out.length; i += 1) out[i] = current[i]! - previous[i]!;
+  return out;
+}
+
+/** A difference is shown about zero: no change is mid-grey, brightening and dimming equally far from it. */
+function symmetric(clip: ClipRange): ClipRange {
+  const reach = Math.max(Math.abs(clip.low), Math.abs(clip.high)) || 1;
+  return { low: -reach, high: reach };
+}
+
+/**
+ * Changes mapped to 0..1 with the stretch bending each side of zero alike (0.5 is no change), so a log or asinh
+ * stretch brings out faint changes of either sign instead of lightening the whole picture.
+ */
+function signedStretch(change: Float32Array, clip: ClipRange | null, stretch: StretchName): Float32Array {
+  const out = new Float32Array(change.length);
+  const reach = clip?.high ?? 1;
+  const bend = STRETCH_FUNCTIONS[stretch];
+  for (let i = 0; i < change.length; i += 1) {
+    const t = change[i]! / reach;
+    out[i] = Number.isNaN(t) ? Number.NaN : 0.5 + 0.5 * Math.sign(t) * bend(Math.min(1, Math.abs(t)));
+  }
+  return out;
+}
+
+/** `reported` is the clip in the image's own values, when the pixels given are already mapped to 0..1. */
+function rendered(
+  pixels: Pixels,
+  width: number,
+  height: number,
+  stretch: StretchName,
+  clip: ClipRange | null,
+  planes: number,
+  reported: ClipRange | null = clip,
+): RenderedImage {
+  // An image without a finite value is drawn black (every pixel is NaN), with no clip to report.
+  const grey = displayBytes(pixels, width, height, { stretch, low: clip?.low ?? 0, high: clip?.high ?? 0 });
+  return { width, height, rgba: rgbaOf(grey), clip: reported, planes };
+}
+
+/** Grey levels as opaque RGBA, what a canvas takes. */
+function rgbaOf(grey: Uint8Array): Uint8ClampedArray<ArrayBuffer> {
+  const rgba = new Uint8ClampedArray(grey.length * 4);
+  for (let i = 0, j = 0; i < grey.length; i += 1, j += 4) {
+    const level = grey[i]!;
+    rgba[j] = level;
+    rgba[j + 1] = level;
+    rgba[j + 2] = level;
+    rgba[j + 3] = 255;
+  }
+  return rgba;
+}

@@ -1,0 +1,164 @@
+// Seeing what was fetched: a few emulator files downloaded, one opened in the quick-look from the Downloads list
+// (decoded in the FITS worker, drawn recognisably: a dark occulter inside a bright corona), then all of them in
+// the sequence player from Browse, stepped with the arrow keys. Screenshots: quicklook-*.png, player-*.png.
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { E2eContext } from '../e2e-context';
+import { findingsOn } from './accessibility.spec';
+import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
+
+const BLOCKING = new Set(['serious', 'critical']);
+/** NRGF files: no other spec downloads them, so these are new downloads whatever ran before. */
+const NRGF_NAME = /^\d{8}_\d{6}_kcor_l2_nrgf\.fts$/;
+const DAY = '2025-03-22';
+const NEXT_DAY = '2025-03-23';
+
+/** Searches a day of KCor NRGF every 30 minutes and returns the names listed. */
+async function listNrgfFiles(page: Page): Promise<string[]> {
+  await chooseProduct(page, 'kcor', 'nrgf');
+  for (const [label, value] of [['Start date', DAY], ['End date', NEXT_DAY], ['Carrington rotation', ''], ['Every', '30minutes']] as const) await fillFilter(page, label, value);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const cells = page.getByRole('grid', { name: 'Files found' }).getByText(NRGF_NAME);
+  let names: string[] = [];
+  await waitUntil(`the results show NRGF files of ${DAY}`, async () => {
+    names = await cells.allInnerTexts();
+    return names.length > 0 && names.every((name) => name.startsWith(DAY.replaceAll('-', '')));
+  });
+  return names;
+}
+
+/** Brightness of a drawn canvas: mean grey of its centre (the occulter), of a ring around it, and distinct levels. */
+interface CanvasLook {
+  width: number;
+  height: number;
+  centre: number;
+  ring: number;
+  corners: number;
+  levels: number;
+}
+
+/** The parts of a canvas read here (this file is type-checked without the DOM library). */
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray } } | null;
+}
+
+function lookOf(canvas: Locator): Promise<CanvasLook> {
+  return canvas.evaluate((element) => {
+    const drawn = element as unknown as PageCanvas;
+    const { width, height } = drawn;
+    const pixels = drawn.getContext('2d')!.getImageData(0, 0, width, height).data;
+    const cx = (width - 1) / 2;
+    const cy = (height - 1) / 2;
+    const sun = width / 6;
+    const zones = { centre: { sum: 0, count: 0 }, ring: { sum: 0, count: 0 }, corners: { sum: 0, count: 0 } };
+    const levels = new Set<number>();
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const grey = pixels[(y * width + x) * 4]!;
+        levels.add(grey);
+        const r = Math.hypot(x - cx, y - cy);
+        const zone = r < 0.8 * sun ? zones.centre : r > 1.2 * sun && r < 1.6 * sun ? zones.ring : r > 0.45 * width ? zones.corners : null;
+        if (zone) {
+          zone.sum += grey;
+          zone.count += 1;
+        }
+      }
+    }
+    const mean = ({ sum, count }: { sum: number; count: number }) => sum / Math.max(1, count);
+    return { width, height, centre: mean(zones.centre), ring: mean(zones.ring), corners: mean(zones.corners), levels: levels.size };
+  });
+}
+
+/** The quick-look is recognisable as a coronagraph image: black occulter, bright inner corona fading outwards. */
+function expectCorona(look: CanvasLook): void {
+  expect(look.centre).toBeLessThan(10);
+  expect(look.ring).toBeGreaterThan(120);
+  expect(look.corners).toBeLessThan(look.ring);
+  expect(look.corners).toBeGreaterThan(look.centre);
+  expect(look.levels).toBeGreaterThan(50);
+}
+
+async function drawnCanvas(dialog: Locator, name: RegExp): Promise<Locator> {
+  const canvas = await visible(dialog.getByRole('img', { name }));
+  await waitUntil('the canvas is drawn', async () => (await canvas.getAttribute('data-drawn')) !== null);
+  return canvas;
+}
+
+async function expectNoBlockingViolations(page: Page, where: string): Promise<void> {
+  const blocking: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const finding of await findingsOn(page, { screen: where, scheme, viewport: '1280x800' })) {
+      if (BLOCKING.has(finding.impact)) blocking.push(`${finding.rule} [${finding.impact}] ${finding.help}\n    ${finding.nodes.join('\n    ')}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(blocking.join('\n'), `serious or critical accessibility violations in the ${where}`).toBe('');
+}
+
+export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, screenshot }: E2eContext): Promise<void> {
+  await signIn(page, demoEmail);
+  const names = await listNrgfFiles(page);
+  expect(names.length).toBeGreaterThanOrEqual(4);
+  await page.getByRole('button', { name: 'Download all' }).click();
+  await goTo(page, 'Downloads');
+  const table = page.getByRole('table', { name: 'Download queue' });
+  // This run's files are the last in the queue.
+  const scrollToEnd = () => table.evaluate((element) => (element.scrollTop = element.scrollHeight));
+  await waitUntil('every file of the search is done', async () => {
+    await scrollToEnd();
+    return (await table.getByRole('button', { name: /^Quick look at \d{8}_\d{6}_kcor_l2_nrgf/ }).count()) === names.length;
+  }, 30_000);
+
+  // Thumbnails: the finished rows in view get a small picture.
+  const lastRow = table.getByRole('row').filter({ hasText: names.at(-1)! });
+  await waitUntil('the last row has its thumbnail', async () => (await lastRow.locator('canvas[data-drawn]').count()) === 1);
+
+  await table.getByRole('button', { name: `Quick look at ${names[0]}` }).click();
+  const quickLook = await visible(page.getByRole('dialog', { name: new RegExp(`^Quick look ${names[0]}`) }));
+  const canvas = await drawnCanvas(quickLook, /^Image of/);
+  expect(page.workers().some((worker) => worker.url().includes('fits-worker'))).toBe(true);
+  const look = await lookOf(canvas);
+  expect([look.width, look.height]).toEqual([64, 64]);
+  expectCorona(look);
+  await visible(quickLook.getByRole('row', { name: new RegExp(`^DATE-OBS ${names[0]!.slice(0, 4)}-`) }));
+  await screenshot('quicklook-1280x800-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot('quicklook-1280x800-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Another stretch redraws from the decoded image in the worker.
+  const drawnBefore = Number(await canvas.getAttribute('data-drawn'));
+  await quickLook.getByRole('combobox', { name: 'Stretch' }).selectOption('log');
+  await waitUntil('the log stretch is drawn', async () => Number(await canvas.getAttribute('data-drawn')) > drawnBefore);
+  await quickLook.getByRole('searchbox', { name: 'Filter header cards' }).fill('naxis');
+  await visible(quickLook.getByText('3 of '));
+  await expectNoBlockingViolations(page, 'quick-look');
+  await page.keyboard.press('Escape');
+  await quickLook.waitFor({ state: 'hidden' });
+
+  // The player: the downloaded files of the search on screen, in time order.
+  await goTo(page, 'Browse');
+  await page.getByRole('button', { name: 'Play downloaded files' }).click();
+  const player = await visible(page.getByRole('dialog', { name: /^Player Downloaded files of kcor nrgf/ }));
+  await drawnCanvas(player, /^Frame 1,/);
+  await visible(player.getByText(`Frame 1 of ${names.length}`, { exact: true }));
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await visible(player.getByText(`Frame 3 of ${names.length}`, { exact: true }));
+  const frame = await drawnCanvas(player, /^Frame 3,/);
+  await visible(player.getByText(names[2]!, { exact: true }));
+  expectCorona(await lookOf(frame));
+  await screenshot('player-1280x800-light');
+  await player.getByRole('checkbox', { name: 'Running difference' }).check();
+  await drawnCanvas(player, /^Frame 3,/);
+  await visible(player.getByText(/^minus /));
+  await page.keyboard.press('ArrowLeft');
+  await drawnCanvas(player, /^Frame 2,/);
+  await screenshot('player-1280x800-difference');
+  await expectNoBlockingViolations(page, 'player');
+  await page.keyboard.press('Escape');
+  await player.waitFor({ state: 'hidden' });
+}

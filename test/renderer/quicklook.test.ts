@@ -1,0 +1,160 @@
+// The quick-look, opened from a finished download in the Downloads list: the image drawn top row first with the
+// chosen stretch and clip (the file read once), the HDU picker of a multi-extension file, the header narrowed by
+// the filter box, the reader's one-line message for a file that is not FITS or is cut short, and Escape.
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { FakeContract, makeJob } from './fake-contract';
+import { renderApp } from './render-app';
+import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
+import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
+
+useCanvasAndDialog();
+
+const NAME = '20250324_180015_kcor_l2_pb.fts';
+
+async function openDownloads(files: Record<number, Uint8Array>) {
+  const jobs = Object.keys(files).map((id) => makeJob(Number(id), `2025032${id}_180015_kcor_l2_pb.fts`, 'done'));
+  const fake = new FakeContract({ jobs });
+  for (const [id, bytes] of Object.entries(files)) fake.fileBytes.set(Number(id), bytes);
+  const rendered = await renderApp(fake);
+  await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
+  await screen.findByRole('table', { name: 'Download queue' });
+  return { ...rendered, jobs };
+}
+
+async function quickLookAt(name: string): Promise<HTMLElement> {
+  await fireEvent.click(await screen.findByRole('button', { name: `Quick look at ${name}` }));
+  return screen.findByRole('dialog', { name: new RegExp(`^Quick look ${name}`) });
+}
+
+async function drawnImage(dialog: HTMLElement, times = 1) {
+  const canvas = await within(dialog).findByRole('img', { name: /^Image of/ });
+  await waitFor(() => expect(Number(canvas.dataset['drawn'])).toBeGreaterThanOrEqual(times));
+  return drawnOn(canvas)!;
+}
+
+describe('the quick-look', () => {
+  it('draws a finished download from the Downloads list, top row first, and redraws a new stretch without reading again', async () => {
+    const { fake } = await openDownloads({ 4: gradientFits({ width: 8, height: 6 }) });
+    const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
+    const first = await drawnImage(dialog);
+    const reads = fake.callsTo('files:read').length;
+    expect([first.width, first.height]).toEqual([8, 6]);
+    // The top row on screen is the last row of the file: the brightest.
+    expect(greyAt(first, 7, 0)).toBeGreaterThan(greyAt(first, 7, 5));
+    within(dialog).getByText(/^8 × 6 pixels · clip/);
+
+    await fireEvent.change(within(dialog).getByRole('combobox', { name: 'Stretch' }), { target: { value: 'linear' } });
+    const low = within(dialog).getByRole('spinbutton', { name: 'Lower clip percentile' });
+    const high = within(dialog).getByRole('spinbutton', { name: 'Upper clip percentile' });
+    await fireEvent.input(low, { target: { value: '0' } });
+    await fireEvent.change(low);
+    await fireEvent.input(high, { target: { value: '100' } });
+    await fireEvent.change(high);
+    await waitFor(() => within(dialog).getByText('8 × 6 pixels · clip 0 to 47 (0–100 %)'));
+    const linear = await drawnImage(dialog, 3);
+    // Values 0..47 over the whole range: exact grey levels, row 5 of the file on top.
+    expect(greyAt(linear, 0, 0)).toBe(Math.round((40 / 47) * 255));
+    expect(greyAt(linear, 7, 0)).toBe(255);
+    expect(greyAt(linear, 0, 5)).toBe(0);
+    // Read once for the quick-look (and once for the row's thumbnail); a new stretch or clip reads nothing.
+    expect(fake.callsTo('files:read').length).toBe(reads);
+    expect(reads).toBeLessThanOrEqual(2);
+  });
+
+  it('refuses a clip that makes no sense, under the fields, and keeps the image', async () => {
+    await openDownloads({ 4: gradientFits() });
+    const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
+    await drawnImage(dialog);
+    const low = within(dialog).getByRole('spinbutton', { name: 'Lower clip percentile' });
+    await fireEvent.input(low, { target: { value: '99.9' } });
+    await fireEvent.change(low);
+    within(dialog).getByText('The lower percentile must be below the upper one, such as 1 and 99.5.');
+    expect(low.getAttribute('aria-invalid')).toBe('true');
+    expect(within(dialog).getByText(/^8 × 6 pixels · clip .* \(1–99\.5 %\)$/)).toBeTruthy();
+  });
+
+  it('shows the header as a list that the filter box narrows', async () => {
+    await openDownloads({ 4: gradientFits({ dateObs: '2025-03-24T18:00:15' }) });
+    const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
+    const header = within(dialog).getByRole('region', { name: 'Header' });
+    const table = within(header).getByRole('table');
+    within(table).getByRole('row', { name: 'DATE-OBS 2025-03-24T18:00:15 [UT] date/time of the observation' });
+    within(table).getByRole('row', { name: 'COMMENT A gradient written for the quick-look tests' });
+    within(header).getByText('9 cards');
+    await fireEvent.input(within(header).getByRole('searchbox', { name: 'Filter header cards' }), { target: { value: 'naxis' } });
+    const keywords = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    expect(keywords).toEqual(['NAXIS', 'NAXIS1', 'NAXIS2']);
+    within(header).getByText('3 of 9 cards');
+    // Values and comments are searched too.
+    await fireEvent.input(within(header).getByRole('searchbox', { name: 'Filter header cards' }), { target: { value: 'b/bsun' } });
+    within(table).getByRole('row', { name: 'BUNIT B/Bsun units of the data' });
+  });
+
+  it('offers every HDU of a multi-extension file, starting at the first image; one without an image shows its header only', async () => {
+    await openDownloads({ 4: multiExtensionFits() });
+    const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
+    const picker = within(dialog).getByRole('combobox', { name: 'Extension' }) as HTMLSelectElement;
+    expect([...picker.options].map((option) => option.textContent)).toEqual([
+      'HDU 0 (primary): no image',
+      'HDU 1 (IMAGE, I): 4 × 3, float32',
+      'HDU 2 (IMAGE, Q): 5 × 2 × 2, int16',
+      'HDU 3 (BINTABLE, WAVES): no image',
+    ]);
+    expect(picker.value).toBe('1');
+    expect((await drawnImage(dialog)).width).toBe(4);
+
+    await fireEvent.change(picker, { target: { value: '2' } });
+    await waitFor(() => within(dialog).getByText(/^5 × 2 pixels · clip .* · first of 2 planes$/));
+    expect((await drawnImage(dialog, 2)).width).toBe(5);
+    within(dialog).getByRole('row', { name: /^EXTNAME Q/ });
+
+    await fireEvent.change(picker, { target: { value: '3' } });
+    await within(dialog).findByText('HDU 3 (BINTABLE, WAVES) holds no image; its header is beside.');
+    within(dialog).getByRole('row', { name: /^TFORM1 1D/ });
+  });
+
+  it('shows the reader’s one-line message for a file that is not FITS or is cut short', async () => {
+    const truncated = gradientFits({ width: 64, height: 64 }).subarray(0, 2880 + 4096);
+    const { jobs } = await openDownloads({ 4: NOT_FITS, 5: truncated });
+    let dialog = await quickLookAt(jobs[0]!.localName);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(`${jobs[0]!.localName} is not a FITS file: it does not start with "SIMPLE  =".`);
+    expect(within(dialog).queryByRole('img')).toBeNull();
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close quick look' }));
+
+    dialog = await quickLookAt(jobs[1]!.localName);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(`${jobs[1]!.localName} ends after 4,096 of 16,384 bytes of HDU 0's data.`);
+  });
+
+  it('says why a file cannot be read, in the app’s words', async () => {
+    const { fake } = await openDownloads({ 4: gradientFits() });
+    fake.fail('files:read', { kind: 'invalid-input', message: `${NAME} is no longer in /home/ada/mlso: download it (or sync its campaign) again.` });
+    const dialog = await quickLookAt(NAME);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(`${NAME} is no longer in /home/ada/mlso: download it (or sync its campaign) again.`);
+  });
+
+  it('stays open when opened again before the last closing has finished', async () => {
+    await openDownloads({ 4: gradientFits(), 5: gradientFits({ scale: 2 }) });
+    const dialog = await quickLookAt(NAME);
+    await drawnImage(dialog);
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close quick look' }));
+    // The next file at once: the first dialog's close event is still to come.
+    await fireEvent.click(screen.getByRole('button', { name: 'Quick look at 20250325_180015_kcor_l2_pb.fts' }));
+    const again = await screen.findByRole('dialog', { name: /^Quick look 20250325_180015_kcor_l2_pb\.fts/ });
+    await drawnImage(again);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByRole('dialog', { name: /^Quick look 20250325_180015_kcor_l2_pb\.fts/ })).toBeTruthy();
+  });
+
+  it('closes on Escape and gives the focus back to the button that opened it', async () => {
+    await openDownloads({ 4: gradientFits() });
+    const button = await screen.findByRole('button', { name: `Quick look at ${NAME}` });
+    button.focus();
+    await fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: new RegExp(`^Quick look ${NAME}`) });
+    await drawnImage(dialog);
+    await fireEvent.keyDown(within(dialog).getByRole('button', { name: 'Close quick look' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(button);
+  });
+});
