@@ -199,6 +199,8 @@ export interface EventChannels {
 
 export type InvokeChannel = keyof InvokeChannels;
 export type EventChannel = keyof EventChannels;
+/** The campaign channels, which the core's campaign module (and the renderer tests' fake) answer together. */
+export type CampaignChannel = Extract<InvokeChannel, `campaigns:${string}`>;
 export type ArgsOf<C extends InvokeChannel> = InvokeChannels[C]['args'];
 export type ResultOf<C extends InvokeChannel> = InvokeChannels[C]['result'];
 

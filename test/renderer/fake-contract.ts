@@ -4,6 +4,7 @@
 import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../../src-shared/api/schemas';
 import type {
   AppInfo,
+  CampaignChannel,
   ArgsOf,
   ContractClient,
   ContractHandlers,
@@ -568,19 +569,7 @@ export class FakeCampaigns {
     this.changed();
   }
 
-  handlers(): Pick<
-    ContractHandlers,
-    | 'campaigns:list'
-    | 'campaigns:create'
-    | 'campaigns:update'
-    | 'campaigns:delete'
-    | 'campaigns:files'
-    | 'campaigns:sync'
-    | 'campaigns:cancel-sync'
-    | 'campaigns:verify'
-    | 'campaigns:export'
-    | 'campaigns:import'
-  > {
+  handlers(): Pick<ContractHandlers, CampaignChannel> {
     return {
       'campaigns:list': () => this.list(),
       'campaigns:create': (draft) => {

@@ -16,6 +16,7 @@ import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
 import type { DownloadDisplay } from '../output/download-display';
+import { columnsTable } from '../output/tables';
 
 export type CampaignSubcommand = 'create' | 'add' | 'list' | 'show' | 'remove' | 'sync' | 'verify' | 'export' | 'import';
 
@@ -118,8 +119,8 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     context.out.info('No campaigns yet: create one with `mlso-dl campaign create NAME -i INSTRUMENT -p PRODUCT --output-dir DIR`.');
     return EXIT_OK;
   }
-  const rows = overviews.map((o) => [text(o.name), String(o.counts.files), String(o.counts.onDisk), String(o.counts.queued), String(o.counts.failed), String(o.counts.missing), o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never', text(o.folder)]);
-  context.out.result(table(['Campaign', 'Files', 'On disk', 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'], rows, !context.out.quiet));
+  const rows = overviews.map((o) => [o.name, String(o.counts.files), String(o.counts.onDisk), String(o.counts.queued), String(o.counts.failed), String(o.counts.missing), o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never', o.folder]);
+  context.out.result(columnsTable(['Campaign', 'Files', 'On disk', 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'], rows, { header: !context.out.quiet }));
   return EXIT_OK;
 }
 
@@ -266,7 +267,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
   }
   const row = (label: string, counts: SyncCounts): string[] => [label, String(counts.listed), String(counts.new), String(counts.onDisk), String(counts.queued), String(counts.failed), String(counts.missing)];
   const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
-  context.out.result(table(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, !context.out.quiet));
+  context.out.result(columnsTable(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, { header: !context.out.quiet }));
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
 }
@@ -274,13 +275,6 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
 function describeQuery(query: CampaignQuery): string {
   const filters = Object.entries(query.filters).map(([name, value]) => `${name} ${value}`);
   return `${text(query.instrument)} ${text(query.product)}${filters.length > 0 ? ` (${filters.map(text).join(', ')})` : ''}`;
-}
-
-/** A plain left-aligned table; the header and its rule are left out with --quiet. */
-function table(head: readonly string[], rows: readonly string[][], withHeader: boolean): string {
-  const widths = head.map((title, column) => rows.reduce((width, row) => Math.max(width, row[column]!.length), title.length));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ');
-  return [...(withHeader ? [line(head), line(widths.map((width) => '-'.repeat(width)))] : []), ...rows.map(line)].join('\n');
 }
 
 const text = (value: string): string => escapeControlCharacters(value);

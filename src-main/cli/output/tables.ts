@@ -36,6 +36,14 @@ export function instrumentsTable(instruments: readonly InstrumentSummary[], styl
   return styled(head, rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`), style);
 }
 
+/** A plain table of text columns, left-aligned and two spaces apart (the last one unpadded); every cell escaped. */
+export function columnsTable(head: readonly string[], rows: readonly (readonly string[])[], style: TableStyle = WITH_HEADER): string {
+  const cells = rows.map((row) => row.map(cell));
+  const widths = head.map((title, column) => widest(cells, (row) => row[column] ?? '', title.length));
+  const line = (values: readonly string[]): string => values.map((value, column) => (column === values.length - 1 ? value : pad(value, widths[column]!))).join('  ');
+  return styled([line(head), line(widths.map(rule))], cells.map(line), style);
+}
+
 /** Wraps text at word boundaries to `width` columns. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];

@@ -2,7 +2,7 @@
 // campaign's folder is the download folder's sub-folder named after it), its events, and automatic syncs.
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
-import type { ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
+import type { CampaignChannel, ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { AutoSync } from '../campaigns/auto-sync';
 import type { CampaignService } from '../campaigns/campaign-service';
@@ -10,18 +10,6 @@ import type { DownloadEngine } from '../downloads/download-engine';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError, toErrorData } from '../errors';
 import type { SettingsKeeper } from './settings-keeper';
-
-type CampaignChannels =
-  | 'campaigns:list'
-  | 'campaigns:create'
-  | 'campaigns:update'
-  | 'campaigns:delete'
-  | 'campaigns:files'
-  | 'campaigns:sync'
-  | 'campaigns:cancel-sync'
-  | 'campaigns:verify'
-  | 'campaigns:export'
-  | 'campaigns:import';
 
 export interface CampaignDeps {
   service: CampaignService;
@@ -50,7 +38,7 @@ export class AppCampaigns {
     deps.engine.on('progress', (update) => this.onProgress(update));
   }
 
-  handlers(): Pick<ContractHandlers, CampaignChannels> {
+  handlers(): Pick<ContractHandlers, CampaignChannel> {
     const { service, settings } = this.deps;
     return {
       'campaigns:list': () => service.overviews(),

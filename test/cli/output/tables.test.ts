@@ -1,7 +1,7 @@
 // The human tables at the sizes listings reach, and with server text that must not drive the terminal.
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import { instrumentsTable, productsTable } from '../../../src-main/cli/output/tables';
+import { columnsTable, instrumentsTable, productsTable } from '../../../src-main/cli/output/tables';
 import { LAYOUT_SAMPLE_SIZE, StreamedFilesTable } from '../../../src-main/cli/output/streamed-files-table';
 
 function kcorEntry(index: number): FileEntry {
@@ -73,5 +73,21 @@ describe('the files table', () => {
     const products = productsTable([{ id: 'p\u009bb', title: 'pB\u0007', description: 'polarization\u001b[2J brightness' } as never]);
     expect(products).not.toMatch(RAW_CONTROL);
     expect(products).toContain('polarization\\u001b[2J');
+  });
+});
+
+describe('a plain table of columns', () => {
+  it('pads every column but the last to its widest escaped cell, and drops the header when asked', () => {
+    const rows = [
+      ['2024 eclipse', '12', '/data/eclipse'],
+      ['bell\u0007', '3', '/x'],
+    ];
+    expect(columnsTable(['Campaign', 'Files', 'Folder'], rows).split('\n')).toEqual([
+      'Campaign      Files  Folder',
+      '------------  -----  -------------',
+      '2024 eclipse  12     /data/eclipse',
+      'bell\\u0007    3      /x',
+    ]);
+    expect(columnsTable(['Campaign', 'Files', 'Folder'], rows, { header: false }).split('\n')).toHaveLength(2);
   });
 });
