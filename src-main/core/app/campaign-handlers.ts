@@ -130,7 +130,7 @@ export class AppCampaigns {
   /** Downloads moved: campaigns holding those files have new counts (told at most once a second). */
   private onProgress(update: ProgressUpdate): void {
     if (this.announceTimer) return;
-    const concernsCampaign = update.jobs.some((job) => this.deps.service.store.holdsTarget(path.join(job.folder, job.localName)));
+    const concernsCampaign = this.deps.service.store.holdsAnyTarget(update.jobs.map((job) => path.join(job.folder, job.localName)));
     if (!concernsCampaign) return;
     this.announceTimer = setTimeout(() => {
       this.announceTimer = undefined;

@@ -209,9 +209,17 @@ export class CampaignStore {
     return { files: row.files, onDisk, queued, failed, missing: row.files - onDisk - queued - failed };
   }
 
-  /** Whether any campaign file has this target path (the queue's progress concerns campaigns only then). */
-  holdsTarget(targetPath: string): boolean {
-    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE target_path = ? LIMIT 1').get(targetPath) !== undefined;
+  /**
+   * Whether any campaign file has one of these target paths (the queue's progress concerns campaigns only then).
+   * One query for a whole progress update, which can name thousands of files.
+   */
+  holdsAnyTarget(targetPaths: readonly string[]): boolean {
+    if (targetPaths.length === 0) return false;
+    return (
+      this.db
+        .prepare<[string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE target_path IN (SELECT value FROM json_each(?)) LIMIT 1')
+        .get(JSON.stringify(targetPaths)) !== undefined
+    );
   }
 
   recordSync(id: number, report: SyncReport): void {
