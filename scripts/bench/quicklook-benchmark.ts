@@ -14,7 +14,7 @@ import { fixed, renderTable } from './text-table';
 export interface QuickLookResult {
   imageSize: number;
   fileBytes: number;
-  /** Click to pixels for the first opening (the worker is running already, for the list's thumbnails; its code is cold). */
+  /** Click to pixels for the first opening (the worker was started and warmed up while the window was idle; this file is new to it). */
   firstOpenMs: number;
   /** Click to pixels for each later opening. */
   openMs: number[];

@@ -1,18 +1,10 @@
-// The app's Content-Security-Policy, sent as a response header. Scripts only from the app's own files,
-// no plugins, no framing, and no network access from the page: all traffic goes through the main
-// process over the contract. The window only ever shows the app's pages, so every response gets it.
+// The app's Content-Security-Policy (core/content-security-policy.ts) as a response header on everything the
+// window loads. The window only ever shows the app's pages, so every response gets it.
 import type { HeadersReceivedResponse, OnHeadersReceivedListenerDetails, Session } from 'electron';
+import { contentSecurityPolicy } from '../core/content-security-policy';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The desktop page connects to nothing: all traffic goes through the main process over the contract. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** The response headers with our policy in place of any policy the response carried. */
 export function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): Record<string, string[]> {

@@ -30,7 +30,8 @@ export class LoopbackGuard {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  get connectSources(): string {
-    return [...this.hosts].map((host) => `ws://${host}`).join(' ');
+  /** The WebSocket addresses the page may connect to: this server's, under each host name it answers to. */
+  get connectSources(): string[] {
+    return [...this.hosts].map((host) => `ws://${host}`);
   }
 }

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ContractHandlers, EventChannel, EventChannels, WebSocketClientMessage, WebSocketServerMessage } from '../../src-shared/contract/contract';
 import { invokeHandler } from '../core/app/invoke-handler';
+import { contentSecurityPolicy } from '../core/content-security-policy';
 import { LoopbackGuard } from './loopback-guard';
 import { staticFile } from './static-files';
 
@@ -78,7 +79,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
-      'Content-Security-Policy': contentSecurityPolicy(guard),
+      'Content-Security-Policy': contentSecurityPolicy(guard.connectSources),
     });
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
@@ -195,20 +196,6 @@ function failResponse(res: ServerResponse): void {
     return;
   }
   res.writeHead(500, { 'Content-Type': 'text/plain' }).end('MLSO Downloader could not serve this page. Reload it; if that fails, restart MLSO Downloader.\n');
-}
-
-function contentSecurityPolicy(guard: LoopbackGuard): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    `connect-src 'self' ${guard.connectSources}`,
-    "img-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
 }
 
 /** The `bytes` of a successful result's value (a file for quick-look), if it carries one. */

@@ -2,6 +2,7 @@
 // handed over to the worker (transferred, not copied) and rendered pixels come back the same way. Where there
 // is no Worker (the renderer's tests run in jsdom) the same engine answers in the page's thread.
 import type { FitsEngine } from '../workers/fits-engine';
+import FitsWorker from '../workers/fits-worker.ts?worker&inline';
 import {
   transferablesOf,
   type DisplayChoice,
@@ -96,6 +97,11 @@ export class FitsClient {
     return this.call('drop-frames', null);
   }
 
+  /** Starts the engine now and has it run its code once (see FitsEngine.warmUp). */
+  warmUp(): Promise<null> {
+    return this.call('warm-up', null);
+  }
+
   /** Stops the engine; calls still waiting fail. */
   dispose(): void {
     this.port?.close();
@@ -124,9 +130,15 @@ export class FitsClient {
   }
 }
 
-/** The engine in a dedicated Worker (Vite bundles the worker from this very expression). */
+/**
+ * The engine in a dedicated Worker. Vite bundles the worker's code into the app's own script (`?worker&inline`) and
+ * starts it from a blob: URL, not from a file beside the page: the desktop window's page comes from file://, where
+ * Chromium gives the page no origin and may refuse to load a worker script from another file. A worker from a
+ * blob made by the page's own script starts the same way in the desktop app and in web mode (whose end-to-end
+ * tests therefore cover it); the Content-Security-Policy allows workers from 'self' and blob: only.
+ */
 export const workerPort: FitsPortFactory = (events) => {
-  const worker = new Worker(new URL('../workers/fits-worker.ts', import.meta.url), { type: 'module', name: 'fits-viewer' });
+  const worker = new FitsWorker({ name: 'fits-viewer' });
   worker.onmessage = (event: MessageEvent<FitsReply>) => events.reply(event.data);
   worker.onerror = (event) => {
     event.preventDefault();

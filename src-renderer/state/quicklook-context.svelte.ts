@@ -21,6 +21,16 @@ export class QuickLookState {
     this.thumbnails = new ThumbnailStore(client, fits);
   }
 
+  /**
+   * Starts the FITS worker while the window has nothing else to do and warms its code up, so the first quick-look
+   * shows as fast as later ones. Only where there is a real worker: in the page's own thread (the renderer's tests)
+   * it would only slow the page down.
+   */
+  warmUpWhenIdle(): void {
+    if (typeof Worker !== 'function' || typeof requestIdleCallback !== 'function') return;
+    requestIdleCallback(() => void this.fits.warmUp().catch(() => undefined), { timeout: 5_000 });
+  }
+
   /** Stops the worker (the window is going away). */
   dispose(): void {
     this.player.close();

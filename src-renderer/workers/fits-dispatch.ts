@@ -26,6 +26,10 @@ const HANDLERS: Handlers = {
     engine.dropFrames();
     return null;
   },
+  'warm-up': (engine) => {
+    engine.warmUp();
+    return null;
+  },
 };
 
 export function answer(engine: FitsEngine, request: FitsRequest): Answer {

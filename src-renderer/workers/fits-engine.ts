@@ -6,8 +6,8 @@ import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } f
 import type { FitsValue } from '../../src-shared/fits/fits-cards';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
-import type { Pixels } from '../../src-shared/fits/image-percentiles';
-import { displayBytes, percentileClip, STRETCH_FUNCTIONS, type ClipRange, type StretchName } from '../../src-shared/fits/image-stretch';
+import { evenSample, type Pixels } from '../../src-shared/fits/image-percentiles';
+import { DEFAULT_CLIP_PERCENTS, displayBytes, percentileClip, STRETCHES, STRETCH_FUNCTIONS, type ClipRange, type StretchName } from '../../src-shared/fits/image-stretch';
 import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
@@ -16,6 +16,9 @@ export const KEPT_FRAMES = 8;
 const KEPT_DOCUMENTS = 2;
 /** Decoded HDUs per open file: flipping between two extensions does not decode again; more would pile up. */
 const KEPT_IMAGES = 2;
+
+/** Sides of the warm-up's image: larger than the sample a clip is found from, so every step runs as for a real one. */
+const WARM_UP_SIZE = 384;
 
 /** A request about something the worker no longer holds (it restarted, or the file was closed). */
 export class FitsEngineError extends Error {}
@@ -68,7 +71,7 @@ export class FitsEngine {
     if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
     const image = this.imageOf(open, hdu);
     const clipKey = `${hdu}:${display.clipPercents[0]}:${display.clipPercents[1]}`;
-    if (!open.clips.has(clipKey)) open.clips.set(clipKey, percentileClip(image.pixels, display.clipPercents[0], display.clipPercents[1]));
+    if (!open.clips.has(clipKey)) open.clips.set(clipKey, clipOf(image.pixels, display));
     return rendered(image.pixels, image.width, image.height, display.stretch, open.clips.get(clipKey) ?? null, image.planes);
   }
 
@@ -80,7 +83,7 @@ export class FitsEngine {
     const file = readFits(bytes, fileName);
     const image = this.decode(file, imageHduOf(file).index);
     const small = downscale(image.pixels, image.width, image.height, maxSize);
-    const clip = percentileClip(small.pixels, display.clipPercents[0], display.clipPercents[1]);
+    const clip = clipOf(small.pixels, display);
     return rendered(small.pixels, small.width, small.height, display.stretch, clip, image.planes);
   }
 
@@ -102,7 +105,7 @@ export class FitsEngine {
     const frame = this.touch(key);
     const { width, height, planes } = frame.image;
     if (previousKey === null) {
-      const used = clip ?? percentileClip(frame.image.pixels, display.clipPercents[0], display.clipPercents[1]);
+      const used = clip ?? clipOf(frame.image.pixels, display);
       return rendered(frame.image.pixels, width, height, display.stretch, used, planes);
     }
     const previous = this.touch(previousKey).image;
@@ -110,13 +113,24 @@ export class FitsEngine {
       throw new FitsEngineError(`This frame is ${width} × ${height} pixels and the one before it ${previous.width} × ${previous.height}, so no difference can be taken.`);
     }
     const change = difference(frame.image.pixels, previous.pixels);
-    const found = clip ?? percentileClip(change, display.clipPercents[0], display.clipPercents[1]);
+    const found = clip ?? clipOf(change, display);
     const used = found ? symmetric(found) : null;
     return rendered(signedStretch(change, used, display.stretch), width, height, 'linear', used && { low: 0, high: 1 }, planes, used);
   }
 
   dropFrames(): void {
     this.frames.clear();
+  }
+
+  /**
+   * Opens and renders a made-up image in each stretch and forgets it. JavaScript engines compile a loop well only
+   * after it has run a while, so a first quick-look of a large image took half as long again as the next one; this
+   * spends that time before anyone is waiting.
+   */
+  warmUp(): void {
+    const { document } = this.open(madeUpFits(WARM_UP_SIZE), 'warm-up.fits');
+    for (const stretch of STRETCHES) this.render(document, 0, { stretch, clipPercents: DEFAULT_CLIP_PERCENTS });
+    this.close(document);
   }
 
   private imageOf(open: OpenDocument, hdu: number): FitsImage {
@@ -138,6 +152,11 @@ export class FitsEngine {
     this.frames.set(key, frame);
     return frame;
   }
+}
+
+/** The display clip, from an even sample of a large image's pixels (see CLIP_SAMPLE_SIZE): the viewer must be quick. */
+function clipOf(pixels: Pixels, display: DisplayChoice): ClipRange | null {
+  return percentileClip(evenSample(pixels), display.clipPercents[0], display.clipPercents[1]);
 }
 
 function imageHduOf(file: FitsFile): FitsHdu {
@@ -215,15 +234,31 @@ function rendered(
   return { width, height, rgba: rgbaOf(grey), clip: reported, planes };
 }
 
-/** Grey levels as opaque RGBA, what a canvas takes. */
+/** Grey levels as opaque RGBA, what a canvas takes: one 32-bit write per pixel from a palette of the 256 levels. */
 function rgbaOf(grey: Uint8Array): Uint8ClampedArray<ArrayBuffer> {
   const rgba = new Uint8ClampedArray(grey.length * 4);
-  for (let i = 0, j = 0; i < grey.length; i += 1, j += 4) {
-    const level = grey[i]!;
-    rgba[j] = level;
-    rgba[j + 1] = level;
-    rgba[j + 2] = level;
-    rgba[j + 3] = 255;
-  }
+  const pixels = new Uint32Array(rgba.buffer);
+  for (let i = 0; i < grey.length; i += 1) pixels[i] = GREY_PALETTE[grey[i]!]!;
   return rgba;
+}
+
+/** Level g as the 32-bit word whose bytes in memory are g, g, g, 255 (written through bytes, so on any byte order). */
+const GREY_PALETTE: Uint32Array = (() => {
+  const palette = new Uint32Array(256);
+  const bytes = new Uint8Array(palette.buffer);
+  for (let level = 0; level < 256; level += 1) bytes.set([level, level, level, 255], level * 4);
+  return palette;
+})();
+
+/** A FITS file of one `size` x `size` float image (a ramp with a few NaN), as a file on disk would hold it. */
+function madeUpFits(size: number): Uint8Array {
+  const cards = ['SIMPLE  =                    T', 'BITPIX  =                  -32', 'NAXIS   =                    2', `NAXIS1  = ${String(size).padStart(20)}`, `NAXIS2  = ${String(size).padStart(20)}`, 'END'];
+  const header = cards.map((card) => card.padEnd(80)).join('');
+  const headerBytes = Math.ceil(header.length / 2880) * 2880;
+  const dataBytes = Math.ceil((size * size * 4) / 2880) * 2880;
+  const bytes = new Uint8Array(headerBytes + dataBytes);
+  for (let i = 0; i < headerBytes; i += 1) bytes[i] = i < header.length ? header.charCodeAt(i) : 0x20;
+  const data = new DataView(bytes.buffer, headerBytes);
+  for (let i = 0; i < size * size; i += 1) data.setFloat32(i * 4, i % 997 === 0 ? Number.NaN : Math.sqrt(i));
+  return bytes;
 }

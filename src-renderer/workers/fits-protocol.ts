@@ -77,6 +77,8 @@ export interface FitsOperations {
   };
   /** Forgets every kept frame (the player closed). */
   'drop-frames': { args: null; result: null };
+  /** Runs a made-up image through every step once, so the first real quick-look does not pay for cold code. */
+  'warm-up': { args: null; result: null };
 }
 
 export type FitsOperation = keyof FitsOperations;

@@ -37,22 +37,48 @@ export function decodeImage(file: FitsFile, index: number): FitsImage {
   const view = new DataView(file.bytes.buffer, file.bytes.byteOffset + hdu.dataOffset, planeBytes);
   const pixels = hdu.bitpix === 8 || hdu.bitpix === 16 || hdu.bitpix === -32 ? new Float32Array(count) : new Float64Array(count);
   const scaled = bscale !== 1 || bzero !== 0;
-  if (hdu.bitpix < 0) decodeFloats(view, hdu.bitpix, pixels, scaled, bscale, bzero);
+  if (hdu.bitpix < 0) decodeFloats(view, pixels, scaled, bscale, bzero);
   else if (hdu.bitpix === 64) decodeInt64(view, pixels, bscale, bzero, blank64(file, hdu));
   else decodeIntegers(view, hdu.bitpix, pixels, bscale, bzero, blankValue(file, hdu));
   return { hdu: index, width, height, pixels, bitpix: hdu.bitpix, bscale, bzero, planes };
 }
 
-// One loop per sample type, each with its own DataView getter: a shared loop calling a getter passed in runs at
-// half the speed once V8 has seen more than one of them.
-function decodeFloats(view: DataView, bitpix: number, out: Float32Array | Float64Array, scaled: boolean, bscale: number, bzero: number): void {
-  const count = out.length;
-  // Unscaled values are copied as they are (keeping -0); NaN stays NaN either way.
-  if (bitpix === -32) {
-    if (scaled) for (let i = 0; i < count; i += 1) out[i] = view.getFloat32(i * 4) * bscale + bzero;
-    else for (let i = 0; i < count; i += 1) out[i] = view.getFloat32(i * 4);
-  } else if (scaled) for (let i = 0; i < count; i += 1) out[i] = view.getFloat64(i * 8) * bscale + bzero;
-  else for (let i = 0; i < count; i += 1) out[i] = view.getFloat64(i * 8);
+/**
+ * Floats are copied into the output's memory with each value's bytes put in this machine's order: several times
+ * faster than a DataView getter per value (decoding was the quick-look's largest step after the clip), and every
+ * bit is kept, -0 and NaN included.
+ */
+function decodeFloats(view: DataView, out: Float32Array | Float64Array, scaled: boolean, bscale: number, bzero: number): void {
+  copyBigEndianWords(view, new Uint32Array(out.buffer, out.byteOffset, (out.length * out.BYTES_PER_ELEMENT) / 4), out.BYTES_PER_ELEMENT);
+  if (scaled) for (let i = 0; i < out.length; i += 1) out[i] = out[i]! * bscale + bzero;
+}
+
+/** Whether this machine stores numbers little end first (every machine Electron runs on does). */
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Big-endian values of `size` bytes (4 or 8) from `view` into `words` (the output's memory as 32-bit words), in
+ * this machine's order. On a little-endian machine each word's bytes are reversed and, for 8-byte values, the
+ * two words of a value exchanged (its high word comes first in the file, last in memory). Whole words are read
+ * where the data start on a 4-byte boundary, bytes otherwise (a word built from bytes by shifting has the same
+ * value on any machine, so only the exchange of words depends on the byte order).
+ */
+function copyBigEndianWords(view: DataView, words: Uint32Array, size: number): void {
+  const count = words.length;
+  const pair = size === 8 && LITTLE_ENDIAN_HOST ? 1 : 0; // word i of the output is word i ^ 1 of the input
+  if (LITTLE_ENDIAN_HOST && view.byteOffset % 4 === 0) {
+    const input = new Uint32Array(view.buffer, view.byteOffset, count);
+    for (let i = 0; i < count; i += 1) {
+      const word = input[i ^ pair]!;
+      words[i] = (word << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24);
+    }
+    return;
+  }
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, count * 4);
+  for (let i = 0; i < count; i += 1) {
+    const at = (i ^ pair) * 4;
+    words[i] = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+  }
 }
 
 function decodeIntegers(view: DataView, bitpix: number, out: Float32Array | Float64Array, bscale: number, bzero: number, blank: number | undefined): void {

@@ -33,6 +33,24 @@ export function percentiles(pixels: Pixels, percents: readonly number[]): number
   });
 }
 
+/**
+ * How many pixels a display clip is estimated from. A million-pixel image takes 20 to 130 ms to select exactly
+ * in a browser, most of a quick-look's time; an even sample of 65,521 pixels puts the 1 % and 99.5 % points within
+ * a few hundredths of a percent of their exact ranks, which no one can see in a picture (astropy's
+ * PercentileInterval and ds9's zscale sample likewise). A prime, so the sample's step is not a whole number for the
+ * usual power-of-two image sizes and the sampled columns move along from row to row instead of forming stripes.
+ */
+export const CLIP_SAMPLE_SIZE = 65_521;
+
+/** At most `most` of the pixels, evenly spread over the whole array (the array itself when it is no larger). */
+export function evenSample(pixels: Pixels, most: number = CLIP_SAMPLE_SIZE): Pixels {
+  if (pixels.length <= most) return pixels;
+  const sample = pixels instanceof Float32Array ? new Float32Array(most) : new Float64Array(most);
+  const step = pixels.length / most;
+  for (let i = 0; i < most; i += 1) sample[i] = pixels[Math.floor(i * step)]!;
+  return sample;
+}
+
 /** The finite values, in an array of the input's precision (the selection reorders it). */
 function finiteValues(pixels: Pixels): Float32Array | Float64Array {
   const values = pixels instanceof Float32Array ? new Float32Array(pixels.length) : new Float64Array(pixels.length);

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOOPBACK_WEB_SOCKETS, contentSecurityPolicy } from '../../src-main/core/content-security-policy';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { temporaryFolder } from '../helpers/fixtures';
@@ -22,6 +23,8 @@ let app: RunningWebApp;
 let browser: Browser;
 let page: Page;
 let context: E2eContext;
+/** What the page's Content-Security-Policy blocked during the whole run (Chromium reports each on the console). */
+const policyViolations: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npm run build" first (npm test does).');
@@ -38,6 +41,9 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+  });
   await page.goto(app.server.openUrl);
   context = createE2eContext(page, emulator, downloadFolder, screenshots);
 }, 60_000);
@@ -50,6 +56,13 @@ afterAll(async () => {
 
 describe('the app in web mode', () => {
   for (const [title, spec] of APP_SPECS) it(title, () => spec(context));
+
+  it("carries the app's one Content-Security-Policy in the page too, and nothing the app did was blocked by it", async () => {
+    const inPage = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(inPage).toBe(contentSecurityPolicy(LOOPBACK_WEB_SOCKETS, { meta: true }));
+    // The specs above opened quick-looks and played files: the FITS worker started under both policies.
+    expect(policyViolations).toEqual([]);
+  });
 
   it('takes a screenshot of every screen at 1280x800 and 1920x1080, light and dark', async () => {
     for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {

@@ -111,6 +111,23 @@ describe('the FITS engine', () => {
   });
 });
 
+describe('the warm-up', () => {
+  it('reads, decodes and renders a made-up file once, then holds nothing of it', () => {
+    const { engine, decodes } = countingEngine();
+    engine.warmUp();
+    expect(decodes).toEqual([0]);
+    expect(engine.keptFrameCount).toBe(0);
+    // The made-up file was document 1 and is closed again; the next file opened is document 2.
+    expect(() => engine.render(1, 0, LINEAR_FULL)).toThrow(/no longer open/);
+    expect(engine.open(multiExtensionFits(), 'ucomp.fts').document).toBe(2);
+  });
+
+  it('answers through the client like any request', async () => {
+    const client = new FitsClient(inThreadPort(new FitsEngine()));
+    await expect(client.warmUp()).resolves.toBeNull();
+  });
+});
+
 /** A port that passes every message through structured cloning with its transfer list, as postMessage does. */
 function clonedPort(engine: FitsEngine, sent: { transfer: ArrayBuffer[] }[]): FitsPortFactory {
   return (events) => ({

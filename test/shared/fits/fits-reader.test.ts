@@ -68,11 +68,23 @@ describe('decoding each BITPIX, big-endian', () => {
 });
 
 describe('bytes that are a view into a larger buffer', () => {
-  it('decode from where the view starts, at any alignment', () => {
-    const file = imageHdu({ bitpix: -64, axes: [2, 1], stored: [1.25, -3.5] });
-    const larger = new Uint8Array(file.length + 7);
-    larger.set(file, 3);
-    expect(values(decodeImage(readFits(larger.subarray(3, 3 + file.length), 'view.fts'), 0).pixels)).toEqual([1.25, -3.5]);
+  // Floats are decoded by whole 32-bit words where the data are aligned to 4 bytes and by bytes elsewhere.
+  const stored = [1.25, -3.5, -0, Number.NaN, 3.4e38, -1e-38, 7];
+  it.each([
+    [-32, undefined],
+    [-64, undefined],
+    [-32, { bscale: 0.5, bzero: 10 }],
+    [-64, { bscale: 0.5, bzero: 10 }],
+  ] as const)('BITPIX %i %o: the same values from every offset 0 to 7 into the buffer', (bitpix, scaling) => {
+    const file = imageHdu({ bitpix, axes: [stored.length, 1], stored, ...scaling });
+    const expected = stored.map((value) => (scaling ? value * scaling.bscale + scaling.bzero : value)).map((value) => (bitpix === -32 ? Math.fround(value) : value));
+    for (let offset = 0; offset < 8; offset += 1) {
+      const larger = new Uint8Array(file.length + 8);
+      larger.set(file, offset);
+      const pixels = decodeImage(readFits(larger.subarray(offset, offset + file.length), 'view.fts'), 0).pixels;
+      expect(values(pixels), `offset ${offset}`).toEqual(expected);
+      if (!scaling) expect(Object.is(pixels[2], -0), `-0 at offset ${offset}`).toBe(true);
+    }
   });
 });
 

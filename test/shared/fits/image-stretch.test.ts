@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { downscale } from '../../../src-shared/fits/image-downscale';
-import { percentiles } from '../../../src-shared/fits/image-percentiles';
+import { CLIP_SAMPLE_SIZE, evenSample, percentiles } from '../../../src-shared/fits/image-percentiles';
 import { STRETCHES, STRETCH_FUNCTIONS, displayBytes, greyLevel, percentileClip, type StretchName } from '../../../src-shared/fits/image-stretch';
 
 /** numpy's default percentile, the plain way: sort the finite values, interpolate between neighbours. */
@@ -44,10 +44,68 @@ describe('percentiles', () => {
     );
   });
 
+  it('equal what sorting gives for image-sized inputs too, which are narrowed by histograms before selection', () => {
+    const value = fc.oneof(fc.double(), fc.integer({ min: -3, max: 3 }), fc.double({ min: 0, max: 1e-9, noNaN: true }), fc.constant(Number.NaN));
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 2049, maxLength: 6000 }), fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 3 }), (values, percents) => {
+        const pixels = Float64Array.from(values);
+        const found = percentiles(pixels, percents);
+        if (values.some(Number.isFinite)) expect(found).toEqual(percents.map((percent) => sortedPercentile(values, percent)));
+        else expect(found).toBeNull();
+      }),
+      // Shrinking thousands of values takes minutes: a failure is reported as found.
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('a narrow cluster beside far outliers (each histogram puts nearly all values in one bin) still comes out exact', () => {
+    const pixels = new Float32Array(200_000).map((_, i) => (i % 997 === 0 ? 1e12 * (i % 2 ? 1 : -1) : Math.fround(1 + (i % 7919) * 1e-7)));
+    const reference = Array.from(pixels);
+    for (const [low, high] of [[1, 99.5], [0, 100], [0.25, 99.75], [50, 50.5]] as const) {
+      expect(percentileClip(pixels, low, high)).toEqual({ low: sortedPercentile(reference, low), high: sortedPercentile(reference, high) });
+    }
+  });
+
   it('a coronagraph-like image: a third of it one value (the occulter), the rest spread', () => {
     const pixels = new Float32Array(30_000).map((_, i) => (i % 3 === 0 ? 0 : Math.fround(Math.sin(i) * 1e-6)));
     const reference = Array.from(pixels);
     expect(percentileClip(pixels, 1, 99.5)).toEqual({ low: sortedPercentile(reference, 1), high: sortedPercentile(reference, 99.5) });
+  });
+});
+
+describe('the even sample a viewer clips from', () => {
+  it('is the image itself up to the sample size, and that many pixels spread over all of a larger one', () => {
+    const small = new Float32Array(CLIP_SAMPLE_SIZE);
+    expect(evenSample(small)).toBe(small);
+    const ramp = new Float64Array(1024 * 1024).map((_, i) => i);
+    const sample = evenSample(ramp);
+    expect(sample).toBeInstanceOf(Float64Array);
+    expect(sample.length).toBe(CLIP_SAMPLE_SIZE);
+    expect(sample[0]).toBe(0);
+    expect(sample.at(-1)).toBeGreaterThan(ramp.length - 20);
+    // Every row of a 1024-wide image is sampled, at columns that move along from row to row.
+    const rows = new Set(Array.from(sample, (index) => Math.floor(index / 1024)));
+    const columns = new Set(Array.from(sample, (index) => index % 1024));
+    expect(rows.size).toBe(1024);
+    expect(columns.size).toBeGreaterThan(900);
+  });
+
+  it("puts the clip within a tenth of a percent of the exact ranks on a coronagraph-like image", () => {
+    const size = 1024;
+    const pixels = new Float32Array(size * size).map((_, i) => {
+      const x = (i % size) - size / 2;
+      const y = Math.floor(i / size) - size / 2;
+      const r = Math.hypot(x, y);
+      return r < 200 ? 0 : Math.fround(1e-6 * Math.exp(-(r - 200) / 120) * (1 + 0.3 * Math.sin(i * 0.7)));
+    });
+    const sorted = Float32Array.from(pixels).sort();
+    const rankOf = (value: number) => sorted.findIndex((candidate) => candidate >= value) / (sorted.length - 1);
+    for (const [low, high] of [[1, 99.5], [5, 95], [0.5, 99.9]] as const) {
+      const clip = percentileClip(evenSample(pixels), low, high)!;
+      expect(Math.abs(rankOf(clip.high) * 100 - high)).toBeLessThan(0.1);
+      // The low end falls in the occulter's zeros, as the exact one does.
+      expect(clip.low).toBe(percentileClip(pixels, low, high)!.low);
+    }
   });
 });
 
