@@ -12,6 +12,8 @@ export interface BenchOptions {
   skipListing: boolean;
   /** Skip the 5,000-file campaign (sync, sync again, verify, manifest). */
   skipCampaign: boolean;
+  /** Skip the soak (a 5,000-file campaign sync through 10 % faults, memory and descriptors sampled). */
+  skipSoak: boolean;
   /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
   runs: number;
   /** Leave the temporary folder (downloads, logs) in place for inspection. */
@@ -30,6 +32,7 @@ Options:
   --skip-ui    skip the 100,000-row results table measurement in Chromium
   --skip-listing  skip the 100,000-entry listing through a pipe (files --json and the table)
   --skip-campaign skip the 5,000-file campaign (sync, sync again, verify, CSV manifest)
+  --skip-soak  skip the soak (5,000 files synced through 10 % faults, RSS and open descriptors sampled)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
@@ -45,6 +48,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       'skip-ui': { type: 'boolean', default: false },
       'skip-listing': { type: 'boolean', default: false },
       'skip-campaign': { type: 'boolean', default: false },
+      'skip-soak': { type: 'boolean', default: false },
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
@@ -56,5 +60,5 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
   if (values.help) return undefined;
   const runs = Number(values.runs);
   if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
-  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], skipCampaign: values['skip-campaign'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
+  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], skipCampaign: values['skip-campaign'], skipSoak: values['skip-soak'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
 }

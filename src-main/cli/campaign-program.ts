@@ -100,6 +100,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
         .choices(['overwrite', 'skip'])
         .default('overwrite'),
     )
+    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)")
     .addOption(stateDir())
     .addOption(json())
     .action(run('sync'));

@@ -18,6 +18,9 @@ export interface CliContext {
   signal?: AbortSignal;
 }
 
+/** The command line's way to let downloads from other servers in (files --download, campaign sync). */
+const CLI_OTHER_SERVERS_ADVICE = 'add --allow-other-hosts';
+
 /** The command line's way to narrow a search or raise a listing limit. */
 const CLI_LISTING_ADVICE: ListingAdvice = {
   tooLarge: 'narrow the search (dates, --every) or raise the limit with --max-listing-size',
@@ -39,7 +42,7 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
       listingDeadlineMs: options.listingTimeout * 1000,
       maxListingBytes: options.maxListingSize,
     },
-    { log: (url) => out.detail(`GET ${url}`), listingAdvice: CLI_LISTING_ADVICE },
+    { log: (url) => out.detail(`GET ${url}`), listingAdvice: CLI_LISTING_ADVICE, otherServersAdvice: CLI_OTHER_SERVERS_ADVICE },
   );
   return { client, out, signal: io.signal };
 }

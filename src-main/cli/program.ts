@@ -117,6 +117,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(DEFAULT_MAX_ATTEMPTS - 1).argParser(integerParser(0, 100)))
     .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
     .addOption(new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
+    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)")
     .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
     .addOption(json())
     .action(async (options: FilesOptions) => {

@@ -60,13 +60,15 @@ export class NetworkError extends MlsoError {
     detail?: string,
   ) {
     const where = safeOrigin(url);
-    const text: Record<NetworkFailure, string> = {
-      unreachable: `Cannot reach ${where}. Check the address and your network connection, then try again.`,
-      timeout: `${where} did not answer in time. Try again later.`,
-      reset: `The connection to ${where} was dropped before the answer was complete. Try again.`,
-      stalled: `The download from ${where} stopped sending data. Try again.`,
+    // What happened, then what to do; the system's code (ECONNREFUSED) belongs to what happened.
+    const text: Record<NetworkFailure, [string, string]> = {
+      unreachable: [`Cannot reach ${where}`, 'Check the address and your network connection, then try again.'],
+      timeout: [`${where} did not answer in time`, 'Try again later.'],
+      reset: [`The connection to ${where} was dropped before the answer was complete`, 'Try again.'],
+      stalled: [`The download from ${where} stopped sending data`, 'Try again.'],
     };
-    super(detail ? `${text[reason]} (${detail})` : text[reason]);
+    const [happened, advice] = text[reason];
+    super(`${happened}${detail ? ` (${detail})` : ''}. ${advice}`);
   }
 }
 
@@ -100,7 +102,7 @@ export class RedirectError extends MlsoError {
   // Not a network failure: trying again would only meet the same redirect, so retries give up at once.
   readonly kind = 'invalid-response' as const;
   private constructor(
-    readonly reason: 'too-many' | 'not-web',
+    readonly reason: 'too-many' | 'not-web' | 'other-server',
     readonly url: string,
     message: string,
   ) {
@@ -113,6 +115,36 @@ export class RedirectError extends MlsoError {
 
   static notWeb(url: string, location: string): RedirectError {
     return new RedirectError('not-web', url, `The server at ${safeOrigin(url)} redirected to ${displayName(location)}, which is not a web address; it was not followed.`);
+  }
+
+  /** A download redirected off the API's server (`other`, `api`: how to name both), which the user has not allowed. */
+  static otherServer(url: string, other: string, api: string, advice: string): RedirectError {
+    return new RedirectError(
+      'other-server',
+      url,
+      `The server at ${safeOrigin(url)} redirected the download to another server (${other}); MLSO Downloader only downloads from ${api}, so it was not followed. To allow it, ${advice}.`,
+    );
+  }
+}
+
+/** A listed download address this client does not fetch: on another server (unless allowed), or not a web address. */
+export class RefusedAddressError extends MlsoError {
+  // Asking again would meet the same address: retries give up at once.
+  readonly kind = 'invalid-response' as const;
+  private constructor(
+    readonly reason: 'other-server' | 'not-web',
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static otherServer(url: string, other: string, api: string, advice: string): RefusedAddressError {
+    return new RefusedAddressError('other-server', url, `The file's address is on another server (${other}); MLSO Downloader only downloads from ${api}. To allow it, ${advice}.`);
+  }
+
+  static notWeb(url: string): RefusedAddressError {
+    return new RefusedAddressError('not-web', url, `The file's address, ${displayName(url)}, is not a web address; it was not fetched.`);
   }
 }
 

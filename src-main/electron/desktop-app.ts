@@ -3,11 +3,11 @@
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, screen, session } from 'electron';
 import type { WindowBounds } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
+import { startDemoServer } from '../core/app/demo-server';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { registerContractHandlers } from './contract-ipc';
-import { startDemoServer } from './demo-server';
 import { electronSettingsStore } from './electron-settings-store';
 import { createMainWindow } from './main-window';
 import { denyPermissionRequests } from './permissions';
@@ -49,7 +49,10 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
     // build of it and says where. A packaged app has its own, rebuilt by electron-builder.
     ...(!app.isPackaged && process.env['MLSO_SQLITE_NATIVE_BINDING'] ? { sqliteNativeBinding: process.env['MLSO_SQLITE_NATIVE_BINDING'] } : {}),
   });
-  registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), locations.rendererIndex);
+  registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), {
+    rendererIndex: locations.rendererIndex,
+    contents: () => (window && !window.isDestroyed() ? window.webContents : null),
+  });
 
   const workAreas = screen.getAllDisplays().map((display) => display.workArea);
   const openedWindow = createMainWindow({

@@ -53,12 +53,17 @@ function openWebLinkExternally(url: string): void {
   void shell.openExternal(link).catch((error: unknown) => console.warn(`Could not open ${link}:`, error));
 }
 
-/** Keeps the page on the app: no navigation elsewhere, no new windows; web links go to the browser. */
+/** Keeps the page on the app: no navigation or redirect elsewhere, no new windows; web links go to the browser. */
 function confineToApp(contents: WebContents, rendererIndex: string): void {
   contents.on('will-navigate', (event) => {
     if (isAppPageUrl(event.url, rendererIndex)) return;
     event.preventDefault();
     openWebLinkExternally(event.url);
+  });
+  // A navigation the app allowed could still be redirected (by a server, or a file: URL's handler) to somewhere
+  // else; preventing the redirect stops the whole navigation. Nothing is opened: no one chose that address.
+  contents.on('will-redirect', (event) => {
+    if (!isAppPageUrl(event.url, rendererIndex)) event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
     openWebLinkExternally(url);

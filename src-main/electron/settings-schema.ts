@@ -21,6 +21,7 @@ export const SETTINGS_SCHEMA: Schema<Settings> = {
   lastEmail: text,
   rememberSession: { type: 'boolean' },
   useDemoServer: { type: 'boolean' },
+  allowOtherHosts: { type: 'boolean' },
   windowBounds: {
     anyOf: [
       { type: 'null' },

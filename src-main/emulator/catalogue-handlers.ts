@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INSTRUMENTS, findInstrument, findProduct, type InstrumentDefinition, type ProductDefinition } from './instruments';
 import { applyFileFilters, parseFileFilters } from './file-filters';
-import { requestOrigin, sendError, sendJson } from './http-replies';
+import { requestOrigin, sendError, sendJson, sendJsonText } from './http-replies';
+import { sendEndlessListing, type ListingEntry } from './endless-listing';
 import type { EmulatorContext } from './emulator-context';
 import type { FileRecord } from './catalog';
 
@@ -66,19 +67,20 @@ export function handleProduct(res: ServerResponse, instrumentId: string, product
   });
 }
 
-export function handleFiles(
+export async function handleFiles(
   ctx: EmulatorContext,
   req: IncomingMessage,
   res: ServerResponse,
   query: URLSearchParams,
   instrumentId: string,
   productId: string,
-): void {
+): Promise<void> {
   const instrument = instrumentOr404(res, instrumentId);
   const product = instrument && productOr404(res, instrument, productId);
   if (!instrument || !product) return;
   const parsed = parseFileFilters(query, instrument, product);
   if (!parsed.ok) return sendError(res, 400, parsed.message);
+  res.once('close', ctx.stats.listingInFlight());
 
   const catalog = ctx.catalog();
   const files = applyFileFilters(catalog.files(instrument, product.id), parsed.filters);
@@ -89,12 +91,20 @@ export function handleFiles(
   const middle = `&client=${client}&instrument=${instrument.id}&filename=`;
 
   let total = 0;
+  const entryOf = (file: FileRecord): ListingEntry => fileEntry(file, `${downloadPrefix}${file.obsdayId}${middle}${encodeURIComponent(file.filename)}.gz`);
   const entries = files.map((file) => {
     total += file.filesize;
-    return fileEntry(file, `${downloadPrefix}${file.obsdayId}${middle}${encodeURIComponent(file.filename)}.gz`);
+    return entryOf(file);
   });
+  const endDate = query.get('end-date') ?? catalog.endDate(instrument);
+  const endless = ctx.options().endlessListing;
+  if (endless !== 'off') {
+    // Made-up entries continue from the last one listed (or from the product's last file when none matched).
+    const last = files.at(-1) ?? catalog.files(instrument, product.id).at(-1);
+    if (last) return sendEndlessListing(res, endless, endDate, entries, entryOf(last), ctx.stats);
+  }
   const listing: Record<string, unknown> = {
-    'end-date': query.get('end-date') ?? catalog.endDate(instrument),
+    'end-date': endDate,
     files: entries,
     instrument: instrument.id,
     product: product.id,
@@ -102,11 +112,12 @@ export function handleFiles(
     total_filesize: total,
   };
   const transform = ctx.transformListing();
-  sendJson(res, 200, transform ? transform(listing) : listing);
+  const text = `${JSON.stringify(transform ? transform(listing) : listing)}\n`;
+  if (sendJsonText(res, 200, text)) ctx.stats.listingBytes(Buffer.byteLength(text));
 }
 
 /** Keys in sorted order, as the service's JSON has them; UCoMP files carry their observing metadata too. */
-function fileEntry(file: FileRecord, url: string): Record<string, unknown> {
+function fileEntry(file: FileRecord, url: string): ListingEntry {
   if (file.instrument !== 'ucomp') {
     return { 'date-obs': file.dateObs, filename: file.filename, filesize: file.filesize, instrument: file.instrument, product: file.product, url };
   }

@@ -26,6 +26,8 @@ export interface RunningEmulator {
   setOptions(partial: Partial<EmulatorOptions>): void;
   /** The next `times` (default 1) downloads of that file (listed name, with or without .gz) get the fault. */
   injectFault(filename: string, fault: DownloadFault, times?: number): void;
+  /** The next downloads of that file get these faults, one each, in order (e.g. a 401, then a 503, then a 401). */
+  injectFaults(filename: string, faults: readonly DownloadFault[]): void;
   /** Forgets every injected fault not used yet (tests call it between cases). */
   clearFaults(): void;
   /** Test hook applied to every files-endpoint body before it is sent. */
@@ -113,6 +115,11 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
       if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
       faults.inject(withoutGz(filename), fault, times);
     },
+    injectFaults(filename, sequence) {
+      const unknown = sequence.find((fault) => !isDownloadFault(fault));
+      if (unknown !== undefined) throw new Error(`unknown download fault "${String(unknown)}"`);
+      faults.injectSequence(withoutGz(filename), sequence);
+    },
     clearFaults: () => faults.clearInjected(),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
@@ -179,7 +186,7 @@ async function handleRequest(ctx: EmulatorContext, emulator: RunningEmulator, re
       case 'product':
         return handleProduct(res, route.instrument, route.product);
       case 'files':
-        return handleFiles(ctx, req, res, query, route.instrument, route.product);
+        return await handleFiles(ctx, req, res, query, route.instrument, route.product);
       case 'authenticate':
         return handleAuthenticate(ctx, res, query);
       case 'download':

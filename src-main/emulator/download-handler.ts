@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { findInstrument } from './instruments';
 import { fitsBytes, fitsChunks, fitsHeader, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
 import { gzipBuffer, gzipStream } from './gzip-bodies';
-import { sendError, sendJson, sendText } from './http-replies';
+import { requestOrigin, sendError, sendJson, sendText } from './http-replies';
 import { sendBody, type Cut, type CutAction } from './send-body';
 import { Pacer } from './throttle';
 import { unitHash } from './seeded-random';
@@ -44,17 +44,30 @@ export async function handleDownload(ctx: EmulatorContext, req: IncomingMessage,
 
   const injected = ctx.faults.takeInjected(record.filename);
   const drawn = ctx.faults.draw(options.failureRate, options.resetRate); // drawn even when unused: keeps the sequence aligned
-  if (injected) return serveFault(ctx, res, record, gzipped, injected);
-  if (drawn.failure) return serveFault(ctx, res, record, gzipped, drawn.failure);
+  if (injected) return serveFault(ctx, req, res, record, gzipped, injected);
+  if (drawn.failure) return serveFault(ctx, req, res, record, gzipped, drawn.failure);
   const cut = drawn.resetAfter === undefined ? undefined : { share: drawn.resetAfter, action: 'reset' as const };
   await serveFile(ctx, res, record, gzipped, cut);
+}
+
+/** Marks the second address of a redirect loop: the same download with this parameter added. */
+const LOOP_MARK = '&redirect-loop=b';
+
+/** 302 to the address just requested, or (loop) to the other of two addresses that redirect to each other. */
+function sendRedirectFault(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, fault: 'redirect-self' | 'redirect-loop'): void {
+  // The target as sent, so the address is the client's own down to the byte (absolute-form loses its authority).
+  const target = (req.url ?? '/').replace(/^https?:\/\/[^/]*/i, '');
+  let next = target;
+  if (fault === 'redirect-loop') next = target.endsWith(LOOP_MARK) ? target.slice(0, -LOOP_MARK.length) : `${target}${LOOP_MARK}`;
+  const location = `${requestOrigin(req.headers.host, ctx.listenAddress())}${next}`;
+  sendJson(res, 302, { message: `moved to ${location}` }, { Location: location });
 }
 
 function sendUnauthenticated(ctx: EmulatorContext, res: ServerResponse): void {
   sendError(res, ctx.options().unauthenticatedStatus, 'no valid session: authenticate first with /v1/authenticate?username=<registered e-mail>');
 }
 
-async function serveFault(ctx: EmulatorContext, res: ServerResponse, record: FileRecord, gzipped: boolean, fault: DownloadFault): Promise<void> {
+async function serveFault(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, record: FileRecord, gzipped: boolean, fault: DownloadFault): Promise<void> {
   switch (fault) {
     case 'json-200':
       return sendJson(res, 200, { message: `file ${record.filename} is not available right now, try again later` });
@@ -86,6 +99,9 @@ async function serveFault(ctx: EmulatorContext, res: ServerResponse, record: Fil
     case 'truncate':
     case 'stall':
       return serveFile(ctx, res, record, gzipped, { share: ctx.faults.cutShare(), action: fault });
+    case 'redirect-self':
+    case 'redirect-loop':
+      return sendRedirectFault(ctx, req, res, fault);
   }
 }
 

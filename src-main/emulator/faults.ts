@@ -18,6 +18,9 @@ export const DOWNLOAD_FAULTS = [
   // whole image), and the whole file followed by megabytes of zeros no header declares.
   'fits-header-only',
   'fits-overlong',
+  // Redirects that never reach the file: 302 to the very same address, or back and forth between two addresses.
+  'redirect-self',
+  'redirect-loop',
 ] as const;
 export type DownloadFault = (typeof DOWNLOAD_FAULTS)[number];
 
@@ -55,7 +58,13 @@ export class FaultPlan {
    * test is not served a previous test's leftovers.
    */
   inject(filename: string, fault: DownloadFault, times = 1): void {
-    this.injected.set(filename, Array.from({ length: times }, () => fault));
+    this.injectSequence(filename, Array.from({ length: times }, () => fault));
+  }
+
+  /** The next downloads of the file get these faults, one each, in order (replacing what is left, as inject does). */
+  injectSequence(filename: string, faults: readonly DownloadFault[]): void {
+    if (faults.length === 0) this.injected.delete(filename);
+    else this.injected.set(filename, [...faults]);
   }
 
   clearInjected(): void {

@@ -2,14 +2,19 @@
 import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = `${JSON.stringify(body)}\n`;
+  sendJsonText(res, status, `${JSON.stringify(body)}\n`, headers);
+}
+
+/** Sends JSON already serialised; false when the response was over before it could be sent. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: OutgoingHttpHeaders = {}): boolean {
+  if (res.headersSent || res.destroyed) return false;
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
     ...headers,
   });
   res.end(text);
+  return true;
 }
 
 /** Every error of the API is a JSON object with a `message`. */

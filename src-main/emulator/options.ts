@@ -7,6 +7,13 @@ export { DEMO_EMAIL };
 
 export type BodyForm = 'gzip-body' | 'content-encoding' | 'alternate';
 
+/**
+ * A files endpoint that never finishes its answer (a fault, off by default): after the real entries it sends made-up
+ * ones as fast as the client reads (`flood`) or one every 100 ms (`trickle`), or it falls silent and never closes.
+ */
+export const ENDLESS_LISTINGS = ['off', 'flood', 'trickle', 'silent'] as const;
+export type EndlessListing = (typeof ENDLESS_LISTINGS)[number];
+
 export interface EmulatorOptions {
   host: string;
   port: number;
@@ -25,6 +32,7 @@ export interface EmulatorOptions {
   zeroFilesizeRate: number;
   unauthenticatedStatus: 401 | 403;
   redirectStatus: 301 | 302 | 307 | 308;
+  endlessListing: EndlessListing;
   seed: number;
   publicBaseUrl?: string;
 }
@@ -47,6 +55,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = Object.freeze({
   zeroFilesizeRate: 0.05,
   unauthenticatedStatus: 401,
   redirectStatus: 308,
+  endlessListing: 'off',
   seed: 1,
 }) as EmulatorOptions;
 
@@ -84,6 +93,7 @@ const CHECKS: Record<keyof EmulatorOptions, Check> = {
   zeroFilesizeRate: numberIn(0, 1),
   unauthenticatedStatus: oneOf([401, 403]),
   redirectStatus: oneOf([301, 302, 307, 308]),
+  endlessListing: oneOf(ENDLESS_LISTINGS),
   seed: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? null : 'a safe integer'),
   publicBaseUrl: (v) =>
     v === undefined || (typeof v === 'string' && /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v)) ? null : 'an absolute http(s) URL without query, or undefined',

@@ -19,19 +19,26 @@ export interface EmulatorStats {
   failedAuthentications: number;
   /** Started downloads per listed file name (without .gz). */
   downloadsByFile: Record<string, number>;
+  /** When each of those downloads started (ms since the epoch, the emulator's clock): waits between attempts. */
+  downloadStartsByFile: Record<string, number[]>;
   completedByFile: Record<string, number>;
+  /** Files-endpoint answers being sent right now (an endless listing stays here until its client leaves). */
+  activeListings: number;
+  /** Body bytes of files-endpoint answers handed to the sockets. */
+  listingBytesSent: number;
 }
 
 export class StatsRecorder {
-  private stats: EmulatorStats = emptyStats(0, 0);
+  private stats: EmulatorStats = emptyStats(0, 0, 0);
 
   snapshot(): EmulatorStats {
-    return { ...this.stats, downloadsByFile: { ...this.stats.downloadsByFile }, completedByFile: { ...this.stats.completedByFile } };
+    const starts = Object.fromEntries(Object.entries(this.stats.downloadStartsByFile).map(([name, times]) => [name, [...times]]));
+    return { ...this.stats, downloadsByFile: { ...this.stats.downloadsByFile }, downloadStartsByFile: starts, completedByFile: { ...this.stats.completedByFile } };
   }
 
   /** Zeroes the counters; what is in flight stays counted as in flight, and peaks restart from it. */
   reset(): void {
-    this.stats = emptyStats(this.stats.activeDownloads, this.stats.activeConnections);
+    this.stats = emptyStats(this.stats.activeDownloads, this.stats.activeConnections, this.stats.activeListings);
   }
 
   request(): void {
@@ -67,6 +74,7 @@ export class StatsRecorder {
   downloadStarted(filename: string): void {
     this.stats.downloadsStarted++;
     this.stats.downloadsByFile[filename] = (this.stats.downloadsByFile[filename] ?? 0) + 1;
+    (this.stats.downloadStartsByFile[filename] ??= []).push(Date.now());
   }
 
   downloadCompleted(filename: string): void {
@@ -77,9 +85,24 @@ export class StatsRecorder {
   downloadAborted(): void {
     this.stats.downloadsAborted++;
   }
+
+  /** Returns the function to call exactly once when that listing's response is over. */
+  listingInFlight(): () => void {
+    this.stats.activeListings++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.stats.activeListings = Math.max(0, this.stats.activeListings - 1);
+    };
+  }
+
+  listingBytes(bytes: number): void {
+    this.stats.listingBytesSent += bytes;
+  }
 }
 
-function emptyStats(activeDownloads: number, activeConnections: number): EmulatorStats {
+function emptyStats(activeDownloads: number, activeConnections: number, activeListings: number): EmulatorStats {
   return {
     requests: 0,
     downloadsStarted: 0,
@@ -92,6 +115,9 @@ function emptyStats(activeDownloads: number, activeConnections: number): Emulato
     authentications: 0,
     failedAuthentications: 0,
     downloadsByFile: {},
+    downloadStartsByFile: {},
     completedByFile: {},
+    activeListings,
+    listingBytesSent: 0,
   };
 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Settings } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';
-import { createEmulator } from '../emulator';
+import { startDemoServer } from '../core/app/demo-server';
 import { InvalidInputError } from '../core/errors';
 import { fileSettingsStore } from './file-settings-store';
 import { withRunOverrides } from './run-overrides';
@@ -42,10 +42,7 @@ export async function startWebApp(options: WebAppOptions): Promise<RunningWebApp
       transport: 'web',
       stateFolder: options.stateFolder,
       settings: store,
-      startDemoServer: async () => {
-        const emulator = await createEmulator({ port: 0 });
-        return { url: emulator.url, close: () => emulator.close() };
-      },
+      startDemoServer,
       emit: (event, payload) => server.broadcast(event, payload),
     });
     server.setHandlers(core.handlers);

@@ -13,14 +13,21 @@ import { LoopbackGuard } from './loopback-guard';
 import { staticFile } from './static-files';
 
 export const WEB_SOCKET_PATH = '/ws';
-// A "Download all" of a 100,000-file listing is a big message.
-const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+const LOOPBACK = '127.0.0.1';
+/**
+ * The largest message a page may send; a larger one closes its connection (1009) and the server serves on. Queueing
+ * is by reference (300,000 rows' positions are some 2 MB), but campaigns:import carries a whole shared campaign
+ * file of up to CAMPAIGN_FILE_MAX_CHARS (192 Mi characters): some 210 MiB once escaped as JSON, which sets the size.
+ */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 export interface WebServerOptions {
   rendererFolder: string;
   port: number;
   /** Set once the app core exists (the server starts first so the core can send events to it). */
   handlers?: ContractHandlers;
+  /** The largest message a page may send: MAX_MESSAGE_BYTES unless a test needs a limit it can reach. */
+  maxMessageBytes?: number;
 }
 
 export interface RunningWebServer {
@@ -28,6 +35,8 @@ export interface RunningWebServer {
   /** The address to open, with the token in the fragment (never sent to the server in requests). */
   openUrl: string;
   port: number;
+  /** The address the server is bound to: the loopback interface, never all of them. */
+  address: string;
   setHandlers(handlers: ContractHandlers): void;
   /** Sends an event to every connected page. */
   broadcast<E extends EventChannel>(event: E, payload: EventChannels[E]): void;
@@ -42,7 +51,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const server = createServer((req, res) => {
     serveHttp(req, res).catch(() => failResponse(res));
   });
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
   // Anything the server might still wait for on close (keep-alive, refused or half-open sockets).
   const connections = new Set<Socket>();
   server.on('connection', (socket) => {
@@ -62,6 +71,11 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     }
     if (!guard.hostAllowed(req.headers.host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Open MLSO Downloader at the address it printed.\n');
+      return;
+    }
+    // Browsers name the page behind a cross-origin request: another site's page gets nothing, not even an opaque answer.
+    if (req.headers.origin !== undefined && !guard.originAllowed(req.headers.origin)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('Open MLSO Downloader at the address it printed.\n');
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -146,16 +160,18 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+    // Loopback only: any other interface would let the network reach the app (the token is the one guard left).
+    server.listen(options.port, LOOPBACK, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
   guard.listeningOn(port);
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${LOOPBACK}:${port}`;
 
   return {
     url,
     openUrl: `${url}/#token=${token}`,
     port,
+    address,
     setHandlers: (next) => {
       handlers = next;
     },

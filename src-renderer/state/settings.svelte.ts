@@ -17,6 +17,7 @@ export interface SettingsDraft {
   useDemoServer: boolean;
   clientName: string;
   rememberSession: boolean;
+  allowOtherHosts: boolean;
   listingTimeoutMinutes: number | null;
   maxListingMegabytes: number | null;
 }
@@ -31,6 +32,7 @@ const DRAFT_KEYS = [
   'useDemoServer',
   'clientName',
   'rememberSession',
+  'allowOtherHosts',
   'listingTimeoutMinutes',
   'maxListingMegabytes',
 ] as const satisfies readonly (keyof SettingsDraft & keyof Settings)[];

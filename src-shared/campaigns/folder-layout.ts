@@ -2,6 +2,7 @@
 // file inside the campaign's folder. A template that could leave the folder is refused whole; values that come
 // from the server (an observing plan, say) are made safe before they become part of a path.
 import type { FileEntry } from '../api/schemas';
+import { toSafeName } from '../files/safe-filename';
 
 export const LAYOUT_PLACEHOLDERS = ['instrument', 'product', 'yyyy', 'mm', 'dd', 'wave_region', 'obs_plan'] as const;
 export type LayoutPlaceholder = (typeof LAYOUT_PLACEHOLDERS)[number];
@@ -11,6 +12,8 @@ export const LAYOUT_EXAMPLE = '{instrument}/{product}/{yyyy}/{mm}/{dd}';
 export type LayoutCheck = { ok: true; template: string } | { ok: false; message: string };
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** A folder name made from the server's text is cut to this many bytes of UTF-8. */
+const LONGEST_FOLDER_BYTES = 120;
 const LONGEST_TEMPLATE = 500;
 
 /**
@@ -68,12 +71,9 @@ function valueText(value: unknown): string {
   return 'unknown';
 }
 
-/** One folder name from text that may hold anything: separators and other path syntax become `_`; never `.` or `..`. */
+/** One folder name from text that may hold anything, by the rules of a file name (separators, `..` and device names never pass). */
 function safeFolderName(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = text.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').slice(0, 120).trim();
-  if (cleaned === '' || /^\.+$/.test(cleaned)) return '_';
-  return cleaned;
+  return toSafeName(text, LONGEST_FOLDER_BYTES);
 }
 
 function printable(text: string): string {

@@ -2,7 +2,8 @@
 // result, every event with its payload. The Electron main process registers handlers from it, the
 // preload exposes it, the web mode carries it over a WebSocket, and the renderer calls it through one
 // adapter without knowing which transport it runs on. Failures cross as data (ErrorData), so the
-// renderer can show the server's own words.
+// renderer can show the server's own words. Each channel's arguments are checked where they enter the
+// core by a schema in contract-schemas.ts, which the compiler holds to the types below.
 import type {
   CampaignDraft,
   CampaignExport,
@@ -44,6 +45,8 @@ export interface Settings {
   rememberSession: boolean;
   /** Use the bundled emulator instead of `baseUrl` (it is started on demand). */
   useDemoServer: boolean;
+  /** Download files whose listed (or redirected) address is on another server than the API's; never with the session cookie. */
+  allowOtherHosts: boolean;
   windowBounds: WindowBounds | null;
   /** The longest a catalogue answer (a search's file list) may take to arrive, in whole minutes. */
   listingTimeoutMinutes: number;

@@ -23,6 +23,8 @@ export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
     // The rotations the data cover are the useful example: the one now may be long after the data end.
     if (!checked?.ok) return covered ? `${covered} (the data's span)` : `e.g. ${carringtonRotationAt(nowMs)} (the rotation now)`;
     const span = carringtonRotationSpan(Number(checked.value));
+    // A rotation so far ahead that its dates leave the calendar (past the year 275,760): no date to show.
+    if (!isCalendarInstant(span.start) || !isCalendarInstant(span.end)) return `Rotation ${checked.value} is far beyond any data`;
     const dates = `${utMinute(span.start)} – ${utMinute(span.end)} UT`;
     const outside = coverage !== null && (span.end <= coverage.startMs || span.start > coverage.endMs);
     return outside ? `${dates}, outside the data (${covered})` : dates;
@@ -34,6 +36,9 @@ export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
   'wave-region': () => 'Centre wavelength in nm',
   'obs-plan': () => 'e.g. synoptic or waves',
 };
+
+/** Whether a Date can hold the instant (within 100,000,000 days of 1970): beyond, it has no text. */
+const isCalendarInstant = (epochMs: number): boolean => Math.abs(epochMs) <= 8.64e15;
 
 /** "2142 to 2295", or one number when the data fit in one rotation. */
 function rotationsCovered(coverage: TimeRange): string {

@@ -25,6 +25,7 @@ export function defaultSettings(downloadFolder: string): Settings {
     lastEmail: '',
     rememberSession: false,
     useDemoServer: false,
+    allowOtherHosts: false,
     windowBounds: null,
     listingTimeoutMinutes: DEFAULT_LISTING_TIMEOUT_MINUTES,
     maxListingMegabytes: DEFAULT_MAX_LISTING_MEGABYTES,

@@ -132,10 +132,15 @@ describe('mlso-dl files --download', () => {
   it('renews an expired session once and carries on', async () => {
     const folder = await temporaryFolder();
     const listing = JSON.parse((await cli(...query, '--json')).stdout) as { files: { filename: string }[] };
-    emulator().injectFault(listing.files[1]!.filename, 'unauthorized');
+    const refused = listing.files[1]!.filename;
+    emulator().injectFault(refused, 'unauthorized');
+    emulator().resetStats();
     const { status } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
     expect(status).toBe(0);
     expect(await listFolder(folder)).toHaveLength(listing.files.length);
+    // A renewal, not a plain retry: the sign-in before the first file, then one more after the refusal.
+    expect(emulator().stats().authentications).toBe(2);
+    expect(emulator().stats().downloadsByFile[refused]).toBe(2);
   });
 
   it('refuses unsafe names from the listing and saves the rest', async () => {

@@ -12,9 +12,9 @@ import {
   type RawBridge,
   type Result,
 } from '../../src-shared/contract/contract';
-import { registerContractHandlers, UNTRUSTED_SENDER_RESULT } from '../../src-main/electron/contract-ipc';
+import { registerContractHandlers, type TrustedPage } from '../../src-main/electron/contract-ipc';
 import { createChannelInvokers, createRawBridge } from '../../src-main/electron/preload-bridge';
-import { fake, resetFakeElectron } from './fake-electron';
+import { fake, FakeWebContents, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 
@@ -23,14 +23,26 @@ const appPage = `${pathToFileURL(rendererIndex).href}#/search`;
 
 type Handler = (event: unknown, args: unknown) => Promise<Result<unknown>>;
 
-function senderEvent(url: string, parent: unknown = null) {
-  return { senderFrame: { url, parent } };
+/** The main window's web contents (the one sender trusted), made anew for each test. */
+let mainContents: FakeWebContents;
+beforeEach(() => {
+  mainContents = new FakeWebContents();
+});
+
+function senderEvent(url: string, parent: unknown = null, sender: unknown = mainContents) {
+  return { sender, senderFrame: { url, parent } };
 }
 
-function registeredHandlers(invoke = vi.fn(async (channel: InvokeChannel, args: unknown) => ({ ok: true as const, value: { channel, args } })) ) {
-  registerContractHandlers(fake.ipcMain, invoke, rendererIndex);
+function registeredHandlers(
+  invoke = vi.fn(async (channel: InvokeChannel, args: unknown) => ({ ok: true as const, value: { channel, args } })),
+  contents: () => FakeWebContents | null = () => mainContents,
+) {
+  registerContractHandlers(fake.ipcMain, invoke, { rendererIndex, contents: contents as unknown as TrustedPage['contents'] });
   return { invoke, handler: (channel: string) => fake.ipcMain.handlers.get(channel) as Handler | undefined };
 }
+
+/** What an untrusted sender gets: a refusal as data, saying who may use the app. */
+const REFUSED = { ok: false, error: { kind: 'unsupported', message: 'Only the MLSO Downloader window may use the app.' } };
 
 beforeEach(() => resetFakeElectron());
 
@@ -53,11 +65,23 @@ describe('main process handlers', () => {
       senderEvent(pathToFileURL(path.resolve('/tmp/index.html')).href),
       senderEvent('file:///opt/mlso/dist/renderer/other.html'),
       senderEvent(appPage, { url: appPage }),
-      { senderFrame: null },
+      { sender: mainContents, senderFrame: null },
     ]) {
-      await expect(appInfo?.(event, undefined)).resolves.toEqual(UNTRUSTED_SENDER_RESULT);
+      await expect(appInfo?.(event, undefined)).resolves.toEqual(REFUSED);
     }
     expect(invoke).not.toHaveBeenCalled();
+  });
+
+  it("refuse the app's page in any web contents but the main window's, and before the window exists", async () => {
+    let current: FakeWebContents | null = null;
+    const { invoke, handler } = registeredHandlers(undefined, () => current);
+    const appInfo = handler('app:info');
+    await expect(appInfo?.(senderEvent(appPage), undefined)).resolves.toEqual(REFUSED);
+    current = mainContents;
+    await expect(appInfo?.(senderEvent(appPage, null, new FakeWebContents()), undefined)).resolves.toEqual(REFUSED);
+    expect(invoke).not.toHaveBeenCalled();
+    await expect(appInfo?.(senderEvent(appPage), undefined)).resolves.toMatchObject({ ok: true });
+    expect(invoke).toHaveBeenCalledOnce();
   });
 });
 

@@ -1,6 +1,6 @@
 // The desktop app put together with Electron mocked and everything else real: the app core over the
 // emulator, electron-store files in a temporary profile, IPC from the app's page, and the way out.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { INVOKE_CHANNELS, type Result } from '../../src-shared/contract/contract';
 import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { runDesktopApp, type DesktopApp } from '../../src-main/electron/desktop-app';
-import { fake, FakeBrowserWindow, resetFakeElectron } from './fake-electron';
+import { fake, FakeBrowserWindow, FakeWebContents, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
@@ -17,7 +17,7 @@ const locations = {
   preload: path.resolve('/opt/mlso/dist/electron/preload.cjs'),
   rendererIndex: path.resolve('/opt/mlso/dist/renderer/index.html'),
 };
-const fromAppPage = { senderFrame: { url: pathToFileURL(locations.rendererIndex).href, parent: null } };
+const appPageUrl = pathToFileURL(locations.rendererIndex).href;
 
 let emulator: RunningEmulator;
 let profile: string;
@@ -50,10 +50,24 @@ afterEach(async () => {
   await rm(profile, { recursive: true, force: true });
 });
 
-async function invoke(channel: string, args?: unknown): Promise<Result<unknown>> {
+/** An invoke as the app's page in the main window sends it (or as `sender`, any other web contents, would). */
+async function invoke(channel: string, args?: unknown, sender: unknown = mainWindow().webContents): Promise<Result<unknown>> {
   const handler = fake.ipcMain.handlers.get(channel) as ((event: unknown, args: unknown) => Promise<Result<unknown>>) | undefined;
   if (!handler) throw new Error(`no handler for ${channel}`);
-  return handler(fromAppPage, args);
+  return handler({ sender, senderFrame: { url: appPageUrl, parent: null } }, args);
+}
+
+/** Every file under `folder`, with its text and, decoded, every run of it that could be base64 (encoding hides nothing). */
+async function filesUnder(folder: string): Promise<{ file: string; text: string }[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return Promise.all(
+    files.map(async (file) => {
+      const raw = await readFile(file, 'latin1');
+      const decoded = (raw.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []).map((run) => Buffer.from(run, 'base64').toString('latin1'));
+      return { file, text: [raw, ...decoded].join('\n') };
+    }),
+  );
 }
 
 function mainWindow(): FakeBrowserWindow {
@@ -92,8 +106,32 @@ describe('the desktop app', () => {
     const vaultFile = await readFile(path.join(profile, 'session.json'), 'utf8');
     expect(JSON.parse(vaultFile).encryptedSession).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(fake.safeStorage.encryptStringAsync).toHaveBeenCalled();
-    const plaintext = fake.safeStorage.encryptStringAsync.mock.calls[0]?.[0] ?? '';
-    expect(vaultFile).not.toContain(plaintext);
+  });
+
+  it('holds no secret in plain text anywhere in its profile: not in the preferences, not in the session file', async () => {
+    desktop = await runDesktopApp(locations);
+    await invoke('session:sign-in', { email: DEMO_EMAIL });
+    // The session cookie, from what the vault handed safeStorage to encrypt.
+    const sealed = JSON.parse(fake.safeStorage.encryptStringAsync.mock.calls.at(-1)?.[0] ?? '{}') as { jar?: { cookies?: { key: string; value: string }[] } };
+    const cookie = sealed.jar?.cookies?.find(({ key }) => key === 'session')?.value;
+    expect(cookie).toMatch(/^\S{16,}$/);
+    const files = await filesUnder(profile);
+    expect(files.map(({ file }) => path.basename(file))).toEqual(expect.arrayContaining(['settings.json', 'session.json']));
+    for (const { file, text } of files) expect(text.includes(cookie ?? ''), file).toBe(false);
+  });
+
+  it('refuses bad arguments over IPC before they reach the core, naming the argument', async () => {
+    desktop = await runDesktopApp(locations);
+    await expect(invoke('catalog:files', { instrument: 5 })).resolves.toEqual({ ok: false, error: { kind: 'invalid-input', message: 'instrument must be text.' } });
+    await expect(invoke('downloads:pause')).resolves.toEqual({ ok: false, error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' } });
+    await expect(invoke('settings:update', { concurrency: '8' })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'concurrency' } });
+    await expect(invoke('app:info', { unexpected: true })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  });
+
+  it("answers only its own window's page: the same page in other web contents is refused", async () => {
+    desktop = await runDesktopApp(locations);
+    await expect(invoke('app:info', undefined, new FakeWebContents())).resolves.toMatchObject({ ok: false, error: { kind: 'unsupported' } });
+    await expect(invoke('app:info')).resolves.toMatchObject({ ok: true });
   });
 
   it('remembers the window place on close, then closes the core and quits', async () => {

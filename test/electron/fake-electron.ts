@@ -22,8 +22,15 @@ export class FakeWebContents extends EventEmitter {
   }
   /** Emits will-navigate like Electron does and tells whether the navigation was prevented. */
   navigate(url: string): boolean {
+    return this.emitPreventable('will-navigate', url);
+  }
+  /** Emits will-redirect (a navigation under way being sent elsewhere) and tells whether it was prevented. */
+  redirect(url: string): boolean {
+    return this.emitPreventable('will-redirect', url);
+  }
+  private emitPreventable(name: string, url: string): boolean {
     let prevented = false;
-    this.emit('will-navigate', { url, preventDefault: () => (prevented = true) }, url);
+    this.emit(name, { url, preventDefault: () => (prevented = true) }, url);
     return prevented;
   }
 }

@@ -21,15 +21,19 @@ function openWindow(bounds: Parameters<typeof createMainWindow>[0]['bounds'] = n
 beforeEach(() => resetFakeElectron());
 
 describe('the main window', () => {
-  it('is created with the secure web preferences and the built preload', () => {
+  it('is created with the secure web preferences and the built preload, and nothing that loosens them', () => {
     const window = openWindow();
-    expect(window.options.webPreferences).toMatchObject({
+    // Whole, not a subset: a preference added later (experimentalFeatures, enableBlinkFeatures...) has to be looked at here.
+    expect(window.options.webPreferences).toEqual({
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       webviewTag: false,
       allowRunningInsecureContent: false,
+      spellcheck: false,
       preload,
     });
   });
@@ -55,6 +59,16 @@ describe('navigation', () => {
     expect(webContents.navigate('https://evil.example/')).toBe(true);
     expect(webContents.navigate('file:///etc/passwd')).toBe(true);
     expect(webContents.navigate('data:text/html,<script>1</script>')).toBe(true);
+    // A web link goes to the system browser; a file or data address is handed to nothing.
+    expect(fake.shell.openExternal.mock.calls).toEqual([['https://evil.example/']]);
+  });
+
+  it('is stopped when redirected anywhere but the app page, and nothing is opened', () => {
+    const { webContents } = openWindow();
+    expect(webContents.redirect('https://evil.example/')).toBe(true);
+    expect(webContents.redirect('file:///etc/passwd')).toBe(true);
+    expect(webContents.redirect(pathToFileURL(rendererIndex).href)).toBe(false);
+    expect(fake.shell.openExternal).not.toHaveBeenCalled();
   });
 
   it('back to the app page itself (a reload) is allowed', () => {

@@ -22,8 +22,17 @@ describe('the platform shell', () => {
     );
   });
 
-  it('answers null when the picker is cancelled', async () => {
-    await expect(electronPlatformShell(() => null).chooseFolder('/x')).resolves.toBeNull();
+  it('shows the picker on its own when there is no live window, and answers null when it is cancelled', async () => {
+    const closed = new FakeBrowserWindow({});
+    closed.destroyed = true;
+    for (const current of [null, closed]) {
+      fake.dialog.showOpenDialog.mockClear();
+      fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: ['/not/chosen'] });
+      await expect(electronPlatformShell(() => (current ? asWindow(current) : null)).chooseFolder('/x')).resolves.toBeNull();
+      // One argument: the options alone, no parent window (a destroyed one would make Electron throw).
+      expect(fake.dialog.showOpenDialog).toHaveBeenCalledOnce();
+      expect(fake.dialog.showOpenDialog).toHaveBeenCalledWith(expect.objectContaining({ defaultPath: '/x', properties: ['openDirectory', 'createDirectory'] }));
+    }
   });
 
   it('opens folders and reports what the OS said when it could not', async () => {
@@ -57,11 +66,25 @@ describe('the event sink', () => {
     expect(window.webContents.sent).toEqual([{ channel: 'session:changed', payload: { signedIn: true, email: 'demo@example.com', expiresAt: null } }]);
   });
 
-  it('drops events when there is no window or it is destroyed', () => {
-    const window = new FakeBrowserWindow({});
-    window.destroyed = true;
-    expect(() => windowEventSink(() => asWindow(window))('downloads:queue-resumed', null)).not.toThrow();
-    expect(() => windowEventSink(() => null)('downloads:queue-resumed', null)).not.toThrow();
-    expect(window.webContents.sent).toEqual([]);
+  it('drops events while there is no live window, and sends each to the window open when it comes', () => {
+    let current: FakeBrowserWindow | null = null;
+    const sink = windowEventSink(() => (current ? asWindow(current) : null));
+    sink('downloads:queue-resumed', null);
+    const closed = new FakeBrowserWindow({});
+    closed.destroyed = true;
+    current = closed;
+    sink('downloads:queue-resumed', null);
+    const pageGone = new FakeBrowserWindow({});
+    pageGone.webContents.destroyed = true;
+    current = pageGone;
+    sink('downloads:queue-resumed', null);
+    const reopened = new FakeBrowserWindow({});
+    current = reopened;
+    sink('session:changed', { signedIn: false, email: null, expiresAt: null });
+
+    expect(closed.webContents.sent).toEqual([]);
+    expect(pageGone.webContents.sent).toEqual([]);
+    // Dropped, not held back: the new window gets only what came after it opened (it asks for a snapshot on load).
+    expect(reopened.webContents.sent).toEqual([{ channel: 'session:changed', payload: { signedIn: false, email: null, expiresAt: null } }]);
   });
 });

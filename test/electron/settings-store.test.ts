@@ -35,6 +35,7 @@ describe('the desktop settings store', () => {
       lastEmail: '',
       rememberSession: false,
       useDemoServer: false,
+      allowOtherHosts: false,
       windowBounds: null,
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,

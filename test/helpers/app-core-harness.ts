@@ -3,7 +3,8 @@ import type { EventChannel, Settings } from '../../src-shared/contract/contract'
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
 import type { PlatformShell, SessionVault, SettingsStore } from '../../src-main/core/app/app-ports';
-import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { startDemoServer } from '../../src-main/core/app/demo-server';
+import type { RunningEmulator } from '../../src-main/emulator';
 import { temporaryFolder } from './fixtures';
 
 export interface CoreHarness {
@@ -59,9 +60,9 @@ export async function coreHarness(
     sessionVault: vault,
     ...(options.shell ? { shell } : {}),
     startDemoServer: async () => {
-      const demo = await createEmulator({ port: 0, imageSize: 32 });
+      const demo = await startDemoServer({ imageSize: 32 });
       demoStarts.push(demo);
-      return { url: demo.url, close: () => demo.close() };
+      return demo;
     },
     emit: (event, payload) => events.push({ event, payload }),
   });

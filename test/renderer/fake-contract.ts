@@ -228,6 +228,7 @@ export const DEFAULT_SETTINGS: Settings = {
   lastEmail: '',
   rememberSession: true,
   useDemoServer: false,
+  allowOtherHosts: false,
   windowBounds: null,
   listingTimeoutMinutes: 10,
   maxListingMegabytes: 256,

@@ -148,6 +148,17 @@ describe('settings', () => {
     fake.emit('settings:changed', { ...fake.settings, downloadFolder: '/mnt/archive' });
     await waitFor(() => expect(folder.value).toBe('/mnt/archive'));
   });
+
+  it('offers downloads from other servers as a checkbox, off by default, with a line saying what it does', async () => {
+    const { fake } = await openSettings();
+    const allow = screen.getByRole('checkbox', { name: 'Other servers Allow downloads from other servers' }) as HTMLInputElement;
+    expect(allow.checked).toBe(false);
+    expect(document.getElementById(allow.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/refused unless this is on; your session never goes there/);
+    await fireEvent.click(allow);
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(fake.callsTo('settings:update')).toEqual([{ allowOtherHosts: true }]);
+  });
 });
 
 describe('state survives screens', () => {

@@ -50,7 +50,7 @@ describe('folder layout templates', () => {
 
   it('turns hostile values from the server into one safe folder name each', () => {
     const hostile = (plan: unknown) => placeEntry('{instrument}/{obs_plan}', { ...KCOR, 'obs-plan': plan });
-    expect(hostile('../../etc')).toBe('kcor/.._.._etc');
+    expect(hostile('../../etc')).toBe('kcor/_._.._etc');
     expect(hostile('..')).toBe('kcor/_');
     expect(hostile('a/b\\c:d')).toBe('kcor/a_b_c_d');
     expect(hostile('x\u0000y\nz')).toBe('kcor/x_y_z');

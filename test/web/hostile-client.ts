@@ -36,6 +36,56 @@ export function readUntilClosed(socket: Socket): Promise<Buffer> {
   });
 }
 
+/** The first result message the server sends on a raw WebSocket (unmasked text frames, as a server sends them). */
+export function readUntilResult(socket: Socket): Promise<WebSocketServerMessage> {
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      for (;;) {
+        const parsed = serverFrame(received);
+        if (!parsed) return;
+        received = received.subarray(parsed.size);
+        if (parsed.opcode === CLOSE_FRAME) {
+          socket.off('data', onData);
+          reject(new Error(`closed with ${parsed.payload.length >= 2 ? parsed.payload.readUInt16BE(0) : 'no code'} before a result`));
+          return;
+        }
+        if (parsed.opcode !== TEXT_FRAME) continue; // pings and binary frames carry no result
+        let message: WebSocketServerMessage;
+        try {
+          message = JSON.parse(parsed.payload.toString()) as WebSocketServerMessage;
+        } catch (error) {
+          socket.off('data', onData);
+          reject(error instanceof Error ? error : new Error(String(error)));
+          return;
+        }
+        if (message.type === 'result') {
+          socket.off('data', onData);
+          resolve(message);
+          return;
+        }
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error('closed before a result')));
+  });
+}
+
+const TEXT_FRAME = 0x1;
+const CLOSE_FRAME = 0x8;
+
+/** One whole unmasked frame at the start of `bytes` (its opcode, payload and size in bytes), or undefined if incomplete. */
+function serverFrame(bytes: Buffer): { opcode: number; payload: Buffer; size: number } | undefined {
+  if (bytes.length < 2) return undefined;
+  const short = bytes[1]! & 0x7f;
+  const header = short === 126 ? 4 : short === 127 ? 10 : 2;
+  if (bytes.length < header) return undefined;
+  const length = short === 126 ? bytes.readUInt16BE(2) : short === 127 ? Number(bytes.readBigUInt64BE(2)) : short;
+  if (bytes.length < header + length) return undefined;
+  return { opcode: bytes[0]! & 0x0f, payload: bytes.subarray(header, header + length), size: header + length };
+}
+
 /** Sends bytes on a fresh connection and returns the whole answer, as text. */
 export async function exchange(port: number, bytes: string | Buffer): Promise<string> {
   const socket = await openRawSocket(port);

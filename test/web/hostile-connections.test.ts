@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
-import { startWebServer } from '../../src-main/web/web-server';
+import { MAX_MESSAGE_BYTES, startWebServer } from '../../src-main/web/web-server';
 import type { ContractHandlers } from '../../src-shared/contract/contract';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import {
@@ -19,6 +19,7 @@ import {
   openRawSocket,
   rawWebSocket,
   readUntilClosed,
+  readUntilResult,
   upgradeRequest,
   type WebModeAddress,
 } from './hostile-client';
@@ -88,6 +89,65 @@ describe('web mode under malformed WebSocket frames', () => {
     socket.write(bytes());
     expect(codes).toContain(closeCodeOf(await closed));
     await expectStillServing(address);
+  });
+});
+
+describe('web mode and the size of messages', () => {
+  it('takes a message of exactly the limit, closes the connection whose message is one byte over (1009), and serves the others', async () => {
+    const limit = 64 * 1024;
+    const server = await startWebServer({ rendererFolder: await rendererFolder(), port: 0, handlers: { 'app:info': () => ({ transport: 'web' }) } as unknown as ContractHandlers, maxMessageBytes: limit });
+    const small = addressOf(server.openUrl);
+    /** An app:info invoke padded with white space to `size` bytes. */
+    const invokeOfSize = (id: number, size: number) => {
+      const text = JSON.stringify({ type: 'invoke', id, channel: 'app:info' });
+      return frame(Buffer.from(text.padEnd(size, ' ')));
+    };
+    try {
+      const bystander = await rawWebSocket(small);
+      const atLimit = readUntilResult(bystander);
+      bystander.write(invokeOfSize(1, limit));
+      expect(await atLimit).toMatchObject({ type: 'result', id: 1, result: { ok: true } });
+
+      const socket = await rawWebSocket(small);
+      // Closed, or (were the limit not applied) answered: whichever comes first, so a failure shows at once.
+      const outcome = Promise.race([
+        readUntilClosed(socket).then((bytes) => ({ closedWith: closeCodeOf(bytes) })),
+        readUntilResult(socket).then(
+          (message) => ({ answered: message }),
+          () => new Promise<never>(() => undefined),
+        ),
+      ]);
+      socket.write(invokeOfSize(2, limit + 1));
+      expect(await outcome).toEqual({ closedWith: 1009 });
+      // A connection open all along is untouched, and new ones are served.
+      const answer = readUntilResult(bystander);
+      bystander.write(invokeOfSize(3, 100));
+      expect(await answer).toMatchObject({ type: 'result', id: 3, result: { ok: true } });
+      bystander.destroy();
+      expect(await invokeAppInfo(small)).toMatchObject({ type: 'result', result: { ok: true } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it(`refuses a message over web mode's own limit (${MAX_MESSAGE_BYTES / 1024 / 1024} MiB)`, async () => {
+    const socket = await rawWebSocket(address);
+    const closed = readUntilClosed(socket);
+    socket.write(frame(Buffer.alloc(0), { announcedLength: BigInt(MAX_MESSAGE_BYTES) + 1n }));
+    expect(closeCodeOf(await closed)).toBe(1009);
+    await expectStillServing(address);
+  });
+
+  it('takes the largest message queueing sends: the positions of 300,000 rows', async () => {
+    const entries = Array.from({ length: 300_000 }, (_, index) => index);
+    const text = JSON.stringify({ type: 'invoke', id: 8, channel: 'downloads:enqueue', args: { listingId: 'not-kept', entries } });
+    expect(text.length).toBeGreaterThan(1_900_000);
+    const socket = await rawWebSocket(address);
+    const answer = readUntilResult(socket);
+    socket.write(frame(Buffer.from(text)));
+    // Answered (no session, so refused as data), not cut off.
+    expect(await answer).toMatchObject({ type: 'result', id: 8, result: { ok: false } });
+    socket.destroy();
   });
 });
 

@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from '../../src-main/core/content-security-poli
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
+import { firstData, openRawSocket, upgradeRequest } from './hostile-client';
 
 const emulator = useEmulator({ imageSize: 32 });
 let app: RunningWebApp;
@@ -30,9 +31,13 @@ afterAll(async () => {
   await app?.close();
 });
 
-function get(pathname: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  pathname: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: app.server.port, path: pathname, headers: { host } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: app.server.port, path: pathname, headers: { ...headers, host } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -53,6 +58,33 @@ function connect(query: string, origin: string): Promise<WebSocket> {
 
 const ownOrigin = (): string => `http://127.0.0.1:${app.server.port}`;
 
+/** Sends one invoke on an open socket and waits for its result. */
+function invokeOver(ws: WebSocket, message: Record<string, unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (data: Buffer) => {
+      const reply = JSON.parse(data.toString()) as WebSocketServerMessage;
+      if (reply.type !== 'result' || reply.id !== message['id']) return;
+      ws.off('message', onMessage);
+      resolve(reply.result);
+    };
+    ws.on('message', onMessage);
+    ws.once('close', () => reject(new Error('closed before answering')));
+    ws.send(JSON.stringify(message));
+  });
+}
+
+/** The status line the server answers a raw request with (the connection is then dropped). */
+async function firstLineOf(text: string): Promise<string> {
+  const socket = await openRawSocket(app.server.port);
+  try {
+    const answered = firstData(socket);
+    socket.write(text);
+    return (await answered).toString('latin1').split('\r\n')[0] ?? '';
+  } finally {
+    socket.destroy();
+  }
+}
+
 describe('web mode', () => {
   it('prints an address on 127.0.0.1 with a long random token', () => {
     expect(app.server.openUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
@@ -68,14 +100,54 @@ describe('web mode', () => {
     expect((await get('/%2e%2e/%2e%2e/etc/passwd', `localhost:${app.server.port}`)).status).toBe(404);
   });
 
+  it('listens on the loopback interface only', () => {
+    expect(app.server.address).toBe('127.0.0.1');
+  });
+
   it('refuses requests for another host name (DNS rebinding)', async () => {
     expect((await get('/', `evil.example:${app.server.port}`)).status).toBe(421);
+    expect((await get('/', `127.0.0.1:${app.server.port + 1}`)).status).toBe(421);
+    expect((await get('/', `localhost:${app.server.port}`)).status).toBe(200);
+  });
+
+  it("refuses page requests made by another site's page (a foreign Origin)", async () => {
+    expect((await get('/', `127.0.0.1:${app.server.port}`, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get('/', `127.0.0.1:${app.server.port}`, { origin: 'null' })).status).toBe(403);
+    expect((await get('/', `127.0.0.1:${app.server.port}`, { origin: ownOrigin() })).status).toBe(200);
   });
 
   it('refuses sockets without the token, with a wrong one, or from another origin', async () => {
     await expect(connect('', ownOrigin())).rejects.toThrow(/403/);
     await expect(connect('?token=wrong', ownOrigin())).rejects.toThrow(/403/);
+    await expect(connect(`?token=${token}x`, ownOrigin())).rejects.toThrow(/403/);
+    await expect(connect(`?token=${token.slice(0, -1)}`, ownOrigin())).rejects.toThrow(/403/);
     await expect(connect(`?token=${token}`, 'http://evil.example')).rejects.toThrow(/403/);
+    await expect(connect(`?token=${token}`, `http://127.0.0.1:${app.server.port + 1}`)).rejects.toThrow(/403/);
+  });
+
+  it('refuses sockets for another host name, even with the token and the own origin', async () => {
+    const request = upgradeRequest(app.server.port, `/ws?token=${token}`).replace(/^Host: .*$/m, `Host: evil.example:${app.server.port}`);
+    expect(await firstLineOf(request)).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await firstLineOf(upgradeRequest(app.server.port, `/ws?token=${token}`))).toMatch(/^HTTP\/1\.1 101 /);
+  });
+
+  it('checks every invoke at the contract boundary: bad arguments are refused by name, as data', async () => {
+    const ws = await connect(`?token=${token}`, ownOrigin());
+    try {
+      const call = (id: number, channel: string, args?: unknown) => invokeOver(ws, { type: 'invoke', id, channel, ...(args === undefined ? {} : { args }) });
+      expect(await call(1, 'catalog:files', { instrument: 5 })).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'instrument must be text.' } });
+      // JSON has no undefined: a call without arguments arrives without the key.
+      expect(await call(2, 'downloads:pause')).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' } });
+      expect(await call(3, 'settings:update', { retries: '2' })).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'retries' } });
+      expect(await call(4, 'downloads:enqueue', { listingId: 'x', entries: [0], files: [{ url: 'http://evil.example/a.fts' }] })).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input', message: '"files" is not an argument of downloads:enqueue.' },
+      });
+      expect(await call(5, 'downloads:snapshot')).toMatchObject({ ok: true });
+      expect(await call(6, 'downloads:snapshot', { all: true })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    } finally {
+      ws.close();
+    }
   });
 
   it('carries the contract: invokes answer with results or errors as data, events reach every page', async () => {

@@ -9,7 +9,7 @@ import { escapeControlCharacters } from '../../../src-shared/format/display-text
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { CampaignService } from '../../core/campaigns/campaign-service';
 import { InvalidInputError } from '../../core/errors';
-import { describeLedgerRecovery, openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
+import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/downloads/state-folder';
 import { printJson, type CliContext } from '../cli-context';
@@ -33,6 +33,7 @@ export interface CampaignCommandOptions extends FilterOptions {
   retries?: number;
   retryDelay?: number;
   onExisting?: 'overwrite' | 'skip';
+  allowOtherHosts?: boolean;
   format?: CampaignExportFormat;
   out?: string;
   withFiles?: boolean;
@@ -77,8 +78,8 @@ export async function runCampaignCommand(
   }
 }
 
-function tellRecovery(context: CliContext, state: Pick<OpenedLedger, 'recovered'>): void {
-  if (state.recovered) context.out.error(`mlso-dl: ${describeLedgerRecovery(state.recovered)}`);
+function tellRecovery(context: CliContext, state: Pick<OpenedLedger, 'notice'>): void {
+  if (state.notice) context.out.error(`mlso-dl: ${state.notice}`);
 }
 
 function queryFrom(options: CampaignCommandOptions): CampaignQuery {
@@ -211,6 +212,7 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
   const { out } = context;
   const batchId = randomUUID();
   const showProgress = !out.quiet && !options.json;
+  if (options.allowOtherHosts) context.client.configure({ allowOtherHosts: true });
   const opened = await openDownloadEngine(stateDir, {
     client: context.client,
     username: () => options.username!.trim(),
@@ -251,7 +253,8 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
       return EXIT_FAILURE;
     }
     for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true })) out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
-    return report.total.failed + report.total.missing > 0 ? EXIT_FAILURE : EXIT_OK;
+    // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download.
+    return report.total.failed + report.total.missing + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
   } finally {
     opened.engine.off('progress', show);
     display?.stop();

@@ -85,8 +85,8 @@ export async function downloadListing(context: CliContext, request: FilesRequest
     await listed.catch(() => undefined);
     throw error;
   }
-  // A damaged ledger was moved aside and replaced: said once, even with --quiet (a file of theirs moved).
-  if (opened.recovered) out.error(`mlso-dl: ${engineModule.describeLedgerRecovery(opened.recovered)}`);
+  // A damaged ledger was moved aside and replaced (its campaigns restored): said once, even with --quiet (a file of theirs moved).
+  if (opened.notice) out.error(`mlso-dl: ${opened.notice}`);
   // A stop signal closes the engine: transfers in flight stop, their temporary files go, their jobs are queued again.
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });

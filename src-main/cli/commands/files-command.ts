@@ -23,6 +23,7 @@ export interface FilesOptions extends FilterOptions {
   retries: number;
   retryDelay: number;
   onExisting: ExistingFilePolicy;
+  allowOtherHosts?: boolean;
   json?: boolean;
 }
 
@@ -32,6 +33,7 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
   }
   const request: FilesRequest = { instrument: options.instrument, product: options.product, filters: filtersFrom(options) };
   if (options.download) {
+    if (options.allowOtherHosts) context.client.configure({ allowOtherHosts: true });
     return downloadListing(context, request, {
       username: options.username!.trim(),
       outputDir: options.outputDir,

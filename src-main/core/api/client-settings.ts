@@ -16,6 +16,8 @@ export interface ClientSettings {
   listingDeadlineMs: number;
   /** Bytes a catalogue answer may hold, counted as sent and again once decompressed (gzip may inflate). */
   maxListingBytes: number;
+  /** Download files whose address (listed, or a redirect) is on another server than the API's; never with the session cookie. */
+  allowOtherHosts: boolean;
 }
 
 export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
   timeoutMs: 60_000,
   listingDeadlineMs: DEFAULT_LISTING_TIMEOUT_MINUTES * 60_000,
   maxListingBytes: DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024,
+  allowOtherHosts: false,
 };
 
 /** Checks and tidies settings typed by a person (a trailing slash on the URL, spaces, a "/v1" pasted into the base URL). */
@@ -51,7 +54,9 @@ export function normaliseSettings(partial: Partial<ClientSettings>): ClientSetti
   requirePositive(settings.timeoutMs, 'The answer timeout');
   requirePositive(settings.listingDeadlineMs, 'The listing time limit');
   requirePositive(settings.maxListingBytes, 'The listing size limit');
-  return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName };
+  // Only a real true opens the fence: a value of the wrong type keeps it shut.
+  const allowOtherHosts = settings.allowOtherHosts === true;
+  return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName, allowOtherHosts };
 }
 
 function requirePositive(value: unknown, label: string): void {

@@ -2,7 +2,10 @@
 // is complete and only the checked copy is kept, so memory holds the entries rather than the whole text,
 // a parsed tree and a checked copy of that tree (a 200 MB listing used to peak near 1 GB). Everything but
 // the entries is checked with fileListingSchema at the end: unknown fields survive, and the messages for
-// an answer that is not a listing are those of checking the whole answer at once.
+// an answer that is not a listing are those of checking the whole answer at once. Memory is also bounded
+// piece by piece, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
+// 64 KB, and everything besides the entries 4 MB, so one 50 MB string is refused once 64 KB of it are in,
+// instead of being buffered whole by the tokenizer.
 import { TokenParser, TokenType, Tokenizer, type ParsedTokenInfo } from '@streamparser/json';
 import { fileEntrySchema, fileListingSchema, type FileEntry, type FileListing } from '../../../src-shared/api/schemas';
 import { InvalidResponseError, MlsoError } from '../errors';
@@ -10,6 +13,10 @@ import { checkShape, notJson } from './json-answer';
 
 /** How much of the beginning is kept, to describe an answer that is not JSON. */
 const HEAD_BYTES = 1024;
+/** The most one element of `files` may take, as sent: some 200 times a real entry. */
+export const MAX_ENTRY_BYTES = 64 * 1024;
+/** The most the answer may take besides its `files` array: the query's echo and a few totals take some 200 bytes. */
+export const MAX_OUTSIDE_FILES_BYTES = 4 * 1024 * 1024;
 
 export class FileListingParser {
   private readonly tokenizer = new Tokenizer();
@@ -30,6 +37,11 @@ export class FileListingParser {
   private memberNameNext = false;
   private member: string | undefined;
   private inFiles = false;
+  // Byte offsets for the size limits: where the files array being read began, where its current element began,
+  // and how many bytes the files arrays already closed took.
+  private filesStart = 0;
+  private elementStart = 0;
+  private closedFilesBytes = 0;
 
   constructor(private readonly url: string) {
     this.tokenizer.onToken = (token) => this.route(token);
@@ -46,6 +58,7 @@ export class FileListingParser {
   write(chunk: Uint8Array): void {
     this.keepHead(chunk);
     if (this.failure === undefined) this.tokenizer.write(chunk);
+    if (this.failure === undefined) this.checkSizes();
     // Text that is not JSON is described by its beginning, so a little more of it is read first.
     if (this.failure instanceof MlsoError || (this.failure !== undefined && this.head.length >= HEAD_BYTES)) this.throwIfFailed();
   }
@@ -81,10 +94,12 @@ export class FileListingParser {
     const type = token.token;
     if (this.inFiles) {
       const closesFiles = this.depth === 2 && type === TokenType.RIGHT_BRACKET;
+      if (this.depth === 2 && type === TokenType.COMMA) this.elementStart = token.offset + 1;
       this.track(type);
       this.entryParser?.write(token);
       if (!closesFiles) return;
       this.inFiles = false;
+      this.closedFilesBytes += token.offset + 1 - this.filesStart;
     } else if (this.depth === 0 && type === TokenType.LEFT_BRACE) {
       this.rootIsObject = true;
       this.memberNameNext = true;
@@ -110,12 +125,24 @@ export class FileListingParser {
         return;
       }
       this.inFiles = true;
+      this.filesStart = token.offset;
+      this.elementStart = token.offset + 1;
       this.entries = [];
       this.entryParser = new TokenParser({ paths: ['$.*'], keepStack: false });
       this.entryParser.onValue = ({ value }) => {
-        this.entries.push(checkShape(this.url, value, fileEntrySchema, ['files', this.entries.length]));
+        this.entries.push(checkShape(this.url, value, fileEntrySchema, ['files', this.taken + this.entries.length]));
       };
       this.entryParser.write(token);
+    }
+  }
+
+  /** Fails the answer once the element being read, or everything besides the files, outgrows its limit. */
+  private checkSizes(): void {
+    const inFilesNow = this.inFiles ? this.bytesSeen - this.filesStart : 0;
+    if (this.inFiles && this.bytesSeen - this.elementStart > MAX_ENTRY_BYTES) {
+      this.failure = new InvalidResponseError(this.url, `files[${this.taken + this.entries.length}] is longer than ${MAX_ENTRY_BYTES / 1024} KB, far beyond any file entry`);
+    } else if (this.bytesSeen - this.closedFilesBytes - inFilesNow > MAX_OUTSIDE_FILES_BYTES) {
+      this.failure = new InvalidResponseError(this.url, `the answer holds more than ${MAX_OUTSIDE_FILES_BYTES / 1024 / 1024} MB besides its files`);
     }
   }
 

@@ -1,6 +1,7 @@
 // Plain GETs over axios with redirects followed here rather than inside axios, so that every hop
 // takes and offers cookies through the fenced session jar, a relative Location resolves against the
-// hop that sent it, and a Location that is not a web address is refused before anything follows it.
+// hop that sent it, a Location that is not a web address is refused before anything follows it, and a
+// download is not led off the API's server unless the user allowed it (download-fence.ts).
 // Catalogue answers are read here too, held to an overall deadline and a size cap.
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
@@ -14,7 +15,9 @@ import {
   RedirectError,
   type AnswerSubject,
 } from '../errors';
+import { isWebAddress } from './api-server';
 import { ACCEPTED_ENCODINGS, boundedBody } from './bounded-body';
+import { refusalOfRedirect, type DownloadFence } from './download-fence';
 import { RequestWatch } from './request-watch';
 import type { SessionCookieJar } from './session-cookie-jar';
 
@@ -38,6 +41,8 @@ export interface RequestOptions {
 export interface AnswerOptions extends RequestOptions {
   /** How the answer is named in messages, and what to advise when it breaks a limit. */
   subject: AnswerSubject;
+  /** A lower size cap than the transport's, for an answer that is always small. */
+  maxBytes?: number;
 }
 
 export interface TransportLimits {
@@ -85,6 +90,7 @@ export class HttpTransport {
     private readonly cookies: SessionCookieJar,
     userAgent: string,
     private readonly limits: TransportLimits,
+    private readonly fence: DownloadFence,
     private readonly log?: RequestLogger,
   ) {
     this.axios = axios.create({
@@ -103,12 +109,13 @@ export class HttpTransport {
     const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, deadlineMs: this.limits.answerDeadlineMs, signal: options.signal });
     let current = url;
     let raw: Readable | undefined;
+    const maxBytes = Math.min(options.maxBytes ?? Infinity, this.limits.maxAnswerBytes);
     try {
       const response = await this.follow(url, 'answer', watch, (hop) => (current = hop));
       raw = response.data;
       const body = boundedBody(raw, response.headers['content-encoding'], response.url, {
-        maxBytes: this.limits.maxAnswerBytes,
-        tooLarge: () => new AnswerTooLargeError(response.url, this.limits.maxAnswerBytes, options.subject),
+        maxBytes,
+        tooLarge: () => new AnswerTooLargeError(response.url, maxBytes, options.subject),
         heard: () => watch.heard(),
       });
       const stop = (): void => void body.chunks.destroy();
@@ -157,7 +164,10 @@ export class HttpTransport {
       const location = response.headers['location'];
       if (!REDIRECT_STATUSES.has(response.status) || typeof location !== 'string') return response;
       response.data.destroy();
-      url = nextHop(location, url);
+      const next = nextHop(location, url);
+      const refusal = kind === 'download' ? refusalOfRedirect(this.fence, url, next) : undefined;
+      if (refusal) throw refusal;
+      url = next.href;
     }
     // The client's own limit, not a server status: say what happened rather than "508".
     throw RedirectError.tooMany(startUrl, MAX_REDIRECTS);
@@ -204,21 +214,26 @@ export class HttpTransport {
 }
 
 /** The address a redirect points to; only http and https are followed (axios would refuse file: as "cannot reach null"). */
-function nextHop(location: string, from: string): string {
+function nextHop(location: string, from: string): URL {
   let next: URL;
   try {
     next = new URL(location, from);
   } catch {
     throw RedirectError.notWeb(from, location);
   }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw RedirectError.notWeb(from, location);
-  return next.href;
+  if (!isWebAddress(next)) throw RedirectError.notWeb(from, location);
+  return next;
 }
 
-/** A whole (bounded) answer as text. */
-export async function textOf(chunks: AsyncIterable<Buffer>): Promise<string> {
+/** A whole (bounded) answer as text; with `limit`, only its beginning (an error body, say), and the rest is not read. */
+export async function textOf(chunks: AsyncIterable<Buffer>, limit = Infinity): Promise<string> {
   const pieces: Buffer[] = [];
-  for await (const chunk of chunks) pieces.push(chunk);
+  let length = 0;
+  for await (const chunk of chunks) {
+    pieces.push(chunk);
+    length += chunk.length;
+    if (length >= limit) break;
+  }
   // A byte-order mark is no part of the JSON (axios dropped it too when it decoded text for us).
   return Buffer.concat(pieces).toString('utf8').replace(/^\uFEFF/, '');
 }

@@ -18,8 +18,10 @@ import {
   type ProductMetadata,
 } from '../../../src-shared/api/schemas';
 import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-shared/filters/filter-rules';
-import { InvalidInputError, ServerError, UnknownUserError, type AnswerSubject } from '../errors';
+import { InvalidInputError, ServerError, UnknownUserError, type AnswerSubject, type MlsoError } from '../errors';
+import { ApiServer } from './api-server';
 import { normaliseSettings, type ClientSettings } from './client-settings';
+import { checkDownloadAddress, type DownloadFence } from './download-fence';
 import { FileListingParser } from './file-listing-parser';
 import { HttpTransport, textOf, type AnswerReader, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
 import { parseJsonAnswer } from './json-answer';
@@ -37,13 +39,21 @@ const DEFAULT_LISTING_ADVICE: ListingAdvice = {
 
 /** The small answers only outgrow the limits when the address points at something that is not the API. */
 const OTHER_ANSWERS: AnswerSubject = { name: 'answer', tooLarge: 'check the server address', tooSlow: 'try again later, or check the server address' };
+/** The most a small answer (about, instruments, products, a product, a sign-in) may hold: real ones take a few KB. */
+const SMALL_ANSWER_BYTES = 1024 * 1024;
+/** The most of an error body that is read for its message (the rest is left unread). */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface ClientOptions {
   /** Called with every URL requested (the command line's --verbose). */
   log?: RequestLogger;
   /** How the front end says to narrow a search or raise a listing limit. */
   listingAdvice?: ListingAdvice;
+  /** How the front end lets downloads from other servers in, as a clause: "add --allow-other-hosts". */
+  otherServersAdvice?: string;
 }
+
+const DEFAULT_OTHER_SERVERS_ADVICE = 'allow downloads from other servers in the settings';
 
 export interface FilesRequest {
   instrument: string;
@@ -55,6 +65,8 @@ export class MlsoClient {
   private current: ClientSettings;
   private readonly cookies: SessionCookieJar;
   private transport: HttpTransport;
+  /** Where downloads may come from: remade with the transport, from the same settings. */
+  private fence: DownloadFence;
   private readonly metadataCache = new Map<string, Promise<ProductMetadata>>();
 
   constructor(
@@ -63,6 +75,7 @@ export class MlsoClient {
   ) {
     this.current = normaliseSettings(settings);
     this.cookies = new SessionCookieJar(this.current.baseUrl);
+    this.fence = this.newFence();
     this.transport = this.newTransport();
   }
 
@@ -74,13 +87,22 @@ export class MlsoClient {
   configure(settings: Partial<ClientSettings>): void {
     this.current = normaliseSettings({ ...this.current, ...settings });
     this.cookies.rescope(this.current.baseUrl);
+    this.fence = this.newFence();
     this.transport = this.newTransport();
     this.metadataCache.clear();
   }
 
   private newTransport(): HttpTransport {
     const limits = { timeoutMs: this.current.timeoutMs, answerDeadlineMs: this.current.listingDeadlineMs, maxAnswerBytes: this.current.maxListingBytes };
-    return new HttpTransport(this.cookies, USER_AGENT, limits, this.options.log);
+    return new HttpTransport(this.cookies, USER_AGENT, limits, this.fence, this.options.log);
+  }
+
+  private newFence(): DownloadFence {
+    return {
+      server: new ApiServer(this.current.baseUrl),
+      allowOtherHosts: this.current.allowOtherHosts,
+      advice: this.options.otherServersAdvice ?? DEFAULT_OTHER_SERVERS_ADVICE,
+    };
   }
 
   /** The address of an endpoint; path segments are percent-encoded (product ids such as `nrgf+diff`). */
@@ -212,7 +234,7 @@ export class MlsoClient {
     url.searchParams.set('client', this.current.clientName);
     const subject: AnswerSubject = { name: 'file listing', ...(this.options.listingAdvice ?? DEFAULT_LISTING_ADVICE) };
     return this.transport.readAnswer(url.href, { ...options, subject }, async (response, reader) => {
-      if (!isOk(response.status)) throw statusError({ ...response, data: await textOf(response.data) });
+      if (!isOk(response.status)) throw statusError({ ...response, data: await textOf(response.data, ERROR_BODY_BYTES) });
       return read(response, reader);
     });
   }
@@ -225,7 +247,7 @@ export class MlsoClient {
     }
     const url = new URL(this.endpoint('authenticate'));
     url.searchParams.set('username', email);
-    const response = await this.transport.getText(url.href, { ...options, subject: OTHER_ANSWERS });
+    const response = await this.transport.getText(url.href, { ...options, subject: OTHER_ANSWERS, maxBytes: SMALL_ANSWER_BYTES });
     if (response.status === 404) {
       const message = serverMessage(response.data);
       throw new UnknownUserError(email, message ?? `username ${email} not found`);
@@ -253,13 +275,25 @@ export class MlsoClient {
     return this.cookies.sessionExpiry(this.current.baseUrl);
   }
 
+  /**
+   * Why a listed download address would not be fetched (not a web address; on another server, unless other
+   * servers are allowed), or undefined when it would: the intake refuses such entries before queuing them.
+   */
+  downloadAddressRefusal(url: string): MlsoError | undefined {
+    const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
+    return check.ok ? undefined : check.error;
+  }
+
   /** Opens a download URL exactly as the listing gave it (a relative one resolves against the base URL). */
-  openDownload(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
-    return this.transport.getStream(new URL(url, `${this.current.baseUrl}/`).href, options);
+  async openDownload(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
+    // Checked here too, not only at intake: a job queued while other servers were allowed may run after.
+    const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
+    if (!check.ok) throw check.error;
+    return this.transport.getStream(check.url.href, options);
   }
 
   private async getJson<S extends z.ZodType>(url: string, schema: S, options: RequestOptions): Promise<z.infer<S>> {
-    const response = await this.transport.getText(url, { ...options, subject: OTHER_ANSWERS });
+    const response = await this.transport.getText(url, { ...options, subject: OTHER_ANSWERS, maxBytes: SMALL_ANSWER_BYTES });
     if (!isOk(response.status)) throw statusError(response);
     return parseJsonAnswer(response.url, response.data, schema);
   }

@@ -1,29 +1,30 @@
 // The session cookie lives here, in a tough-cookie jar that honours Domain, Path and Expires, and is
-// fenced to the API host: cookies are taken only from the API host's answers and offered only to
-// requests for that host, so a redirect or a download URL pointing elsewhere never carries them.
+// fenced to the API's server (see api-server.ts: host, port and scheme): cookies are taken only from its answers
+// and offered only to requests for it, so a redirect or a download URL pointing elsewhere never carries them.
 import { CookieJar } from 'tough-cookie';
+import { ApiServer } from './api-server';
 
 export const SESSION_COOKIE_NAME = 'session';
 
 export class SessionCookieJar {
   private jar = new CookieJar();
-  private apiHostname: string;
+  private server: ApiServer;
 
   constructor(apiBaseUrl: string) {
-    this.apiHostname = new URL(apiBaseUrl).hostname;
+    this.server = new ApiServer(apiBaseUrl);
   }
 
-  /** Pointing the client at another server forgets the old server's cookies. */
+  /** Pointing the client at another server (another host, port or scheme) forgets the old server's cookies. */
   rescope(apiBaseUrl: string): void {
-    const hostname = new URL(apiBaseUrl).hostname;
-    if (hostname !== this.apiHostname) {
-      this.apiHostname = hostname;
+    const server = new ApiServer(apiBaseUrl);
+    if (server.origin !== this.server.origin) {
+      this.server = server;
       this.jar = new CookieJar();
     }
   }
 
   private isApiHost(url: string): boolean {
-    return new URL(url).hostname === this.apiHostname;
+    return this.server.holds(url);
   }
 
   async storeFrom(setCookie: string | string[] | undefined, url: string): Promise<void> {
@@ -59,14 +60,15 @@ export class SessionCookieJar {
 
   /** The jar as text, for a front end that remembers the session (encrypted) between launches. */
   async export(): Promise<string | null> {
-    return (await this.hasAny()) ? JSON.stringify({ host: this.apiHostname, jar: await this.jar.serialize() }) : null;
+    return (await this.hasAny()) ? JSON.stringify({ origin: this.server.origin, jar: await this.jar.serialize() }) : null;
   }
 
   /** Restores an exported jar; ignored when it belongs to another host or cannot be read. */
   async import(serialized: string): Promise<boolean> {
     try {
-      const { host, jar } = JSON.parse(serialized) as { host?: unknown; jar?: unknown };
-      if (host !== this.apiHostname || typeof jar !== 'object' || jar === null) return false;
+      const { origin, jar } = JSON.parse(serialized) as { origin?: unknown; jar?: unknown };
+      // A jar exported by an earlier version named only its host, not the whole server: the user signs in again, once.
+      if (origin !== this.server.origin || typeof jar !== 'object' || jar === null) return false;
       this.jar = await CookieJar.deserialize(jar);
       return true;
     } catch {

@@ -4,7 +4,7 @@
 // the shell) keeps its handlers in a module of its own; this file only wires them together.
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers, Settings } from '../../../src-shared/contract/contract';
-import { describeLedgerRecovery, openDownloadEngine } from '../downloads/open-engine';
+import { openDownloadEngine } from '../downloads/open-engine';
 import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';
 import { AppCampaigns } from './campaign-handlers';
@@ -59,9 +59,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     maxAttempts: settings.value.retries + 1,
     existingFiles: settings.value.existingFiles,
     ...(options.sqliteNativeBinding ? { sqliteNativeBinding: options.sqliteNativeBinding } : {}),
+  }).catch(async (error: unknown) => {
+    // The start ends here (another MLSO Downloader holds the state folder, say): the demo server goes with it.
+    await connection.close();
+    throw error;
   });
-  // A damaged ledger was replaced: say so on stderr, the app's log (the window does not show it yet).
-  if (opened.recovered) console.warn(describeLedgerRecovery(opened.recovered));
+  // A damaged ledger was replaced (its campaigns restored): say so on stderr, the app's log (the window does not show it yet).
+  if (opened.notice) console.warn(opened.notice);
   const { engine } = opened;
   engine.on('progress', (update) => emit('downloads:progress', update));
   engine.on('queue-paused', (reason) => emit('downloads:queue-paused', reason));

@@ -101,10 +101,7 @@ async function readFinishedFile(ledger: DownloadLedger, id: number): Promise<Fil
 }
 
 async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: string): Promise<EnqueueResult> {
-  const named = request as Partial<{ listingId: unknown; entries: unknown; query: unknown }>;
-  const byListing = typeof named.listingId === 'string' && (named.entries === undefined || Array.isArray(named.entries));
-  const byQuery = typeof named.query === 'object' && named.query !== null;
-  if (byListing === byQuery) throw new InvalidInputError('Say what to download: a listing id (with the chosen rows) or a query.');
+  // The contract's schema let through exactly one of the two forms (see invoke-handler.ts).
   if ('listingId' in request) return deps.engine.enqueue(deps.kept.entries(request.listingId, request.entries), folder);
   // A query: the listing streams into the queue as it arrives, as on the command line.
   const intake = await deps.engine.openIntake(folder);

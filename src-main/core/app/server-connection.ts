@@ -14,6 +14,9 @@ const APP_LISTING_ADVICE: ListingAdvice = {
   tooSlow: 'try again later, narrow the search (fewer dates, or one file per period) or raise the listing time limit in Settings',
 };
 
+/** The window's way to let downloads from other servers in. */
+const APP_OTHER_SERVERS_ADVICE = 'turn on "Allow downloads from other servers" in Settings';
+
 type DemoServer = Awaited<ReturnType<DemoServerStarter>>;
 
 export class ServerConnection {
@@ -28,7 +31,7 @@ export class ServerConnection {
   ) {
     this.settings = settings;
     this.demo = demo;
-    this.client = new MlsoClient(this.clientSettings(), { listingAdvice: APP_LISTING_ADVICE });
+    this.client = new MlsoClient(this.clientSettings(), { listingAdvice: APP_LISTING_ADVICE, otherServersAdvice: APP_OTHER_SERVERS_ADVICE });
   }
 
   static async open(settings: Settings, startDemoServer: DemoServerStarter): Promise<ServerConnection> {
@@ -77,6 +80,7 @@ export class ServerConnection {
       clientName: this.settings.clientName,
       listingDeadlineMs: this.settings.listingTimeoutMinutes * 60_000,
       maxListingBytes: this.settings.maxListingMegabytes * 1024 * 1024,
+      allowOtherHosts: this.settings.allowOtherHosts,
     };
   }
 }

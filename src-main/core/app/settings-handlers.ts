@@ -32,7 +32,7 @@ export function settingsHandlers(deps: SettingsDeps): Pick<ContractHandlers, 'se
 
   return {
     'settings:get': () => settings.value,
-    'settings:update': (requested) => change(requested ?? {}),
+    'settings:update': (requested) => change(requested),
     'settings:choose-folder': async () => {
       const current = settings.value.downloadFolder;
       const chosen = await requireShell(deps.shell, 'Choosing a folder', current).chooseFolder(current);

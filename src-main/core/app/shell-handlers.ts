@@ -25,7 +25,7 @@ export function shellHandlers(
   ledger: DownloadLedger,
 ): Pick<ContractHandlers, 'shell:choose-folder' | 'shell:open-folder' | 'shell:show-file' | 'shell:open-external' | 'disk:free-space'> {
   return {
-    'shell:choose-folder': ({ current } = {}) => {
+    'shell:choose-folder': ({ current }) => {
       const start = current ?? settings.value.downloadFolder;
       return requireShell(shell, 'Choosing a folder', start).chooseFolder(start);
     },
@@ -55,7 +55,7 @@ export function shellHandlers(
       await requireShell(shell, 'Opening links', settings.value.downloadFolder).openExternal(parsed.href);
       return null;
     },
-    'disk:free-space': async ({ folder } = {}) => {
+    'disk:free-space': async ({ folder }) => {
       // The folder may not exist yet: ask about the nearest one that does.
       let probe = path.resolve(folder ?? settings.value.downloadFolder);
       for (;;) {

@@ -1,5 +1,6 @@
 // The campaign file people share: the queries and the layout, and optionally the resolved file list with each file's
 // SHA-256, so that a colleague's sync reproduces the same files. Read back through a schema: it comes from anywhere.
+import path from 'node:path';
 import { z } from 'zod';
 import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
 import { checkFilters, FILTER_NAMES } from '../../../src-shared/filters/filter-rules';
@@ -87,19 +88,49 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
 
 /** Reads a shared campaign file; anything wrong with it is one plain message naming what. */
 export function readCampaignFile(text: string): ReadCampaignFile {
+  return checkedCampaign(parsedAs(campaignFileSchema, text));
+}
+
+/**
+ * The copy of a campaign kept beside the ledger (see campaign-backups): a campaign file without its file list,
+ * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here). It reads
+ * as a campaign file too, so `campaign import` takes it.
+ */
+export function writeCampaignBackup(campaign: StoredCampaign): string {
+  const shared = JSON.parse(writeCampaignFile(campaign, undefined)) as Record<string, unknown>;
+  return `${JSON.stringify({ ...shared, folder: campaign.folder }, null, 2)}\n`;
+}
+
+export interface ReadCampaignBackup extends ReadCampaignFile {
+  folder: string;
+}
+
+export function readCampaignBackup(text: string): ReadCampaignBackup {
+  const file = parsedAs(campaignBackupSchema, text);
+  if (!path.isAbsolute(file.folder)) throw new InvalidInputError(`The campaign's folder must be a full path, not "${file.folder}".`);
+  return { ...checkedCampaign(file), folder: path.resolve(file.folder) };
+}
+
+const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(1).max(4096) });
+
+function parsedAs<T>(schema: z.ZodType<T>, text: string): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     throw new InvalidInputError('That is not a campaign file: it is not JSON. Export one with `campaign export NAME --format campaign`.');
   }
-  const checked = campaignFileSchema.safeParse(parsed);
+  const checked = schema.safeParse(parsed);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
     throw new InvalidInputError(`That is not a campaign file this version can read (${issue.message}${where}).`);
   }
-  const file = checked.data;
+  return checked.data;
+}
+
+/** The names, layout and filters of a campaign file that parsed, checked by the rules a typed campaign meets. */
+function checkedCampaign(file: z.infer<typeof campaignFileSchema>): ReadCampaignFile {
   const name = checkCampaignName(file.name);
   if (!name.ok) throw new InvalidInputError(name.message);
   const layout = checkLayout(file.layout);

@@ -18,6 +18,7 @@ import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
+import { CampaignBackups } from './campaign-backups';
 import { readCampaignFile, writeCampaignFile } from './campaign-file';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
@@ -28,6 +29,8 @@ import { verifyCampaign } from './campaign-verify';
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
   client: MlsoClient;
+  /** Where each campaign's copy is kept; beside the ledger unless given (none for a ledger in memory). */
+  backups?: CampaignBackups;
 }
 
 export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'signal' | 'onPhase'>;
@@ -36,9 +39,11 @@ export class CampaignService {
   readonly store: CampaignStore;
   /** Campaigns being synced now (by id): a second sync of the same one waits for nothing and is refused. */
   private readonly syncing = new Set<number>();
+  private readonly backups: CampaignBackups | undefined;
 
   constructor(private readonly deps: CampaignServiceDeps) {
     this.store = new CampaignStore(deps.ledger);
+    this.backups = deps.backups ?? CampaignBackups.beside(deps.ledger);
   }
 
   overview(campaign: StoredCampaign): CampaignOverview {
@@ -63,19 +68,20 @@ export class CampaignService {
     if (!draft.folder) throw new InvalidInputError('Say which folder the campaign keeps its files in.');
     if (draft.queries.length === 0) throw new InvalidInputError('A campaign needs at least one query (an instrument and a product).');
     const queries = await this.checkQueries(draft.queries);
-    return this.store.create({
+    const campaign = {
       name,
       folder: checkedFolder(draft.folder),
       layout: checkedLayout(draft.layout ?? ''),
       queries,
       autoSyncHours: checkedAutoSync(draft.autoSyncHours ?? null),
-    });
+    };
+    return this.withCopy(() => this.store.create(campaign));
   }
 
   async addQuery(name: string, query: CampaignQuery): Promise<StoredCampaign> {
     const campaign = this.store.require(name);
     const [checked] = await this.checkQueries([query]);
-    return this.store.update(campaign.id, { queries: [...campaign.queries, checked!] });
+    return this.withCopy(() => this.store.update(campaign.id, { queries: [...campaign.queries, checked!] }));
   }
 
   async update(name: string, draft: Partial<CampaignDraft>): Promise<StoredCampaign> {
@@ -91,13 +97,21 @@ export class CampaignService {
     }
     const layout = change.layout ?? campaign.layout;
     // Files keep their names; a new folder or layout gives each a new place (the next sync fetches them there).
-    return this.store.update(campaign.id, change, (file) => relativePathOf(layout, entryOfStored(file)));
+    return this.withCopy(() => {
+      const updated = this.store.update(campaign.id, change, (file) => relativePathOf(layout, entryOfStored(file)));
+      if (updated.name !== campaign.name) this.backups?.forget(campaign.name);
+      return updated;
+    });
   }
 
   remove(name: string): void {
     const campaign = this.store.require(name);
     if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is syncing: wait for it to finish, then delete it.`);
-    this.store.remove(campaign.id);
+    // The copy goes in the same step: a deleted campaign never comes back with a new ledger.
+    this.deps.ledger.transaction(() => {
+      this.store.remove(campaign.id);
+      this.backups?.forget(campaign.name);
+    });
   }
 
   async sync(name: string, engine: DownloadEngine, options: SyncOptions = {}): Promise<SyncRun> {
@@ -152,7 +166,7 @@ export class CampaignService {
     const shared = readCampaignFile(text);
     const name = checkedName(options.name ?? shared.name);
     const folder = checkedFolder(options.folder ?? path.join(options.defaultParent, campaignSlug(name)));
-    const campaign = this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: shared.autoSyncHours });
+    const campaign = this.withCopy(() => this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: shared.autoSyncHours }));
     const records: CampaignFileRecord[] = [];
     const refused: { filename: string; reason: string }[] = [];
     for (const file of shared.files) {
@@ -177,6 +191,18 @@ export class CampaignService {
     }
     this.store.recordFiles(campaign.id, records);
     return { campaign, refused };
+  }
+
+  /**
+   * Makes a change to a campaign and writes its copy in one transaction: a copy that cannot be written undoes the
+   * change, so the ledger never holds a campaign a new ledger would not get back.
+   */
+  private withCopy(change: () => StoredCampaign): StoredCampaign {
+    return this.deps.ledger.transaction(() => {
+      const campaign = change();
+      this.backups?.save(campaign);
+      return campaign;
+    });
   }
 
   private async checkQueries(queries: readonly CampaignQuery[]): Promise<CampaignQuery[]> {

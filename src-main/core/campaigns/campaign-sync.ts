@@ -64,7 +64,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
       query,
       (entries) => {
         for (const entry of entries) {
-          const record = recordOf(campaign, entry);
+          const record = recordOf(campaign, entry, deps.client);
           if ('refused' in record) {
             refused.push({ filename: entry.filename, reason: record.refused });
             continue;
@@ -96,9 +96,12 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
 }
 
 /** A listed entry as a campaign file, or why it cannot be one. */
-function recordOf(campaign: StoredCampaign, entry: FileEntry): CampaignFileRecord | { refused: string } {
+function recordOf(campaign: StoredCampaign, entry: FileEntry, client: MlsoClient): CampaignFileRecord | { refused: string } {
   const safe = checkSafeFilename(entry.filename);
   if (!safe.ok) return { refused: `unsafe file name: ${safe.reason}` };
+  // Refused here as the queue's intake would refuse it, so the sync's report says why the file is not fetched.
+  const addressRefusal = client.downloadAddressRefusal(entry.url);
+  if (addressRefusal) return { refused: addressRefusal.message };
   const relativePath = relativePathOf(campaign.layout, entry);
   return {
     relativePath,

@@ -1,35 +1,33 @@
-// The download engine: a queue over the ledger with a concurrency limit, pause/resume/cancel/retry,
-// retries with backoff, one shared session, crash recovery and throttled progress. Plain Node: the
-// command line, the desktop app and web mode all drive this one class.
-import { createHash } from 'node:crypto';
+// The download engine: a queue over the ledger with a concurrency limit, pause/resume/cancel/retry and
+// throttled progress, with one shared session. It orchestrates; the decisions live beside it: what a listing
+// queues (listing-intake), what a failed attempt leads to (failure-decision), what a start does with a crashed
+// run's leftovers (crash-recovery), how jobs look to the front ends (job-views). Plain Node: the command line,
+// the desktop app and web mode all drive this one class.
 import { EventEmitter } from 'node:events';
-import { constants as fsConstants, createReadStream } from 'node:fs';
-import { access, mkdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ErrorData } from '../../../src-shared/errors';
 import type { MlsoClient } from '../api/mlso-client';
-import { CancelledError, InvalidInputError, UnknownUserError, toErrorData } from '../errors';
+import { CancelledError, InvalidInputError, toErrorData } from '../errors';
+import { recoverInterruptedJobs } from './crash-recovery';
 import { freeSpaceOf, type FreeSpaceProbe } from './disk-space';
+import { prepareDownloadFolder, type MakeFolder } from './download-folder';
 import { downloadFile } from './download-file';
-import type { DownloadLedger, Job, JobState, PendingSizes } from './download-ledger';
-import { CostBoundedValue } from './cost-bounded-value';
+import type { DownloadLedger, Job, JobState } from './download-ledger';
 import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shared/downloads/progress-types';
 import type { ExistingFilePolicy } from './existing-files';
+import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
-import { onFolder } from './folder-errors';
-import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement, type QueuedJob } from './listing-intake';
-import { DEFAULT_BACKOFF, backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
+import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement } from './listing-intake';
+import { ProgressBoard } from './progress-board';
+import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
 import { RunTally } from './run-tally';
-import { SessionKeeper, SignInRequiredError } from './session-keeper';
+import { SessionKeeper } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
-import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
 
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from './download-limits';
 export { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS };
 const QUEUE_PAUSED_SETTING = 'queue-paused';
-/** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
-const UNRECORDED_TEMPORARY_AGE_MS = 10 * 60_000;
 
 export interface DownloadEngineOptions {
   client: MlsoClient;
@@ -47,7 +45,7 @@ export interface DownloadEngineOptions {
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
   /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
-  makeFolder?: (folder: string) => Promise<unknown>;
+  makeFolder?: MakeFolder;
   random?: () => number;
 }
 
@@ -79,10 +77,6 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private existingFiles: ExistingFilePolicy;
   private readonly running = new Map<number, RunningJob>();
   private readonly renewedFor = new Set<number>();
-  private readonly dirty = new Set<number>();
-  /** Jobs queued since the last progress update and not changed since: their views need no reading back. */
-  private readonly newlyQueued = new Map<number, QueuedJob>();
-  private readonly speed = new SpeedMeter();
   private readonly workers = new Set<Promise<void>>();
   /** Jobs still flushing or renaming after their worker moved on. */
   private readonly finishing = new Set<Promise<void>>();
@@ -100,14 +94,9 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private wake: (() => void) | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
   private settleWaiters: ((outcome: SettleOutcome) => void)[] = [];
-  private bytesReceived = 0;
-  private bytesWritten = 0;
-  private readonly counts = new CostBoundedValue(() => this.ledger.counts(this.options.batchId));
-  private readonly pendingSizes = new CostBoundedValue(() => this.ledger.pendingSizes(this.options.batchId));
-  /** The last progress update carried figures from an earlier reading: another one is due. */
-  private progressOwed = false;
-  /** The work in progress now, as the status bar reports it (the counts above are the whole list's). */
+  /** The work in progress now, as the status bar reports it (the progress figures are the whole list's). */
   private readonly currentRun = new RunTally();
+  private readonly progress: ProgressBoard;
 
   constructor(private readonly options: DownloadEngineOptions) {
     super();
@@ -119,6 +108,13 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.existingFiles = options.existingFiles ?? 'skip';
     this.persistsPause = options.batchId === undefined;
     this.queuePaused = this.persistsPause && this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
+    this.progress = new ProgressBoard({
+      ledger: this.ledger,
+      batchId: options.batchId,
+      running: this.running,
+      currentRun: this.currentRun,
+      pause: () => ({ queuePaused: this.queuePaused, pauseReason: this.pauseReason }),
+    });
   }
 
   // ---- Lifecycle -------------------------------------------------------------------------------
@@ -127,7 +123,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.recover();
+    await recoverInterruptedJobs(this.ledger);
     // Files left queued by an earlier session are the first run's.
     const left = this.ledger.counts(this.options.batchId);
     if (left.queued + left.active > 0) this.currentRun.begin();
@@ -179,26 +175,20 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
    */
   async openIntake(folder: string, options: EnqueueOptions = {}): Promise<ListingIntake> {
     const absolute = path.resolve(folder);
-    await this.prepareFolder(absolute);
+    await prepareDownloadFolder(absolute, this.options.makeFolder);
     const host: IntakeHost = {
       ledger: this.ledger,
       batchId: this.options.batchId ?? null,
       isRunning: (id) => this.running.has(id),
+      addressProblem: (url) => this.client.downloadAddressRefusal(url)?.message,
       freeSpace: this.options.freeSpace ?? freeSpaceOf,
       onQueued: (jobs) => {
-        for (const job of jobs) this.newlyQueued.set(job.id, job);
+        this.progress.queued(jobs);
         this.currentRun.joined(jobs.map((job) => job.id));
         this.nudge();
       },
     };
     return ListingIntake.open(host, absolute, options.existingFiles ?? this.existingFiles, options.placement);
-  }
-
-  /** The folder exists and can be written, or the user is told why not before anything is queued. */
-  private async prepareFolder(folder: string): Promise<void> {
-    const makeFolder = this.options.makeFolder ?? ((target: string) => mkdir(target, { recursive: true }));
-    await onFolder(folder, 'download', 'create', () => makeFolder(folder));
-    await onFolder(folder, 'download', 'write', () => access(folder, fsConstants.W_OK));
   }
 
   // ---- Controls --------------------------------------------------------------------------------
@@ -237,7 +227,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.pauseReason = null;
     if (this.persistsPause) this.ledger.setSetting(QUEUE_PAUSED_SETTING, undefined);
     const resumed = this.ledger.moveStates(['paused'], 'queued', this.options.batchId);
-    for (const id of resumed) this.dirty.add(id);
+    for (const id of resumed) this.progress.touched(id);
     this.currentRun.joined(resumed);
     this.emit('queue-resumed');
     this.nudge();
@@ -305,7 +295,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   private touched(id: number): void {
-    this.dirty.add(id);
+    this.progress.touched(id);
     this.nudge();
   }
 
@@ -317,94 +307,19 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   // ---- Views -----------------------------------------------------------------------------------
 
   jobs(): JobView[] {
-    return this.ledger.list(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}).map((job) => this.view(job));
+    return this.ledger.list(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}).map((job) => this.progress.view(job));
   }
 
   /** The queue's figures as they are now. */
   overall(): OverallProgress {
-    return this.figures(false).overall;
-  }
-
-  /**
-   * The overall figures. For progress updates (`bounded`) the ledger's counts may be an earlier reading (`stale`),
-   * so that counting a queue of 100,000 jobs ten times a second does not take the time the downloads need.
-   */
-  private figures(bounded: boolean): { overall: OverallProgress; stale: boolean } {
-    const counts = this.counts.reading(bounded);
-    const speed = this.speed.bytesPerSecond();
-    let stale = counts.stale;
-    let etaSeconds: number | null = null;
-    if (speed > 0) {
-      const pending = this.pendingSizes.reading(bounded);
-      stale ||= pending.stale;
-      etaSeconds = this.estimateSecondsLeft(speed, pending.value);
-    }
-    const total = Object.values(counts.value).reduce((sum, n) => sum + n, 0);
-    const overall: OverallProgress = {
-      total,
-      ...counts.value,
-      bytesReceived: this.bytesReceived,
-      bytesWritten: this.bytesWritten,
-      speed,
-      etaSeconds,
-      queuePaused: this.queuePaused,
-      pauseReason: this.pauseReason,
-      run: this.currentRun.figures(counts.value),
-    };
-    return { overall, stale };
-  }
-
-  private view(job: Job): JobView {
-    const run = this.running.get(job.id);
-    return {
-      ...describedJob(job),
-      state: job.state,
-      attempts: job.attempts,
-      bytesReceived: run ? run.bytesReceived : job.bytesReceived,
-      bytesWritten: run ? run.bytesWritten : job.bytesWritten,
-      speed: run ? run.speed.bytesPerSecond() : 0,
-      expectedSize: job.expectedSize,
-      lastError: job.lastError,
-      lastErrorKind: job.lastErrorKind,
-      nextAttemptAt: job.nextAttemptAt,
-      sha256: job.sha256,
-    };
-  }
-
-  /**
-   * Seconds left: compressed bytes still to come over the current speed. Unknown listing sizes (0) are
-   * estimated from the files that have already arrived.
-   */
-  private estimateSecondsLeft(speed: number, pending: PendingSizes): number | null {
-    if (pending.count === 0) return 0;
-    if (pending.knownCount === 0) return null;
-    const typical = pending.knownBytes / pending.knownCount;
-    let inFlight = 0;
-    for (const run of this.running.values()) inFlight += run.bytesReceived;
-    const remaining = pending.knownBytes + (pending.count - pending.knownCount) * typical - inFlight;
-    return Math.max(0, remaining) / speed;
+    return this.progress.overall();
   }
 
   private emitProgress(force = false): void {
-    if (!force && this.dirty.size === 0 && this.newlyQueued.size === 0 && this.running.size === 0 && !this.progressOwed) return;
+    if (!force && !this.progress.hasNews()) return;
     // Nobody listens (a command-line run with --json): the views would be built for no one.
-    if (this.listenerCount('progress') === 0) {
-      this.dirty.clear();
-      this.newlyQueued.clear();
-      this.progressOwed = false;
-      return;
-    }
-    for (const id of this.running.keys()) this.dirty.add(id);
-    // Changed jobs are read back in one query; a piece of a long listing makes thousands of jobs new at once,
-    // and those untouched since are described from what the intake queued.
-    const jobs = this.ledger.getMany([...this.dirty]).map((job) => this.view(job));
-    for (const [id, queued] of this.newlyQueued) if (!this.dirty.has(id)) jobs.push(queuedView(queued));
-    this.dirty.clear();
-    this.newlyQueued.clear();
-    const { overall, stale } = this.figures(!force);
-    // Figures from an earlier reading are followed by fresh ones as soon as the budget allows, even if nothing changes.
-    this.progressOwed = stale;
-    this.emit('progress', { jobs, overall });
+    if (this.listenerCount('progress') === 0) this.progress.discard();
+    else this.emit('progress', this.progress.update(force));
   }
 
   // ---- Workers ---------------------------------------------------------------------------------
@@ -479,7 +394,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private async transfer(job: Job, releaseSlot: () => void): Promise<void> {
     const run: RunningJob = { job, controller: new AbortController(), bytesReceived: 0, bytesWritten: 0, speed: new SpeedMeter(3_000) };
     this.running.set(job.id, run);
-    this.dirty.add(job.id);
+    this.progress.touched(job.id);
     let generation = 0;
     try {
       generation = await this.session.ready();
@@ -494,10 +409,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           onProgress: (progress) => {
             const received = progress.bytesReceived - run.bytesReceived;
             const written = progress.bytesWritten - run.bytesWritten;
-            this.speed.add(received);
+            this.progress.moved(received, written);
             run.speed.add(received);
-            this.bytesReceived += received;
-            this.bytesWritten += written;
             this.currentRun.moved(received, written);
             run.bytesReceived = progress.bytesReceived;
             run.bytesWritten = progress.bytesWritten;
@@ -513,7 +426,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       await this.handleFailure(run, error, generation);
     } finally {
       this.running.delete(job.id);
-      this.dirty.add(job.id);
+      this.progress.touched(job.id);
       this.nudge();
       this.checkSettled();
     }
@@ -529,47 +442,41 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       if (run.stopReason === 'cancel') this.currentRun.finishedAs(job.id, 'cancelled');
       return;
     }
-    const data = toErrorData(error);
-    const handling = handlingFor(error);
-    if (handling.action === 'renew-session' && !this.renewedFor.has(job.id)) {
-      this.renewedFor.add(job.id);
-      this.ledger.refundAttempt(job.id);
-      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
-      try {
-        await this.session.renew(generation);
-      } catch (signInError) {
-        this.pauseAll(toErrorData(signInError));
-      }
-      return;
+    const decision = decideFailure({
+      error,
+      attempts: job.attempts,
+      maxAttempts: this.maxAttempts,
+      renewedBefore: this.renewedFor.has(job.id),
+      backoff: this.options.backoff ?? DEFAULT_BACKOFF,
+      ...(this.options.random ? { random: this.options.random } : {}),
+    });
+    const { kind, message } = decision.error;
+    switch (decision.action) {
+      case 'retry':
+        // The attempt got past the session (it failed for another reason), so a later refusal of the session is
+        // a new one and deserves its own sign-in: a long run may see the server restart more than once.
+        this.renewedFor.delete(job.id);
+        this.ledger.scheduleRetry(job.id, Date.now() + decision.delayMs, kind, message);
+        return;
+      case 'renew-session':
+        this.renewedFor.add(job.id);
+        this.ledger.refundAttempt(job.id);
+        this.ledger.scheduleRetry(job.id, null, kind, message);
+        try {
+          await this.session.renew(generation);
+        } catch (signInError) {
+          this.pauseAll(toErrorData(signInError));
+        }
+        return;
+      case 'pause-queue':
+        this.ledger.refundAttempt(job.id);
+        this.ledger.scheduleRetry(job.id, null, kind, message);
+        this.pauseAll(decision.error);
+        return;
+      case 'fail':
+        this.ledger.markFailed(job.id, kind, message);
+        this.currentRun.finishedAs(job.id, 'failed');
     }
-    if (handling.action === 'pause-queue') {
-      this.ledger.refundAttempt(job.id);
-      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
-      this.pauseAll(data);
-      return;
-    }
-    if (error instanceof UnknownUserError || error instanceof SignInRequiredError) {
-      // No file can arrive until the user signs in (again, or with another e-mail): stop and say so.
-      this.ledger.refundAttempt(job.id);
-      this.ledger.scheduleRetry(job.id, null, data.kind, data.message);
-      this.pauseAll(data);
-      return;
-    }
-    if (handling.action === 'retry' && job.attempts < this.maxAttempts) {
-      const delay = backoffDelay(job.attempts, this.options.backoff ?? DEFAULT_BACKOFF, handling.retryAfterMs, this.options.random);
-      this.ledger.scheduleRetry(job.id, Date.now() + delay, data.kind, data.message);
-      return;
-    }
-    // The note goes inside the sentence: "... arrived incomplete (gave up after 5 attempts)."
-    const sentence = data.message.replace(/\.$/, '');
-    const message =
-      handling.action === 'retry'
-        ? `${sentence} (gave up after ${job.attempts} attempts).`
-        : handling.action === 'renew-session'
-          ? `${sentence} (signing in again did not help).`
-          : data.message;
-    this.ledger.markFailed(job.id, data.kind, message);
-    this.currentRun.finishedAs(job.id, 'failed');
   }
 
   private checkSettled(): void {
@@ -590,74 +497,9 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.settleWaiters = [];
     for (const resolve of waiters) resolve(outcome);
   }
-
-  // ---- Crash recovery --------------------------------------------------------------------------
-
-  /**
-   * Jobs left active by a crash: a file whose hash was recorded before the rename is finished (or its
-   * rename is completed now); any other goes back to the queue. Temporary files are then removed.
-   */
-  private async recover(): Promise<void> {
-    for (const job of this.ledger.list({ states: ['active'], includeCleared: true })) {
-      const temporary = job.tempName ? path.join(job.folder, job.tempName) : undefined;
-      if (job.sha256 && (await sha256Of(job.targetPath)) === job.sha256) {
-        this.ledger.markDone(job.id, { sha256: job.sha256, bytesReceived: job.bytesReceived, bytesWritten: job.bytesWritten });
-      } else if (job.sha256 && temporary && (await sha256Of(temporary)) === job.sha256) {
-        await rename(temporary, job.targetPath);
-        this.ledger.markDone(job.id, { sha256: job.sha256, bytesReceived: job.bytesReceived, bytesWritten: job.bytesWritten });
-      } else {
-        this.ledger.refundAttempt(job.id);
-        this.ledger.scheduleRetry(job.id, null, job.lastErrorKind, job.lastError);
-      }
-      if (temporary && isTemporaryName(path.basename(temporary))) await unlink(temporary).catch(() => undefined);
-    }
-    for (const folder of this.ledger.folders()) {
-      await removeStaleTemporaryFiles(folder, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
-    }
-  }
-}
-
-/** What a job's view says of the file itself, the same in every state. */
-function describedJob(job: QueuedJob): Pick<JobView, 'id' | 'filename' | 'localName' | 'folder' | 'instrument' | 'product' | 'dateObs'> {
-  return {
-    id: job.id,
-    filename: job.filename,
-    localName: path.basename(job.targetPath),
-    folder: job.folder,
-    instrument: job.instrument,
-    product: job.product,
-    dateObs: job.dateObs,
-  };
-}
-
-/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
-function queuedView(job: QueuedJob): JobView {
-  return {
-    ...describedJob(job),
-    state: 'queued',
-    attempts: 0,
-    bytesReceived: 0,
-    bytesWritten: 0,
-    speed: 0,
-    expectedSize: job.expectedSize,
-    lastError: null,
-    lastErrorKind: null,
-    nextAttemptAt: null,
-    sha256: null,
-  };
 }
 
 function clampConcurrency(n: number): number {
   if (!Number.isFinite(n)) throw new InvalidInputError(`Concurrency must be a whole number from ${CONCURRENCY_LIMITS.min} to ${CONCURRENCY_LIMITS.max}.`);
   return Math.min(CONCURRENCY_LIMITS.max, Math.max(CONCURRENCY_LIMITS.min, Math.round(n)));
-}
-
-async function sha256Of(file: string): Promise<string | undefined> {
-  try {
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  } catch {
-    return undefined;
-  }
 }

@@ -15,6 +15,7 @@ import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
 import { fitsLayoutGuard } from './fits-layout-guard';
+import { inPlainWords } from './folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';
@@ -45,7 +46,7 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   /** Milliseconds without a single byte before the download counts as failed (default 60 s). */
   stallTimeoutMs?: number;
-  /** Milliseconds to wait for the response headers (default 60 s). */
+  /** Milliseconds to wait for the response headers (default: the stall timeout). */
   headerTimeoutMs?: number;
   /** Called for every decompressed chunk written, with the running totals (the same object each time). */
   onProgress?: (progress: Readonly<DownloadProgress>) => void;
@@ -86,7 +87,8 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   }
   if (options.signal?.aborted) throw new CancelledError('The download');
 
-  const response = await openDownload(target.url, { signal: options.signal, timeoutMs: options.headerTimeoutMs ?? DEFAULT_STALL_MS });
+  // Waiting for the headers is waiting for bytes too: a server that accepts and then says nothing is stalled.
+  const response = await openDownload(target.url, { signal: options.signal, timeoutMs: options.headerTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_MS });
   const body = response.data;
   if (response.status < 200 || response.status >= 300) {
     const text = await readLimited(body, ERROR_BODY_LIMIT).catch(() => '');
@@ -222,7 +224,7 @@ function classify(error: unknown, target: DownloadTarget, url: string, stalled: 
   }
   if (code === 'Z_DATA_ERROR') return new DownloadError('corrupt', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR') {
-    return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${code}). Choose a folder you can write to.`);
+    return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${inPlainWords(code)}). Choose a folder you can write to.`);
   }
   if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || (error instanceof Error && error.message === 'aborted')) {
     return new NetworkError('reset', url);

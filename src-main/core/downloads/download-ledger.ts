@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MlsoError } from '../errors';
 import { LEDGER_MIGRATIONS } from './ledger-migrations';
+import { schemaProblem } from './ledger-schema';
 import { isDamagedDatabaseError } from './sqlite-errors';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
@@ -136,6 +137,8 @@ export interface LedgerOpenOptions {
 export class DownloadLedger {
   /** Prepared statements by SQL text: compiling SQL on every call would cost more than running it. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** The file held no ledger before this opening (new, emptied or deleted): nothing it recorded survives. */
+  private startedEmptyFlag = false;
 
   private constructor(private readonly db: Database.Database) {}
 
@@ -180,6 +183,7 @@ export class DownloadLedger {
    * It looks read-only, so that a damaged file and its -wal and -shm stay as they were (a writing
    * connection would checkpoint into the file and delete the -wal on closing). SQLite's quick check reads
    * every page (but does not match indexes against their tables): 75-110 ms on a ledger of 100,000 jobs (61 MB).
+   * A file whose tables do not match its schema version (dropped or altered since) is damaged too.
    * Problems that are not damage (a lock held elsewhere, a file that cannot be opened) are thrown.
    */
   static findDamage(file: string, options: LedgerOpenOptions = {}): string | undefined {
@@ -188,7 +192,8 @@ export class DownloadLedger {
     try {
       db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
       const rows = db.pragma('quick_check') as { quick_check: string }[];
-      return rows.length === 1 && rows[0]!.quick_check === 'ok' ? undefined : 'it failed the integrity check';
+      if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return 'it failed the integrity check';
+      return schemaProblem(db, options);
     } catch (error) {
       if (isDamagedDatabaseError(error)) return (error as Error).message;
       throw error;
@@ -205,12 +210,23 @@ export class DownloadLedger {
     return this.db;
   }
 
+  /** The ledger's file, or undefined for a ledger in memory. */
+  get location(): string | undefined {
+    return this.db.memory ? undefined : path.resolve(this.db.name);
+  }
+
+  /** True when this opening created the schema: the file held no ledger before (a new one, or one deleted since). */
+  get startedEmpty(): boolean {
+    return this.startedEmptyFlag;
+  }
+
   get schemaVersion(): number {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
 
   private migrate(): void {
     const version = this.schemaVersion;
+    this.startedEmptyFlag = version === 0;
     if (version > LEDGER_MIGRATIONS.length) {
       throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
     }
@@ -379,10 +395,6 @@ export class DownloadLedger {
   /** The file is complete and checked in its temporary name; the rename into place comes next. */
   recordVerified(id: number, sha256: string, bytesWritten: number): void {
     this.sql('UPDATE jobs SET sha256 = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(sha256, bytesWritten, now(), id);
-  }
-
-  recordProgress(id: number, bytesReceived: number, bytesWritten: number): void {
-    this.sql('UPDATE jobs SET bytes_received = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(bytesReceived, bytesWritten, now(), id);
   }
 
   markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number }): void {

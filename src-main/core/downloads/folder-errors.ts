@@ -39,8 +39,13 @@ export class FolderAccessError extends MlsoError {
       : role === 'download'
         ? 'Choose a folder you can write to.'
         : 'Make it writable, or use another --state-dir.';
-    super(`${doing} ${folder} (${REASONS[problem] ?? problem}). ${next}`);
+    super(`${doing} ${folder} (${inPlainWords(problem)}). ${next}`);
   }
+}
+
+/** A file-system error code (EROFS, ...) in plain words; anything else as it is. */
+export function inPlainWords(problem: string): string {
+  return REASONS[problem] ?? problem;
 }
 
 /** The file-system error code of `error` (EACCES, EROFS, ...), if it has one. */

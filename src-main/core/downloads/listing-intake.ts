@@ -1,6 +1,7 @@
 // Takes a listing into the ledger piece by piece, as it arrives, so downloads can start before its end. Each
-// piece is checked (safe names, files already downloaded or complete in the folder, room on the disk for
-// everything taken so far) and then queued in one transaction; a name seen in an earlier piece is not queued again.
+// piece is checked (safe names, addresses the client will fetch, files already downloaded or complete in the
+// folder, room on the disk for everything taken so far) and then queued in one transaction; a name seen in an
+// earlier piece is not queued again.
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -15,7 +16,7 @@ export interface EnqueueResult {
   queued: number[];
   /** Files that need nothing: already downloaded, or complete in the folder. */
   skipped: { filename: string; reason: string; jobId?: number }[];
-  /** Entries refused outright (unsafe names). */
+  /** Entries refused outright (unsafe names, addresses on another server). */
   rejected: { filename: string; reason: string }[];
 }
 
@@ -29,6 +30,8 @@ export interface IntakeHost {
   batchId: string | null;
   /** True while the engine is transferring that job. */
   isRunning(id: number): boolean;
+  /** Why the listed download address would not be fetched (another server, not a web address), or undefined. */
+  addressProblem(url: string): string | undefined;
   freeSpace: FreeSpaceProbe;
   /** Called with the jobs of a piece once they are committed, so the workers can take them and progress show them. */
   onQueued(jobs: readonly QueuedJob[]): void;
@@ -124,6 +127,11 @@ export class ListingIntake {
       const safe = checkSafeFilename(entry.filename);
       if (!safe.ok) {
         piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
+        continue;
+      }
+      const addressProblem = this.host.addressProblem(entry.url);
+      if (addressProblem !== undefined) {
+        piece.rejected.push({ filename: entry.filename, reason: addressProblem });
         continue;
       }
       const folder = this.folderOf(entry);

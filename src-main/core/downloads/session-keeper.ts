@@ -68,8 +68,4 @@ export class SessionKeeper {
     }
     await this.signingIn;
   }
-
-  get signIns(): number {
-    return this.generation;
-  }
 }

@@ -3,12 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { truncateUtf8 } from '../../../src-shared/files/safe-filename';
 
 const TEMPORARY_NAME = /^\.(.+)\.[0-9a-f]{8}\.part$/;
 
+/** Bytes of the name kept in a temporary name: with the 15 bytes of affixes, at most the 255 a file system takes. */
+const KEPT_NAME_BYTES = 240;
+
 export function temporaryNameFor(localName: string): string {
-  // Shortened so that the longest allowed name (255 bytes) still leaves room for the affixes.
-  return `.${localName.slice(0, 200)}.${randomBytes(4).toString('hex')}.part`;
+  return `.${truncateUtf8(localName, KEPT_NAME_BYTES)}.${randomBytes(4).toString('hex')}.part`;
 }
 
 export function isTemporaryName(name: string): boolean {

@@ -144,7 +144,9 @@ describe('the size cap of a catalogue answer', () => {
   });
 
   it('stops a gzip-encoded answer that inflates past the cap', async () => {
-    const bomb = gzipSync(`{"instrument":"kcor","product":"pb","files":[],"padding":"${'0'.repeat(20 * MiB)}"}`);
+    // 20 MB of entries (each under the parser's own 64 KB limit for one entry) that gzip to a few KB.
+    const padded = Array.from({ length: 640 }, (_, index) => entry(index, `,"padding":"${'0'.repeat(32 * 1024)}"`));
+    const bomb = gzipSync(`{"instrument":"kcor","product":"pb","files":[${padded.join(',')}]}`);
     expect(bomb.length).toBeLessThan(MiB);
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length }).end(bomb);
@@ -209,6 +211,60 @@ describe('the size cap of a catalogue answer', () => {
     const client = new MlsoClient({ baseUrl: url, maxListingBytes: 256 * 1024 });
     await expect(client.about()).rejects.toThrow(`The answer from ${url} is larger than the 256 KB limit; check the server address.`);
     await expect(client.instrumentIds()).rejects.toMatchObject({ kind: 'invalid-response' });
+  });
+});
+
+describe('answers that would fill the memory below the size cap', () => {
+  /** Serves `head`, then `filler` for ever (as fast as the client reads); counts the bytes the client took. */
+  async function endless(head: string, filler: string, status = 200): Promise<{ url: string; sent: () => number; closed: () => boolean }> {
+    let sent = 0;
+    let closed = false;
+    const piece = filler.repeat(Math.ceil((64 * 1024) / filler.length));
+    const url = await serve((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.on('close', () => (closed = true));
+      let first = true;
+      writeThenHold(res, {
+        next: () => {
+          const text = first ? head : piece;
+          first = false;
+          sent += text.length;
+          return { done: false, value: text };
+        },
+      });
+    });
+    return { url, sent: () => sent, closed: () => closed };
+  }
+
+  it('refuses a 50 MB string in one field of an entry once 64 KB of it are in, and stops reading', async () => {
+    const server = await endless(`{"instrument":"kcor","product":"pb","files":[${entry(0)},{"filename":"`, 'x');
+    const client = new MlsoClient({ baseUrl: server.url, timeoutMs: 30_000 });
+    const outcome = await outcomeWithin(client.files(listingRequest), 15_000);
+    expect(outcome).toMatchObject({ state: 'rejected', error: { kind: 'invalid-response' } });
+    expect((outcome as Extract<Outcome, { state: 'rejected' }>).error.message).toBe(
+      `The server at ${server.url} sent an answer this client does not understand (files[1] is longer than 64 KB, far beyond any file entry). Check the server address and API version.`,
+    );
+    await expect.poll(server.closed).toBe(true);
+    // What the sockets' buffers held when the connection closed, not the 256 MB the listing cap would allow.
+    expect(server.sent()).toBeLessThan(16 * MiB);
+  });
+
+  it('reads only the beginning of an error body, however long it is', async () => {
+    const server = await endless('{"message":"', 'x', 500);
+    const client = new MlsoClient({ baseUrl: server.url, timeoutMs: 30_000 });
+    const outcome = await outcomeWithin(client.files(listingRequest), 15_000);
+    expect(outcome).toMatchObject({ state: 'rejected', error: { kind: 'server' } });
+    expect((outcome as Extract<Outcome, { state: 'rejected' }>).error.message).toMatch(/^The server answered 500 for .* without an explanation\.$/);
+    await expect.poll(server.closed).toBe(true);
+    expect(server.sent()).toBeLessThan(16 * MiB);
+  });
+
+  it('holds the small endpoints to 1 MB, whatever the listing limit', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"documentation":"${'d'.repeat(2 * MiB)}","homepage":"h","support":"s","version":"1"}`);
+    });
+    const client = new MlsoClient({ baseUrl: url, maxListingBytes: 512 * MiB });
+    await expect(client.about()).rejects.toThrow(`The answer from ${url} is larger than the 1 MB limit; check the server address.`);
   });
 });
 

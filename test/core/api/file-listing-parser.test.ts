@@ -2,7 +2,8 @@
 // copy is kept. The result, and the message for an answer that is not a listing, are those of parsing the
 // whole text and checking it with fileListingSchema.
 import { describe, expect, it } from 'vitest';
-import { FileListingParser } from '../../../src-main/core/api/file-listing-parser';
+import { FileListingParser, MAX_ENTRY_BYTES, MAX_OUTSIDE_FILES_BYTES } from '../../../src-main/core/api/file-listing-parser';
+import { parseJsonAnswer } from '../../../src-main/core/api/json-answer';
 import { InvalidResponseError } from '../../../src-main/core/errors';
 import { fileListingSchema } from '../../../src-shared/api/schemas';
 
@@ -16,14 +17,16 @@ function streamed(text: string | Buffer, pieceSize = 1): unknown {
   return parser.end();
 }
 
-function streamedError(text: string, pieceSize = 1): Error {
+function errorOf(attempt: () => unknown): Error {
   try {
-    streamed(text, pieceSize);
+    attempt();
   } catch (error) {
     return error as Error;
   }
-  throw new Error('the parser accepted the answer');
+  throw new Error('the answer was accepted');
 }
+
+const streamedError = (text: string, pieceSize = 1): Error => errorOf(() => streamed(text, pieceSize));
 
 /** What checking the whole text at once reports (the client's behaviour before streaming). */
 function wholeTextParse(text: string): unknown {
@@ -88,12 +91,34 @@ describe('the streaming file listing parser', () => {
       `{"instrument":3,"product":"pb","files":[${ENTRY}]}`,
     ];
     for (const text of cases) {
-      const whole = fileListingSchema.safeParse(JSON.parse(text));
-      expect(whole.success, text).toBe(false);
-      const issue = whole.error!.issues[0]!;
-      const where = issue.path.length > 0 ? issue.path.join('.') : 'the answer';
-      expect(streamedError(text, 7).message, text).toBe(new InvalidResponseError(URL_OF_ANSWER, `${where}: ${issue.message}`).message);
+      expect(fileListingSchema.safeParse(JSON.parse(text)).success, text).toBe(false);
+      const whole = errorOf(() => parseJsonAnswer(URL_OF_ANSWER, text, fileListingSchema));
+      expect(streamedError(text, 7).message, text).toBe(whole.message);
     }
+  });
+
+  it("says in plain words what was wrong and where, never in the schema library's terms", () => {
+    const cases: [string, string][] = [
+      ['[1,2]', 'the answer should be an object, not a list'],
+      ['{"instrument":"kcor","product":"pb"}', 'files is missing'],
+      ['{"instrument":"kcor","product":"pb","files":"none"}', 'files should be a list, not text'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY},{"filename":"b.fts"}]}`, 'files[1].date-obs is missing'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace(/,"url":"[^"]*"/, '')}]}`, 'files[0].url is missing'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filesize":1234', '"filesize":"1234"')}]}`, 'files[0].filesize should be a number, not text'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filesize":1234', '"filesize":-1')}]}`, 'files[0].filesize should be 0 or more, not -1'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace(/"url":"[^"]*"/, '"url":""')}]}`, 'files[0].url is empty'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY},7]}`, 'files[1] should be an object, not a number'],
+      [`{"instrument":3,"product":"pb","files":[${ENTRY}]}`, 'instrument should be text, not a number'],
+      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filename":"20250324_210315_kcor_l2_pb.fts"', '"filename":null')}]}`, 'files[0].filename should be text, not null'],
+    ];
+    for (const [text, detail] of cases) expect(streamedError(text, 5).message, text).toBe(new InvalidResponseError(URL_OF_ANSWER, detail).message);
+  });
+
+  it('numbers entries across the whole answer, also after some were handed over', () => {
+    const parser = new FileListingParser(URL_OF_ANSWER);
+    parser.write(Buffer.from(`{"instrument":"kcor","product":"pb","files":[${ENTRY},${ENTRY}`));
+    expect(parser.takeEntries()).toHaveLength(2);
+    expect(() => parser.write(Buffer.from(`,${ENTRY},{"filename":7}`))).toThrow('(files[3].date-obs is missing)');
   });
 
   it('collects every entry of a listing written in many pieces', () => {
@@ -104,6 +129,50 @@ describe('the streaming file listing parser', () => {
     const listing = parser.end();
     expect(listing.files).toHaveLength(1_001);
     expect(listing.files[1_000]).toEqual(JSON.parse(ENTRY));
+  });
+});
+
+describe('the file listing parser, against answers that would fill the memory', () => {
+  /** Writes `head`, then `filler` in 16 KB pieces until the parser refuses (or `max` bytes); returns the refusal and the bytes written. */
+  function feedUntilRefused(head: string, filler: string, max = 50 * 1024 * 1024): { error: Error; written: number } {
+    const parser = new FileListingParser(URL_OF_ANSWER);
+    const piece = Buffer.from(filler.repeat(Math.ceil(16 * 1024 / filler.length)));
+    let written = 0;
+    try {
+      parser.write(Buffer.from(head));
+      for (written = head.length; written < max; written += piece.length) parser.write(piece);
+      parser.end();
+    } catch (error) {
+      return { error: error as Error, written };
+    }
+    throw new Error(`the parser took ${written} bytes without refusing`);
+  }
+
+  it('refuses a string of 50 MB in an entry once 64 KB of it are in, naming the entry', () => {
+    const { error, written } = feedUntilRefused(`{"instrument":"kcor","product":"pb","files":[${ENTRY},{"filename":"`, 'x');
+    expect(error.message).toBe(new InvalidResponseError(URL_OF_ANSWER, 'files[1] is longer than 64 KB, far beyond any file entry').message);
+    expect(written).toBeLessThan(MAX_ENTRY_BYTES + 64 * 1024);
+  });
+
+  it('refuses an endless number, or endless nesting, in the files the same way', () => {
+    expect(feedUntilRefused('{"files":[', '1').error.message).toMatch(/files\[0\] is longer than 64 KB/);
+    expect(feedUntilRefused(`{"files":[${ENTRY},`, '[').error.message).toMatch(/files\[1\] is longer than 64 KB/);
+  });
+
+  it('refuses more than 4 MB besides the files: a huge field, before or after them', () => {
+    for (const head of ['{"instrument":"', `{"files":[${ENTRY}],"extra":[`]) {
+      const { error, written } = feedUntilRefused(head, head.endsWith('[') ? '1,' : 'x');
+      expect(error.message, head).toMatch(/\(the answer holds more than 4 MB besides its files\)/);
+      expect(written).toBeLessThan(MAX_OUTSIDE_FILES_BYTES + 64 * 1024);
+    }
+  });
+
+  it('takes entries just under the limit, and any number of them', () => {
+    const big = ENTRY.replace('}', `,"notes":"${'n'.repeat(MAX_ENTRY_BYTES - ENTRY.length - 20)}"}`);
+    const count = Math.ceil((2 * MAX_OUTSIDE_FILES_BYTES) / MAX_ENTRY_BYTES) + 1;
+    const text = `{"instrument":"kcor","product":"pb","files":[${Array.from({ length: count }, () => big).join(',')}]}`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(MAX_OUTSIDE_FILES_BYTES * 2);
+    expect((streamed(text, 4096) as { files: unknown[] }).files).toHaveLength(count);
   });
 });
 

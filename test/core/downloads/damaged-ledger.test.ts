@@ -12,10 +12,10 @@ import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { expectExactFolder, listing, openHarness, useHarnesses } from './engine-harness';
-import { corruptIndexPage, garbleHeader, truncateToHalf } from './ledger-damage';
+import { corruptIndexPage, dropColumn, dropTable, garbleHeader, truncateToHalf } from './ledger-damage';
 
 const emulator = useEmulator({ imageSize: 64 });
-const { harness } = useHarnesses(emulator);
+const { harness, closeEarly } = useHarnesses(emulator);
 const cores: CoreHarness[] = [];
 
 
@@ -47,6 +47,10 @@ const damages = {
   'a garbage header': garbleHeader,
   'a truncated file': truncateToHalf,
   'a corrupted index page': (file: string) => corruptIndexPage(file, 'jobs_batch'),
+  // Sound to SQLite, but every start would fail at the first query that needs what is gone.
+  'its jobs table dropped': (file: string) => dropTable(file, 'jobs'),
+  'a column of its jobs dropped': (file: string) => dropColumn(file, 'jobs', 'temp_name'),
+  'its campaign files table dropped': (file: string) => dropTable(file, 'campaign_files'),
 };
 
 describe('a damaged ledger', () => {
@@ -91,6 +95,23 @@ describe('a damaged ledger', () => {
       `The download ledger ${ledgerFile} was damaged (file is not a database), so it was moved to ${movedTo} and a new one was started; downloads carry on.`,
     );
     expect(notice).not.toMatch(/\n/);
+  });
+
+  it("that is another program's database, with a table of a ledger's name, is moved aside once; the next start finds the new one sound", async () => {
+    const stateFolder = await temporaryFolder();
+    const ledgerFile = path.join(stateFolder, LEDGER_FILE);
+    const other = new Database(ledgerFile);
+    other.exec('CREATE TABLE jobs (name TEXT, salary INTEGER)');
+    other.close();
+
+    const first = await harness({ batchId: 'first' }, stateFolder);
+    expect(first.notice).toBe(
+      `The download ledger ${ledgerFile} was damaged (it holds a table "jobs" but no download ledger), so it was moved to ${first.recovered!.movedTo} and a new one was started; downloads carry on.`,
+    );
+    await closeEarly(first);
+    const second = await harness({ batchId: 'second' }, stateFolder);
+    expect(second.notice).toBeUndefined();
+    expect((await listFolder(stateFolder)).filter((name) => name.includes('damaged'))).toEqual([path.basename(first.recovered!.movedTo)]);
   });
 
   it('as an empty file is simply a new ledger: nothing is moved', async () => {

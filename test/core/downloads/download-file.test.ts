@@ -150,6 +150,22 @@ describe('broken transfers leave nothing behind', () => {
     expect(await listFolder(folder)).toEqual([]);
   });
 
+  it('a server that never sends the headers counts as stalled after the same idle time as a body', async () => {
+    const silent = await oddServer(() => undefined);
+    try {
+      const folder = await temporaryFolder();
+      const c = new MlsoClient({ baseUrl: silent.url });
+      const started = Date.now();
+      const error = await downloadFile(c.openDownload.bind(c), { url: `${silent.url}/f`, filename: 'silent.fts', folder }, { stallTimeoutMs: 300 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      // Far below the 60 s default the header wait used to keep whatever the stall time was.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(await listFolder(folder)).toEqual([]);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('an identity body shorter than its Content-Length', async () => {
     const fits = await emulator().fileBytes('kcor', files[0]!.filename);
     const short = await oddServer((_req, res) => {

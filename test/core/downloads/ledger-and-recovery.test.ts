@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,30 @@ describe('recovery after a crash', () => {
       expect(opened.ledger.get(partial.id)).toMatchObject({ state: 'queued', attempts: 0 });
       expect(await readFile(path.join(folder, 'pending.fts'))).toEqual(body);
       expect(await listFolder(folder)).toEqual(['.young.fts.0000000e.part', 'pending.fts', 'renamed.fts']);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('puts back in the queue a verified file whose rename cannot be finished now, and starts all the same', async () => {
+    const state = await temporaryFolder();
+    const folder = await temporaryFolder();
+    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
+    const blocked = ledger.insert(newJob(folder, 'blocked.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(blocked.id, '.blocked.fts.0000000f.part');
+    ledger.recordVerified(blocked.id, sha(body), body.length);
+    await writeFile(path.join(folder, '.blocked.fts.0000000f.part'), body);
+    // Something in the way of the rename since the crash (as a folder turned read-only would be): a folder by its name.
+    await mkdir(path.join(folder, 'blocked.fts', 'inside'), { recursive: true });
+    ledger.setSetting('queue-paused', 'true');
+    ledger.close();
+
+    const opened = await openDownloadEngine(state, { client: new MlsoClient({ baseUrl: 'http://127.0.0.1:1' }), username: () => undefined });
+    try {
+      expect(opened.ledger.get(blocked.id)).toMatchObject({ state: 'queued', attempts: 0, sha256: null, tempName: null });
+      expect(await listFolder(folder)).toEqual(['blocked.fts']);
     } finally {
       await opened.close();
     }

@@ -28,3 +28,22 @@ export async function corruptIndexPage(file: string, index: string): Promise<voi
   for (let at = (rootpage - 1) * pageSize; at < rootpage * pageSize; at += 1) bytes[at] = (at * 131 + 7) & 0xff;
   await writeFile(file, bytes);
 }
+
+/** A table dropped by hand (in a database browser, say): SQLite's own check still passes. */
+export async function dropTable(file: string, table: string): Promise<void> {
+  alter(file, `DROP TABLE ${table}`);
+}
+
+/** A column dropped by hand: the table is there, and the first query that names the column fails. */
+export async function dropColumn(file: string, table: string, column: string): Promise<void> {
+  alter(file, `ALTER TABLE ${table} DROP COLUMN ${column}`);
+}
+
+function alter(file: string, sql: string): void {
+  const db = new Database(file);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}

@@ -57,6 +57,20 @@ describe('a listing taken in piece by piece', () => {
     expect(h.ledger.counts('space').queued).toBe(150);
   });
 
+  it('takes a batch when the free space is exactly 1.5 times its listed size, and refuses it one byte short', async () => {
+    const files = sized((await listing(emulator(), hour)).slice(0, 10), 1000);
+    const fits = await harness({ batchId: 'exact', freeSpace: async () => 15_000 });
+    fits.engine.pauseAll();
+    expect((await fits.engine.enqueue(files, fits.folder)).queued).toHaveLength(10);
+
+    const short = await harness({ batchId: 'short', freeSpace: async () => 14_999 });
+    short.engine.pauseAll();
+    const error = await short.engine.enqueue(files, short.folder).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientSpaceError);
+    expect(error).toMatchObject({ neededBytes: 15_000, freeBytes: 14_999 });
+    expect(short.ledger.list({ batchId: 'short' })).toEqual([]);
+  });
+
   it('describes newly queued jobs in progress updates exactly as the ledger would', async () => {
     const files = (await listing(emulator(), hour)).slice(0, 30);
     const h = await harness({ progressIntervalMs: 10 });

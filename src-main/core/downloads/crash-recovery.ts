@@ -1,0 +1,56 @@
+// What a start does with the work an earlier process left behind when it died: jobs still marked active,
+// their temporary files, and temporary files nobody recorded. Nothing here may stop the start: a job that
+// cannot be settled goes back to the queue, where its next attempt meets the problem and reports it.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { DownloadLedger, Job } from './download-ledger';
+import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
+
+/** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
+const UNRECORDED_TEMPORARY_AGE_MS = 10 * 60_000;
+
+/**
+ * Jobs left active by a crash: a file whose hash was recorded before the rename is finished (or its rename is
+ * completed now); any other goes back to the queue. Temporary files are then removed.
+ */
+export async function recoverInterruptedJobs(ledger: DownloadLedger): Promise<void> {
+  for (const job of ledger.list({ states: ['active'], includeCleared: true })) {
+    const temporary = job.tempName ? path.join(job.folder, job.tempName) : undefined;
+    if (await finishedBeforeTheCrash(job, temporary)) {
+      ledger.markDone(job.id, { sha256: job.sha256!, bytesReceived: job.bytesReceived, bytesWritten: job.bytesWritten });
+    } else {
+      ledger.refundAttempt(job.id);
+      ledger.scheduleRetry(job.id, null, job.lastErrorKind, job.lastError);
+    }
+    if (temporary && isTemporaryName(path.basename(temporary))) await unlink(temporary).catch(() => undefined);
+  }
+  for (const folder of ledger.folders()) {
+    await removeStaleTemporaryFiles(folder, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
+  }
+}
+
+/** The file with the recorded hash is in place, or is put there now from its temporary name. */
+async function finishedBeforeTheCrash(job: Job, temporary: string | undefined): Promise<boolean> {
+  if (!job.sha256) return false;
+  if ((await sha256Of(job.targetPath)) === job.sha256) return true;
+  if (!temporary || (await sha256Of(temporary)) !== job.sha256) return false;
+  try {
+    await rename(temporary, job.targetPath);
+    return true;
+  } catch {
+    // The folder turned read-only, say, or something is in the way: the file is fetched again and that says why.
+    return false;
+  }
+}
+
+async function sha256Of(file: string): Promise<string | undefined> {
+  try {
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+// How the queue looks to the front ends: each job's view (with the live figures of a transfer in flight)
+// and the estimate of the time left. Pure: the engine hands in what it knows.
+import path from 'node:path';
+import type { JobView } from '../../../src-shared/downloads/progress-types';
+import type { Job, PendingSizes } from './download-ledger';
+import type { QueuedJob } from './listing-intake';
+
+/** What a transfer in flight knows better than the ledger, which is written only when the attempt ends. */
+export interface LiveTransfer {
+  bytesReceived: number;
+  bytesWritten: number;
+  /** Bytes per second of this transfer now. */
+  speed: number;
+}
+
+export function jobView(job: Job, live: LiveTransfer | undefined): JobView {
+  return {
+    ...describedJob(job),
+    state: job.state,
+    attempts: job.attempts,
+    bytesReceived: live ? live.bytesReceived : job.bytesReceived,
+    bytesWritten: live ? live.bytesWritten : job.bytesWritten,
+    speed: live ? live.speed : 0,
+    expectedSize: job.expectedSize,
+    lastError: job.lastError,
+    lastErrorKind: job.lastErrorKind,
+    nextAttemptAt: job.nextAttemptAt,
+    sha256: job.sha256,
+  };
+}
+
+/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
+export function queuedView(job: QueuedJob): JobView {
+  return {
+    ...describedJob(job),
+    state: 'queued',
+    attempts: 0,
+    bytesReceived: 0,
+    bytesWritten: 0,
+    speed: 0,
+    expectedSize: job.expectedSize,
+    lastError: null,
+    lastErrorKind: null,
+    nextAttemptAt: null,
+    sha256: null,
+  };
+}
+
+/** What a job's view says of the file itself, the same in every state. */
+function describedJob(job: QueuedJob): Pick<JobView, 'id' | 'filename' | 'localName' | 'folder' | 'instrument' | 'product' | 'dateObs'> {
+  return {
+    id: job.id,
+    filename: job.filename,
+    localName: path.basename(job.targetPath),
+    folder: job.folder,
+    instrument: job.instrument,
+    product: job.product,
+    dateObs: job.dateObs,
+  };
+}
+
+/**
+ * Seconds left: compressed bytes still to come (less those already in flight) over the current speed, which
+ * must be above 0. Unknown listing sizes (0) are estimated from the files that have already arrived.
+ */
+export function estimateSecondsLeft(speed: number, pending: PendingSizes, inFlightBytes: number): number | null {
+  if (pending.count === 0) return 0;
+  if (pending.knownCount === 0) return null;
+  const typical = pending.knownBytes / pending.knownCount;
+  const remaining = pending.knownBytes + (pending.count - pending.knownCount) * typical - inFlightBytes;
+  return Math.max(0, remaining) / speed;
+}

@@ -1,0 +1,165 @@
+// The arguments of every invoke channel as zod schemas: what the core checks at its edge (invoke-arguments.ts)
+// before any handler runs, whichever transport the call came by. The schemas check types and shapes only; the
+// domain's own rules (a folder is a full path, a filter value a date, a setting in its range) stay where they are
+// and name what they refuse. Below the table, the compiler holds each schema to its channel's type in contract.ts.
+import { z } from 'zod';
+import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
+import { EXISTING_FILE_POLICIES } from '../downloads/existing-file-policy';
+import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
+import { CONCURRENCY_RANGE, LISTING_TIMEOUT_MINUTES_RANGE, MAX_LISTING_MEGABYTES_RANGE, RETRIES_RANGE } from '../settings/default-settings';
+import type { ArgsOf, InvokeChannel, Settings } from './contract';
+
+/** Names, e-mails, ids, filter values, templates: one line, and far longer than any real one. */
+export const NAME_MAX_CHARS = 1_000;
+/** The longest path (or link) any supported system takes: Windows' extended-length paths. */
+export const PATH_MAX_CHARS = 32_767;
+/**
+ * A shared campaign file (campaigns:import) with its file list takes about 530 bytes per file, so this holds some
+ * 380,000 files; escaped as a JSON string (its quotes and line ends double) it still fits web mode's message limit.
+ */
+export const CAMPAIGN_FILE_MAX_CHARS = 192 * 1024 * 1024;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+// Refinement messages are phrases: the message of a refusal puts the argument's name in front (invoke-arguments.ts).
+const name = () => z.string().max(NAME_MAX_CHARS).refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters (such as NUL or a line break)');
+/** A NUL is never part of a path (Node refuses such paths); other characters are the file system's business. */
+const path = () => z.string().max(PATH_MAX_CHARS).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
+const link = () => z.string().max(PATH_MAX_CHARS).refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters');
+const document = () => z.string().max(CAMPAIGN_FILE_MAX_CHARS).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
+/** Job ids and row positions (a number out of the safe range keeps zod's own check, worded by invoke-arguments.ts). */
+const whole = () => z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a whole number' : undefined) });
+
+/**
+ * Channels without arguments. The renderer sends nothing (undefined, which JSON leaves out, so web mode sees it
+ * missing) and some clients null; anything else is refused rather than ignored: a caller that passes arguments
+ * where none are taken has the contract wrong, and saying so finds that sooner than an answer that seems to work.
+ */
+export const NO_ARGUMENTS = z
+  .null()
+  .optional()
+  .transform((): undefined => undefined);
+
+const filterValue = z.union([name(), z.number(), z.null()], { error: 'must be text or a number' }).optional();
+const fileFilters = z.strictObject(Object.fromEntries(FILTER_NAMES.map((filter) => [filter, filterValue])) as Record<FilterName, typeof filterValue>);
+const checkedFilters = z.strictObject(Object.fromEntries(FILTER_NAMES.map((filter) => [filter, name().optional()])) as Record<FilterName, z.ZodOptional<ReturnType<typeof name>>>);
+
+const filesQuery = z.strictObject({ instrument: name(), product: name(), filters: fileFilters });
+const campaignQuery = z.strictObject({ instrument: name(), product: name(), filters: checkedFilters });
+const campaignDraft = {
+  name: name(),
+  folder: path().optional(),
+  layout: name().optional(),
+  queries: z.array(campaignQuery),
+  autoSyncHours: z.number().nullable().optional(),
+};
+
+const enqueueRequest = z.union(
+  [
+    z.strictObject({ listingId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
+    z.strictObject({ query: filesQuery, folder: path().optional() }),
+  ],
+  // Said when the call matches neither form (neither key, or both), so that no one form's complaint misleads.
+  { error: 'must name what to download: a listingId (with the chosen entries) or a query, not both' },
+);
+
+const job = z.strictObject({ id: whole() });
+const campaign = z.strictObject({ name: name() });
+
+/** A setting's label (how its refusals name it) and the type of its value. */
+interface SettingArgument<T> {
+  label: string;
+  schema: z.ZodType<T>;
+}
+
+function setting<T>(label: string, schema: z.ZodType<T>): SettingArgument<T> {
+  return { label, schema };
+}
+
+/** Whole numbers in a range: the range itself is the settings rules' business, but their sentence is the same. */
+function wholeSetting(label: string, range: { min: number; max: number }): SettingArgument<number> {
+  return setting(label, z.number({ error: `must be a whole number from ${range.min} to ${range.max}` }));
+}
+
+/** One entry per setting: a setting added to Settings without one here is a type error. */
+export const SETTING_ARGUMENTS = {
+  baseUrl: setting('The server address', link()),
+  apiVersion: setting('The API version', name()),
+  clientName: setting('The client name', name()),
+  downloadFolder: setting('The download folder', path()),
+  concurrency: wholeSetting('Concurrency', CONCURRENCY_RANGE),
+  retries: wholeSetting('Retries', RETRIES_RANGE),
+  existingFiles: setting('The choice for files already there', z.enum(EXISTING_FILE_POLICIES, { error: `must be one of ${EXISTING_FILE_POLICIES.join(', ')}` })),
+  lastEmail: setting('The last e-mail', name()),
+  rememberSession: setting('Remember the session', z.boolean()),
+  useDemoServer: setting('Use the demo server', z.boolean()),
+  allowOtherHosts: setting('Allow downloads from other servers', z.boolean()),
+  windowBounds: setting(
+    'The window position',
+    z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() }).nullable(),
+  ),
+  listingTimeoutMinutes: wholeSetting('The listing time limit (minutes)', LISTING_TIMEOUT_MINUTES_RANGE),
+  maxListingMegabytes: wholeSetting('The listing size limit (MB)', MAX_LISTING_MEGABYTES_RANGE),
+} satisfies { [K in keyof Settings]-?: SettingArgument<Settings[K]> };
+
+const settingsChange = z.strictObject(
+  Object.fromEntries(Object.entries(SETTING_ARGUMENTS).map(([key, argument]) => [key, argument.schema.optional()])) as {
+    [K in keyof Settings]: z.ZodOptional<z.ZodType<Settings[K]>>;
+  },
+);
+
+export const INVOKE_ARGUMENTS = {
+  'app:info': NO_ARGUMENTS,
+  'settings:get': NO_ARGUMENTS,
+  'settings:update': settingsChange,
+  'settings:choose-folder': NO_ARGUMENTS,
+  'session:get': NO_ARGUMENTS,
+  'session:sign-in': z.strictObject({ email: name() }),
+  'session:sign-out': NO_ARGUMENTS,
+  'catalog:instruments': NO_ARGUMENTS,
+  'catalog:products': z.strictObject({ instrument: name() }),
+  'catalog:product': z.strictObject({ instrument: name(), product: name() }),
+  'catalog:files': filesQuery,
+  'downloads:enqueue': enqueueRequest,
+  'downloads:snapshot': NO_ARGUMENTS,
+  'downloads:pause-all': NO_ARGUMENTS,
+  'downloads:resume-all': NO_ARGUMENTS,
+  'downloads:retry-failed': NO_ARGUMENTS,
+  'downloads:clear-finished': NO_ARGUMENTS,
+  'downloads:pause': job,
+  'downloads:resume': job,
+  'downloads:cancel': job,
+  'downloads:retry': job,
+  'downloads:move-to-front': job,
+  'shell:choose-folder': z.strictObject({ current: path().optional() }),
+  'shell:open-folder': z.strictObject({ path: path().optional() }),
+  'shell:show-file': job,
+  'shell:open-external': z.strictObject({ url: link() }),
+  'files:read': job,
+  'disk:free-space': z.strictObject({ folder: path().optional() }),
+  'campaigns:list': NO_ARGUMENTS,
+  'campaigns:create': z.strictObject(campaignDraft),
+  'campaigns:update': z.strictObject({ name: name(), change: z.strictObject(campaignDraft).partial() }),
+  'campaigns:delete': campaign,
+  'campaigns:files': campaign,
+  'campaigns:sync': campaign,
+  'campaigns:cancel-sync': campaign,
+  'campaigns:verify': campaign,
+  'campaigns:export': z.strictObject({ name: name(), format: z.enum(CAMPAIGN_EXPORT_FORMATS), includeFiles: z.boolean().optional() }),
+  'campaigns:import': z.strictObject({ text: document(), folder: path().optional(), name: name().optional() }),
+} satisfies Record<InvokeChannel, z.ZodType>;
+
+// The schemas held to the contract: what a schema lets through must be exactly the channel's argument type (no
+// looser, no stricter), and everything that type allows must pass. A channel whose schema drifts is named in the
+// type error below; a channel without a schema fails the `satisfies` above.
+type Wire<T> = [T] extends [void] ? undefined : T;
+type Agrees<C extends InvokeChannel> = [z.output<(typeof INVOKE_ARGUMENTS)[C]>] extends [Wire<ArgsOf<C>>]
+  ? [Wire<ArgsOf<C>>] extends [z.output<(typeof INVOKE_ARGUMENTS)[C]>]
+    ? [Wire<ArgsOf<C>>] extends [z.input<(typeof INVOKE_ARGUMENTS)[C]>]
+      ? true
+      : false
+    : false
+  : false;
+type Disagreeing = { [C in InvokeChannel]: Agrees<C> extends true ? never : C }[InvokeChannel];
+export const SCHEMAS_MATCH_CONTRACT: [Disagreeing] extends [never] ? true : { schemaDisagreesWith: Disagreeing } = true;

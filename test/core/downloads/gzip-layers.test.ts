@@ -1,0 +1,68 @@
+// The README's promise: "gzip is recognised by its bytes (a .gz body, Content-Encoding: gzip, both, or several gzip
+// members)". Both layers at once is a .gz body sent with Content-Encoding: gzip on top: what arrives must be the
+// FITS file itself, never the inner .gz under the .fts name. One layer of either kind must arrive the same.
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { downloadFile } from '../../../src-main/core/downloads/download-file';
+import { withoutGzipLayers } from '../../../src-main/core/downloads/gzip-layers';
+import { listFolder, oddServer, temporaryFolder } from '../../helpers/fixtures';
+import { dataUnit, imageHeader } from '../../shared/fits-test-files';
+
+const fits = Buffer.concat([imageHeader(32), dataUnit(32 * 32 * 4)]);
+fits.fill(7, 2880); // data that is not all zeros, so a layer left in place cannot pass for the file
+
+describe('gzip layers undone by their bytes', () => {
+  it('removes one layer, two layers and none, whatever the headers said', async () => {
+    const cases: [string, Buffer][] = [
+      ['plain', fits],
+      ['one layer', gzipSync(fits)],
+      ['two layers', gzipSync(gzipSync(fits))],
+      ['two layers of several members each', gzipSync(Buffer.concat([gzipSync(fits.subarray(0, 5000)), gzipSync(fits.subarray(5000))]))],
+    ];
+    for (const [what, body] of cases) {
+      const bytes = await buffer(await withoutGzipLayers(Readable.from([body])));
+      expect(bytes.equals(fits), what).toBe(true);
+    }
+  });
+});
+
+describe('a download served with gzip layers', () => {
+  const servers: { close: () => Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  async function downloadServed(body: Buffer, headers: Record<string, string>) {
+    const server = await oddServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(body.length), ...headers });
+      res.end(body);
+    });
+    servers.push(server);
+    const folder = await temporaryFolder();
+    const client = new MlsoClient({ baseUrl: server.url });
+    const result = await downloadFile(client.openDownload.bind(client), { url: `${server.url}/v1/download?filename=x.fts.gz`, filename: 'x.fts', folder });
+    return { result, folder, written: await readFile(result.path) };
+  }
+
+  it('a .gz body sent with Content-Encoding: gzip (both layers) arrives as the FITS file, fully decompressed', async () => {
+    const body = gzipSync(gzipSync(fits));
+    const { result, folder, written } = await downloadServed(body, { 'content-type': 'application/gzip', 'content-encoding': 'gzip' });
+    expect(written.equals(fits)).toBe(true);
+    expect(result).toMatchObject({ bytesReceived: body.length, bytesWritten: fits.length });
+    expect(await listFolder(folder)).toEqual(['x.fts']);
+  });
+
+  it.each([
+    ['a .gz body', { 'content-type': 'application/gzip' }],
+    ['Content-Encoding: gzip', { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }],
+  ])('one layer (%s) arrives as the FITS file too', async (_form, headers) => {
+    const body = gzipSync(fits);
+    const { result, written } = await downloadServed(body, headers);
+    expect(written.equals(fits)).toBe(true);
+    expect(result).toMatchObject({ bytesReceived: body.length, bytesWritten: fits.length });
+  });
+});

@@ -1,0 +1,165 @@
+// Names and addresses from a hostile listing: whatever string the server sends as `filename`, the intake either
+// refuses the entry (and reports it) or queues it as one plain name inside the download folder, on POSIX and
+// Windows alike, with a temporary name that is one path component the disk can hold; and a download address on
+// another server is refused and reported unless other servers are allowed.
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
+import { temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import { MAX_NAME_BYTES, utf8Length } from '../../../src-shared/files/safe-filename';
+import { temporaryFolder } from '../../helpers/fixtures';
+
+const API = 'http://api.mlso.ucar.edu';
+
+let ledger: DownloadLedger;
+let folder: string;
+beforeAll(async () => {
+  ledger = DownloadLedger.open(path.join(await temporaryFolder(), 'ledger.sqlite'));
+  folder = await temporaryFolder();
+});
+afterAll(() => ledger.close());
+
+function host(client = new MlsoClient({ baseUrl: API })): IntakeHost {
+  return {
+    ledger,
+    batchId: null,
+    isRunning: () => false,
+    addressProblem: (url) => client.downloadAddressRefusal(url)?.message,
+    freeSpace: async () => Number.MAX_SAFE_INTEGER,
+    onQueued: () => undefined,
+  };
+}
+
+function entry(filename: string, url = `${API}/v1/download?obsday-id=1&filename=x.fts.gz`): FileEntry {
+  return { 'date-obs': '2025-03-24T21:03:04', filename, filesize: 0, instrument: 'kcor', product: 'pb', url };
+}
+
+/** One entry through a fresh intake: what it refused, or the target path of the job it queued. */
+async function take(filename: string, client?: MlsoClient, url?: string): Promise<{ refused: string } | { targetPath: string }> {
+  const intake = await ListingIntake.open(host(client), folder, 'skip');
+  await intake.add([entry(filename, url)]);
+  const [rejected] = intake.result.rejected;
+  if (rejected) return { refused: rejected.reason };
+  const [id] = intake.result.queued;
+  expect(id, `${JSON.stringify(filename)} was neither queued nor refused`).toBeDefined();
+  return { targetPath: ledger.get(id!)!.targetPath };
+}
+
+/** A name each of the path rules of POSIX and Windows reads as one component, and nothing else. */
+function isOneComponent(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('\0') && path.posix.basename(name) === name && path.win32.basename(name) === name && !/[:]/.test(name);
+}
+
+// Pieces a hostile name is made of: separators, dots, drive letters, device names, controls, long runs of
+// multi-byte characters (UTF-8 bytes pile up faster than characters), lone surrogates.
+const piece = fc.oneof(
+  fc.constantFrom('..', '.', '/', '\\', 'C:', 'c:\\', '//', '\0', ' ', 'CON', 'nul', 'COM1', 'LPT¹', 'conin$', '.fts', '.gz', '~', '\u202e', '\ud800', '\udc00'),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 8 }),
+  fc.constantFrom('a', 'é', '€', '𝔸', '😀').chain((char) => fc.integer({ min: 1, max: 130 }).map((count) => char.repeat(count))),
+);
+/** Plain names of multi-byte characters close to the 255-byte limit, where a temporary name's affixes push past it. */
+const nearTheLimit = fc
+  .tuple(fc.constantFrom('a', 'é', '€', '𝔸'), fc.integer({ min: 200, max: 260 }))
+  .map(([char, bytes]) => char.repeat(Math.floor(bytes / utf8Length(char))) + '.fts');
+const hostileName = fc.oneof(
+  fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join('')),
+  fc.string({ unit: 'binary', maxLength: 300 }),
+  nearTheLimit,
+);
+
+describe('a listed file name, whatever it is', () => {
+  it('is refused, or queued as one plain name inside the folder with a temporary name the disk can hold', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileName, async (name) => {
+        const outcome = await take(name);
+        if ('refused' in outcome) {
+          expect(outcome.refused).toMatch(/^unsafe file name: /);
+          return;
+        }
+        expect(path.dirname(outcome.targetPath)).toBe(folder);
+        expect(path.basename(outcome.targetPath)).toBe(name);
+        expect(isOneComponent(name)).toBe(true);
+        const temporary = temporaryNameFor(name);
+        expect(isOneComponent(temporary)).toBe(true);
+        expect(utf8Length(temporary)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it.each([
+    ['../escape.fts'],
+    ['..\\escape.fts'],
+    ['/etc/passwd'],
+    ['C:\\Windows\\win.ini'],
+    ['C:win.ini'],
+    ['sub/dir.fts'],
+    ['nul\0.fts'],
+    ['CON.fts'],
+    ['nul.fits'],
+    ['Com1.fts'],
+    ['LPT².fts'],
+    ['CONOUT$'],
+    ['con .fts'],
+    ['...'],
+    ['name.fts.'],
+    ['name.fts '],
+    ['a\ud800.fts'],
+    ['é'.repeat(128) + '.fts'],
+  ])('refuses %j and reports why', async (name) => {
+    expect(await take(name)).toMatchObject({ refused: expect.stringMatching(/^unsafe file name: the name /) });
+  });
+
+  it('keeps a name of 255 bytes whose temporary name would be longer: the temporary name is shortened, byte-wise', async () => {
+    const name = '€'.repeat(83) + '.fts'; // 253 bytes in 87 characters
+    expect(await take(name)).toEqual({ targetPath: path.join(folder, name) });
+    const temporary = temporaryNameFor(name);
+    expect(utf8Length(temporary)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    // No character cut in half: the name survives a round trip through UTF-8.
+    expect(Buffer.from(temporary, 'utf8').toString('utf8')).toBe(temporary);
+  });
+});
+
+describe('a listed download address', () => {
+  const evil = 'http://evil.example/v1/download?filename=a.fts.gz';
+
+  it('on another server is refused and reported, saying how to allow it', async () => {
+    const client = new MlsoClient({ baseUrl: API }, { otherServersAdvice: 'add --allow-other-hosts' });
+    expect(await take('a.fts', client, evil)).toEqual({
+      refused: "The file's address is on another server (evil.example); MLSO Downloader only downloads from api.mlso.ucar.edu. To allow it, add --allow-other-hosts.",
+    });
+  });
+
+  it('on another server is queued when other servers are allowed', async () => {
+    const client = new MlsoClient({ baseUrl: API, allowOtherHosts: true });
+    expect(await take('b.fts', client, evil)).toEqual({ targetPath: path.join(folder, 'b.fts') });
+  });
+
+  it.each([
+    ['the same host on another port', 'http://api.mlso.ucar.edu:8080/v1/download', 'refused'],
+    ['the same host over https (an upgrade)', 'https://api.mlso.ucar.edu/v1/download', 'queued'],
+    ['a relative address', '/v1/download?filename=c.fts', 'queued'],
+    ['a host name in capitals', 'HTTP://API.MLSO.UCAR.EDU/v1/download', 'queued'],
+    ['a host that only begins like the API', 'http://api.mlso.ucar.edu.evil.example/v1/download', 'refused'],
+    ['user information before another host', 'http://api.mlso.ucar.edu@evil.example/v1/download', 'refused'],
+    ['a file: address', 'file:///etc/passwd', 'refused'],
+    ['a scheme-relative address to another host', '//evil.example/v1/download', 'refused'],
+    ['no address at all', 'http://[', 'refused'],
+  ])('%s (%s) is %s', async (_what, url, expected) => {
+    const outcome = await take(`address-${expected}-${Math.random().toString(36).slice(2)}.fts`, new MlsoClient({ baseUrl: API }), url);
+    expect('refused' in outcome ? 'refused' : 'queued').toBe(expected);
+  });
+
+  it('over plain http is refused when the API is reached over https: the session would travel unencrypted', async () => {
+    const client = new MlsoClient({ baseUrl: 'https://api.mlso.ucar.edu' }, { otherServersAdvice: 'add --allow-other-hosts' });
+    expect(await take('d.fts', client, 'http://api.mlso.ucar.edu/v1/download')).toEqual({
+      refused:
+        "The file's address is on another server (http://api.mlso.ucar.edu); MLSO Downloader only downloads from https://api.mlso.ucar.edu. To allow it, add --allow-other-hosts.",
+    });
+  });
+});
