@@ -2,9 +2,8 @@
 // attempts made and the policy, either retry after a delay, sign in again, pause the whole queue (a full
 // disk, no usable sign-in), or fail the file with the reason the user reads.
 import type { ErrorData } from '../../../src-shared/errors';
-import { UnknownUserError, toErrorData } from '../errors';
+import { toErrorData } from '../errors';
 import { backoffDelay, handlingFor, type BackoffSettings } from './retry-policy';
-import { SignInRequiredError } from './session-keeper';
 
 export interface FailedAttempt {
   error: unknown;
@@ -33,8 +32,6 @@ export function decideFailure(attempt: FailedAttempt): FailureDecision {
   const handling = handlingFor(attempt.error);
   if (handling.action === 'renew-session' && !attempt.renewedBefore) return { action: 'renew-session', error: data };
   if (handling.action === 'pause-queue') return { action: 'pause-queue', error: data };
-  // No file can arrive until the user signs in (again, or with another e-mail): stop and say so.
-  if (attempt.error instanceof UnknownUserError || attempt.error instanceof SignInRequiredError) return { action: 'pause-queue', error: data };
   if (handling.action === 'retry' && attempt.attempts < attempt.maxAttempts) {
     return { action: 'retry', delayMs: backoffDelay(attempt.attempts, attempt.backoff, handling.retryAfterMs, attempt.random), error: data };
   }

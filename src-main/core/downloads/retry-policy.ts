@@ -1,7 +1,8 @@
 // Which failures are worth another attempt, and how long to wait before it: exponential backoff with
 // full jitter (so parallel workers that failed together do not retry together), never sooner than a
 // server's Retry-After.
-import { DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
+import { DownloadError, MlsoError, NetworkError, ServerError, SessionError, UnknownUserError } from '../errors';
+import { SignInRequiredError } from './session-keeper';
 
 export interface BackoffSettings {
   /** Delay before the second attempt, before jitter. */
@@ -24,6 +25,8 @@ export function handlingFor(error: unknown): FailureHandling {
   // An error body or a non-FITS body where a file was due is what an expired session often looks like.
   if (error instanceof DownloadError && (error.reason === 'error-body' || error.reason === 'not-fits')) return { action: 'renew-session' };
   if (error instanceof MlsoError && error.kind === 'disk-full') return { action: 'pause-queue' };
+  // No file can arrive until the user signs in (again, or with another e-mail): stop and say so.
+  if (error instanceof UnknownUserError || error instanceof SignInRequiredError) return { action: 'pause-queue' };
   // A body longer than its FITS headers declare is what the server holds: asking again gets the same bytes.
   if (error instanceof DownloadError && error.reason === 'oversized') return { action: 'fail' };
   if (error instanceof NetworkError) return { action: 'retry' };
