@@ -19,7 +19,11 @@ export interface EmulatorStats {
   failedAuthentications: number;
   /** Started downloads per listed file name (without .gz). */
   downloadsByFile: Record<string, number>;
-  /** When each of those downloads started (ms since the epoch, the emulator's clock): waits between attempts. */
+  /**
+   * When the first STARTS_KEPT_PER_FILE of those downloads started (ms since the epoch, the emulator's clock):
+   * the waits between attempts. Only the first ones, so a long demo run that fetches the same files again and
+   * again does not grow it.
+   */
   downloadStartsByFile: Record<string, number[]>;
   completedByFile: Record<string, number>;
   /** Files-endpoint answers being sent right now (an endless listing stays here until its client leaves). */
@@ -27,6 +31,9 @@ export interface EmulatorStats {
   /** Body bytes of files-endpoint answers handed to the sockets. */
   listingBytesSent: number;
 }
+
+/** Start times kept per file: more than any retry sequence a test looks at. */
+export const STARTS_KEPT_PER_FILE = 32;
 
 export class StatsRecorder {
   private stats: EmulatorStats = emptyStats(0, 0, 0);
@@ -74,7 +81,8 @@ export class StatsRecorder {
   downloadStarted(filename: string): void {
     this.stats.downloadsStarted++;
     this.stats.downloadsByFile[filename] = (this.stats.downloadsByFile[filename] ?? 0) + 1;
-    (this.stats.downloadStartsByFile[filename] ??= []).push(Date.now());
+    const starts = (this.stats.downloadStartsByFile[filename] ??= []);
+    if (starts.length < STARTS_KEPT_PER_FILE) starts.push(Date.now());
   }
 
   downloadCompleted(filename: string): void {

@@ -87,7 +87,12 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   await adoptFilesAlreadyThere(deps.ledger, files, deps.signal);
 
   deps.onPhase?.('queueing', listedCount);
-  await queueWhatIsMissing(deps, campaign, store.files(campaign.id));
+  // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
+  // the reason, not only counted as missing.
+  const refusedNow = new Set(refused.map((refusal) => refusal.filename));
+  for (const refusal of await queueWhatIsMissing(deps, campaign, store.files(campaign.id))) {
+    if (!refusedNow.has(refusal.filename)) refused.push(refusal);
+  }
 
   const refresh = (): SyncReport => reportOf(campaign, store.files(campaign.id), listedByQuery, added, duplicates, refused, at);
   const report = refresh();
@@ -157,8 +162,8 @@ async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly Ca
   }
 }
 
-/** Hands every file of the set to the queue's intake, which skips those downloaded and still there. */
-async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<void> {
+/** Hands every file of the set to the queue's intake, which skips those downloaded and still there; returns what it refused. */
+async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<SyncReport['refused']> {
   const places = new Map<FileEntry, string>();
   const entries: FileEntry[] = [];
   for (const file of files) {
@@ -174,6 +179,7 @@ async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, file
     deps.signal?.throwIfAborted();
     await intake.add(entries.slice(start, start + QUEUE_PIECE));
   }
+  return intake.result.rejected;
 }
 
 function reportOf(

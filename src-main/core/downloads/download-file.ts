@@ -214,6 +214,9 @@ async function notFitsError(body: Readable, filename: string): Promise<DownloadE
   return new DownloadError('not-fits', `${filename} is not a FITS file (it does not begin with "SIMPLE  ="); it was not saved.`);
 }
 
+/** File-system errors that trying again will not mend: the file fails with the reason, the other files go on. */
+const CANNOT_WRITE: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'EISDIR', 'ELOOP']);
+
 function classify(error: unknown, target: DownloadTarget, url: string, stalled: boolean): MlsoError {
   if (stalled) return new NetworkError('stalled', url);
   if (error instanceof MlsoError) return error;
@@ -223,7 +226,7 @@ function classify(error: unknown, target: DownloadTarget, url: string, stalled: 
     return new DownloadError('truncated', `${target.filename} arrived incomplete (the compressed stream ended early).`);
   }
   if (code === 'Z_DATA_ERROR') return new DownloadError('corrupt', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT' || code === 'ENOTDIR') {
+  if (code !== undefined && CANNOT_WRITE.has(code)) {
     return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${inPlainWords(code)}). Choose a folder you can write to.`);
   }
   if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || (error instanceof Error && error.message === 'aborted')) {

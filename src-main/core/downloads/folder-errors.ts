@@ -10,6 +10,7 @@ const REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'a folder on its path is missing',
   ENOTDIR: 'a file is in the way on its path',
   EEXIST: 'a file of that name is in the way',
+  EISDIR: 'a folder of that name is in the way',
   ENOSPC: 'the disk is full',
   EDQUOT: 'the disk quota is used up',
   ENAMETOOLONG: 'the path is too long',

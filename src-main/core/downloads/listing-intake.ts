@@ -63,6 +63,8 @@ interface Plan {
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
 interface PieceOutcome extends EnqueueResult {
   names: string[];
+  /** The piece's accepted names, case-folded per folder: see ListingIntake.foldedNames. */
+  folded: FoldedNames;
   plans: Plan[];
   /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
   adopted: number[];
@@ -75,6 +77,11 @@ export class ListingIntake {
   /** Everything taken so far, over all pieces. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
   private readonly seen = new Set<string>();
+  /**
+   * Accepted names by folder and case-folded name: "A.fts" and "a.fts" are one file on a case-insensitive disk
+   * (macOS's and Windows' default), where the second would overwrite the first and the ledger would count two.
+   */
+  private readonly foldedNames = new FoldedNames();
   /** Sub-folders of the layout already made (or found). */
   private readonly madeFolders = new Set<string>();
   private plannedBytes = 0;
@@ -102,13 +109,14 @@ export class ListingIntake {
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
+    const piece: PieceOutcome = { names: [], folded: new FoldedNames(), plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
     const candidates = this.candidates(entries, piece);
     await this.plan(candidates, await this.diskFacts(candidates), piece);
     await this.checkFreeSpace(piece.plans);
     await this.makeFolders(piece.plans);
     const queued = this.commit(piece);
     for (const name of piece.names) this.seen.add(name);
+    this.foldedNames.addAll(piece.folded);
     for (const id of piece.queued) this.result.queued.push(id);
     for (const job of queued) this.result.queued.push(job.id);
     for (const skip of piece.skipped) this.result.skipped.push(skip);
@@ -139,6 +147,13 @@ export class ListingIntake {
         piece.rejected.push({ filename: entry.filename, reason: 'its place in the folder layout would be outside the folder' });
         continue;
       }
+      const folded = fold(entry.filename);
+      const sameButCase = this.foldedNames.get(folder, folded) ?? piece.folded.get(folder, folded);
+      if (sameButCase !== undefined) {
+        piece.rejected.push({ filename: entry.filename, reason: `its name differs from "${sameButCase}" only in letter case; many disks would store both as one file` });
+        continue;
+      }
+      piece.folded.add(folder, folded, entry.filename);
       named.push({ entry, folder, targetPath: path.join(folder, entry.filename) });
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
@@ -284,6 +299,28 @@ class FolderNames {
 
   mayHold(filename: string): boolean {
     return this.names === undefined || this.names.has(fold(filename));
+  }
+}
+
+/** Listed names by folder and case-folded name (see `fold`): the first name taken for each. */
+class FoldedNames {
+  private readonly byFolder = new Map<string, Map<string, string>>();
+
+  get(folder: string, folded: string): string | undefined {
+    return this.byFolder.get(folder)?.get(folded);
+  }
+
+  add(folder: string, folded: string, name: string): void {
+    let names = this.byFolder.get(folder);
+    if (!names) {
+      names = new Map();
+      this.byFolder.set(folder, names);
+    }
+    names.set(folded, name);
+  }
+
+  addAll(other: FoldedNames): void {
+    for (const [folder, names] of other.byFolder) for (const [folded, name] of names) this.add(folder, folded, name);
   }
 }
 

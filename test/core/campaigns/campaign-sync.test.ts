@@ -101,4 +101,16 @@ describe('campaign sync', () => {
     expect(emulator().stats().downloadsStarted).toBe(second.total.new);
     expect((await readdir(campaign.folder)).sort()).toEqual(['2025-03-24', '2025-03-25']);
   });
+
+  it('reports with its reason a file of the set the queue now refuses (another server), not only as missing', async () => {
+    const { h, service, campaign } = await newCampaign();
+    await syncAndWait(service, h, campaign.name);
+    const [some] = service.store.files(campaign.id);
+    // A file recorded while other servers were allowed (or from a shared list): its address is on another host.
+    const foreign = { ...some!, relativePath: 'elsewhere.fts', targetPath: path.join(campaign.folder, 'elsewhere.fts'), filename: 'elsewhere.fts' };
+    service.store.recordFiles(campaign.id, [{ ...foreign, url: 'https://mirror.example.org/elsewhere.fts', expectedSha256: null }]);
+    const report = await syncAndWait(service, h, campaign.name);
+    expect(report.refused).toEqual([{ filename: 'elsewhere.fts', reason: expect.stringMatching(/mirror\.example\.org.*allow/i) }]);
+    expect(report.total.missing).toBe(1);
+  });
 });

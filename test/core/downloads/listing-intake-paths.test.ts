@@ -125,6 +125,28 @@ describe('a listed file name, whatever it is', () => {
   });
 });
 
+describe('names that differ only in letter case', () => {
+  it('are taken once per folder: the later one is refused with the earlier one named, also across pieces', async () => {
+    const intake = await ListingIntake.open(host(), folder, 'skip');
+    await intake.add([entry('KCOR_case.fts'), entry('kcor_case.fts'), entry('other_case.fts')]);
+    // A later piece, and a name equal once normalised (é as e + combining accent) and case-folded.
+    await intake.add([entry('Kcor_Case.FTS'), entry('accent_\u00e9.fts'), entry('ACCENT_E\u0301.fts')]);
+    expect(intake.result.rejected).toEqual([
+      { filename: 'kcor_case.fts', reason: 'its name differs from "KCOR_case.fts" only in letter case; many disks would store both as one file' },
+      { filename: 'Kcor_Case.FTS', reason: 'its name differs from "KCOR_case.fts" only in letter case; many disks would store both as one file' },
+      { filename: 'ACCENT_E\u0301.fts', reason: 'its name differs from "accent_\u00e9.fts" only in letter case; many disks would store both as one file' },
+    ]);
+    expect(intake.result.queued.map((id) => path.basename(ledger.get(id)!.targetPath))).toEqual(['KCOR_case.fts', 'other_case.fts', 'accent_\u00e9.fts']);
+  });
+
+  it('go to different folders of a layout without a clash', async () => {
+    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => (listed.filename.startsWith('U') ? 'upper' : 'lower'));
+    await intake.add([entry('Ucase_layout.fts'), entry('ucase_layout.fts')]);
+    expect(intake.result.rejected).toEqual([]);
+    expect(intake.result.queued).toHaveLength(2);
+  });
+});
+
 describe('a listed download address', () => {
   const evil = 'http://evil.example/v1/download?filename=a.fts.gz';
 

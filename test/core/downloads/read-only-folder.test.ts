@@ -12,11 +12,11 @@ import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 const emulator = useEmulator({ imageSize: 64 });
 const { harness } = useHarnesses(emulator);
 
-/** Opens files as usual, except in `folder` while `readOnly()` says so: there the file system refuses, as a read-only one does. */
-function readOnlyWhile(readOnly: () => boolean, folder: string): OpenFileSink {
+/** Opens files as usual, except in `folder` while `refusing()` says so: there the file system refuses with `code`. */
+function refusedWhile(refusing: () => boolean, folder: string, code = 'EROFS'): OpenFileSink {
   return async (file) => {
-    if (readOnly() && path.dirname(file) === folder) {
-      throw Object.assign(new Error(`EROFS: read-only file system, open '${file}'`), { code: 'EROFS', errno: -30, syscall: 'open', path: file });
+    if (refusing() && path.dirname(file) === folder) {
+      throw Object.assign(new Error(`${code}: refused, open '${file}'`), { code, syscall: 'open', path: file });
     }
     return openFileSink(file);
   };
@@ -28,7 +28,7 @@ describe('a download folder that turns read-only', () => {
     const others = await listing(emulator(), { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:01:00' });
     const readOnlyFolder = await temporaryFolder();
     let readOnly = true;
-    const h = await harness({ batchId: 'read-only', openSink: readOnlyWhile(() => readOnly, readOnlyFolder) });
+    const h = await harness({ batchId: 'read-only', openSink: refusedWhile(() => readOnly, readOnlyFolder) });
 
     await h.engine.enqueue(files, readOnlyFolder);
     await h.engine.enqueue(others, h.folder);
@@ -52,5 +52,22 @@ describe('a download folder that turns read-only', () => {
     expect(h.engine.retryFailed()).toBe(files.length);
     expect(await h.engine.whenSettled()).toBe('finished');
     await expectExactFolder(emulator(), readOnlyFolder, files);
+  });
+
+  // A path over the system's limit (a deep folder on Linux's 4,096 bytes, Windows' 260): asking the server again
+  // cannot mend it, so the file fails at once with the reason instead of being retried as a dropped connection.
+  it.each([
+    ['ENAMETOOLONG', 'the path is too long'],
+    ['EISDIR', 'a folder of that name is in the way'],
+  ])('a file the system refuses with %s fails at once, in plain words', async (code, words) => {
+    const files = await listing(emulator(), { 'start-date': '2025-03-24T19:00:00', 'end-date': '2025-03-24T19:00:30' });
+    const refusingFolder = await temporaryFolder();
+    const h = await harness({ batchId: `refused-${code}`, openSink: refusedWhile(() => true, refusingFolder, code) });
+    await h.engine.enqueue(files, refusingFolder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(h.engine.jobs().map(({ state, attempts, lastError }) => ({ state, attempts, lastError }))).toEqual(
+      files.map((file) => ({ state: 'failed', attempts: 1, lastError: `Cannot write ${file.filename} into ${refusingFolder} (${words}). Choose a folder you can write to.` })),
+    );
+    expect(await listFolder(refusingFolder)).toEqual([]);
   });
 });
