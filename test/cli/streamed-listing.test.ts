@@ -170,9 +170,22 @@ async function sendPaced(res: ServerResponse, body: Buffer, progress: { sent: nu
   for (let offset = 0; offset < body.length && !res.destroyed; offset += 64 * 1024) {
     const piece = body.subarray(offset, offset + 64 * 1024);
     progress.sent += piece.length;
-    if (!res.write(piece)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    if (!res.write(piece)) await drainedOrClosed(res);
   }
   res.end(() => (progress.finished = true));
+}
+
+/** Resolves when `res` can take more, or is gone; the listener that did not fire goes too (else they pile up, one per wait). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 /** Resolves once `value()` has not changed for `quietMs` (or `done()` holds). */
