@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -233,6 +233,19 @@ describe('files on disk', () => {
     await writeFile(path.join(folder, '.keep.part'), 'x');
     expect(await removeStaleTemporaryFiles(folder)).toEqual([stale]);
     expect(await listFolder(folder)).toEqual(['.keep.part', 'keep.fts']);
+  });
+
+  it('with an age limit, removes only temporary files older than it (another process may be writing the young ones)', async () => {
+    const folder = await temporaryFolder();
+    const old = temporaryNameFor('old.fts');
+    const young = temporaryNameFor('young.fts');
+    await writeFile(path.join(folder, old), 'partial');
+    await writeFile(path.join(folder, young), 'partial');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(path.join(folder, old), anHourAgo, anHourAgo);
+    expect(await removeStaleTemporaryFiles(folder, { olderThanMs: 60_000 })).toEqual([old]);
+    expect(await listFolder(folder)).toEqual([young]);
+    expect(await removeStaleTemporaryFiles(path.join(folder, 'no such folder'))).toEqual([]);
   });
 });
 

@@ -28,6 +28,13 @@ describe('names for a second copy (keep both)', () => {
     expect(numberedName(accented, 7)).toMatch(/^é+ \(7\)\.fts$/);
   });
 
+  it('drops an extension too long to keep beside the number, cutting the whole name instead', () => {
+    const extension = `.${'e'.repeat(250)}`; // 251 bytes: with " (1)" it would just fit, with " (10)" not
+    expect(numberedName(`a${extension}`, 1)).toBe(`a${extension}`.slice(0, MAX_NAME_BYTES - 4) + ' (1)');
+    expect(utf8Length(numberedName(`a${extension}`, 1))).toBe(MAX_NAME_BYTES);
+    expect(numberedName(`a${extension}`, 10)).toBe(`a${extension}`.slice(0, MAX_NAME_BYTES - 5) + ' (10)');
+  });
+
   it('any safe name gives a safe copy name within the limit, different from the original', () => {
     const safeName = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }).filter((name) => checkSafeFilename(name).ok);
     fc.assert(
