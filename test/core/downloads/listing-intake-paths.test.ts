@@ -147,6 +147,25 @@ describe('names that differ only in letter case', () => {
   });
 });
 
+describe('a place from the folder layout', () => {
+  // Campaign layouts are checked when they are made; the intake checks each place again, whatever made it.
+  it.each([['../outside'], ['a/../../outside'], ['/etc'], ['..']])('%j, outside the folder, is refused and reported', async (place) => {
+    const intake = await ListingIntake.open(host(), folder, 'skip', () => place);
+    await intake.add([entry(`escape_${place.length}_${place.charCodeAt(0)}.fts`)]);
+    expect(intake.result.rejected).toEqual([{ filename: expect.any(String), reason: 'its place in the folder layout would be outside the folder' }]);
+    expect(intake.result.queued).toEqual([]);
+  });
+
+  it('inside the folder (or the folder itself) is where the file goes', async () => {
+    for (const [place, name] of [['kcor/2025', 'inside_a.fts'], ['', 'inside_b.fts'], ['a/../b', 'inside_c.fts']] as const) {
+      const intake = await ListingIntake.open(host(), folder, 'skip', () => place);
+      await intake.add([entry(name)]);
+      expect(intake.result.rejected).toEqual([]);
+      expect(ledger.get(intake.result.queued[0]!)!.targetPath).toBe(path.join(folder, place, name));
+    }
+  });
+});
+
 describe('a listed download address', () => {
   const evil = 'http://evil.example/v1/download?filename=a.fts.gz';
 
