@@ -84,6 +84,14 @@ describe('statuses', () => {
     expect((broken.error as ServerError).serverMessage).toBeUndefined();
   });
 
+  it('an error body that arrives in pieces is read whole (up to 64 KB) before its message is taken', async () => {
+    const pieces = Readable.from([Buffer.from('{"message":"Down for'), Buffer.from(' maintenance"}')]);
+    const outcome = await attempt(answering(503, pieces));
+    expect(outcome.error).toMatchObject({ status: 503, serverMessage: 'Down for maintenance' });
+    const page = Readable.from([Buffer.from('\n'), Buffer.from('<html>busy</html>')]);
+    expect((await attempt(answering(200, page))).error).toMatchObject({ reason: 'error-body' });
+  });
+
   it('an error body that never ends is read only to 64 KB', async () => {
     const { body, taken } = endless('<html>busy</html>');
     const outcome = await attempt(answering(500, body));

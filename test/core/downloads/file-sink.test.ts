@@ -1,5 +1,6 @@
 // The file sink owns one descriptor and must close it exactly once: a second close of the same number
 // can close a file another download has just opened, and that download's bytes then go nowhere.
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,21 @@ describe('file sink', () => {
     await sink.close();
     expect(await readFile(file, 'utf8')).toBe('SIMPLE  =');
     expect(errors).toEqual([]);
+  });
+
+  it("a second close does not close a descriptor number another file has been given since", async () => {
+    const folder = await temporaryFolder();
+    const sink = await openFileSink(path.join(folder, 'first.part'));
+    await new Promise<void>((resolve) => sink.writable.end(Buffer.from('x'), () => resolve()));
+    await sink.close();
+    // The lowest free number is handed out next: usually the one the sink just gave back.
+    const other = openSync(path.join(folder, 'other.part'), 'w');
+    try {
+      await sink.close();
+      expect(() => writeSync(other, 'still open')).not.toThrow();
+    } finally {
+      closeSync(other);
+    }
+    expect(await readFile(path.join(folder, 'other.part'), 'utf8')).toBe('still open');
   });
 });
