@@ -38,8 +38,13 @@ export function checkLayout(raw: string): LayoutCheck {
     }
   }
   if (/[{}]/.test(template.replace(PLACEHOLDER, 'x'))) return refuse('has a brace that opens or closes no placeholder');
-  const folders = template.split(/[\\/]+/).filter((folder) => folder !== '');
-  if (folders.some((folder) => folder.trim() === '.' || folder.trim() === '..')) return refuse('goes up or stays with "." or ".."');
+  // Spaces around a folder name are dropped (file systems and placeEntry drop them too), so the template
+  // stored is the one that checks the same again: "{instrument} /" is "{instrument}".
+  const folders = template
+    .split(/[\\/]+/)
+    .map((folder) => folder.trim())
+    .filter((folder) => folder !== '');
+  if (folders.some((folder) => folder === '.' || folder === '..')) return refuse('goes up or stays with "." or ".."');
   return { ok: true, template: folders.join('/') };
 }
 

@@ -12,6 +12,10 @@ describe('folder layout templates', () => {
     ['  {instrument}\\{yyyy}-{mm}//{dd}/ ', '{instrument}/{yyyy}-{mm}/{dd}'],
     ['by-region/{wave_region}_{obs_plan}', 'by-region/{wave_region}_{obs_plan}'],
     ['a..b/{dd}', 'a..b/{dd}'],
+    // Found by the layout property (seed -88451926): spaces around a folder went into the stored template,
+    // which then checked differently again.
+    ['{instrument} /', '{instrument}'],
+    ['a / b/ /{dd}', 'a/b/{dd}'],
   ])('accepts %j as %j', (raw, template) => {
     expect(checkLayout(raw)).toEqual({ ok: true, template });
   });
