@@ -63,8 +63,8 @@ interface Plan {
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
 interface PieceOutcome extends EnqueueResult {
   names: string[];
-  /** The piece's accepted names, case-folded per folder: see ListingIntake.foldedNames. */
-  folded: FoldedNames;
+  /** The piece's accepted names, case-folded, as added to ListingIntake.foldedNames: taken out again if the piece fails. */
+  folded: { folder: string; folded: string }[];
   plans: Plan[];
   /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
   adopted: number[];
@@ -109,14 +109,19 @@ export class ListingIntake {
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: [], folded: new FoldedNames(), plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
-    const candidates = this.candidates(entries, piece);
-    await this.plan(candidates, await this.diskFacts(candidates), piece);
-    await this.checkFreeSpace(piece.plans);
-    await this.makeFolders(piece.plans);
-    const queued = this.commit(piece);
+    const piece: PieceOutcome = { names: [], folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
+    let queued: QueuedJob[];
+    try {
+      const candidates = this.candidates(entries, piece);
+      await this.plan(candidates, await this.diskFacts(candidates), piece);
+      await this.checkFreeSpace(piece.plans);
+      await this.makeFolders(piece.plans);
+      queued = this.commit(piece);
+    } catch (error) {
+      for (const { folder, folded } of piece.folded) this.foldedNames.remove(folder, folded);
+      throw error;
+    }
     for (const name of piece.names) this.seen.add(name);
-    this.foldedNames.addAll(piece.folded);
     for (const id of piece.queued) this.result.queued.push(id);
     for (const job of queued) this.result.queued.push(job.id);
     for (const skip of piece.skipped) this.result.skipped.push(skip);
@@ -148,12 +153,13 @@ export class ListingIntake {
         continue;
       }
       const folded = fold(entry.filename);
-      const sameButCase = this.foldedNames.get(folder, folded) ?? piece.folded.get(folder, folded);
+      const sameButCase = this.foldedNames.get(folder, folded);
       if (sameButCase !== undefined) {
         piece.rejected.push({ filename: entry.filename, reason: `its name differs from "${sameButCase}" only in letter case; many disks would store both as one file` });
         continue;
       }
-      piece.folded.add(folder, folded, entry.filename);
+      this.foldedNames.add(folder, folded, entry.filename);
+      piece.folded.push({ folder, folded });
       named.push({ entry, folder, targetPath: path.join(folder, entry.filename) });
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
@@ -319,8 +325,8 @@ class FoldedNames {
     names.set(folded, name);
   }
 
-  addAll(other: FoldedNames): void {
-    for (const [folder, names] of other.byFolder) for (const [folded, name] of names) this.add(folder, folded, name);
+  remove(folder: string, folded: string): void {
+    this.byFolder.get(folder)?.delete(folded);
   }
 }
 

@@ -139,6 +139,17 @@ describe('names that differ only in letter case', () => {
     expect(intake.result.queued.map((id) => path.basename(ledger.get(id)!.targetPath))).toEqual(['KCOR_case.fts', 'other_case.fts', 'accent_\u00e9.fts']);
   });
 
+  it('of a piece that could not be queued are forgotten with it: the same names queue later', async () => {
+    let free = 10;
+    const intake = await ListingIntake.open({ ...host(), freeSpace: async () => free }, folder, 'skip');
+    const big = (filename: string): FileEntry => ({ ...entry(filename), filesize: 1_000 });
+    await expect(intake.add([big('Retry_case.fts'), big('retry_case2.fts')])).rejects.toThrow(/space/i);
+    free = Number.MAX_SAFE_INTEGER;
+    await intake.add([entry('Retry_case.fts'), entry('retry_CASE2.fts')]);
+    expect(intake.result.rejected).toEqual([]);
+    expect(intake.result.queued).toHaveLength(2);
+  });
+
   it('go to different folders of a layout without a clash', async () => {
     const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => (listed.filename.startsWith('U') ? 'upper' : 'lower'));
     await intake.add([entry('Ucase_layout.fts'), entry('ucase_layout.fts')]);
