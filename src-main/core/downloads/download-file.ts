@@ -15,7 +15,7 @@ import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
 import { fitsLayoutGuard } from './fits-layout-guard';
-import { inPlainWords } from './folder-errors';
+import { cannotWriteThere, inPlainWords, isNoRoom } from './folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';
@@ -214,19 +214,17 @@ async function notFitsError(body: Readable, filename: string): Promise<DownloadE
   return new DownloadError('not-fits', `${filename} is not a FITS file (it does not begin with "SIMPLE  ="); it was not saved.`);
 }
 
-/** File-system errors that trying again will not mend: the file fails with the reason, the other files go on. */
-const CANNOT_WRITE: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'EISDIR', 'ELOOP']);
-
 function classify(error: unknown, target: DownloadTarget, url: string, stalled: boolean): MlsoError {
   if (stalled) return new NetworkError('stalled', url);
   if (error instanceof MlsoError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new DiskFullError(target.folder);
+  if (isNoRoom(code)) return new DiskFullError(target.folder);
   if (code === 'Z_BUF_ERROR' || (error instanceof Error && /unexpected end of file/i.test(error.message))) {
     return new DownloadError('truncated', `${target.filename} arrived incomplete (the compressed stream ended early).`);
   }
   if (code === 'Z_DATA_ERROR') return new DownloadError('corrupt', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
-  if (code !== undefined && CANNOT_WRITE.has(code)) {
+  // The file fails with the reason; the other files go on.
+  if (cannotWriteThere(code)) {
     return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${inPlainWords(code)}). Choose a folder you can write to.`);
   }
   if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || (error instanceof Error && error.message === 'aborted')) {

@@ -19,6 +19,14 @@ const REASONS: Readonly<Record<string, string>> = {
 };
 
 const NO_ROOM: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
+/** Errors that trying again will not mend: the place cannot be written as it is. */
+const CANNOT_WRITE: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'EISDIR', 'ELOOP']);
+
+/** The disk (or the user's quota on it) is full. */
+export const isNoRoom = (code: string | undefined): code is string => code !== undefined && NO_ROOM.has(code);
+
+/** The place cannot be written, and asking the server again will not change that. */
+export const cannotWriteThere = (code: string | undefined): code is string => code !== undefined && CANNOT_WRITE.has(code);
 
 export type FolderRole = 'download' | 'state';
 export type FolderStep = 'create' | 'write';
@@ -35,7 +43,7 @@ export class FolderAccessError extends MlsoError {
   ) {
     const what = role === 'download' ? 'the download folder' : 'the state folder';
     const doing = step === 'create' ? `Cannot create ${what}` : `Cannot write to ${what}`;
-    const next = NO_ROOM.has(problem)
+    const next = isNoRoom(problem)
       ? 'Free some space or choose another folder.'
       : role === 'download'
         ? 'Choose a folder you can write to.'
