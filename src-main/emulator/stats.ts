@@ -70,12 +70,9 @@ export class StatsRecorder {
   downloadInFlight(): () => void {
     this.stats.activeDownloads++;
     this.stats.peakActiveDownloads = Math.max(this.stats.peakActiveDownloads, this.stats.activeDownloads);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
+    return onlyOnce(() => {
       this.stats.activeDownloads = Math.max(0, this.stats.activeDownloads - 1);
-    };
+    });
   }
 
   downloadStarted(filename: string): void {
@@ -97,17 +94,24 @@ export class StatsRecorder {
   /** Returns the function to call exactly once when that listing's response is over. */
   listingInFlight(): () => void {
     this.stats.activeListings++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
+    return onlyOnce(() => {
       this.stats.activeListings = Math.max(0, this.stats.activeListings - 1);
-    };
+    });
   }
 
   listingBytes(bytes: number): void {
     this.stats.listingBytesSent += bytes;
   }
+}
+
+/** `release`, run the first time it is called and never again. */
+function onlyOnce(release: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    release();
+  };
 }
 
 function emptyStats(activeDownloads: number, activeConnections: number, activeListings: number): EmulatorStats {
