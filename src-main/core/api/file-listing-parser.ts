@@ -81,7 +81,15 @@ export class FileListingParser {
 
   /** The checked listing, once the whole answer has been written. */
   end(): FileListing {
-    if (this.failure === undefined && !this.tokenizer.isEnded) this.tokenizer.end();
+    if (this.failure === undefined && !this.tokenizer.isEnded) {
+      // A number is only known to be complete at the end, so a second top-level value such as the last 0 of
+      // "00" reaches the outline here, and its complaint comes out of end() itself rather than through onError.
+      try {
+        this.tokenizer.end();
+      } catch (error) {
+        this.failure = error;
+      }
+    }
     this.throwIfFailed();
     // Nothing complete arrived: an empty body, or one cut short.
     if (!this.answer) throw notJson(this.url, this.headText(), this.bytesSeen > this.head.length);
