@@ -46,4 +46,20 @@ describe('a cost-bounded value', () => {
     expect(value.fresh()).toBe(2);
     expect(value.read()).toEqual({ value: 2, stale: true });
   });
+
+  it('reads within the budget when bounded, and fresh, never stale, when not', () => {
+    const { value, computations, wait } = setUp(40);
+    expect(value.reading(true)).toEqual({ value: 1, stale: false });
+    wait(10);
+    expect(value.reading(true)).toEqual({ value: 1, stale: true });
+    expect(value.reading(false)).toEqual({ value: 2, stale: false });
+    expect(computations()).toBe(2);
+  });
+
+  it('keeps time by the process clock unless given one', () => {
+    let computations = 0;
+    const value = new CostBoundedValue(() => (computations += 1));
+    expect(value.read()).toEqual({ value: 1, stale: false });
+    expect(value.read().value).toBeGreaterThanOrEqual(1);
+  });
 });
