@@ -103,9 +103,11 @@ describe('the session keeper', () => {
     const keeper = new SessionKeeper(client, () => 'ada@example.org');
     const held = deferred();
     state.hold = held.promise;
-    state.grants = NOW + 3_600_000;
+    // The server revoked a session whose cookie has not expired yet.
+    state.expiry = NOW + 3_600_000;
+    state.grants = NOW + 7_200_000;
     const renewals = [keeper.renew(0), keeper.renew(0), keeper.renew(0)];
-    // A worker asking for the session meanwhile waits for the new one.
+    // A worker asking for the session meanwhile waits for the new one, rather than taking the revoked one.
     let readyGeneration: number | undefined;
     const ready = keeper.ready().then((generation) => (readyGeneration = generation));
     await Promise.resolve();

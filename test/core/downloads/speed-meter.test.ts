@@ -35,6 +35,17 @@ describe('the speed meter', () => {
     }
   });
 
+  it('keeps one slot per 100 ms however many pieces arrive, so adding costs the same all through a long download', () => {
+    const { meter, at } = meterAt(0);
+    for (let now = 0; now < 60_000; now += 1) {
+      at(now);
+      meter.add(10);
+    }
+    // The window of 5 s and the slot it began in: 51 slots, not one per piece.
+    expect((meter as unknown as { slots: unknown[] }).slots.length).toBeLessThanOrEqual(52);
+    expect(meter.bytesPerSecond()).toBeCloseTo(10_000, -2);
+  });
+
   it('forgets what came more than the window ago, so it follows a change of speed', () => {
     const { meter, at } = meterAt(0);
     for (let now = 0; now < 10_000; now += 100) {
