@@ -6,7 +6,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
 import { DownloadLedger, type LedgerOpenOptions } from './download-ledger';
-import { fileSystemCode } from './folder-errors';
+import { fileSystemCode, inPlainWords } from './folder-errors';
 import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
 
 /** What was done about a damaged ledger, for the front end to tell the user once. */
@@ -62,7 +62,8 @@ function moveAside(file: string, reason: string): string {
       if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
     }
   } catch (error) {
-    const why = fileSystemCode(error) ?? (error as Error).message;
+    const code = fileSystemCode(error);
+    const why = code ? inPlainWords(code) : (error as Error).message;
     throw new LedgerUnavailableError(
       `The download ledger ${file} is damaged (${reason}) and could not be moved aside (${why}). Move or delete it and its -wal and -shm files, then try again.`,
     );

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_BACKUP_FOLDER } from '../../../src-main/core/campaigns/campaign-backups';
 import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file';
-import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE, openStateLedger } from '../../../src-main/core/downloads/open-engine';
 import { MlsoError } from '../../../src-main/core/errors';
 import { cliAgainst, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { garbleHeader } from '../downloads/ledger-damage';
@@ -111,6 +111,35 @@ describe('campaign copies beside the ledger', () => {
         '(That is not a campaign file: it is not JSON. Export one with `campaign export NAME --format campaign`); it was left as it is.',
     );
     expect(await readFile(path.join(copies, eclipse!), 'utf8')).toMatch(/^\{"format"/);
+  });
+
+  it('that cannot be read, when no other comes back, are still named when a deleted ledger is started anew', async () => {
+    const h = await harness({ batchId: 'one' });
+    await serviceOver(h).create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] });
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    const [eclipse] = await readdir(copies);
+    await writeFile(path.join(copies, eclipse!), 'not JSON');
+    for (const name of await readdir(h.stateFolder)) if (name.startsWith(LEDGER_FILE)) await rm(path.join(h.stateFolder, name));
+
+    const again = await harness({ batchId: 'two' }, h.stateFolder);
+    expect(definitions(again)).toEqual([]);
+    expect(again.campaignRestore).toEqual({ folder: copies, restored: [], unreadable: [expect.objectContaining({ file: path.join(copies, eclipse!) })] });
+    expect(again.notice?.startsWith(`The download ledger ${path.join(h.stateFolder, LEDGER_FILE)} was missing or empty, so a new one was started. `)).toBe(true);
+    expect(again.notice).toContain(`The campaign copy ${path.join(copies, eclipse!)} could not be read`);
+  });
+
+  it('give no notice at all when the ledger opens as it was', async () => {
+    const h = await harness({ batchId: 'one' });
+    await serviceOver(h).create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] });
+    await closeEarly(h);
+    const ledgerOnly = await openStateLedger(h.stateFolder);
+    ledgerOnly.close();
+    expect(ledgerOnly).not.toHaveProperty('notice');
+    const again = await harness({ batchId: 'two' }, h.stateFolder);
+    expect(again.notice).toBeUndefined();
+    expect(again.campaignRestore).toBeUndefined();
+    expect(again.recovered).toBeUndefined();
   });
 
   it('that cannot be written undo the change and say so plainly', async () => {

@@ -4,10 +4,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
+import { prepareDownloadFolder } from '../../../src-main/core/downloads/download-folder';
 import { FolderAccessError } from '../../../src-main/core/downloads/folder-errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
-import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { listing, openHarness, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 64 });
@@ -84,5 +85,21 @@ describe('a state folder that cannot be created', () => {
     const error = await openHarness(emulator(), {}, stateFolder).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FolderAccessError);
     expect((error as Error).message).toBe(`Cannot create the state folder ${stateFolder} (a file is in the way on its path). Make it writable, or use another --state-dir.`);
+  });
+});
+
+describe('preparing a download folder', () => {
+  it('checks that the folder can be written once it exists, and says so when it cannot', async () => {
+    const folder = path.join(await temporaryFolder(), 'never-made');
+    // A file system that says it made the folder but did not: the write check is what notices.
+    const error = await prepareDownloadFolder(folder, async () => undefined).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FolderAccessError);
+    expect((error as Error).message).toBe(`Cannot write to the download folder ${folder} (a folder on its path is missing). Choose a folder you can write to.`);
+  });
+
+  it('makes the folder and its parents', async () => {
+    const folder = path.join(await temporaryFolder(), 'a', 'b');
+    await prepareDownloadFolder(folder);
+    expect(await listFolder(path.dirname(folder))).toEqual(['b']);
   });
 });

@@ -58,6 +58,27 @@ describe('ledger', () => {
     expect(() => DownloadLedger.open(file)).toThrow(/newer version/);
   });
 
+  it('finds no damage in a ledger of an older schema (it is brought up to date), nor in a newer one (refused by its version)', async () => {
+    const state = await temporaryFolder();
+    const older = path.join(state, 'older.sqlite');
+    const db = new Database(older);
+    db.exec(LEDGER_MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    db.close();
+    // Version 1 had no campaign tables: they are not missing from it.
+    expect(DownloadLedger.findDamage(older)).toBeUndefined();
+
+    const newer = path.join(state, 'newer.sqlite');
+    DownloadLedger.open(newer).close();
+    const changed = new Database(newer);
+    // A newer version may have dropped or reshaped a table: that is not damage to move aside.
+    changed.exec('DROP TABLE settings');
+    changed.pragma(`user_version = ${LEDGER_MIGRATIONS.length + 1}`);
+    changed.close();
+    expect(DownloadLedger.findDamage(newer)).toBeUndefined();
+    expect(() => DownloadLedger.open(newer)).toThrow(/newer version/);
+  });
+
   it('hands each queued job to one worker only, in priority order, and respects retry times', async () => {
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(':memory:');
@@ -118,6 +139,35 @@ describe('recovery after a crash', () => {
       expect(opened.ledger.get(partial.id)).toMatchObject({ state: 'queued', attempts: 0 });
       expect(await readFile(path.join(folder, 'pending.fts'))).toEqual(body);
       expect(await listFolder(folder)).toEqual(['.young.fts.0000000e.part', 'pending.fts', 'renamed.fts']);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('re-queues a verified file whose temporary copy no longer matches its hash, and deletes only temporary files', async () => {
+    const state = await temporaryFolder();
+    const folder = await temporaryFolder();
+    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
+    // Verified, then the temporary copy changed (a disk error, another program) before the crash.
+    const changed = ledger.insert(newJob(folder, 'changed.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(changed.id, '.changed.fts.00000010.part');
+    ledger.recordVerified(changed.id, sha(body), body.length);
+    await writeFile(path.join(folder, '.changed.fts.00000010.part'), body.subarray(0, 2000));
+    // A ledger naming a file that is not a temporary one (written by hand, or by a damaged ledger): it stays.
+    const odd = ledger.insert(newJob(folder, 'odd.fts'));
+    ledger.claimNext(Date.now());
+    ledger.recordTemporaryFile(odd.id, 'notes.txt');
+    await writeFile(path.join(folder, 'notes.txt'), 'the user’s own notes');
+    ledger.setSetting('queue-paused', 'true');
+    ledger.close();
+
+    const opened = await openDownloadEngine(state, { client: new MlsoClient({ baseUrl: 'http://127.0.0.1:1' }), username: () => undefined });
+    try {
+      expect(opened.ledger.get(changed.id)).toMatchObject({ state: 'queued', attempts: 0, sha256: null, tempName: null });
+      expect(opened.ledger.get(odd.id)).toMatchObject({ state: 'queued', attempts: 0 });
+      expect(await listFolder(folder)).toEqual(['notes.txt']);
     } finally {
       await opened.close();
     }
