@@ -109,6 +109,20 @@ describe('a damaged ledger', () => {
     for (const name of [stamped, `${stamped}-2`, `${stamped}-4`]) expect(existsSync(name), name).toBe(true);
   });
 
+  it('met only when opening it for writing (while its -wal is replayed, say) is moved aside all the same', async () => {
+    const file = await ledgerFile();
+    vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue(undefined);
+    const open = DownloadLedger.open.bind(DownloadLedger);
+    vi.spyOn(DownloadLedger, 'open')
+      .mockImplementationOnce(() => {
+        throw withCode('SQLITE_CORRUPT', 'database disk image is malformed');
+      })
+      .mockImplementation(open);
+    const { ledger, recovered } = openLedgerRecovering(file);
+    ledger.close();
+    expect(recovered).toEqual({ damagedFile: file, movedTo: `${file}.damaged-20261124T120000Z`, reason: 'database disk image is malformed' });
+  });
+
   it('that cannot be moved aside is left where it is, and the message says what to do', async () => {
     const file = await ledgerFile();
     vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue('database disk image is malformed');
