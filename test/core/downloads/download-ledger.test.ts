@@ -1,0 +1,118 @@
+// The ledger's queries on their own, over a ledger in memory or in a temporary folder: filters, bulk moves,
+// ordering, figures of an empty queue, and the read-only look for damage.
+import { copyFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
+import { temporaryFolder } from '../../helpers/fixtures';
+
+const FOLDER = path.resolve('/data/fits');
+const ledgers: DownloadLedger[] = [];
+
+afterEach(() => {
+  for (const ledger of ledgers.splice(0)) ledger.close();
+});
+
+function memoryLedger(): DownloadLedger {
+  const ledger = DownloadLedger.open(':memory:');
+  ledgers.push(ledger);
+  return ledger;
+}
+
+function newJob(filename: string, batchId: string | null = null, expectedSize = 1_000): NewJob {
+  return {
+    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: '2025-03-24T21:03:04',
+    filename,
+    folder: FOLDER,
+    targetPath: path.join(FOLDER, filename),
+    expectedSize,
+    batchId,
+  };
+}
+
+const names = (jobs: { filename: string }[]): string[] => jobs.map((job) => job.filename);
+
+describe('the download ledger', () => {
+  it('lists by several states and by batch, and hides cleared jobs unless asked for them', () => {
+    const ledger = memoryLedger();
+    const a = ledger.insert(newJob('a.fts', 'one'));
+    ledger.insert(newJob('b.fts', 'two'));
+    const c = ledger.insert(newJob('c.fts', 'one'));
+    ledger.insert(newJob('d.fts', 'one'));
+    ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
+    ledger.claimNext(Date.now()); // b.fts
+    ledger.setState(c.id, 'paused');
+    expect(names(ledger.list({ states: ['queued', 'active'] }))).toEqual(['b.fts', 'd.fts']);
+    expect(names(ledger.list({ batchId: 'one' }))).toEqual(['a.fts', 'c.fts', 'd.fts']);
+    expect(names(ledger.list({ states: ['queued', 'paused'], batchId: 'one' }))).toEqual(['c.fts', 'd.fts']);
+
+    expect(ledger.clearFinished()).toBe(1);
+    expect(names(ledger.list())).toEqual(['b.fts', 'c.fts', 'd.fts']);
+    expect(ledger.list({ includeCleared: true }).map((job) => [job.filename, job.cleared])).toEqual([
+      ['a.fts', true],
+      ['b.fts', false],
+      ['c.fts', false],
+      ['d.fts', false],
+    ]);
+  });
+
+  it('moves states in bulk, in one batch or all, and says which jobs moved', () => {
+    const ledger = memoryLedger();
+    const a = ledger.insert(newJob('a.fts', 'one'));
+    const b = ledger.insert(newJob('b.fts', 'two'));
+    const c = ledger.insert(newJob('c.fts', 'one'));
+    expect(ledger.moveStates(['queued'], 'paused', 'one')).toEqual([a.id, c.id]);
+    expect(ledger.get(b.id)?.state).toBe('queued');
+    expect(ledger.moveStates(['queued', 'paused'], 'cancelled')).toEqual([a.id, b.id, c.id]);
+    expect(names(ledger.list({ states: ['cancelled'] }))).toEqual(['a.fts', 'b.fts', 'c.fts']);
+  });
+
+  it('puts the job moved to the front last before all others, also before one moved there earlier', () => {
+    const ledger = memoryLedger();
+    ledger.insert(newJob('a.fts'));
+    const b = ledger.insert(newJob('b.fts'));
+    const c = ledger.insert(newJob('c.fts'));
+    ledger.moveToFront(b.id);
+    ledger.moveToFront(c.id);
+    expect(names(ledger.list())).toEqual(['c.fts', 'b.fts', 'a.fts']);
+    expect(ledger.claimNext(Date.now())?.filename).toBe('c.fts');
+  });
+
+  it('gives figures of 0, never null, for an empty queue', () => {
+    const ledger = memoryLedger();
+    expect(ledger.pendingSizes()).toEqual({ count: 0, knownCount: 0, knownBytes: 0 });
+    ledger.insert(newJob('a.fts', null, 0));
+    ledger.insert(newJob('b.fts', null, 300));
+    expect(ledger.pendingSizes()).toEqual({ count: 2, knownCount: 1, knownBytes: 300 });
+  });
+
+  it('opens a ledger in a folder not made yet, and knows whether it held a ledger before', async () => {
+    const file = path.join(await temporaryFolder(), 'state', 'deeper', 'downloads.sqlite');
+    const first = DownloadLedger.open(file);
+    expect(first.startedEmpty).toBe(true);
+    first.insert(newJob('a.fts'));
+    first.close();
+    const again = DownloadLedger.open(file);
+    ledgers.push(again);
+    expect(again.startedEmpty).toBe(false);
+    expect(names(again.list())).toEqual(['a.fts']);
+  });
+
+  it('looks for damage read-only: a ledger’s -wal is left as it was, not folded into the file', async () => {
+    const folder = await temporaryFolder();
+    const live = DownloadLedger.open(path.join(folder, 'live.sqlite'));
+    ledgers.push(live);
+    live.insert(newJob('a.fts'));
+    // A copy of the file and its -wal as a crash leaves them (the live connection keeps its -wal until it closes).
+    const copy = path.join(folder, 'copy.sqlite');
+    await copyFile(path.join(folder, 'live.sqlite'), copy);
+    await copyFile(path.join(folder, 'live.sqlite-wal'), `${copy}-wal`);
+    const walBytes = (await stat(`${copy}-wal`)).size;
+    expect(walBytes).toBeGreaterThan(0);
+    expect(DownloadLedger.findDamage(copy)).toBeUndefined();
+    expect((await stat(`${copy}-wal`)).size).toBe(walBytes);
+  });
+});
