@@ -70,6 +70,15 @@ describe('the download ledger', () => {
     expect(names(ledger.list({ states: ['cancelled'] }))).toEqual(['a.fts', 'b.fts', 'c.fts']);
   });
 
+  it('adopts a job into another batch, where a cleared one shows again', () => {
+    const ledger = memoryLedger();
+    const a = ledger.insert(newJob('a.fts', 'one'));
+    ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
+    ledger.clearFinished();
+    ledger.adoptIntoBatch(a.id, 'two');
+    expect(ledger.list({ batchId: 'two' }).map((job) => [job.filename, job.state, job.cleared])).toEqual([['a.fts', 'done', false]]);
+  });
+
   it('puts the job moved to the front last before all others, also before one moved there earlier', () => {
     const ledger = memoryLedger();
     ledger.insert(newJob('a.fts'));
