@@ -4,6 +4,8 @@
 // survivors go to reports/mutation/ (HTML and JSON) and to the terminal.
 // A part of the folder can be run alone, with its own report (a whole run takes hours on two cores):
 //   MUTATION_REPORT=ledger npx stryker run --mutate src-main/core/downloads/download-ledger.ts
+// Stryker's vitest runner sometimes records a mutant its tests kill as Survived: re-check the survivors with
+//   npm run mutation:recheck -- reports/mutation/ledger.json
 // @ts-check
 const report = process.env.MUTATION_REPORT ?? 'mutation';
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -1,0 +1,141 @@
+// Re-checks the mutants a Stryker report says survived (or no test covered) with plain vitest, one at a time:
+//   node scripts/mutation/recheck-survivors.mjs reports/mutation/<name>.json [--part 1/2] [--out recheck.json]
+// (--part i/n takes every n-th mutant from the i-th: run n processes, one per core, to share the work.)
+// Why: with Stryker's vitest runner a mutant its tests kill is sometimes recorded as Survived (stryker-js #6073,
+// #6192; seen here with download-file.ts:93). Each mutant is applied to a private copy of the tree and the module's
+// focused tests run on it (bail at the first failure); a failure is a kill. Slow suites (the engine, the faults)
+// are in the focused list only for the modules they exist for. Prints one line per mutant and a score per module.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const D = 'test/core/downloads/';
+/** The tests that exercise each module most directly, fastest first. */
+const FOCUSED = {
+  'download-file.ts': [`${D}download-file-answers.test.ts`, `${D}download-file.test.ts`, `${D}read-only-folder.test.ts`, `${D}error-page-sign-in.test.ts`],
+  'gzip-layers.ts': ['test/hostile/gzip-layers-properties.test.ts', `${D}gzip-layers.test.ts`, `${D}download-file-answers.test.ts`],
+  'listing-intake.ts': [`${D}listing-intake.test.ts`, `${D}listing-intake-paths.test.ts`, `${D}listing-intake-hosts.test.ts`, 'test/core/campaigns/campaign-sync.test.ts'],
+  'folder-errors.ts': [`${D}folder-errors.test.ts`, `${D}read-only-folder.test.ts`, `${D}download-folder.test.ts`, 'test/core/campaigns/campaign-backups.test.ts'],
+  'disk-space.ts': [`${D}listing-intake.test.ts`, `${D}download-engine.test.ts`],
+  'fits-layout-guard.ts': [`${D}fits-layout-guard.test.ts`, `${D}fits-layout-faults.test.ts`, `${D}download-file.test.ts`],
+  'fits-completeness.ts': [`${D}fits-completeness.test.ts`, `${D}download-file.test.ts`],
+  'fits-signature.ts': [`${D}download-file.test.ts`],
+  'existing-files.ts': [`${D}existing-files.test.ts`],
+  'temporary-files.ts': [`${D}download-file.test.ts`, `${D}ledger-and-recovery.test.ts`],
+  'file-sink.ts': [`${D}file-sink.test.ts`, `${D}flush-before-rename.test.ts`],
+  'failure-decision.ts': [`${D}failure-decision.test.ts`],
+  'retry-policy.ts': [`${D}retry-policy.test.ts`],
+  'run-tally.ts': [`${D}run-tally.test.ts`, `${D}run-progress.test.ts`],
+  'speed-meter.ts': [`${D}speed-meter.test.ts`],
+  'cost-bounded-value.ts': [`${D}cost-bounded-value.test.ts`],
+  'session-keeper.ts': [`${D}session-keeper.test.ts`, `${D}error-page-sign-in.test.ts`],
+  'job-views.ts': [`${D}estimate-seconds-left.test.ts`, `${D}run-progress.test.ts`],
+  'crash-recovery.ts': [`${D}ledger-and-recovery.test.ts`],
+  'progress-board.ts': [`${D}progress-board.test.ts`, `${D}run-progress.test.ts`],
+  'state-lock.ts': [`${D}state-lock-unit.test.ts`, `${D}state-lock.test.ts`],
+  'state-folder.ts': [`${D}state-folder.test.ts`],
+  'sqlite-errors.ts': [`${D}sqlite-errors.test.ts`, `${D}damaged-ledger.test.ts`],
+  'download-folder.ts': [`${D}download-folder.test.ts`],
+  'ledger-recovery.ts': [`${D}ledger-recovery.test.ts`, `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
+  'ledger-schema.ts': [`${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
+  'open-engine.ts': ['test/core/campaigns/campaign-backups.test.ts', `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}download-folder.test.ts`],
+  'download-ledger.ts': [`${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
+  'download-engine.ts': [`${D}download-engine.test.ts`, `${D}batch-pause.test.ts`, `${D}run-progress.test.ts`, `${D}error-page-sign-in.test.ts`, `${D}read-only-folder.test.ts`, `${D}ledger-and-recovery.test.ts`, 'test/faults/fault-suite.test.ts'],
+};
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : fallback;
+}
+
+const reportFile = process.argv[2];
+if (!reportFile || !existsSync(reportFile)) {
+  console.error('Give the JSON report of a Stryker run, e.g. reports/mutation/mutation.json.');
+  process.exit(2);
+}
+const outFile = option('--out', undefined);
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+
+/** Character offset of a Stryker location (1-based line, 1-based column) in `source`. */
+function offsetOf(source, { line, column }) {
+  let offset = 0;
+  for (let at = 1; at < line; at += 1) offset = source.indexOf('\n', offset) + 1;
+  return offset + column - 1;
+}
+
+const jobs = [];
+for (const [file, entry] of Object.entries(report.files)) {
+  const relative = path.isAbsolute(file) ? path.relative(ROOT, file) : file;
+  for (const mutant of entry.mutants) {
+    if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
+    const start = offsetOf(entry.source, mutant.location.start);
+    const original = entry.source.slice(start, offsetOf(entry.source, mutant.location.end));
+    jobs.push({ relative, reportSource: entry.source, start, original, mutant });
+  }
+}
+const [partIndex, partCount] = option('--part', '1/1').split('/').map(Number);
+const mine = jobs.filter((_, index) => index % partCount === partIndex - 1);
+console.log(`${mine.length} of the ${jobs.length} surviving or uncovered mutants to re-check`);
+
+/** A private copy of what the tests need, sharing node_modules. */
+function workTree() {
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'mutation-recheck-'));
+  const tree = path.join(parent, 'main');
+  mkdirSync(tree);
+  for (const item of ['src-main', 'src-shared', 'test', 'scripts', 'vitest.mutation.config.ts', 'tsconfig.json', 'package.json']) {
+    cpSync(path.join(ROOT, item), path.join(tree, item), { recursive: true });
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+  // Tests find the shared reference documents beside the project, as in CI.
+  const shared = path.resolve(ROOT, '../shared');
+  if (existsSync(shared)) symlinkSync(shared, path.join(parent, 'shared'));
+  return { parent, tree };
+}
+
+function recheck(job, tree) {
+  const target = path.join(tree, job.relative);
+  const current = readFileSync(path.join(ROOT, job.relative), 'utf8');
+  // The module may have changed since the report: the mutant goes where its original text now is, nearest its old place.
+  let at = job.start;
+  if (current !== job.reportSource) {
+    const places = [];
+    for (let found = current.indexOf(job.original); found >= 0 && job.original; found = current.indexOf(job.original, found + 1)) places.push(found);
+    if (places.length === 0) return 'Gone';
+    at = places.reduce((best, place) => (Math.abs(place - job.start) < Math.abs(best - job.start) ? place : best));
+  }
+  const mutated = current.slice(0, at) + job.mutant.replacement + current.slice(at + job.original.length);
+  const tests = FOCUSED[path.basename(job.relative)] ?? [];
+  if (tests.length === 0) return 'NoFocusedTests';
+  writeFileSync(target, mutated);
+  try {
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    const run = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], { cwd: tree, env, timeout: 300_000, stdio: 'ignore' });
+    // A mutant that hangs the tests past the timeout is detected, as Stryker counts it.
+    return run.status === 0 ? 'Survived' : 'Killed';
+  } finally {
+    writeFileSync(target, current);
+  }
+}
+
+const results = [];
+const { parent, tree } = workTree();
+for (const job of mine) {
+  const verdict = recheck(job, tree);
+  const { line } = job.mutant.location.start;
+  results.push({ file: job.relative, line, mutator: job.mutant.mutatorName, original: job.original, replacement: job.mutant.replacement, stryker: job.mutant.status, verdict });
+  console.log(`${results.length}/${mine.length} ${verdict.padEnd(8)} ${path.basename(job.relative)}:${line} ${job.mutant.mutatorName} -> ${JSON.stringify(job.mutant.replacement).slice(0, 60)}`);
+  if (outFile) writeFileSync(outFile, JSON.stringify(results, null, 1));
+}
+rmSync(parent, { recursive: true, force: true });
+const byModule = new Map();
+for (const { file, verdict } of results) {
+  const counts = byModule.get(file) ?? { killed: 0, not: 0 };
+  counts[verdict === 'Killed' ? 'killed' : 'not'] += 1;
+  byModule.set(file, counts);
+}
+for (const [file, { killed, not }] of byModule) console.log(`${path.basename(file).padEnd(24)} ${killed} killed, ${not} not`);
+const killed = results.filter((result) => result.verdict === 'Killed').length;
+console.log(`Re-checked ${results.length}: ${killed} killed, ${results.length - killed} not.`);
