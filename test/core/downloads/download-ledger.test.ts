@@ -3,10 +3,10 @@
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
+import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { temporaryFolder } from '../../helpers/fixtures';
+import { newJob } from './ledger-jobs';
 
-const FOLDER = path.resolve('/data/fits');
 const ledgers: DownloadLedger[] = [];
 
 afterEach(() => {
@@ -19,29 +19,16 @@ function memoryLedger(): DownloadLedger {
   return ledger;
 }
 
-function newJob(filename: string, batchId: string | null = null, expectedSize = 1_000): NewJob {
-  return {
-    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: '2025-03-24T21:03:04',
-    filename,
-    folder: FOLDER,
-    targetPath: path.join(FOLDER, filename),
-    expectedSize,
-    batchId,
-  };
-}
 
 const names = (jobs: { filename: string }[]): string[] => jobs.map((job) => job.filename);
 
 describe('the download ledger', () => {
   it('lists by several states and by batch, and hides cleared jobs unless asked for them', () => {
     const ledger = memoryLedger();
-    const a = ledger.insert(newJob('a.fts', 'one'));
-    ledger.insert(newJob('b.fts', 'two'));
-    const c = ledger.insert(newJob('c.fts', 'one'));
-    ledger.insert(newJob('d.fts', 'one'));
+    const a = ledger.insert(newJob('a.fts', { batchId: 'one' }));
+    ledger.insert(newJob('b.fts', { batchId: 'two' }));
+    const c = ledger.insert(newJob('c.fts', { batchId: 'one' }));
+    ledger.insert(newJob('d.fts', { batchId: 'one' }));
     ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
     ledger.claimNext(Date.now()); // b.fts
     ledger.setState(c.id, 'paused');
@@ -61,9 +48,9 @@ describe('the download ledger', () => {
 
   it('moves states in bulk, in one batch or all, and says which jobs moved', () => {
     const ledger = memoryLedger();
-    const a = ledger.insert(newJob('a.fts', 'one'));
-    const b = ledger.insert(newJob('b.fts', 'two'));
-    const c = ledger.insert(newJob('c.fts', 'one'));
+    const a = ledger.insert(newJob('a.fts', { batchId: 'one' }));
+    const b = ledger.insert(newJob('b.fts', { batchId: 'two' }));
+    const c = ledger.insert(newJob('c.fts', { batchId: 'one' }));
     expect(ledger.moveStates(['queued'], 'paused', 'one')).toEqual([a.id, c.id]);
     expect(ledger.get(b.id)?.state).toBe('queued');
     expect(ledger.moveStates(['queued', 'paused'], 'cancelled')).toEqual([a.id, b.id, c.id]);
@@ -72,7 +59,7 @@ describe('the download ledger', () => {
 
   it('adopts a job into another batch, where a cleared one shows again', () => {
     const ledger = memoryLedger();
-    const a = ledger.insert(newJob('a.fts', 'one'));
+    const a = ledger.insert(newJob('a.fts', { batchId: 'one' }));
     ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
     ledger.clearFinished();
     ledger.adoptIntoBatch(a.id, 'two');
@@ -93,8 +80,8 @@ describe('the download ledger', () => {
   it('gives figures of 0, never null, for an empty queue', () => {
     const ledger = memoryLedger();
     expect(ledger.pendingSizes()).toEqual({ count: 0, knownCount: 0, knownBytes: 0 });
-    ledger.insert(newJob('a.fts', null, 0));
-    ledger.insert(newJob('b.fts', null, 300));
+    ledger.insert(newJob('a.fts', { expectedSize: 0 }));
+    ledger.insert(newJob('b.fts', { expectedSize: 300 }));
     expect(ledger.pendingSizes()).toEqual({ count: 2, knownCount: 1, knownBytes: 300 });
   });
 

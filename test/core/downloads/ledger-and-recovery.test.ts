@@ -4,26 +4,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
-import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
+import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
 import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
+import { newJob } from './ledger-jobs';
 
 const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-function newJob(folder: string, filename: string): NewJob {
-  return {
-    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: '2025-03-24T21:03:04',
-    filename,
-    folder,
-    targetPath: path.join(folder, filename),
-    expectedSize: 1000,
-    batchId: null,
-  };
-}
 
 describe('ledger', () => {
   it('brings a ledger of the first schema up to date, keeping its jobs, and adds the campaign tables', async () => {
@@ -82,9 +70,9 @@ describe('ledger', () => {
   it('hands each queued job to one worker only, in priority order, and respects retry times', async () => {
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(':memory:');
-    const a = ledger.insert(newJob(folder, 'a.fts'));
-    const b = ledger.insert(newJob(folder, 'b.fts'));
-    const c = ledger.insert(newJob(folder, 'c.fts'));
+    const a = ledger.insert(newJob('a.fts', { folder }));
+    const b = ledger.insert(newJob('b.fts', { folder }));
+    const c = ledger.insert(newJob('c.fts', { folder }));
     ledger.moveToFront(c.id);
     ledger.scheduleRetry(a.id, Date.now() + 60_000, 'network', 'later');
     expect(ledger.claimNext(Date.now())!.id).toBe(c.id);
@@ -106,19 +94,19 @@ describe('recovery after a crash', () => {
     const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
 
     // 1: verified and renamed, but the crash came before the ledger said done.
-    const renamed = ledger.insert(newJob(folder, 'renamed.fts'));
+    const renamed = ledger.insert(newJob('renamed.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(renamed.id, '.renamed.fts.0000000a.part');
     ledger.recordVerified(renamed.id, sha(body), body.length);
     await writeFile(path.join(folder, 'renamed.fts'), body);
     // 2: verified, crash before the rename.
-    const pending = ledger.insert(newJob(folder, 'pending.fts'));
+    const pending = ledger.insert(newJob('pending.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(pending.id, '.pending.fts.0000000b.part');
     ledger.recordVerified(pending.id, sha(body), body.length);
     await writeFile(path.join(folder, '.pending.fts.0000000b.part'), body);
     // 3: half-written.
-    const partial = ledger.insert(newJob(folder, 'partial.fts'));
+    const partial = ledger.insert(newJob('partial.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(partial.id, '.partial.fts.0000000c.part');
     await writeFile(path.join(folder, '.partial.fts.0000000c.part'), body.subarray(0, 100));
@@ -150,13 +138,13 @@ describe('recovery after a crash', () => {
     const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
     const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
     // Verified, then the temporary copy changed (a disk error, another program) before the crash.
-    const changed = ledger.insert(newJob(folder, 'changed.fts'));
+    const changed = ledger.insert(newJob('changed.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(changed.id, '.changed.fts.00000010.part');
     ledger.recordVerified(changed.id, sha(body), body.length);
     await writeFile(path.join(folder, '.changed.fts.00000010.part'), body.subarray(0, 2000));
     // A ledger naming a file that is not a temporary one (written by hand, or by a damaged ledger): it stays.
-    const odd = ledger.insert(newJob(folder, 'odd.fts'));
+    const odd = ledger.insert(newJob('odd.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(odd.id, 'notes.txt');
     await writeFile(path.join(folder, 'notes.txt'), 'the user’s own notes');
@@ -178,7 +166,7 @@ describe('recovery after a crash', () => {
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
     const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
-    const blocked = ledger.insert(newJob(folder, 'blocked.fts'));
+    const blocked = ledger.insert(newJob('blocked.fts', { folder }));
     ledger.claimNext(Date.now());
     ledger.recordTemporaryFile(blocked.id, '.blocked.fts.0000000f.part');
     ledger.recordVerified(blocked.id, sha(body), body.length);

@@ -1,32 +1,18 @@
 // The progress board on its own: which jobs an update carries, when there is news, and how the overall figures
 // (counts, speed, time left) are read within their budget, over a real ledger in memory.
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DownloadLedger, type NewJob } from '../../../src-main/core/downloads/download-ledger';
+import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { ProgressBoard, type TransferCounters } from '../../../src-main/core/downloads/progress-board';
 import { RunTally } from '../../../src-main/core/downloads/run-tally';
 import { SpeedMeter } from '../../../src-main/core/downloads/speed-meter';
+import { newJob } from './ledger-jobs';
 
-const FOLDER = path.resolve('/data/fits');
 const ledgers: DownloadLedger[] = [];
 
 afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-function newJob(filename: string, expectedSize = 1_000): NewJob {
-  return {
-    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: '2025-03-24T21:03:04',
-    filename,
-    folder: FOLDER,
-    targetPath: path.join(FOLDER, filename),
-    expectedSize,
-    batchId: null,
-  };
-}
 
 /** Keeps the CPU busy for `ms`: a reading that costs this much is handed out again (stale) for 20 times as long. */
 function spend(ms: number): void {
