@@ -1,10 +1,11 @@
 // A job as the intake would insert it into the ledger, for tests of the ledger and of what reads it.
 import path from 'node:path';
 import type { NewJob } from '../../../src-main/core/downloads/download-ledger';
+import type { JobState } from '../../../src-shared/downloads/job-state';
 
 export const JOB_FOLDER = path.resolve('/data/fits');
 
-export function newJob(filename: string, options: { folder?: string; batchId?: string | null; expectedSize?: number } = {}): NewJob {
+export function newJob(filename: string, options: { folder?: string; batchId?: string | null; expectedSize?: number; state?: JobState } = {}): NewJob {
   const folder = options.folder ?? JOB_FOLDER;
   return {
     url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
@@ -16,5 +17,6 @@ export function newJob(filename: string, options: { folder?: string; batchId?: s
     targetPath: path.join(folder, filename),
     expectedSize: options.expectedSize ?? 1_000,
     batchId: options.batchId ?? null,
+    ...(options.state ? { state: options.state } : {}),
   };
 }

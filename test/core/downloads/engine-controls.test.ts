@@ -1,0 +1,139 @@
+// The engine's controls on their own (found by the mutation pass: the engine tests drove them only along the
+// happy path): settings and their bounds, the events a front end follows, controls that do nothing to a job in
+// the wrong state, and an engine limited to one batch that leaves the others' jobs alone.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../../src-main/core/errors';
+import { useEmulator } from '../../helpers/fixtures';
+import { listing, useHarnesses } from './engine-harness';
+import { newJob } from './ledger-jobs';
+
+const emulator = useEmulator({ imageSize: 32 });
+const { harness } = useHarnesses(emulator);
+const window = { 'start-date': '2025-03-24T19:00:00', 'end-date': '2025-03-24T19:01:00' };
+
+describe('the download engine’s controls', () => {
+  it('keeps its settings within bounds and says which they are', async () => {
+    const h = await harness({ batchId: 'settings' });
+    h.engine.setConcurrency(3.4);
+    h.engine.setMaxAttempts(0.2);
+    h.engine.setExistingFilePolicy('keep-both');
+    expect(h.engine.settings).toEqual({ concurrency: 3, maxAttempts: 1, existingFiles: 'keep-both' });
+    h.engine.setMaxAttempts(7.6);
+    expect(h.engine.settings.maxAttempts).toBe(8);
+    expect(() => h.engine.setConcurrency(Number.NaN)).toThrow(InvalidInputError);
+    expect(() => h.engine.setConcurrency(Number.NaN)).toThrow(/^Concurrency must be a whole number from \d+ to \d+\.$/);
+    expect(h.engine.settings.concurrency).toBe(3);
+  });
+
+  it('tells its listeners when the queue is paused and resumed, and a waiter that it settled paused', async () => {
+    const h = await harness({ batchId: 'events' });
+    const events: string[] = [];
+    h.engine.on('queue-paused', (reason: unknown) => events.push(`paused:${reason === null ? 'by hand' : 'with a reason'}`));
+    h.engine.on('queue-resumed', () => events.push('resumed'));
+    h.engine.on('settled', () => events.push('settled'));
+    h.engine.pauseAll();
+    await h.engine.enqueue(await listing(emulator(), window), h.folder);
+    expect(await h.engine.whenSettled()).toBe('paused');
+    h.engine.resumeAll();
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(events).toEqual(['paused:by hand', 'resumed', 'settled']);
+  });
+
+  it('does nothing to a job in a state the control is not for', async () => {
+    const h = await harness({ batchId: 'states' });
+    h.engine.pauseAll();
+    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 3), h.folder);
+    const [first, second, third] = h.engine.jobs();
+    const done = h.ledger.insert(newJob('done.fts', { folder: h.folder, batchId: 'states', state: 'done' }));
+    const stateOf = (id: number) => h.ledger.get(id)!.state;
+
+    // Queued, waiting for its next attempt after a failed one: retrying must not skip the wait or the count.
+    h.ledger.claimNext(Date.now(), 'states');
+    const later = Date.now() + 60_000;
+    h.ledger.scheduleRetry(first!.id, later, 'network', 'The connection dropped.');
+    h.engine.retry(first!.id);
+    expect(h.ledger.get(first!.id)).toMatchObject({ state: 'queued', attempts: 1, nextAttemptAt: later });
+    h.engine.resume(first!.id); // not paused on its own
+    h.engine.moveToFront(done.id); // finished: no place in the queue
+    h.engine.cancel(done.id);
+    h.engine.pause(done.id);
+    expect([stateOf(first!.id), stateOf(done.id)]).toEqual(['queued', 'done']);
+    expect(h.engine.jobs().map((job) => job.id)).toEqual([first!.id, second!.id, third!.id, done.id]);
+
+    h.engine.moveToFront(third!.id);
+    h.engine.pause(second!.id);
+    h.engine.moveToFront(second!.id); // paused jobs can move too
+    expect(h.engine.jobs().map((job) => job.id)).toEqual([second!.id, third!.id, first!.id, done.id]);
+    h.engine.cancel(second!.id);
+    h.engine.retry(second!.id);
+    expect(stateOf(second!.id)).toBe('queued');
+  });
+
+  it('limited to one batch, retries and lists only that batch’s jobs', async () => {
+    const h = await harness({ batchId: 'mine' });
+    h.engine.pauseAll();
+    const other = h.ledger.insert(newJob('other.fts', { folder: path.join(h.folder, 'x'), batchId: 'theirs' }));
+    h.ledger.markFailed(other.id, 'network', 'The connection dropped.');
+    const ours = h.ledger.insert(newJob('ours.fts', { folder: h.folder, batchId: 'mine' }));
+    h.ledger.markFailed(ours.id, 'network', 'The connection dropped.');
+    expect(h.engine.jobs().map((job) => job.filename)).toEqual(['ours.fts']);
+    expect(h.engine.retryFailed()).toBe(1);
+    expect(h.ledger.get(ours.id)!.state).toBe('queued');
+    expect(h.ledger.get(other.id)!.state).toBe('failed');
+    h.ledger.setState(ours.id, 'paused');
+    h.ledger.setState(other.id, 'paused');
+    h.engine.resumeAll();
+    expect(h.ledger.get(other.id)!.state).toBe('paused');
+  });
+});
+
+describe('the download engine’s controls during a transfer', () => {
+  const slow = useEmulator({ imageSize: 128, bandwidthBytesPerSecond: 20_000 });
+  const { harness: slowHarness } = useHarnesses(slow);
+
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('waited 10 s in vain');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('sends a transfer stopped by pausing the queue back to the queue, one paused by itself to paused, one cancelled to cancelled', async () => {
+    const h = await slowHarness({ batchId: 'mid' });
+    const [file] = await listing(slow(), window);
+    await h.engine.enqueue([file!], h.folder);
+    const { id } = h.engine.jobs()[0]!;
+    const transferring = () => h.engine.jobs()[0]!.state === 'active' && h.engine.jobs()[0]!.bytesReceived > 0;
+    await until(transferring);
+
+    h.engine.pauseAll();
+    expect(await h.engine.whenSettled()).toBe('paused');
+    expect(h.ledger.get(id)).toMatchObject({ state: 'queued', attempts: 0 });
+
+    h.engine.resumeAll();
+    await until(transferring);
+    h.engine.pause(id);
+    await until(() => h.ledger.get(id)!.state === 'paused');
+    expect(h.ledger.get(id)!.attempts).toBe(0);
+
+    h.engine.resume(id);
+    await until(transferring);
+    h.engine.cancel(id);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(h.ledger.get(id)).toMatchObject({ state: 'cancelled', attempts: 0 });
+    expect(h.engine.overall().run).toMatchObject({ total: 1, cancelled: 1, done: 0 });
+  });
+
+  it('answers a waiter with "paused" when it closes during a transfer', async () => {
+    const h = await slowHarness({ batchId: 'closing' });
+    const [file] = await listing(slow(), window);
+    await h.engine.enqueue([file!], h.folder);
+    await until(() => h.engine.jobs()[0]!.bytesReceived > 0);
+    const settled = h.engine.whenSettled();
+    await h.engine.close();
+    expect(await settled).toBe('paused');
+    expect(h.ledger.list()[0]).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+});
