@@ -1,6 +1,7 @@
 // The engine's controls on their own (found by the mutation pass: the engine tests drove them only along the
 // happy path): settings and their bounds, the events a front end follows, controls that do nothing to a job in
 // the wrong state, and an engine limited to one batch that leaves the others' jobs alone.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src-main/core/errors';
@@ -70,6 +71,29 @@ describe('the download engine’s controls', () => {
     expect(stateOf(second!.id)).toBe('queued');
   });
 
+  it('counts the bytes written once each, and the files queued in the current run', async () => {
+    const h = await harness({ batchId: 'bytes' });
+    h.engine.pauseAll();
+    const files = await listing(emulator(), window);
+    await h.engine.enqueue(files, h.folder);
+    expect(h.engine.overall().run).toMatchObject({ inProgress: true, total: files.length, queued: files.length });
+    h.engine.resumeAll();
+    expect(await h.engine.whenSettled()).toBe('finished');
+    const written = (await Promise.all(files.map((file) => stat(path.join(h.folder, file.filename))))).reduce((sum, info) => sum + info.size, 0);
+    expect(h.engine.overall()).toMatchObject({ bytesWritten: written });
+    expect(h.engine.overall().run).toMatchObject({ bytesWritten: written, done: files.length });
+  });
+
+  it('sends an update when finished files are cleared, even with no other news', async () => {
+    const h = await harness({ batchId: 'cleared', progressIntervalMs: 60_000 });
+    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 1), h.folder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    const updates: unknown[] = [];
+    h.engine.on('progress', (update: unknown) => updates.push(update));
+    expect(h.engine.clearFinished()).toBe(1);
+    expect(updates).toHaveLength(1);
+  });
+
   it('limited to one batch, retries and lists only that batch’s jobs', async () => {
     const h = await harness({ batchId: 'mine' });
     h.engine.pauseAll();
@@ -124,6 +148,22 @@ describe('the download engine’s controls during a transfer', () => {
     expect(await h.engine.whenSettled()).toBe('finished');
     expect(h.ledger.get(id)).toMatchObject({ state: 'cancelled', attempts: 0 });
     expect(h.engine.overall().run).toMatchObject({ total: 1, cancelled: 1, done: 0 });
+  });
+
+  it('records the temporary file of a transfer, and leaves a transfer alone when its file is queued again', async () => {
+    const h = await slowHarness({ batchId: 'again' });
+    const [file] = await listing(slow(), window);
+    await h.engine.enqueue([file!], h.folder);
+    await until(() => h.engine.jobs()[0]!.bytesReceived > 0);
+    const { id } = h.engine.jobs()[0]!;
+    expect(h.ledger.get(id)!.tempName).toMatch(/^\..+\.[0-9a-f]{8}\.part$/);
+    await h.engine.enqueue([file!], h.folder);
+    expect(h.engine.jobs().map((job) => [job.id, job.state])).toEqual([[id, 'active']]);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(slow().stats().downloadsByFile[file!.filename]).toBe(1);
+    expect(h.ledger.get(id)).toMatchObject({ state: 'done', attempts: 1 });
+    // Reported in many pieces, each counted once.
+    expect(h.engine.overall().bytesWritten).toBe((await stat(path.join(h.folder, file!.filename))).size);
   });
 
   it('answers a waiter with "paused" when it closes during a transfer', async () => {
