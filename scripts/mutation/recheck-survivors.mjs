@@ -42,7 +42,7 @@ const FOCUSED = {
   'ledger-schema.ts': [`${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
   'open-engine.ts': ['test/core/campaigns/campaign-backups.test.ts', `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}download-folder.test.ts`],
   'download-ledger.ts': [`${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
-  'download-engine.ts': [`${D}download-engine.test.ts`, `${D}batch-pause.test.ts`, `${D}run-progress.test.ts`, `${D}error-page-sign-in.test.ts`, `${D}read-only-folder.test.ts`, `${D}ledger-and-recovery.test.ts`, 'test/faults/fault-suite.test.ts'],
+  'download-engine.ts': [`${D}engine-controls.test.ts`, `${D}download-engine.test.ts`, `${D}batch-pause.test.ts`, `${D}run-progress.test.ts`, `${D}error-page-sign-in.test.ts`, `${D}read-only-folder.test.ts`, `${D}ledger-and-recovery.test.ts`, 'test/faults/fault-suite.test.ts'],
 };
 
 function option(name, fallback) {
