@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src-main/core/errors';
+import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { useEmulator } from '../../helpers/fixtures';
 import { listing, useHarnesses } from './engine-harness';
 import { newJob } from './ledger-jobs';
@@ -164,6 +165,19 @@ describe('the download engine’s controls during a transfer', () => {
     expect(h.ledger.get(id)).toMatchObject({ state: 'done', attempts: 1 });
     // Reported in many pieces, each counted once.
     expect(h.engine.overall().bytesWritten).toBe((await stat(path.join(h.folder, file!.filename))).size);
+  });
+
+  it('pauses the queue with the reason when signing in again is refused mid-run', async () => {
+    // The e-mail was taken back between the first sign-in and the renewal the revoked session calls for.
+    const emails = [DEMO_EMAIL];
+    const h = await slowHarness({ batchId: 'renewal', concurrency: 1, username: () => emails.shift() ?? 'stranger@example.org' });
+    const files = (await listing(slow(), window)).slice(0, 2);
+    await h.engine.enqueue(files, h.folder);
+    await until(() => h.engine.jobs()[0]!.bytesReceived > 0);
+    slow().expireSessions();
+    expect(await h.engine.whenSettled()).toBe('paused');
+    expect(h.engine.overall()).toMatchObject({ queuePaused: true, pauseReason: { kind: 'unknown-user' } });
+    expect(h.ledger.get(h.engine.jobs()[1]!.id)).toMatchObject({ state: 'queued', attempts: 0 });
   });
 
   it('answers a waiter with "paused" when it closes during a transfer', async () => {
