@@ -2,6 +2,7 @@
 // out again (marked stale) until enough time has passed; a cheap one is fresh every time.
 import { describe, expect, it } from 'vitest';
 import { CostBoundedValue } from '../../../src-main/core/downloads/cost-bounded-value';
+import { spendCpu } from '../../helpers/cpu-time';
 
 /** A clock the test moves by hand; each computation takes `costMs` of it. */
 function setUp(costMs: number): { value: CostBoundedValue<number>; computations: () => number; wait: (ms: number) => void } {
@@ -60,8 +61,7 @@ describe('a cost-bounded value', () => {
     let computations = 0;
     const value = new CostBoundedValue(() => {
       // 20 ms of work: its budget runs 400 ms past it.
-      const until = performance.now() + 20;
-      while (performance.now() < until);
+      spendCpu(20);
       return (computations += 1);
     });
     expect(value.read()).toEqual({ value: 1, stale: false });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
+import { waitFor } from '../../helpers/built-cli';
 import { useEmulator } from '../../helpers/fixtures';
 import { listing, useHarnesses } from './engine-harness';
 import { newJob } from './ledger-jobs';
@@ -117,13 +118,7 @@ describe('the download engine’s controls during a transfer', () => {
   const slow = useEmulator({ imageSize: 128, bandwidthBytesPerSecond: 20_000 });
   const { harness: slowHarness } = useHarnesses(slow);
 
-  async function until(condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('waited 10 s in vain');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const until = (condition: () => boolean): Promise<void> => waitFor(condition, 'the transfer to reach that point', 10_000);
 
   it('sends a transfer stopped by pausing the queue back to the queue, one paused by itself to paused, one cancelled to cancelled', async () => {
     const h = await slowHarness({ batchId: 'mid' });

@@ -5,6 +5,7 @@ import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger
 import { ProgressBoard, type TransferCounters } from '../../../src-main/core/downloads/progress-board';
 import { RunTally } from '../../../src-main/core/downloads/run-tally';
 import { SpeedMeter } from '../../../src-main/core/downloads/speed-meter';
+import { spendCpu } from '../../helpers/cpu-time';
 import { newJob } from './ledger-jobs';
 
 const ledgers: DownloadLedger[] = [];
@@ -13,12 +14,6 @@ afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-
-/** Keeps the CPU busy for `ms`: a reading that costs this much is handed out again (stale) for 20 times as long. */
-function spend(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
 
 interface Setup {
   board: ProgressBoard;
@@ -34,11 +29,11 @@ function setUp(costly: { counts?: boolean; pendingSizes?: boolean } = {}): Setup
   const source = {
     ledger: Object.assign(Object.create(ledger) as DownloadLedger, {
       counts: (batchId?: string) => {
-        if (costly.counts) spend(20);
+        if (costly.counts) spendCpu(20);
         return ledger.counts(batchId);
       },
       pendingSizes: (batchId?: string) => {
-        if (costly.pendingSizes) spend(20);
+        if (costly.pendingSizes) spendCpu(20);
         return ledger.pendingSizes(batchId);
       },
       getMany: (ids: readonly number[]) => ledger.getMany(ids),
