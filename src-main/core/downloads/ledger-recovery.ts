@@ -62,8 +62,7 @@ function moveAside(file: string, reason: string): string {
       if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
     }
   } catch (error) {
-    const code = fileSystemCode(error);
-    const why = code ? inPlainWords(code) : (error as Error).message;
+    const why = inPlainWords(fileSystemCode(error) ?? (error as Error).message);
     throw new LedgerUnavailableError(
       `The download ledger ${file} is damaged (${reason}) and could not be moved aside (${why}). Move or delete it and its -wal and -shm files, then try again.`,
     );
