@@ -113,7 +113,9 @@ function recheck(job, tree) {
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
     const run = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], { cwd: tree, env, timeout: 300_000, stdio: 'ignore' });
-    // A mutant that hangs the tests past the timeout is detected, as Stryker counts it.
+    // A mutant that hangs the tests past the timeout is detected, as Stryker counts it; vitest that cannot be
+    // started at all says nothing about the mutant, and must not count as a kill.
+    if (run.error && run.error.code !== 'ETIMEDOUT') throw new Error(`Could not run vitest: ${run.error.message}`);
     return run.status === 0 ? 'Survived' : 'Killed';
   } finally {
     writeFileSync(target, current);
