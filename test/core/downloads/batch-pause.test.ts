@@ -88,5 +88,19 @@ describe("the desktop app's queue pause", () => {
     expect(await listFolder(restarted.folder)).toEqual([]);
     restarted.engine.resumeAll();
     expect(await restarted.engine.whenSettled()).toBe('finished');
+    await closeEarly(restarted);
+
+    // Resumed, it stays resumed after the next restart.
+    const again = await harness({}, appState);
+    expect(again.engine.overall().queuePaused).toBe(false);
+    again.engine.pauseAll();
+    await closeEarly(again);
+
+    // A command-line run on the same state folder resuming its own batch does not resume the app's queue.
+    const run = await harness({ batchId: 'run-2' }, appState);
+    run.engine.resumeAll();
+    await closeEarly(run);
+    const app2 = await harness({}, appState);
+    expect(app2.engine.overall().queuePaused).toBe(true);
   });
 });

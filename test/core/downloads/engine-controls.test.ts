@@ -1,14 +1,21 @@
 // The engine's controls on their own (found by the mutation pass: the engine tests drove them only along the
 // happy path): settings and their bounds, the events a front end follows, controls that do nothing to a job in
 // the wrong state, and an engine limited to one batch that leaves the others' jobs alone.
-import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it, vi } from 'vitest';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { DownloadEngine } from '../../../src-main/core/downloads/download-engine';
+import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
 import { InvalidInputError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { waitFor } from '../../helpers/built-cli';
-import { useEmulator } from '../../helpers/fixtures';
-import { listing, useHarnesses } from './engine-harness';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 import { newJob } from './ledger-jobs';
 
 const emulator = useEmulator({ imageSize: 32 });
@@ -62,6 +69,7 @@ describe('the download engine’s controls', () => {
     h.engine.cancel(done.id);
     h.engine.pause(done.id);
     expect([stateOf(first!.id), stateOf(done.id)]).toEqual(['queued', 'done']);
+    expect(h.engine.overall().run).toMatchObject({ cancelled: 0, queued: 3 });
     expect(h.engine.jobs().map((job) => job.id)).toEqual([first!.id, second!.id, third!.id, done.id]);
 
     h.engine.moveToFront(third!.id);
@@ -86,14 +94,100 @@ describe('the download engine’s controls', () => {
     expect(h.engine.overall().run).toMatchObject({ bytesWritten: written, done: files.length });
   });
 
-  it('sends an update when finished files are cleared, even with no other news', async () => {
-    const h = await harness({ batchId: 'cleared', progressIntervalMs: 60_000 });
-    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 1), h.folder);
-    expect(await h.engine.whenSettled()).toBe('finished');
+  it('sends updates only when there is news, and one when finished files are cleared', async () => {
+    const h = await harness({ batchId: 'cleared', progressIntervalMs: 20 });
     const updates: unknown[] = [];
     h.engine.on('progress', (update: unknown) => updates.push(update));
+    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 1), h.folder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    // The news of the finished file goes out within an interval or two; then ten intervals with nothing new.
+    await sleep(100);
+    expect(updates.length).toBeGreaterThan(0);
+    const before = updates.length;
+    await sleep(200);
+    expect(updates).toHaveLength(before);
+    // Clearing changes nothing the board counts, but the list a front end shows must lose the file now.
     expect(h.engine.clearFinished()).toBe(1);
-    expect(updates).toHaveLength(1);
+    expect(updates).toHaveLength(before + 1);
+  });
+
+  it('cancelling a failed file: one that failed in this run is counted as cancelled instead; an older one, or a finished one, does not join the run', async () => {
+    const h = await harness({ batchId: 'cancel-failed', maxAttempts: 1 });
+    const [file] = await listing(emulator(), window);
+    emulator().injectFault(file!.filename, 'status-404');
+    await h.engine.enqueue([file!], h.folder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    const { id } = h.engine.jobs()[0]!;
+    expect(h.engine.overall().run).toMatchObject({ total: 1, failed: 1, cancelled: 0 });
+    h.engine.cancel(id);
+    expect(h.engine.overall().run).toMatchObject({ total: 1, failed: 0, cancelled: 1 });
+
+    const older = h.ledger.insert(newJob('older.fts', { folder: h.folder, batchId: 'cancel-failed' }));
+    h.ledger.markFailed(older.id, 'network', 'The connection dropped.');
+    const done = h.ledger.insert(newJob('done.fts', { folder: h.folder, batchId: 'cancel-failed', state: 'done' }));
+    h.engine.cancel(older.id);
+    h.engine.cancel(done.id);
+    expect(h.ledger.get(older.id)!.state).toBe('cancelled');
+    expect(h.ledger.get(done.id)!.state).toBe('done');
+    expect(h.engine.overall().run).toMatchObject({ total: 1, failed: 0, cancelled: 1 });
+  });
+
+  it('does not start work before it is started, whatever its concurrency is set to', async () => {
+    const stateFolder = await temporaryFolder();
+    const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+    const engine = new DownloadEngine({ client: new MlsoClient({ baseUrl: emulator().url }), ledger, username: () => DEMO_EMAIL, batchId: 'unstarted' });
+    try {
+      engine.setConcurrency(2);
+      const files = (await listing(emulator(), window)).slice(0, 2);
+      await engine.enqueue(files, await temporaryFolder());
+      await sleep(100);
+      expect(emulator().stats().downloadsStarted).toBe(0);
+      expect(ledger.counts('unstarted')).toMatchObject({ queued: 2, active: 0 });
+      await engine.start();
+      expect(await engine.whenSettled()).toBe('finished');
+      expect(emulator().stats().downloadsStarted).toBe(2);
+    } finally {
+      await engine.close();
+      ledger.close();
+    }
+  });
+
+  it('sleeps while idle or waiting for a retry instead of asking the ledger again and again, and the run goes on while it waits', async () => {
+    const h = await harness({ batchId: 'napping', concurrency: 2, backoff: { baseMs: 1_200, maxMs: 1_200 }, random: () => 1 });
+    const claims = vi.spyOn(h.ledger, 'claimNext');
+    await sleep(300);
+    expect(claims).not.toHaveBeenCalled();
+
+    const [file] = await listing(emulator(), window);
+    emulator().injectFault(file!.filename, 'status-503');
+    await h.engine.enqueue([file!], h.folder);
+    await waitFor(() => h.ledger.list()[0]!.attempts === 1 && h.ledger.list()[0]!.state === 'queued', 'the first attempt to fail');
+    const failedAt = Date.now();
+    claims.mockClear();
+    await sleep(600);
+    // Half-way through the wait: still the run's, and nobody has asked for the next file since.
+    expect(h.engine.overall().run).toMatchObject({ inProgress: true, queued: 1 });
+    expect(claims).not.toHaveBeenCalled();
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(1_000);
+    expect(claims.mock.calls.length).toBeLessThan(10);
+    expect(h.ledger.list()[0]).toMatchObject({ state: 'done', attempts: 2 });
+    await waitFor(() => !h.engine.overall().run.inProgress, 'the run to end');
+  });
+
+  it('records the checksum of a checked file before it takes its real name', async () => {
+    const h = await harness({ batchId: 'verified' });
+    const [file] = await listing(emulator(), window);
+    const recorded: { sha256: string; atRealName: boolean }[] = [];
+    const recordVerified = h.ledger.recordVerified.bind(h.ledger);
+    vi.spyOn(h.ledger, 'recordVerified').mockImplementation((id, sha256, bytesWritten) => {
+      recorded.push({ sha256, atRealName: existsSync(path.join(h.folder, file!.filename)) });
+      recordVerified(id, sha256, bytesWritten);
+    });
+    await h.engine.enqueue([file!], h.folder);
+    expect(await h.engine.whenSettled()).toBe('finished');
+    const bytes = await readFile(path.join(h.folder, file!.filename));
+    expect(recorded).toEqual([{ sha256: createHash('sha256').update(bytes).digest('hex'), atRealName: false }]);
   });
 
   it('limited to one batch, retries and lists only that batch’s jobs', async () => {
@@ -110,6 +204,7 @@ describe('the download engine’s controls', () => {
     h.ledger.setState(ours.id, 'paused');
     h.ledger.setState(other.id, 'paused');
     h.engine.resumeAll();
+    expect(h.ledger.get(ours.id)!.state).toBe('queued');
     expect(h.ledger.get(other.id)!.state).toBe('paused');
   });
 });
@@ -175,6 +270,34 @@ describe('the download engine’s controls during a transfer', () => {
     expect(h.ledger.get(h.engine.jobs()[1]!.id)).toMatchObject({ state: 'queued', attempts: 0 });
   });
 
+  it('started a second time during a transfer, leaves the transfer alone (no second recovery of its file)', async () => {
+    const h = await slowHarness({ batchId: 'twice' });
+    const [file] = await listing(slow(), window);
+    await h.engine.enqueue([file!], h.folder);
+    await until(() => h.engine.jobs()[0]!.bytesReceived > 0);
+    await h.engine.start();
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(slow().stats().downloadsByFile[file!.filename]).toBe(1);
+    expect(h.ledger.list()[0]).toMatchObject({ state: 'done', attempts: 1 });
+    await expectExactFolder(slow(), h.folder, [file!]);
+  });
+
+  it('counts the run in progress while a transfer goes on and the other worker has nothing to do, and a file that failed in it and is queued again as queued, not failed', async () => {
+    const h = await slowHarness({ batchId: 'run-figures', concurrency: 2, maxAttempts: 1 });
+    const [long, failing] = await listing(slow(), window);
+    slow().injectFault(failing!.filename, 'status-404');
+    await h.engine.enqueue([long!, failing!], h.folder);
+    const failingJob = () => h.engine.jobs().find((job) => job.filename === failing!.filename)!;
+    await until(() => failingJob().state === 'failed' && h.engine.jobs()[0]!.bytesReceived > 0);
+    await sleep(100); // the idle worker has looked for work again by now
+    expect(h.engine.overall().run).toMatchObject({ inProgress: true, total: 2, active: 1, failed: 1 });
+
+    await h.engine.enqueue([failing!], h.folder);
+    expect(h.engine.overall().run).toMatchObject({ inProgress: true, total: 2, failed: 0 });
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(h.engine.overall().run).toMatchObject({ inProgress: false, total: 2, done: 2, failed: 0 });
+  });
+
   it('answers a waiter with "paused" when it closes during a transfer', async () => {
     const h = await slowHarness({ batchId: 'closing' });
     const [file] = await listing(slow(), window);
@@ -184,5 +307,40 @@ describe('the download engine’s controls during a transfer', () => {
     await h.engine.close();
     expect(await settled).toBe('paused');
     expect(h.ledger.list()[0]).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+});
+
+describe('the download engine’s worker count', () => {
+  const paced = useEmulator({ imageSize: 128, bandwidthBytesPerSecond: 80_000 });
+  const { harness: pacedHarness } = useHarnesses(paced);
+
+  it('follows the concurrency setting down and back up while files download', async () => {
+    const h = await pacedHarness({ batchId: 'workers', concurrency: 2 });
+    const files = (await listing(paced(), { 'start-date': '2025-03-24T19:00:00', 'end-date': '2025-03-24T19:02:00' })).slice(0, 6);
+    expect(files).toHaveLength(6);
+    const done = () => h.engine.jobs().filter((job) => job.state === 'done').length;
+    let peakWhileOne = 0;
+    let phase: 'two' | 'lowering' | 'one' | 'raised' = 'two';
+    const sampler = setInterval(() => {
+      if (phase === 'one') peakWhileOne = Math.max(peakWhileOne, paced().stats().activeDownloads);
+    }, 5);
+    try {
+      await h.engine.enqueue(files, h.folder);
+      await waitFor(() => paced().stats().activeDownloads === 2, 'two downloads at once', 10_000);
+      phase = 'lowering';
+      h.engine.setConcurrency(1);
+      // The two transfers in flight finish; from then on one at a time.
+      await waitFor(() => done() >= 2, 'the two transfers in flight to finish', 10_000);
+      phase = 'one';
+      await waitFor(() => done() >= 4, 'two more files, one at a time', 10_000);
+      phase = 'raised';
+      h.engine.setConcurrency(2);
+      await waitFor(() => paced().stats().activeDownloads === 2, 'two downloads at once again', 10_000);
+      expect(await h.engine.whenSettled()).toBe('finished');
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peakWhileOne).toBe(1);
+    await expectExactFolder(paced(), h.folder, files);
   });
 });
