@@ -2,13 +2,13 @@
 // members)". Both layers at once is a .gz body sent with Content-Encoding: gzip on top: what arrives must be the
 // FITS file itself, never the inner .gz under the .fts name. One layer of either kind must arrive the same.
 import { readFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile } from '../../../src-main/core/downloads/download-file';
-import { withoutGzipLayers } from '../../../src-main/core/downloads/gzip-layers';
+import { peekStream, withoutGzipLayers } from '../../../src-main/core/downloads/gzip-layers';
 import { listFolder, oddServer, temporaryFolder } from '../../helpers/fixtures';
 import { dataUnit, imageHeader } from '../../shared/fits-test-files';
 
@@ -27,6 +27,27 @@ describe('gzip layers undone by their bytes', () => {
       const bytes = await buffer(await withoutGzipLayers(Readable.from([body])));
       expect(bytes.equals(fits), what).toBe(true);
     }
+  });
+});
+
+describe('the first bytes of a body, looked at before it is read', () => {
+  it('gives what came when the body is closed before the bytes it looks for, without waiting for more', async () => {
+    // A connection closed without an error: 'close' comes, 'readable' and 'end' never do.
+    const body = new PassThrough();
+    body.write(Buffer.from([0x1f]));
+    setTimeout(() => body.destroy(), 20);
+    const peeked = await peekStream(body, 2);
+    expect([...peeked.head]).toEqual([0x1f]);
+    expect(await buffer(peeked.stream)).toEqual(Buffer.from([0x1f]));
+  });
+
+  it('gives a short body that ends before the bytes it looks for, and replays it', async () => {
+    const body = new PassThrough();
+    body.write(Buffer.from([0x1f]));
+    setTimeout(() => body.end(), 20);
+    const peeked = await peekStream(body, 2);
+    expect([...peeked.head]).toEqual([0x1f]);
+    expect(await buffer(peeked.stream)).toEqual(Buffer.from([0x1f]));
   });
 });
 
