@@ -1,7 +1,7 @@
 // A file on disk is judged exactly as a download of the same bytes is judged while it streams.
-import { writeFile } from 'node:fs/promises';
+import { open, readdir, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
 import { FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -40,5 +40,27 @@ describe('a FITS file on disk', () => {
     await writeFile(file, bytes);
     expect(await isCompleteFitsFile(file)).toBe(complete);
     expect(streamedVerdict(bytes)).toBe(complete);
+  });
+});
+
+describe('judging a large FITS file on disk', () => {
+  it('reads its header blocks only, never its data, and lets go of the file each time', async () => {
+    const folder = await temporaryFolder();
+    const file = path.join(folder, 'large.fts');
+    const dataBytes = 512 * 512 * 4;
+    await writeFile(file, Buffer.concat([imageHeader(512), dataUnit(dataBytes)]));
+    const probe = await open(file, 'r');
+    const fileHandleRead = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'read');
+    await probe.close();
+    const openDescriptors = async (): Promise<number> => (await readdir('/proc/self/fd')).length;
+    const before = await openDescriptors();
+    try {
+      for (let i = 0; i < 20; i += 1) expect(await isCompleteFitsFile(file)).toBe(true);
+      const bytesAskedFor = fileHandleRead.mock.calls.reduce((sum, call) => sum + Number(call[2]), 0);
+      expect(bytesAskedFor).toBe(20 * 2880);
+    } finally {
+      fileHandleRead.mockRestore();
+    }
+    expect(await openDescriptors()).toBe(before);
   });
 });
