@@ -56,7 +56,7 @@ describe('judging a large FITS file on disk', () => {
     const before = await openDescriptors();
     try {
       for (let i = 0; i < 20; i += 1) expect(await isCompleteFitsFile(file)).toBe(true);
-      const bytesAskedFor = fileHandleRead.mock.calls.reduce((sum, call) => sum + Number(call[2]), 0);
+      const bytesAskedFor = fileHandleRead.mock.calls.reduce((sum, call) => sum + Number((call as unknown[])[2]), 0);
       expect(bytesAskedFor).toBe(20 * 2880);
     } finally {
       fileHandleRead.mockRestore();
