@@ -190,6 +190,23 @@ describe('the download engine’s controls', () => {
     expect(recorded).toEqual([{ sha256: createHash('sha256').update(bytes).digest('hex'), atRealName: false }]);
   });
 
+  it('starts a new run when a file paused on its own is resumed after the others finished', async () => {
+    const h = await harness({ batchId: 'resumed-later' });
+    h.engine.pauseAll();
+    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 2), h.folder);
+    const [kept, other] = h.engine.jobs();
+    h.engine.pause(kept!.id);
+    h.engine.resumeAll(); // resumes every paused file too: pause the one again
+    h.engine.pause(kept!.id);
+    await waitFor(() => h.ledger.get(other!.id)!.state === 'done' && !h.engine.overall().run.inProgress, 'the first run to end');
+    const first = h.engine.overall().run;
+    expect(first).toMatchObject({ done: 1, paused: 1 });
+    h.engine.resume(kept!.id);
+    expect(h.engine.overall().run).toMatchObject({ number: first.number + 1, inProgress: true, total: 1, queued: 1, done: 0 });
+    expect(await h.engine.whenSettled()).toBe('finished');
+    expect(h.engine.overall().run).toMatchObject({ number: first.number + 1, total: 1, done: 1 });
+  });
+
   it('limited to one batch, retries and lists only that batch’s jobs', async () => {
     const h = await harness({ batchId: 'mine' });
     h.engine.pauseAll();
@@ -226,12 +243,14 @@ describe('the download engine’s controls during a transfer', () => {
     h.engine.pauseAll();
     expect(await h.engine.whenSettled()).toBe('paused');
     expect(h.ledger.get(id)).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(h.engine.overall().run).toMatchObject({ total: 1, queued: 1, cancelled: 0 });
 
     h.engine.resumeAll();
     await until(transferring);
     h.engine.pause(id);
     await until(() => h.ledger.get(id)!.state === 'paused');
     expect(h.ledger.get(id)!.attempts).toBe(0);
+    expect(h.engine.overall().run).toMatchObject({ total: 1, paused: 1, cancelled: 0 });
 
     h.engine.resume(id);
     await until(transferring);
