@@ -30,7 +30,42 @@ describe('gzip layers undone by their bytes', () => {
   });
 });
 
+describe('gzip layers: the edges', () => {
+  it('removes three layers at most: a fourth is left for the content checks to refuse', async () => {
+    const fourLayers = gzipSync(gzipSync(gzipSync(gzipSync(fits))));
+    const bytes = await buffer(await withoutGzipLayers(Readable.from([fourLayers])));
+    expect(bytes.equals(gzipSync(fits))).toBe(true);
+  });
+
+  it('leaves a body alone that starts with the first byte of the gzip magic only', async () => {
+    const body = Buffer.concat([Buffer.from([0x1f, 0x00]), fits]);
+    expect((await buffer(await withoutGzipLayers(Readable.from([body])))).equals(body)).toBe(true);
+  });
+
+  it('passes on the whole of a plain body that arrives in several pieces', async () => {
+    const pieces = [fits.subarray(0, 1), fits.subarray(1, 2000), fits.subarray(2000)];
+    expect((await buffer(await withoutGzipLayers(Readable.from(pieces)))).equals(fits)).toBe(true);
+  });
+});
+
 describe('the first bytes of a body, looked at before it is read', () => {
+  it('fails with the error of a body that failed before anyone looked', async () => {
+    const body = new PassThrough();
+    body.on('error', () => undefined);
+    body.destroy(new Error('connection reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(peekStream(body, 2)).rejects.toThrow('connection reset');
+  });
+
+  it('gives nothing for a body closed before anyone looked, without waiting for more', async () => {
+    const body = new PassThrough();
+    body.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    const peeked = await peekStream(body, 2);
+    expect(peeked.head.length).toBe(0);
+    expect(await buffer(peeked.stream)).toEqual(Buffer.alloc(0));
+  });
+
   it('gives what came when the body is closed before the bytes it looks for, without waiting for more', async () => {
     // A connection closed without an error: 'close' comes, 'readable' and 'end' never do.
     const body = new PassThrough();
