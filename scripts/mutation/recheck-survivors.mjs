@@ -5,7 +5,7 @@
 // #6192; seen here with download-file.ts:93). Each mutant is applied to a private copy of the tree and the module's
 // focused tests run on it (bail at the first failure); a failure is a kill. Slow suites (the engine, the faults)
 // are in the focused list only for the modules they exist for. Prints one line per mutant and a score per module.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,7 +94,7 @@ function workTree() {
   return { parent, tree };
 }
 
-function recheck(job, tree) {
+async function recheck(job, tree) {
   const target = path.join(tree, job.relative);
   const current = readFileSync(path.join(ROOT, job.relative), 'utf8');
   // The module may have changed since the report: the mutant goes where its original text now is, nearest its old place.
@@ -110,22 +110,49 @@ function recheck(job, tree) {
   if (tests.length === 0) return 'NoFocusedTests';
   writeFileSync(target, mutated);
   try {
-    const env = { ...process.env };
-    delete env.NODE_EXTRA_CA_CERTS;
-    const run = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], { cwd: tree, env, timeout: 300_000, stdio: 'ignore' });
-    // A mutant that hangs the tests past the timeout is detected, as Stryker counts it; vitest that cannot be
-    // started at all says nothing about the mutant, and must not count as a kill.
-    if (run.error && run.error.code !== 'ETIMEDOUT') throw new Error(`Could not run vitest: ${run.error.message}`);
-    return run.status === 0 ? 'Survived' : 'Killed';
+    return (await runVitest(tree, tests)) ? 'Survived' : 'Killed';
   } finally {
     writeFileSync(target, current);
   }
 }
 
+const TIMEOUT_MS = 300_000;
+
+/**
+ * Runs the focused tests; true when they pass. A mutant that hangs them past the timeout is detected, as Stryker
+ * counts it. vitest runs in a process group of its own, and the whole group is killed on a timeout: killing only
+ * npx would leave vitest and its workers running (a hung mutant's worker spun for minutes after the re-check
+ * ended). vitest that cannot be started at all says nothing about the mutant, and must not count as a kill.
+ */
+function runVitest(tree, tests) {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], { cwd: tree, env, stdio: 'ignore', detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group has already gone.
+      }
+    };
+    const timer = setTimeout(killGroup, TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`Could not run vitest: ${error.message}`));
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      killGroup(); // workers vitest left behind
+      resolve(code === 0);
+    });
+  });
+}
+
 const results = [];
 const { parent, tree } = workTree();
 for (const job of mine) {
-  const verdict = recheck(job, tree);
+  const verdict = await recheck(job, tree);
   const { line } = job.mutant.location.start;
   results.push({ file: job.relative, line, mutator: job.mutant.mutatorName, original: job.original, replacement: job.mutant.replacement, stryker: job.mutant.status, verdict });
   console.log(`${results.length}/${mine.length} ${verdict.padEnd(8)} ${path.basename(job.relative)}:${line} ${job.mutant.mutatorName} -> ${JSON.stringify(job.mutant.replacement).slice(0, 60)}`);
