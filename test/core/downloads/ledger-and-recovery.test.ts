@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { DownloadLedger, type Job } from '../../../src-main/core/downloads/download-ledger';
 import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
 import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
@@ -86,29 +86,32 @@ describe('ledger', () => {
   });
 });
 
+/** A job that was downloading when the process died: claimed, its temporary file recorded and, given `verified`, checked with that content's hash. */
+function interruptedJob(ledger: DownloadLedger, folder: string, filename: string, tempName: string, verified?: Buffer): Job {
+  const job = ledger.insert(newJob(filename, { folder }));
+  ledger.claimNext(Date.now());
+  ledger.recordTemporaryFile(job.id, tempName);
+  if (verified) ledger.recordVerified(job.id, sha(verified), verified.length);
+  return job;
+}
+
 describe('recovery after a crash', () => {
+  /** What the interrupted downloads wrote: one FITS header block. */
+  const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
+
   it('finishes renames that were due, re-queues interrupted jobs and removes their temporary files', async () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
-    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
 
     // 1: verified and renamed, but the crash came before the ledger said done.
-    const renamed = ledger.insert(newJob('renamed.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(renamed.id, '.renamed.fts.0000000a.part');
-    ledger.recordVerified(renamed.id, sha(body), body.length);
+    const renamed = interruptedJob(ledger, folder, 'renamed.fts', '.renamed.fts.0000000a.part', body);
     await writeFile(path.join(folder, 'renamed.fts'), body);
     // 2: verified, crash before the rename.
-    const pending = ledger.insert(newJob('pending.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(pending.id, '.pending.fts.0000000b.part');
-    ledger.recordVerified(pending.id, sha(body), body.length);
+    const pending = interruptedJob(ledger, folder, 'pending.fts', '.pending.fts.0000000b.part', body);
     await writeFile(path.join(folder, '.pending.fts.0000000b.part'), body);
     // 3: half-written.
-    const partial = ledger.insert(newJob('partial.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(partial.id, '.partial.fts.0000000c.part');
+    const partial = interruptedJob(ledger, folder, 'partial.fts', '.partial.fts.0000000c.part');
     await writeFile(path.join(folder, '.partial.fts.0000000c.part'), body.subarray(0, 100));
     // 4: an old temporary file nobody recorded, and a young one another process may be writing.
     await writeFile(path.join(folder, '.orphan.fts.0000000d.part'), 'x');
@@ -136,17 +139,11 @@ describe('recovery after a crash', () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
-    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
     // Verified, then the temporary copy changed (a disk error, another program) before the crash.
-    const changed = ledger.insert(newJob('changed.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(changed.id, '.changed.fts.00000010.part');
-    ledger.recordVerified(changed.id, sha(body), body.length);
+    const changed = interruptedJob(ledger, folder, 'changed.fts', '.changed.fts.00000010.part', body);
     await writeFile(path.join(folder, '.changed.fts.00000010.part'), body.subarray(0, 2000));
     // A ledger naming a file that is not a temporary one (written by hand, or by a damaged ledger): it stays.
-    const odd = ledger.insert(newJob('odd.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(odd.id, 'notes.txt');
+    const odd = interruptedJob(ledger, folder, 'odd.fts', 'notes.txt');
     await writeFile(path.join(folder, 'notes.txt'), 'the user’s own notes');
     ledger.setSetting('queue-paused', 'true');
     ledger.close();
@@ -165,11 +162,7 @@ describe('recovery after a crash', () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
     const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
-    const body = Buffer.from('SIMPLE  =                    T'.padEnd(2880, ' '));
-    const blocked = ledger.insert(newJob('blocked.fts', { folder }));
-    ledger.claimNext(Date.now());
-    ledger.recordTemporaryFile(blocked.id, '.blocked.fts.0000000f.part');
-    ledger.recordVerified(blocked.id, sha(body), body.length);
+    const blocked = interruptedJob(ledger, folder, 'blocked.fts', '.blocked.fts.0000000f.part', body);
     await writeFile(path.join(folder, '.blocked.fts.0000000f.part'), body);
     // Something in the way of the rename since the crash (as a folder turned read-only would be): a folder by its name.
     await mkdir(path.join(folder, 'blocked.fts', 'inside'), { recursive: true });
