@@ -3,7 +3,6 @@
 // as JSON." The built mlso-dl runs as a child with pipes for stdout and stderr, on a known run: four files, one
 // already complete in the folder, one the server refuses with a 404, two downloaded.
 // Needs the built command line (node scripts/build-main.mjs).
-import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -15,6 +14,7 @@ import { DEMO_EMAIL } from '../../src-main/emulator';
 import { listing } from '../core/downloads/engine-harness';
 import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { listFolder, temporaryFolder, useEmulator } from '../helpers/fixtures';
+import { sha256Hex } from '../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 64 });
 const window = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:01:10' }; // four files
@@ -92,7 +92,7 @@ describe('files --download, its output a pipe', () => {
     const downloaded = await Promise.all(
       run.downloaded.map(async (filename) => {
         const bytes = await fitsBytes(filename);
-        return { filename, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+        return { filename, bytes: bytes.length, sha256: sha256Hex(bytes) };
       }),
     );
     const received = await Promise.all(run.files.filter((file) => run.downloaded.includes(file.filename)).map(bodyLength));

@@ -1,5 +1,4 @@
 // The fault suite's and the soak's own checkers must be able to say no: each broken promise is caught.
-import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { temporaryFolder } from '../helpers/fixtures';
 import { checkFolderInvariants } from './folder-invariants';
 import { plainReasonProblems } from './plain-reason';
 import { judgeTrend, type ProcessSample } from './process-sampler';
+import { sha256Hex } from '../helpers/sha256';
 
 const ledgers: DownloadLedger[] = [];
 afterEach(() => {
@@ -15,7 +15,6 @@ afterEach(() => {
 });
 
 const served = (name: string): Buffer => Buffer.from(`SIMPLE  = T ${name}`.padEnd(2880, ' '));
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** A folder (with a sub-folder, as a campaign layout makes) and its ledger, each file done and intact. */
 async function intactFolder(names: readonly string[]): Promise<{ folder: string; ledger: DownloadLedger; target: (name: string) => string }> {
@@ -27,7 +26,7 @@ async function intactFolder(names: readonly string[]): Promise<{ folder: string;
   for (const name of names) {
     const job = ledger.insert({ url: `http://x/${name}`, instrument: 'kcor', product: 'pb', dateObs: null, filename: name, folder: path.join(folder, 'kcor'), targetPath: target(name), expectedSize: 0, batchId: null });
     await writeFile(target(name), served(name));
-    ledger.markDone(job.id, { sha256: sha256(served(name)), bytesReceived: 100, bytesWritten: served(name).length });
+    ledger.markDone(job.id, { sha256: sha256Hex(served(name)), bytesReceived: 100, bytesWritten: served(name).length });
   }
   return { folder, ledger, target };
 }

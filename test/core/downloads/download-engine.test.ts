@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import type { ProgressUpdate } from '../../../src-shared/downloads/progress-type
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
 import { expectExactFolder, listing, useHarnesses } from './engine-harness';
+import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 128 });
 const { harness } = useHarnesses(emulator);
@@ -27,7 +27,7 @@ describe('queue', () => {
     for (const job of h.ledger.list()) {
       expect(job.state).toBe('done');
       const bytes = await readFile(job.targetPath);
-      expect(job.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(job.sha256).toBe(sha256Hex(bytes));
       expect(job.bytesWritten).toBe(bytes.length);
       expect(job.attempts).toBe(1);
     }

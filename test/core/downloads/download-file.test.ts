@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { listFolder, oddServer, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
 import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../shared/fits-test-files';
+import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 128 });
 let client: MlsoClient;
@@ -46,7 +46,7 @@ describe('one-file download', () => {
     const result = await download(file, folder);
     await expectExactCopy(folder, file);
     const bytes = await readFile(result.path);
-    expect(result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(result.sha256).toBe(sha256Hex(bytes));
     expect(result.bytesWritten).toBe(bytes.length);
     expect(result.bytesReceived).toBeLessThan(bytes.length);
     expect(await listFolder(folder)).toEqual([file.filename]);

@@ -1,7 +1,6 @@
 // The engine's controls on their own (found by the mutation pass: the engine tests drove them only along the
 // happy path): settings and their bounds, the events a front end follows, controls that do nothing to a job in
 // the wrong state, and an engine limited to one batch that leaves the others' jobs alone.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { waitFor } from '../../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 import { newJob } from './ledger-jobs';
+import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 32 });
 const { harness } = useHarnesses(emulator);
@@ -187,7 +187,7 @@ describe('the download engine’s controls', () => {
     await h.engine.enqueue([file!], h.folder);
     expect(await h.engine.whenSettled()).toBe('finished');
     const bytes = await readFile(path.join(h.folder, file!.filename));
-    expect(recorded).toEqual([{ sha256: createHash('sha256').update(bytes).digest('hex'), atRealName: false }]);
+    expect(recorded).toEqual([{ sha256: sha256Hex(bytes), atRealName: false }]);
   });
 
   it('starts a new run when a file paused on its own is resumed after the others finished', async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,8 +8,8 @@ import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migra
 import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
 import { newJob } from './ledger-jobs';
+import { sha256Hex } from '../../helpers/sha256';
 
-const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 
 describe('ledger', () => {
@@ -91,7 +90,7 @@ function interruptedJob(ledger: DownloadLedger, folder: string, filename: string
   const job = ledger.insert(newJob(filename, { folder }));
   ledger.claimNext(Date.now());
   ledger.recordTemporaryFile(job.id, tempName);
-  if (verified) ledger.recordVerified(job.id, sha(verified), verified.length);
+  if (verified) ledger.recordVerified(job.id, sha256Hex(verified), verified.length);
   return job;
 }
 
@@ -125,7 +124,7 @@ describe('recovery after a crash', () => {
     const opened = await openDownloadEngine(state, { client: new MlsoClient({ baseUrl: 'http://127.0.0.1:1' }), username: () => undefined });
     try {
       expect(opened.engine.overall().queuePaused).toBe(true);
-      expect(opened.ledger.get(renamed.id)).toMatchObject({ state: 'done', sha256: sha(body) });
+      expect(opened.ledger.get(renamed.id)).toMatchObject({ state: 'done', sha256: sha256Hex(body) });
       expect(opened.ledger.get(pending.id)).toMatchObject({ state: 'done' });
       expect(opened.ledger.get(partial.id)).toMatchObject({ state: 'queued', attempts: 0 });
       expect(await readFile(path.join(folder, 'pending.fts'))).toEqual(body);
