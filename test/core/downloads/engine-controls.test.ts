@@ -1,6 +1,7 @@
-// The engine's controls on their own (found by the mutation pass: the engine tests drove them only along the
-// happy path): settings and their bounds, the events a front end follows, controls that do nothing to a job in
-// the wrong state, and an engine limited to one batch that leaves the others' jobs alone.
+// The engine's less-travelled paths (found by the mutation pass: the engine tests drove them only along the happy
+// path): settings and their bounds, the events a front end follows, controls that do nothing to a job in the wrong
+// state, an engine limited to one batch, the current run's figures, waiting without polling, controls during a
+// transfer, and the worker count following the concurrency setting.
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { setImmediate } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
@@ -53,14 +54,14 @@ describe('the first bytes of a body, looked at before it is read', () => {
     const body = new PassThrough();
     body.on('error', () => undefined);
     body.destroy(new Error('connection reset'));
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate(); // the stream's own events have been emitted by now
     await expect(peekStream(body, 2)).rejects.toThrow('connection reset');
   });
 
   it('gives nothing for a body closed before anyone looked, without waiting for more', async () => {
     const body = new PassThrough();
     body.destroy();
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate(); // the stream's own events have been emitted by now
     const peeked = await peekStream(body, 2);
     expect(peeked.head.length).toBe(0);
     expect(await buffer(peeked.stream)).toEqual(Buffer.alloc(0));
