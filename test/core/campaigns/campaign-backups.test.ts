@@ -1,6 +1,6 @@
 // Campaigns live in the ledger's file; each also has a copy in <state folder>/campaigns/. A ledger replaced
 // after damage, or deleted, takes the campaigns back from those copies: as last changed, and without the deleted.
-import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_BACKUP_FOLDER } from '../../../src-main/core/campaigns/campaign-backups';
@@ -8,7 +8,7 @@ import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file
 import { LEDGER_FILE, openStateLedger } from '../../../src-main/core/downloads/open-engine';
 import { MlsoError } from '../../../src-main/core/errors';
 import { cliAgainst, temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { garbleHeader } from '../downloads/ledger-damage';
+import { deleteLedger, garbleHeader } from '../downloads/ledger-damage';
 import { useHarnesses, type Harness } from '../downloads/engine-harness';
 import { KCOR_DAY, UCOMP_DAY, serviceOver, syncAndWait } from './campaign-harness';
 
@@ -62,7 +62,7 @@ describe('campaign copies beside the ledger', () => {
     const first = await syncAndWait(service, h, campaign.name);
     expect(first.total.onDisk).toBeGreaterThan(2);
     await closeEarly(h);
-    for (const name of await readdir(h.stateFolder)) if (name.startsWith(LEDGER_FILE)) await unlink(path.join(h.stateFolder, name));
+    await deleteLedger(h.stateFolder);
     emulator().resetStats();
 
     const again = await harness({ batchId: 'after-deletion' }, h.stateFolder);
@@ -120,7 +120,7 @@ describe('campaign copies beside the ledger', () => {
     const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
     const [eclipse] = await readdir(copies);
     await writeFile(path.join(copies, eclipse!), 'not JSON');
-    for (const name of await readdir(h.stateFolder)) if (name.startsWith(LEDGER_FILE)) await rm(path.join(h.stateFolder, name));
+    await deleteLedger(h.stateFolder);
 
     const again = await harness({ batchId: 'two' }, h.stateFolder);
     expect(definitions(again)).toEqual([]);

@@ -1,6 +1,13 @@
 // Ways a download ledger gets damaged on disk, for the tests of what the engine does about it.
 import Database from 'better-sqlite3';
-import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+
+/** Deleted with its -wal and -shm files, as by someone clearing out the state folder. */
+export async function deleteLedger(stateFolder: string): Promise<void> {
+  for (const name of await readdir(stateFolder)) if (name.startsWith(LEDGER_FILE)) await rm(path.join(stateFolder, name));
+}
 
 /** The first bytes are not SQLite's header, as when another program wrote over the file. */
 export async function garbleHeader(file: string): Promise<void> {
