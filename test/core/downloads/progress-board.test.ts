@@ -14,7 +14,6 @@ afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-
 interface Setup {
   board: ProgressBoard;
   ledger: DownloadLedger;
