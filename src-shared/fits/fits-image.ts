@@ -2,7 +2,7 @@
 // IEEE floats of 32 or 64, scaled to physical values (BZERO + BSCALE x stored), with BLANK integers and NaN
 // floats both NaN. 8- and 16-bit images and single floats decode into a Float32Array (which holds their stored
 // values exactly), 32- and 64-bit integers and doubles into a Float64Array.
-import { describeHdu, FitsReadError, missingHdu, type FitsFile, type FitsHdu } from './fits-file';
+import { describeHdu, FitsReadError, grouped, missingHdu, type FitsFile, type FitsHdu } from './fits-file';
 
 export interface FitsImage {
   hdu: number;
@@ -142,9 +142,21 @@ function blank64(file: FitsFile, hdu: FitsHdu): [number, number] | undefined {
   return [Number(BigInt.asIntN(32, value >> 32n)), Number(value & 0xffffffffn)];
 }
 
-/** Where the images are, so a message can say which HDU to ask for instead. */
+/** Where the images are, so a message can say which HDU to ask for instead (the first few, for a file of thousands). */
 export function imageList(file: FitsFile): string {
-  const images = file.hdus.filter((hdu) => hdu.isImage).map((hdu) => hdu.index);
+  const images = file.hdus.filter((hdu) => hdu.isImage).map((hdu) => String(hdu.index));
   if (images.length === 0) return 'it holds no image at all';
-  return images.length === 1 ? `its image is in HDU ${images[0]}` : `its images are in HDUs ${images.join(', ')}`;
+  return images.length === 1 ? `its image is in HDU ${images[0]}` : `its images are in HDUs ${shortList(images)}`;
+}
+
+/** How many items a message names before it says how many more there are. */
+const LISTED_ITEMS = 5;
+
+/**
+ * "2, 3, 4, 5, 6 and 99,995 more": a message about a file of 100,000 HDUs stays one short line instead of naming
+ * every one of them.
+ */
+export function shortList(items: readonly string[], most: number = LISTED_ITEMS): string {
+  const named = items.slice(0, most).join(', ');
+  return items.length > most ? `${named} and ${grouped(items.length - most)} more` : named;
 }

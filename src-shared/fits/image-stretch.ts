@@ -39,7 +39,11 @@ export interface DisplayOptions extends ClipRange {
   stretch: StretchName;
 }
 
-/** The grey level (0..255) of one value. With `high <= low` (a constant image) values above `low` are white, the rest black. */
+/**
+ * The grey level (0..255) of one value. With `high <= low` (a constant image, or one mostly of one value) every
+ * value is black: a clip range of no width says nothing about brightness, so the picture is uniform, as
+ * matplotlib's Normalize (under astropy's ImageNormalize) shows it, instead of white wherever a value is above.
+ */
 export function greyLevel(value: number, options: DisplayOptions): number {
   return levelOf(value, options.low, spanOf(options), STRETCH_FUNCTIONS[options.stretch]);
 }
@@ -78,7 +82,7 @@ export function displayBytes(pixels: Pixels, width: number, height: number, opti
   return out;
 }
 
-/** 0 for a degenerate range: then a value is either above `low` (white) or not (black). */
+/** 0 for a degenerate range: then every value is at 0 (black). */
 function spanOf({ low, high }: ClipRange): number {
   return high > low ? high - low : 0;
 }
@@ -89,7 +93,8 @@ function levelOf(value: number, low: number, span: number, stretch: (x: number) 
 
 /** Where a value lies in the clip range, 0..1 (clipped). */
 function positionOf(value: number, low: number, span: number): number {
-  const x = span > 0 ? (value - low) / span : value > low ? 1 : 0;
+  if (!(span > 0)) return 0;
+  const x = (value - low) / span;
   return x <= 0 ? 0 : x >= 1 ? 1 : x;
 }
 

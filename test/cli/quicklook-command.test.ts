@@ -162,3 +162,14 @@ describe('mlso-dl quicklook', () => {
     });
   });
 });
+
+describe('mlso-dl quicklook on a file of thousands of HDUs', () => {
+  it('a file of 3,000 tables and no image: one short line naming the first few HDUs', async () => {
+    const input = await fitsFileOf(concat(emptyPrimary(), ...new Array<Uint8Array>(3000).fill(tableHdu(1))));
+    const run = await mlsoDl('quicklook', input, '--out', await outIn());
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `mlso-dl: ${input} holds no image: HDU 0 (primary), HDU 1 (BINTABLE), HDU 2 (BINTABLE), HDU 3 (BINTABLE), HDU 4 (BINTABLE) and 2,996 more; it holds no image at all.\n`,
+    );
+  });
+});

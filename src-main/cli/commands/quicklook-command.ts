@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { encode } from 'fast-png';
 import { describeHdu, firstImageHdu, type FitsFile } from '../../../src-shared/fits/fits-file';
-import { decodeImage, imageList, type FitsImage } from '../../../src-shared/fits/fits-image';
+import { decodeImage, imageList, shortList, type FitsImage } from '../../../src-shared/fits/fits-image';
 import { downscale } from '../../../src-shared/fits/image-downscale';
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, displayBytes, percentileClip, type StretchName } from '../../../src-shared/fits/image-stretch';
 import type { CliIo } from '../cli-context';
@@ -70,7 +70,7 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
 /** The image of HDU `chosen`, or of the first HDU that holds one; the reader's complaints become usage errors. */
 function decodeChosenImage(file: FitsFile, chosen: number | undefined): FitsImage {
   const index = chosen ?? firstImageHdu(file)?.index;
-  if (index === undefined) throw new UsageError(`${file.fileName} holds no image: ${file.hdus.map(describeHdu).join(', ')}; ${imageList(file)}.`);
+  if (index === undefined) throw new UsageError(`${file.fileName} holds no image: ${shortList(file.hdus.map(describeHdu))}; ${imageList(file)}.`);
   try {
     return decodeImage(file, index);
   } catch (error) {
