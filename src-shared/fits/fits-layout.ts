@@ -2,6 +2,12 @@
 // against what the headers declare: whole, cut short, longer than declared, or damaged. One walker serves
 // both a download as it streams and a file on disk (which skips the data units instead of reading them).
 // Only header bytes are buffered; data units are merely counted.
+//
+// How many HDUs a file holds is declared only by the NEXTEND convention (a primary header with EXTEND = T and
+// NEXTEND = n promises n extensions): with it, a file cut exactly at an HDU boundary, or inside the padding of
+// a data unit that is not the last, is incomplete. Without NEXTEND, only one such cut is told: an empty primary
+// HDU (no data) that announces extensions and has none after it holds nothing at all, and is incomplete; any
+// later HDU boundary looks exactly like the end of a whole file.
 import {
   EXTENSION_SIGNATURE,
   FITS_BLOCK,
@@ -9,6 +15,7 @@ import {
   MAX_HEADER_BLOCKS,
   PRIMARY_SIGNATURE,
   dataUnitBytes,
+  type FitsHeader,
   isEndCard,
   paddedToBlocks,
   parseFitsHeader,
@@ -32,11 +39,15 @@ export class FitsLayoutError extends Error {
 }
 
 /**
- * How the bytes ended. Complete means every HDU holds all its headers declare; the final padding of the last
- * data unit is not demanded (some servers omit it, and its absence loses no data). When the end came inside a
- * data unit, `declared` is the least size that would have been complete.
+ * How the bytes ended. Complete means every HDU holds all its headers declare, and as many HDUs arrived as the
+ * primary header declares; the final padding of the last data unit is not demanded (some servers omit it, and
+ * its absence loses no data). When the end came inside a data unit, `declared` is the end of that data unit.
+ * When the HDUs that arrived are whole but too few, `hdus` says how many arrived and `declaredHdus` how many the
+ * primary header declares (absent for an empty primary HDU that announces extensions without counting them).
  */
-export type FitsEnding = { complete: true; bytes: number } | { complete: false; arrived: number; declared?: number };
+export type FitsEnding =
+  | { complete: true; bytes: number }
+  | { complete: false; arrived: number; declared?: number; hdus?: number; declaredHdus?: number };
 
 const CARD = 80;
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
@@ -46,6 +57,9 @@ export class FitsLayoutWalker {
   private position = 0;
   private inData = false;
   private hdus = 0;
+  // What the primary header promises: at least `requiredHdus` HDUs, exactly counted when `declaredHdus` is known.
+  private requiredHdus = 1;
+  private declaredHdus: number | undefined;
   // The header being read: where it starts, its bytes so far, and the signature it must begin with.
   private headerStart = 0;
   private headerFill = 0;
@@ -102,10 +116,13 @@ export class FitsLayoutWalker {
 
   /** Judges the bytes once no more will come. */
   finish(): FitsEnding {
-    if (this.inData) {
-      return this.position >= this.dataEnd ? { complete: true, bytes: this.position } : { complete: false, arrived: this.position, declared: this.dataEnd };
+    if (this.inData && this.position < this.dataEnd) return { complete: false, arrived: this.position, declared: this.dataEnd };
+    // Every HDU that began arrived whole (perhaps without the last padding): were there as many as promised?
+    if (this.inData || (this.headerFill === 0 && this.hdus > 0)) {
+      if (this.hdus >= this.requiredHdus) return { complete: true, bytes: this.position };
+      const count = this.declaredHdus === undefined ? {} : { declaredHdus: this.declaredHdus };
+      return { complete: false, arrived: this.position, hdus: this.hdus, ...count };
     }
-    if (this.headerFill === 0 && this.hdus > 0) return { complete: true, bytes: this.position };
     return { complete: false, arrived: this.position };
   }
 
@@ -146,6 +163,7 @@ export class FitsLayoutWalker {
     try {
       if (!parsed) throw new FitsHeaderError('no END card');
       data = dataUnitBytes(parsed);
+      if (this.hdus === 0) this.readPromisedHdus(parsed, data);
     } catch (error) {
       if (error instanceof FitsHeaderError) throw this.corrupt(error.message);
       throw error;
@@ -155,6 +173,26 @@ export class FitsLayoutWalker {
     this.paddedEnd = this.position + paddedToBlocks(data);
     if (data === 0) this.startHeader();
     else this.inData = true;
+  }
+
+  /**
+   * NEXTEND counts the extensions when EXTEND = T says there may be some. Without a count, an empty primary HDU
+   * that announces extensions promises at least one: on its own it holds no data at all.
+   */
+  private readPromisedHdus(primary: FitsHeader, data: number): void {
+    if (primary.cards.get('EXTEND') !== true) return;
+    const nextend = primary.cards.get('NEXTEND');
+    if (nextend === undefined) {
+      if (data === 0) this.requiredHdus = 2;
+      return;
+    }
+    // A count that is not a count is a damaged header, as a bad NAXISn is: guessing could keep a cut file.
+    if (typeof nextend !== 'number' || !Number.isSafeInteger(nextend) || nextend < 0) {
+      const shown = typeof nextend === 'string' ? `'${nextend}'` : String(nextend);
+      throw new FitsHeaderError(`NEXTEND = ${shown} where a whole number of at least 0 belongs`);
+    }
+    this.declaredHdus = nextend + 1;
+    this.requiredHdus = nextend + 1;
   }
 
   private startHeader(): void {

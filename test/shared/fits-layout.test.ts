@@ -93,6 +93,67 @@ describe('a FITS stream shorter than its headers declare', () => {
   });
 });
 
+describe('a multi-extension stream judged by the NEXTEND of its primary header', () => {
+  const declaring = (nextend: number, options: { unpaddedEnd?: boolean } = {}): { bytes: Buffer; parts: Buffer[] } =>
+    multiHduFile({ ...options, primaryCards: [['NEXTEND', nextend]] });
+
+  it('whole, and whole without the final padding of its last data unit', () => {
+    for (const { bytes } of [declaring(3), declaring(3, { unpaddedEnd: true })]) {
+      expectEverySplit(bytes, { complete: true, bytes: bytes.length }, bytes.length);
+    }
+  });
+
+  it('cut at every HDU boundary before the last: incomplete, with how many of the declared HDUs arrived', () => {
+    const { parts } = declaring(3);
+    for (const [kept, hdus] of [[1, 1], [3, 2], [5, 3]] as const) {
+      const bytes = Buffer.concat(parts.slice(0, kept));
+      expectEverySplit(bytes, { complete: false, arrived: bytes.length, hdus, declaredHdus: 4 }, bytes.length);
+    }
+  });
+
+  it("cut inside the padding of a data unit that is not the last declared: incomplete", () => {
+    const { parts } = declaring(3);
+    for (const [kept, short, hdus] of [[3, 100, 2], [5, 1, 3]] as const) {
+      const bytes = Buffer.concat(parts.slice(0, kept)).subarray(0, -short);
+      expectEverySplit(bytes, { complete: false, arrived: bytes.length, hdus, declaredHdus: 4 }, bytes.length);
+    }
+  });
+
+  it('NEXTEND = 0 with an empty primary HDU is a whole file; more extensions than declared lose nothing', () => {
+    const { parts } = declaring(0);
+    expectEverySplit(parts[0]!, { complete: true, bytes: 2880 }, 2880);
+    const { bytes } = declaring(1);
+    expectEverySplit(bytes, { complete: true, bytes: bytes.length }, bytes.length);
+  });
+
+  it('NEXTEND is not taken as a promise without EXTEND = T', () => {
+    const bytes = header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['NEXTEND', 2]]);
+    expectEverySplit(bytes, { complete: true, bytes: 2880 }, 2880);
+  });
+
+  it.each([
+    ['negative', -1],
+    ['not a number', 'two'],
+    ['fractional', 2.5],
+  ] as const)('a NEXTEND that is %s makes the primary header corrupt', (_name, value) => {
+    const { bytes } = multiHduFile({ primaryCards: [['NEXTEND', value]] });
+    expectEverySplit(bytes, { fault: 'corrupt', offset: 0 }, 2880);
+  });
+});
+
+describe('a multi-extension stream whose primary header declares no count', () => {
+  it('an empty primary HDU that announces extensions, and nothing after it: incomplete', () => {
+    const { parts } = multiHduFile();
+    expectEverySplit(parts[0]!, { complete: false, arrived: 2880, hdus: 1 }, 2880);
+  });
+
+  it('cut at a later HDU boundary, it cannot be told from a whole file (the README says so)', () => {
+    const { parts } = multiHduFile();
+    const bytes = Buffer.concat(parts.slice(0, 3));
+    expectEverySplit(bytes, { complete: true, bytes: bytes.length }, bytes.length);
+  });
+});
+
 describe('a FITS stream longer than its headers declare', () => {
   it('stops at the declared end of a 64x64 image followed by zeros', () => {
     const bytes = Buffer.concat([image64, Buffer.alloc(100_000)]);

@@ -39,11 +39,15 @@ export function imageHeader(size: number): Buffer {
 
 /**
  * A file laid out like UCoMP's: an empty primary HDU (NAXIS=0, EXTEND), two float32 image extensions and a
- * binary table; its header blocks are more than one block long where `longHeader` asks.
+ * binary table; its header blocks are more than one block long where `longHeader` asks. `primaryCards` are added
+ * to the primary header (NEXTEND, for one). `parts` alternate header and data: the primary header alone, then
+ * each extension's header and data unit.
  */
-export function multiHduFile(options: { longHeader?: boolean; unpaddedEnd?: boolean } = {}): { bytes: Buffer; parts: Buffer[] } {
+export function multiHduFile(
+  options: { longHeader?: boolean; unpaddedEnd?: boolean; primaryCards?: readonly (readonly [string, CardValue])[] } = {},
+): { bytes: Buffer; parts: Buffer[] } {
   const parts = [
-    header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['EXTEND', true]], { fillerCards: options.longHeader ? 50 : 0 }),
+    header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['EXTEND', true], ...(options.primaryCards ?? [])], { fillerCards: options.longHeader ? 50 : 0 }),
     header([['XTENSION', 'IMAGE'], ['BITPIX', -32], ['NAXIS', 2], ['NAXIS1', 30], ['NAXIS2', 20], ['PCOUNT', 0], ['GCOUNT', 1], ['EXTNAME', 'I']]),
     dataUnit(30 * 20 * 4),
     header([['XTENSION', 'IMAGE'], ['BITPIX', 16], ['NAXIS', 3], ['NAXIS1', 40], ['NAXIS2', 40], ['NAXIS3', 2], ['PCOUNT', 0], ['GCOUNT', 1]], {

@@ -1,6 +1,7 @@
 // Between decompression and the file: lets through only the bytes the FITS headers declare, and fails the
-// download when the body is shorter than they declare, longer, or has a damaged header. It counts data
-// bytes as they pass (no copies) and holds only header blocks, so it costs nothing on a 256 MB file.
+// download when the body is shorter than they declare (fewer bytes, or fewer HDUs than the primary header's
+// NEXTEND), longer, or has a damaged header. It counts data bytes as they pass (no copies) and holds only header
+// blocks, so it costs nothing on a 256 MB file.
 import { Transform } from 'node:stream';
 import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-shared/fits/fits-layout';
 import { DownloadError } from '../errors';
@@ -41,9 +42,12 @@ function layoutError(filename: string, error: FitsLayoutError): DownloadError {
 }
 
 function incomplete(filename: string, ending: Extract<FitsEnding, { complete: false }>): DownloadError {
-  const detail =
-    ending.declared === undefined
-      ? `it ended inside a FITS header, after ${ending.arrived} bytes`
-      : `${ending.arrived} of ${ending.declared} bytes its FITS headers declare`;
-  return new DownloadError('truncated', `${filename} arrived incomplete (${detail}).`);
+  return new DownloadError('truncated', `${filename} arrived incomplete (${shortfall(ending)}).`);
+}
+
+function shortfall(ending: Extract<FitsEnding, { complete: false }>): string {
+  if (ending.declared !== undefined) return `${ending.arrived} of ${ending.declared} bytes its FITS headers declare`;
+  if (ending.declaredHdus !== undefined) return `${ending.hdus} of the ${ending.declaredHdus} HDUs its primary header declares, ${ending.arrived} bytes`;
+  if (ending.hdus !== undefined) return `only its primary HDU, which holds no data and announces extensions, ${ending.arrived} bytes`;
+  return `it ended inside a FITS header, after ${ending.arrived} bytes`;
 }

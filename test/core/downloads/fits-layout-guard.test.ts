@@ -42,4 +42,19 @@ describe.each([1, 7, 2881, 65536])('the FITS layout guard, chunks of %i bytes', 
     const { error } = await through(primaryHeader(10_000), size);
     expect(error).toMatchObject({ reason: 'truncated', message: 'x.fts arrived incomplete (2880 of 12880 bytes its FITS headers declare).' });
   });
+
+  it('fails a body cut at an HDU boundary before the extensions its primary header declares, as truncated', async () => {
+    const { parts } = multiHduFile({ primaryCards: [['NEXTEND', 3]] });
+    const { error } = await through(Buffer.concat(parts.slice(0, 3)), size);
+    expect(error).toMatchObject({ reason: 'truncated', message: 'x.fts arrived incomplete (2 of the 4 HDUs its primary header declares, 8640 bytes).' });
+  });
+
+  it('fails an empty primary HDU that announces extensions and has none after it, as truncated', async () => {
+    const { parts } = multiHduFile();
+    const { error } = await through(parts[0]!, size);
+    expect(error).toMatchObject({
+      reason: 'truncated',
+      message: 'x.fts arrived incomplete (only its primary HDU, which holds no data and announces extensions, 2880 bytes).',
+    });
+  });
 });

@@ -1,0 +1,110 @@
+// A multi-extension file cut where a header or data unit ends, or inside the padding of a data unit that is not
+// the last: the streaming guard and the check of a file on disk both call it incomplete, and both call the
+// whole file complete. (Cuts inside a header or inside data have their own tests.)
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
+import { fitsLayoutGuard } from '../../../src-main/core/downloads/fits-layout-guard';
+import { temporaryFolder } from '../../helpers/fixtures';
+import { dataUnit, header, multiHduFile, type CardValue } from '../../shared/fits-test-files';
+
+const BLOCK = 2880;
+
+async function guardVerdict(bytes: Buffer): Promise<boolean> {
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  return pipeline(Readable.from([bytes]), fitsLayoutGuard('cut.fts'), sink).then(
+    () => true,
+    () => false,
+  );
+}
+
+let written = 0;
+async function diskVerdict(folder: string, bytes: Buffer): Promise<boolean> {
+  const file = path.join(folder, `cut-${(written += 1)}.fts`);
+  await writeFile(file, bytes);
+  return isCompleteFitsFile(file);
+}
+
+interface Layout {
+  bytes: Buffer;
+  /** Offsets where an HDU ends with its padding, the last one excepted. */
+  boundaries: number[];
+  /** Offsets inside the padding of a data unit that is not the last (its data whole, its padding not). */
+  inPadding: number[];
+}
+
+/** A primary HDU (empty or with `primaryData` bytes) declaring NEXTEND, then 8-bit image extensions of the sizes given. */
+function layoutOf(primaryData: number, extensionData: readonly number[]): Layout {
+  const image = (first: readonly [string, CardValue], bytes: number): (readonly [string, CardValue])[] =>
+    bytes === 0 ? [first, ['BITPIX', 8], ['NAXIS', 0]] : [first, ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', bytes]];
+  const hdus: [Buffer, number][] = [
+    [header([...image(['SIMPLE', true], primaryData), ['EXTEND', true], ['NEXTEND', extensionData.length]]), primaryData],
+    ...extensionData.map((bytes): [Buffer, number] => [header([...image(['XTENSION', 'IMAGE'], bytes), ['PCOUNT', 0], ['GCOUNT', 1]]), bytes]),
+  ];
+  const parts: Buffer[] = [];
+  const boundaries: number[] = [];
+  const inPadding: number[] = [];
+  let offset = 0;
+  hdus.forEach(([head, bytes], index) => {
+    parts.push(head, dataUnit(bytes));
+    const dataEnd = offset + head.length + bytes;
+    offset += head.length + Math.ceil(bytes / BLOCK) * BLOCK;
+    if (index === hdus.length - 1) return;
+    boundaries.push(offset);
+    // Where the data ends, one byte into the padding, and one byte short of its end.
+    for (const cut of new Set([dataEnd, dataEnd + 1, offset - 1])) if (cut >= dataEnd && cut < offset) inPadding.push(cut);
+  });
+  return { bytes: Buffer.concat(parts), boundaries, inPadding };
+}
+
+describe('a multi-extension file cut at an HDU boundary or inside a padding', () => {
+  it('the issue\'s file: five HDUs cut to its empty primary is incomplete for both checks', async () => {
+    const folder = await temporaryFolder();
+    const { bytes, boundaries } = layoutOf(0, [5000, 5000, 5000, 5000]);
+    const primaryOnly = bytes.subarray(0, boundaries[0]);
+    expect(primaryOnly.length).toBe(BLOCK);
+    expect(await guardVerdict(primaryOnly)).toBe(false);
+    expect(await diskVerdict(folder, primaryOnly)).toBe(false);
+  });
+
+  it('every cut of a UCoMP-like file with NEXTEND (the test files\' layout): both checks say incomplete', async () => {
+    const folder = await temporaryFolder();
+    const { bytes: whole, parts } = multiHduFile({ primaryCards: [['NEXTEND', 3]] });
+    const cuts: number[] = [];
+    let offset = 0;
+    for (const [index, part] of parts.slice(0, -1).entries()) {
+      offset += part.length;
+      cuts.push(offset);
+      if (index % 2 === 0 && index > 0) cuts.push(offset - 1); // inside the padding of data units 1 and 2
+    }
+    expect(cuts).toHaveLength(8);
+    for (const cut of cuts) {
+      const bytes = whole.subarray(0, cut);
+      expect([cut, await guardVerdict(bytes), await diskVerdict(folder, bytes)]).toEqual([cut, false, false]);
+    }
+    expect([await guardVerdict(whole), await diskVerdict(folder, whole)]).toEqual([true, true]);
+  });
+
+  it('any layout: both checks call every cut incomplete and the whole file complete', async () => {
+    const folder = await temporaryFolder();
+    const dataBytes = fc.oneof(fc.constant(0), fc.constant(BLOCK), fc.integer({ min: 1, max: 3 * BLOCK + 7 }));
+    await fc.assert(
+      fc.asyncProperty(dataBytes, fc.array(dataBytes, { minLength: 1, maxLength: 5 }), async (primaryData, extensionData) => {
+        const { bytes, boundaries, inPadding } = layoutOf(primaryData, extensionData);
+        for (const cut of [...boundaries, ...inPadding]) {
+          const part = bytes.subarray(0, cut);
+          expect([cut, await guardVerdict(part), await diskVerdict(folder, part)]).toEqual([cut, false, false]);
+        }
+        const unpadded = bytes.subarray(0, bytes.length - ((BLOCK - ((extensionData.at(-1) ?? 0) % BLOCK)) % BLOCK));
+        for (const complete of [bytes, unpadded]) {
+          expect([await guardVerdict(complete), await diskVerdict(folder, complete)]).toEqual([true, true]);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
