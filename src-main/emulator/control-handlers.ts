@@ -1,18 +1,30 @@
-// /__emulator/*: steering an emulator that runs in another process (the benchmark, the demo server).
+// /__emulator/*: steering an emulator that runs in another process (the benchmark, the demo server). Only
+// programs on this machine may steer it, never a web page the user happens to open: web mode's Host and Origin
+// rule, and a body declared JSON (a cross-site form or text/plain POST needs no permission from the browser).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerAddressRule } from '../core/server-address-rule';
 import { sendError, sendJson } from './http-replies';
 import { isDownloadFault, DOWNLOAD_FAULTS } from './faults';
 import type { RunningEmulator } from './create-emulator';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function handleControl(emulator: RunningEmulator, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleControl(emulator: RunningEmulator, rule: ServerAddressRule, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const { host, origin } = req.headers;
+  if (!rule.hostAllowed(host)) {
+    return sendError(res, 403, `control requests must name the emulator by its own address (${[...rule.hosts].join(', ')}), not Host ${host ?? '(none)'}`);
+  }
+  // No Origin: not a web page (curl, the benchmark, tests). A page always sends one with a cross-site request.
+  if (origin !== undefined && !rule.originAllowed(origin)) return sendError(res, 403, `control requests from a page of another origin (${origin}) are refused`);
   const action = path.slice('/__emulator/'.length);
   const method = action === 'stats' ? 'GET' : 'POST';
   if (!['stats', 'reset-stats', 'options', 'fault', 'expire-sessions'].includes(action)) {
     return sendError(res, 404, `no such emulator control: ${path}`);
   }
   if (req.method !== method) return sendError(res, 405, `${path} takes ${method}`, { Allow: method });
+  if (hasBody(req) && !isJson(req.headers['content-type'])) {
+    return sendError(res, 415, `send the body as JSON with the header "Content-Type: application/json" (curl: -H 'Content-Type: application/json')`);
+  }
 
   switch (action) {
     case 'stats':
@@ -50,6 +62,15 @@ export async function handleControl(emulator: RunningEmulator, req: IncomingMess
   } catch (error) {
     return sendError(res, 400, (error as Error).message);
   }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

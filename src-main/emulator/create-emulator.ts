@@ -14,12 +14,15 @@ import { handleAbout, handleAuthenticate, handleFiles, handleInstrument, handleI
 import { handleDownload } from './download-handler';
 import { handleControl } from './control-handlers';
 import { fitsBytes } from './synthetic-fits';
+import { ServerAddressRule } from '../core/server-address-rule';
 import type { EmulatorContext } from './emulator-context';
 
 export interface RunningEmulator {
   /** e.g. http://127.0.0.1:43127 (no trailing slash) */
   url: string;
   port: number;
+  /** The address the server is bound to, as the system reports it: 0.0.0.0 or :: for every interface. */
+  boundAddress: string;
   /** The current options (a frozen copy; change them with setOptions). */
   readonly options: EmulatorOptions;
   /** Knobs can change while running; catalogue-shaping ones rebuild the catalogue. Host and port cannot change. */
@@ -65,7 +68,9 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
     bodies,
   };
 
-  const server = createServer((req, res) => void handleRequest(ctx, emulator, req, res));
+  // Replaced once the port is known (port 0 asks the system for one).
+  let controlRule = new ServerAddressRule(options.host, options.port);
+  const server = createServer((req, res) => void handleRequest(ctx, emulator, controlRule, req, res));
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     stats.connectionOpened();
@@ -89,13 +94,16 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
   });
   const bound = server.address();
   const port = typeof bound === 'object' && bound ? bound.port : options.port;
+  const boundAddress = typeof bound === 'object' && bound ? bound.address : options.host;
   options = { ...options, port };
   address = `${hostForUrl(options.host)}:${port}`;
+  controlRule = new ServerAddressRule(options.host, port);
 
   let closing: Promise<void> | undefined;
   const emulator: RunningEmulator = {
     url: `http://${address}`,
     port,
+    boundAddress,
     get options() {
       return Object.freeze({ ...options, registeredEmails: [...options.registeredEmails] });
     },
@@ -150,7 +158,7 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-async function handleRequest(ctx: EmulatorContext, emulator: RunningEmulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleRequest(ctx: EmulatorContext, emulator: RunningEmulator, controlRule: ServerAddressRule, req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.on('error', () => undefined); // writes racing a client that left must not surface as unhandled errors
   let closed = false;
   res.once('close', () => (closed = true));
@@ -160,7 +168,7 @@ async function handleRequest(ctx: EmulatorContext, emulator: RunningEmulator, re
   const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
   const rawQuery = queryAt < 0 ? '' : target.slice(queryAt + 1);
   try {
-    if (rawPath.startsWith('/__emulator/')) return await handleControl(emulator, req, res, rawPath);
+    if (rawPath.startsWith('/__emulator/')) return await handleControl(emulator, controlRule, req, res, rawPath);
     ctx.stats.request();
     const { latencyMs } = ctx.options();
     if (latencyMs > 0) await sleep(latencyMs);

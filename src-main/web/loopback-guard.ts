@@ -1,26 +1,28 @@
 // Who may talk to web mode: only pages served by this server itself, on this machine, holding the
 // random token printed at launch. The Host check defeats DNS rebinding, the Origin check other sites'
-// pages, the token other local users and programs.
+// pages (the rule the emulator's control endpoints share), the token other local users and programs.
 import { timingSafeEqual } from 'node:crypto';
+import { ServerAddressRule } from '../core/server-address-rule';
+
+/** Where web mode listens (web-server.ts): loopback only. */
+const LOOPBACK = '127.0.0.1';
 
 export class LoopbackGuard {
-  // Empty until the server knows its port: until then nothing is allowed.
-  private hosts: ReadonlySet<string> = new Set();
-  private origins: ReadonlySet<string> = new Set();
+  // Unset until the server knows its port: until then nothing is allowed.
+  private rule: ServerAddressRule | undefined;
 
   constructor(private readonly token: string) {}
 
   listeningOn(port: number): void {
-    this.hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-    this.origins = new Set([...this.hosts].map((host) => `http://${host}`));
+    this.rule = new ServerAddressRule(LOOPBACK, port);
   }
 
   hostAllowed(host: string | undefined): boolean {
-    return host !== undefined && this.hosts.has(host.toLowerCase());
+    return this.rule?.hostAllowed(host) ?? false;
   }
 
   originAllowed(origin: string | undefined): boolean {
-    return origin !== undefined && this.origins.has(origin.toLowerCase());
+    return this.rule?.originAllowed(origin) ?? false;
   }
 
   tokenMatches(candidate: string | null | undefined): boolean {
@@ -32,6 +34,6 @@ export class LoopbackGuard {
 
   /** The WebSocket addresses the page may connect to: this server's, under each host name it answers to. */
   get connectSources(): string[] {
-    return [...this.hosts].map((host) => `ws://${host}`);
+    return [...(this.rule?.hosts ?? [])].map((host) => `ws://${host}`);
   }
 }

@@ -98,7 +98,7 @@ describe('control endpoints', () => {
     expect((await control('stats', {}, 'POST')).status).toBe(405);
     expect((await control('reset-stats', undefined, 'GET')).status).toBe(405);
     expect((await control('nothing')).status).toBe(404);
-    const broken = await fetch(`${emulator.url}/__emulator/options`, { method: 'POST', body: '{not json' });
+    const broken = await fetch(`${emulator.url}/__emulator/options`, { method: 'POST', body: '{not json', headers: { 'Content-Type': 'application/json' } });
     expect(broken.status).toBe(400);
   });
 });

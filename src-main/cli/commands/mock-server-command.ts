@@ -38,8 +38,13 @@ export async function mockServerCommand(context: CliContext, options: MockServer
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   const emulator = await createEmulator(settings);
-  // The address goes to stdout on a line of its own so scripts (and the benchmark) can read it.
-  context.out.result(`MLSO API emulator listening on ${emulator.url}`);
+  // The address goes to stdout on a line of its own so scripts (and the benchmark) can read it. Listening on
+  // every interface is said plainly: the network can reach the server, not only this computer.
+  if (isWildcard(emulator.boundAddress)) {
+    context.out.result(`MLSO API emulator listening on all interfaces (${emulator.boundAddress}), port ${emulator.port}; on this computer: ${emulator.url}`);
+  } else {
+    context.out.result(`MLSO API emulator listening on ${emulator.url}`);
+  }
   context.out.info(`Registered e-mail${emulator.options.registeredEmails.length === 1 ? '' : 's'}: ${emulator.options.registeredEmails.join(', ') || DEMO_EMAIL}`);
   context.out.info(`Try: mlso-dl --base-url ${emulator.url} instruments      (Ctrl-C stops the server)`);
   await new Promise<void>((resolve) => {
@@ -48,4 +53,8 @@ export async function mockServerCommand(context: CliContext, options: MockServer
   });
   await emulator.close();
   return EXIT_OK;
+}
+
+function isWildcard(address: string): boolean {
+  return address === '0.0.0.0' || address === '::';
 }
