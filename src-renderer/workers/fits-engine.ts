@@ -6,7 +6,7 @@ import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } f
 import type { FitsValue } from '../../src-shared/fits/fits-cards';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
-import { evenSample, type Pixels } from '../../src-shared/fits/image-percentiles';
+import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
 import { DEFAULT_CLIP_PERCENTS, displayBytes, percentileClip, STRETCHES, STRETCH_FUNCTIONS, type ClipRange, type StretchName } from '../../src-shared/fits/image-stretch';
 import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, RenderedImage } from './fits-protocol';
 
@@ -154,9 +154,9 @@ export class FitsEngine {
   }
 }
 
-/** The display clip, from an even sample of a large image's pixels (see CLIP_SAMPLE_SIZE): the viewer must be quick. */
+/** The display clip, from a stratified sample of a large image's pixels (see CLIP_SAMPLE_SIZE): the viewer must be quick. */
 function clipOf(pixels: Pixels, display: DisplayChoice): ClipRange | null {
-  return percentileClip(evenSample(pixels), display.clipPercents[0], display.clipPercents[1]);
+  return percentileClip(clipSample(pixels), display.clipPercents[0], display.clipPercents[1]);
 }
 
 function imageHduOf(file: FitsFile): FitsHdu {

@@ -35,19 +35,36 @@ export function percentiles(pixels: Pixels, percents: readonly number[]): number
 
 /**
  * How many pixels a display clip is estimated from. A million-pixel image takes 20 to 130 ms to select exactly
- * in a browser, most of a quick-look's time; an even sample of 65,521 pixels puts the 1 % and 99.5 % points within
- * a few hundredths of a percent of their exact ranks, which no one can see in a picture (astropy's
- * PercentileInterval and ds9's zscale sample likewise). A prime, so the sample's step is not a whole number for the
- * usual power-of-two image sizes and the sampled columns move along from row to row instead of forming stripes.
+ * in a browser, most of a quick-look's time, and a 4096 x 4096 one sixteen times that; a sample of 2^18 pixels
+ * takes a few milliseconds at any size. The sample is stratified (see `clipSample`), so the fraction of it
+ * below any value errs from the image's by at most sqrt(p (1 - p) / n) in standard deviation: 0.014 % at the
+ * 99.5 % point, 0.019 % at the 1 % point, so the sampled clip's rank is within 0.06 % of the one asked for
+ * (three standard deviations) at every image size, which no one can see in a picture.
  */
-export const CLIP_SAMPLE_SIZE = 65_521;
+export const CLIP_SAMPLE_SIZE = 262_144;
 
-/** At most `most` of the pixels, evenly spread over the whole array (the array itself when it is no larger). */
-export function evenSample(pixels: Pixels, most: number = CLIP_SAMPLE_SIZE): Pixels {
+/**
+ * At most `most` of the pixels (the array itself when it is no larger): the array is cut into `most` equal runs
+ * and one pixel taken from each, at a place drawn from a fixed pseudo-random sequence (the same picture always
+ * gets the same clip). An evenly spaced sample aliases with the image's rows instead: on a 4096 x 4096 image its
+ * step is 256.06 pixels, so it keeps to a few columns, and a radial coronagraph image's 1-99.5 % clip came out at
+ * the 1.11 and 99.22 % ranks.
+ */
+export function clipSample(pixels: Pixels, most: number = CLIP_SAMPLE_SIZE): Pixels {
   if (pixels.length <= most) return pixels;
   const sample = pixels instanceof Float32Array ? new Float32Array(most) : new Float64Array(most);
   const step = pixels.length / most;
-  for (let i = 0; i < most; i += 1) sample[i] = pixels[Math.floor(i * step)]!;
+  let state = 0x9e3779b9;
+  let start = 0;
+  for (let i = 0; i < most; i += 1) {
+    const end = Math.floor((i + 1) * step);
+    // xorshift32: cheap, and spread enough for picking a place in a run of a few hundred pixels.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    sample[i] = pixels[start + Math.floor(((state >>> 0) / 4294967296) * (end - start))]!;
+    start = end;
+  }
   return sample;
 }
 
