@@ -14,7 +14,7 @@ export interface CrOptions {
   json?: boolean;
 }
 
-/** Far enough for any archive (rotation 9999 starts in the 26th century), near enough for Meeus' formula to mean something. */
+/** Far enough for any archive (rotation 9999 starts in the 26th century), near enough for the Earth's orbit to be known to the second. */
 const LAST_ROTATION = 9999;
 
 export async function crCommand(globals: GlobalOptions, io: CliIo, rotation: string | undefined, options: CrOptions): Promise<number> {
@@ -55,7 +55,7 @@ function parseDate(value: string): { epochMs: number; hasTime: boolean } {
   return parsed.value;
 }
 
-/** 2025-03-02T12:04:28Z: the instant to the second (the formula itself is good to a few minutes). */
+/** 2025-03-02T11:59:56Z: the instant to the second (sunpy's start, to within a second or two). */
 function isoSecond(epochMs: number): string {
   return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
 }

@@ -1,29 +1,20 @@
-// The Carrington rotation starts of src-shared/astro/carrington.ts (Meeus, Astronomical Algorithms, ch. 29)
-// against published starts. Two definitions are in use and differ by a few minutes: tables computed from
-// Carrington's original elements (as Meeus' formula is) agree to the minute; the Astronomical Almanac and sunpy,
-// which compute the rotation from the IAU's elements, put every start 3 to 4 minutes earlier.
+// The Carrington rotation starts of src-shared/astro/carrington.ts (IAU rotation elements, light travel time)
+// against sunpy's for every rotation from 1 to 3001 (test/fixtures/carrington/sunpy-carrington-starts.json,
+// written by scripts/fixtures/make_carrington_table.py), and against the published starts of the Astronomical
+// Almanac, which uses the same elements, and of ALPO, which still uses Carrington's.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../../src-shared/astro/carrington';
+import { carringtonLongitude, carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../../src-shared/astro/carrington';
+
+interface SunpyTable {
+  first: number;
+  starts: string[];
+  at: { date: string; rotation: number; L0: number }[];
+}
+const SUNPY: SunpyTable = JSON.parse(readFileSync(new URL('../../fixtures/carrington/sunpy-carrington-starts.json', import.meta.url), 'utf8'));
 
 const MINUTE = 60_000;
 const minutesAfter = (n: number, published: number): number => (carringtonRotationStart(n) - published) / MINUTE;
-
-// ALPO Solar Section rotation reports (T. Ramakers, alpo-astronomy.org/solarblog, ?p=1575 and ?p=3472): "CR2185
-// covered the time period from 2016-12-14 0115 UT – 2017-01-10 0913 UT", "CR2235 ... 2020-09-07 1745 UT –
-// 2020-10-05 0018 UT". Whole minutes, from WIMP, which uses Carrington's elements.
-const ALPO_STARTS: readonly [number, string][] = [
-  [2185, '2016-12-14T01:15Z'],
-  [2186, '2017-01-10T09:13Z'],
-  [2235, '2020-09-07T17:45Z'],
-  [2236, '2020-10-05T00:18Z'],
-];
-
-// sunpy.coordinates.sun.carrington_rotation_time: 2242 in its documented example, 2210 in its test suite
-// (sunpy/coordinates/tests/test_sun.py, test_carrington_rotation_str). UTC, IAU elements with light travel time.
-const SUNPY_STARTS: readonly [number, string][] = [
-  [2210, '2018-10-26T20:48:16.137Z'],
-  [2242, '2021-03-17T22:31:37.030Z'],
-];
 
 // The Astronomical Almanac for 2013, page C4, as sunpy's test suite quotes it (test_carrington_rotation_number):
 // each start as a date and a fraction of a day in TT, rounded to 0.01 day (7.2 minutes either way).
@@ -47,37 +38,55 @@ const ALMANAC_2013_STARTS: readonly [number, string, number][] = [
 ];
 /** TT - UTC during 2013 (32.184 s + 35 leap seconds). */
 const TT_MINUS_UTC_2013_MS = 67_184;
-/** How much later than the IAU-based starts Meeus' formula puts every start (measured against sunpy's, above). */
-const DEFINITION_OFFSET_MINUTES = 3.5;
+
+// ALPO Solar Section rotation reports (T. Ramakers, alpo-astronomy.org/solarblog, ?p=1575 and ?p=3472): "CR2185
+// covered the time period from 2016-12-14 0115 UT – 2017-01-10 0913 UT", "CR2235 ... 2020-09-07 1745 UT –
+// 2020-10-05 0018 UT". Whole minutes, from WIMP, which keeps Carrington's original elements (as Meeus' formula does).
+const ALPO_STARTS: readonly [number, string][] = [
+  [2185, '2016-12-14T01:15Z'],
+  [2186, '2017-01-10T09:13Z'],
+  [2235, '2020-09-07T17:45Z'],
+  [2236, '2020-10-05T00:18Z'],
+];
+
+describe('rotation starts against sunpy', () => {
+  it('every start from rotation 1 to 3001 within 2 seconds of sunpy’s, half of them within half a second', () => {
+    const seconds = SUNPY.starts.map((iso, index) => Math.abs(carringtonRotationStart(SUNPY.first + index) - Date.parse(iso)) / 1000);
+    expect(seconds).toHaveLength(3001);
+    const sorted = [...seconds].sort((a, b) => a - b);
+    expect(sorted.at(-1)).toBeLessThan(2);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(0.5);
+  });
+
+  it('the Sun’s Carrington longitude at sunpy’s sample instants within 0.001° (two seconds of its turning)', () => {
+    for (const { date, L0 } of SUNPY.at) {
+      const difference = ((carringtonLongitude(Date.parse(date)) - L0 + 540) % 360) - 180;
+      expect(Math.abs(difference), date).toBeLessThan(0.001);
+    }
+  });
+
+  it('the rotation under way at sunpy’s sample instants is the whole part of sunpy’s rotation number', () => {
+    for (const { date, rotation } of SUNPY.at) expect(carringtonRotationAt(Date.parse(date)), date).toBe(Math.floor(rotation));
+  });
+});
 
 describe('rotation starts against published ones', () => {
-  it.each(ALPO_STARTS)('rotation %i starts %s (ALPO, Carrington elements): the same minute', (n, published) => {
-    // The published times are cut to the minute: ours lies within that minute.
-    const after = minutesAfter(n, Date.parse(published));
-    expect(after).toBeGreaterThanOrEqual(0);
-    expect(after).toBeLessThan(1);
-  });
-
-  it.each(SUNPY_STARTS)('rotation %i starts %s (sunpy, IAU elements): 3 to 4 minutes earlier than ours', (n, published) => {
-    const after = minutesAfter(n, Date.parse(published));
-    expect(after).toBeGreaterThan(3);
-    expect(after).toBeLessThan(4);
-  });
-
-  it('the Astronomical Almanac for 2013: every start within its rounding, once the definitions differ by 3.5 minutes', () => {
-    const differences = ALMANAC_2013_STARTS.map(([n, date, fraction]) => {
+  it('the Astronomical Almanac for 2013: every start within its rounding to 0.01 day', () => {
+    for (const [n, date, fraction] of ALMANAC_2013_STARTS) {
       const published = Date.parse(`${date}T00:00:00Z`) + fraction * 86_400_000 - TT_MINUS_UTC_2013_MS;
-      return minutesAfter(n, published) - DEFINITION_OFFSET_MINUTES;
-    });
-    for (const difference of differences) expect(Math.abs(difference)).toBeLessThanOrEqual(7.2);
-    // Rounding errors average out over sixteen starts: the offset between the definitions is what remains.
-    const mean = differences.reduce((sum, difference) => sum + difference, 0) / differences.length;
-    expect(Math.abs(mean)).toBeLessThan(2);
+      expect(Math.abs(minutesAfter(n, published)), `rotation ${n}`).toBeLessThanOrEqual(7.2);
+    }
   });
 
-  it('rotation 1 began on 1853-11-09, and 2295 on 2025-03-02 a little after noon UT', () => {
-    expect(new Date(carringtonRotationStart(1)).toISOString().slice(0, 10)).toBe('1853-11-09');
-    expect(new Date(carringtonRotationStart(2295)).toISOString().slice(0, 16)).toBe('2025-03-02T12:04');
+  it.each(ALPO_STARTS)('rotation %i starts %s by Carrington’s own elements (ALPO): 3 to 5 minutes after ours', (n, published) => {
+    const before = -minutesAfter(n, Date.parse(published));
+    expect(before).toBeGreaterThan(3);
+    expect(before).toBeLessThan(5);
+  });
+
+  it('rotation 1 began on 1853-11-09, and 2295 on 2025-03-02 a little before noon UT', () => {
+    expect(new Date(carringtonRotationStart(1)).toISOString().slice(0, 16)).toBe('1853-11-09T21:51');
+    expect(new Date(carringtonRotationStart(2295)).toISOString().slice(0, 19)).toBe('2025-03-02T11:59:56');
   });
 });
 

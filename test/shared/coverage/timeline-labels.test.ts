@@ -103,7 +103,7 @@ describe('Carrington rotations on the axis', () => {
       { rotation: 2295, ms: carringtonRotationStart(2295), starts: true },
       { rotation: 2296, ms: carringtonRotationStart(2296), starts: true },
     ]);
-    expect(new Date(marks[1]!.ms).toISOString().slice(0, 16)).toBe('2025-03-02T12:04');
+    expect(new Date(marks[1]!.ms).toISOString().slice(0, 16)).toBe('2025-03-02T11:59');
   });
 
   it('names just the rotation under way for a span inside one', () => {
