@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -13,16 +13,18 @@ import { firstData, openRawSocket, upgradeRequest } from './hostile-client';
 const emulator = useEmulator({ imageSize: 32 });
 let app: RunningWebApp;
 let token: string;
+let downloadFolder: string;
 
 beforeAll(async () => {
   const renderer = await temporaryFolder();
   await writeFile(path.join(renderer, 'index.html'), '<!doctype html><title>MLSO Downloader</title>');
+  downloadFolder = await temporaryFolder();
   app = await startWebApp({
     port: 0,
     stateFolder: await temporaryFolder(),
     rendererFolder: renderer,
     version: '0.0.0-test',
-    downloadFolder: await temporaryFolder(),
+    downloadFolder,
     server: { baseUrl: emulator().url },
   });
   token = new URL(app.server.openUrl).hash.replace('#token=', '');
@@ -213,6 +215,14 @@ describe('web mode: file bytes for quick-look', () => {
     const refused = await call(501, 'files:read', { id: 999_999 });
     expect(refused.result).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
     expect(parsed(frames[refused.index]!)).not.toHaveProperty('binary');
+    // The finished file replaced by a link to a file outside the folder: refused, the other file never sent.
+    const outside = path.join(await temporaryFolder(), 'passwd');
+    await writeFile(outside, 'root:x:0:0:secret\n');
+    await rm(path.join(downloadFolder, filename));
+    await symlink(outside, path.join(downloadFolder, filename));
+    const linked = await call(502, 'files:read', { id: jobId });
+    expect(linked.result).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining('replaced by a link') } });
+    expect(frames.slice(linked.index).some((frame) => frame.binary || frame.data.toString().includes('secret'))).toBe(false);
     ws.close();
   });
 });

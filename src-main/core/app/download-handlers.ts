@@ -1,15 +1,15 @@
 // The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
 // query the core lists itself): the window never hands URLs to the core.
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import type { ContractHandlers, EnqueueRequest, EnqueueSummary, FileBytes, Settings } from '../../../src-shared/contract/contract';
+import type { ContractHandlers, EnqueueRequest, EnqueueSummary, Settings } from '../../../src-shared/contract/contract';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { EnqueueResult } from '../downloads/listing-intake';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError } from '../errors';
+import { readFinishedFile } from './finished-file';
 import type { KeptListings } from './kept-listings';
 
 export interface DownloadDeps {
@@ -76,28 +76,8 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
     'downloads:cancel': onJob((id) => engine.cancel(id)),
     'downloads:retry': onJob((id) => engine.retry(id)),
     'downloads:move-to-front': onJob((id) => engine.moveToFront(id)),
-    'files:read': ({ id }) => readFinishedFile(deps.ledger, id),
+    'files:read': ({ id }) => readFinishedFile(deps.ledger, id, [deps.settings().downloadFolder]),
   };
-}
-
-/** Quick-look reads whole files; a larger one is refused rather than held in memory twice (here and in the window). */
-const LARGEST_READ_BYTES = 1024 * 1024 * 1024;
-
-/** The bytes of a finished download, from the place the ledger recorded. */
-async function readFinishedFile(ledger: DownloadLedger, id: number): Promise<FileBytes> {
-  const job = ledger.get(id);
-  if (!job) throw new InvalidInputError('That download is no longer in the list.');
-  const name = path.basename(job.targetPath);
-  if (job.state !== 'done') throw new InvalidInputError(`${name} has not finished downloading, so there is nothing to show yet.`);
-  let size: number;
-  try {
-    size = (await stat(job.targetPath)).size;
-  } catch {
-    throw new InvalidInputError(`${name} is no longer in ${job.folder}: download it (or sync its campaign) again.`);
-  }
-  if (size > LARGEST_READ_BYTES) throw new InvalidInputError(`${name} is larger than 1 GiB: open it in a FITS viewer such as ds9.`);
-  const buffer = await readFile(job.targetPath);
-  return { name, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) };
 }
 
 async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: string): Promise<EnqueueResult> {
