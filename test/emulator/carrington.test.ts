@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { carringtonRotationAt, carringtonRotationStart } from '../../src-main/emulator/carrington';
+import { carringtonRotationStart as appRotationStart } from '../../src-shared/astro/carrington';
 import { createEmulator } from '../../src-main/emulator';
 import { listFiles } from './http-helpers';
 
 const at = (iso: string): number => Date.parse(iso) / 1000;
 
-describe('Carrington rotations (Meeus ch. 29)', () => {
+describe('Carrington rotations (IAU elements, computed apart from the app’s)', () => {
+  it('agrees with the app’s starts (sunpy’s rule) within 10 seconds from rotation 2100 to 2300, the archive’s years and more', () => {
+    let worst = 0;
+    for (let n = 2100; n <= 2300; n += 1) worst = Math.max(worst, Math.abs(carringtonRotationStart(n) - appRotationStart(n) / 1000));
+    expect(worst).toBeLessThan(10);
+  });
+
   it('puts known dates in their rotations', () => {
     // Rotation 1 began on 1853-11-09; 2295 spans most of March 2025.
     expect(new Date(carringtonRotationStart(1) * 1000).toISOString().slice(0, 10)).toBe('1853-11-09');
