@@ -1,5 +1,6 @@
 // Parsers for option values typed on the command line; each refuses bad input with the accepted form.
 import { InvalidArgumentError } from 'commander';
+import { parseUtTimestamp } from '../../src-shared/filters/ut-timestamp';
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 };
 
@@ -33,4 +34,12 @@ export function integerParser(min: number, max: number): (value: string) => numb
     }
     return Number(value);
   };
+}
+
+/** A day as YYYY-MM-DD (zero-padded on the way out), held to the date filters' rule: a real calendar day. */
+export function parseCalendarDay(value: string): string {
+  const parsed = parseUtTimestamp(value);
+  if (parsed.ok && !parsed.value.hasTime) return parsed.value.text;
+  const problem = !parsed.ok && parsed.reason === 'calendar' ? 'is not a real calendar day' : 'is not a day';
+  throw new InvalidArgumentError(`"${value}" ${problem}: use YYYY-MM-DD, e.g. 2025-03-24.`);
 }

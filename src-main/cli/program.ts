@@ -18,7 +18,7 @@ import type { Settings } from '../../src-shared/contract/contract';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
 import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
 import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';
-import { integerParser, parseByteSize, parseDurationSeconds, parseFraction } from './option-parsers';
+import { integerParser, parseByteSize, parseCalendarDay, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
 import { defaultStateFolder } from '../core/downloads/state-folder';
@@ -133,7 +133,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(5000).argParser(integerParser(0, 65535)))
     .addOption(new Option('--days <n>', 'number of synthetic observing days').argParser(integerParser(1, 3650)))
-    .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD'))
+    .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD').argParser(parseCalendarDay))
     .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
     .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
     .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))

@@ -25,9 +25,11 @@ export function parseUtTimestamp(raw: string): TimestampParse {
     number, number, number, number, number, number,
   ];
   const hasTime = match[4] !== undefined;
-  const epochMs = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(epochMs);
-  // Date.UTC rolls 2025-02-30 over into March; a real date survives the round trip unchanged.
+  // Date.UTC takes years 0 to 99 as 1900 to 1999: set the year on its own. Then 2025-02-30 rolls over into March,
+  // while a real date (2024-02-29, 0004-02-29) survives the round trip unchanged.
+  const check = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+  check.setUTCFullYear(year, month - 1, day);
+  const epochMs = check.getTime();
   const real =
     check.getUTCFullYear() === year &&
     check.getUTCMonth() === month - 1 &&

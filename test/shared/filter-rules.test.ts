@@ -29,6 +29,21 @@ describe('dates', () => {
     },
   );
 
+  it.each(['2025-02-30', '2023-02-29', '1900-02-29', '2100-02-29', '0099-02-29'])('refuses %s: no such day', (input) => {
+    expect(parseUtTimestamp(input)).toEqual({ ok: false, reason: 'calendar' });
+  });
+
+  it.each([
+    ['2000-02-29', '2000-02-29T00:00:00'],
+    ['2024-02-29T23:59:59', '2024-02-29T23:59:59'],
+    // Years before 100 are years of the first century, not 1900 + year as Date.UTC takes them.
+    ['0099-12-31', '0099-12-31T00:00:00'],
+    ['0004-02-29T12:00:00', '0004-02-29T12:00:00'],
+  ])('accepts the real day %s, at %s UT', (input, instant) => {
+    const parsed = parseUtTimestamp(input);
+    expect(parsed.ok && new Date(parsed.value.epochMs).toISOString().slice(0, 19)).toBe(instant);
+  });
+
   it('keeps epoch order in UT', () => {
     const a = parseUtTimestamp('2025-03-24');
     const b = parseUtTimestamp('2025-03-24T00:00:01');
