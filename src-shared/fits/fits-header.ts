@@ -1,6 +1,6 @@
 // Reading FITS headers (FITS standard 4.0): 2880-byte blocks of 80-character cards ending with END.
 // Enough to tell how long each HDU must be, which is how a download or a file on disk is judged complete.
-import { CARD_LENGTH, cardText, parseCards, type FitsCard, type FitsValue } from './fits-cards';
+import { CARD_LENGTH, cardText, FitsCardError, parseCards, type FitsCard, type FitsValue } from './fits-cards';
 
 export const FITS_BLOCK = 2880;
 const CARD = CARD_LENGTH;
@@ -24,6 +24,12 @@ export interface FitsHeader {
   cardList: FitsCard[];
   /** Bytes the header occupies, whole blocks. */
   headerBytes: number;
+  /**
+   * Why the cards cannot be read (then `cards` and `cardList` are empty), e.g. a long string over more CONTINUE
+   * cards than any real header has. dataUnitBytes refuses such a header, and every reader of a file or a
+   * download calls it before anything else.
+   */
+  damage?: string;
 }
 
 /**
@@ -34,12 +40,19 @@ export function parseFitsHeader(bytes: Uint8Array): FitsHeader | null {
   const records: string[] = [];
   for (let offset = 0; offset + CARD <= bytes.length; offset += CARD) {
     if (isEndCard(bytes, offset)) {
-      const cardList = parseCards(records);
+      const headerBytes = paddedToBlocks(offset + CARD);
+      let cardList: FitsCard[];
+      try {
+        cardList = parseCards(records);
+      } catch (error) {
+        if (error instanceof FitsCardError) return { cards: new Map(), cardList: [], headerBytes, damage: error.message };
+        throw error;
+      }
       const cards = new Map<string, FitsValue>();
       for (const card of cardList) {
         if (card.value !== null && card.keyword.length > 0 && !cards.has(card.keyword)) cards.set(card.keyword, card.value);
       }
-      return { cards, cardList, headerBytes: paddedToBlocks(offset + CARD) };
+      return { cards, cardList, headerBytes };
     }
     records.push(cardText(bytes, offset));
   }
@@ -59,6 +72,7 @@ export function isEndCard(bytes: Uint8Array, offset: number): boolean {
  * FitsHeaderError when the mandatory values are missing or impossible, so no size is ever guessed.
  */
 export function dataUnitBytes(header: FitsHeader): number {
+  if (header.damage !== undefined) throw new FitsHeaderError(header.damage);
   const bitpix = wholeNumber(header, 'BITPIX', -64);
   if (!VALID_BITPIX.includes(bitpix)) throw new FitsHeaderError(`BITPIX = ${bitpix}, which is not one of ${VALID_BITPIX.join(', ')}`);
   const naxis = wholeNumber(header, 'NAXIS', 0);

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { concat, emptyPrimary, imageHdu, tableHdu } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu, tableHdu, type ImageSpec } from '../shared/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, mlsoDl } from './fits-test-input';
 
 const LONG_RECORDS = [
@@ -30,6 +32,25 @@ describe('mlso-dl header', () => {
     ]);
   });
 
+  it.each<[string, Partial<ImageSpec>, string]>([
+    ['int16 with BZERO 32768 holds unsigned values', { bitpix: 16, bzero: 32768 }, 'int16, rescaled to uint16'],
+    ['BSCALE 1 written out changes nothing', { bitpix: 16, bzero: 32768, bscale: 1 }, 'int16, rescaled to uint16'],
+    ['uint8 with BZERO -128 holds signed bytes', { bitpix: 8, bzero: -128 }, 'uint8, rescaled to int8'],
+    ['int32 with BZERO 2^31', { bitpix: 32, bzero: 2147483648 }, 'int32, rescaled to uint32'],
+    ['int64 with BZERO 2^63', { bitpix: 64, bzero: 9223372036854775808n }, 'int64, rescaled to uint64'],
+    ['any other BSCALE or BZERO scales to float', { bitpix: 16, bscale: 0.5, bzero: 10 }, 'int16, scaled to float (BSCALE 0.5, BZERO 10)'],
+    ['BZERO alone, not the unsigned offset', { bitpix: 16, bzero: 1000 }, 'int16, scaled to float (BZERO 1000)'],
+    ['the unsigned offset with a BSCALE', { bitpix: 16, bzero: 32768, bscale: 2 }, 'int16, scaled to float (BSCALE 2, BZERO 32768)'],
+    ['a float image scaled', { bitpix: -32, bscale: 2 }, 'float32, scaled (BSCALE 2)'],
+    ['BSCALE 1 and BZERO 0 written out', { bitpix: 16, bscale: 1, bzero: 0 }, 'int16'],
+  ])('the summary says when BSCALE and BZERO rescale: %s', async (_case, scaling, summary) => {
+    const stored = new Array(6).fill(scaling.bitpix === 64 ? 1n : 1);
+    const input = await fitsFileOf(imageHdu({ bitpix: 16, axes: [3, 2], stored, ...scaling }));
+    const run = await mlsoDl('header', input);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe(`# HDU 0 (primary): 3 x 2 ${summary}`);
+  });
+
   it('--hdu N prints that HDU alone', async () => {
     const input = await fitsFileOf(file);
     const run = await mlsoDl('header', input, '--hdu', '1');
@@ -37,18 +58,57 @@ describe('mlso-dl header', () => {
     expect(run.stdout).not.toContain('#');
   });
 
-  it('--json --hdu N: keyword, value and comment of each card; long strings joined, commentary with a null value', async () => {
+  it('--json --hdu N: keyword, type, value and comment of each card; long strings joined, commentary with a null value', async () => {
     const input = await fitsFileOf(file);
     const run = await mlsoDl('header', input, '--hdu', '0', '--json');
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([
-      { keyword: 'SIMPLE', value: true, comment: '' },
-      { keyword: 'BITPIX', value: 8, comment: '' },
-      { keyword: 'NAXIS', value: 0, comment: '' },
-      { keyword: 'EXTEND', value: true, comment: '' },
-      { keyword: 'HISTORY', value: null, comment: 'calibrated with the test writer' },
-      { keyword: 'LONGSTR', value: 'A long string value, more than one card can hold, is continued on the next.', comment: 'its comment' },
+      { keyword: 'SIMPLE', type: 'logical', value: true, comment: '' },
+      { keyword: 'BITPIX', type: 'integer', value: 8, comment: '' },
+      { keyword: 'NAXIS', type: 'integer', value: 0, comment: '' },
+      { keyword: 'EXTEND', type: 'logical', value: true, comment: '' },
+      { keyword: 'HISTORY', type: 'commentary', value: null, comment: 'calibrated with the test writer' },
+      { keyword: 'LONGSTR', type: 'string', value: 'A long string value, more than one card can hold, is continued on the next.', comment: 'its comment' },
     ]);
+  });
+
+  // typed-cards.fits: every kind of value, as astropy reads them (test/shared/fits/fits-card-types.test.ts).
+  const TYPED = path.resolve(import.meta.dirname, '../fixtures/fits-header/typed-cards.fits');
+
+  it('--json gives each value its type: a real stays a real (32768.0), integers past 2^53 are exact digits in a string', async () => {
+    const input = await fitsFileOf(await readFile(TYPED));
+    const run = await mlsoDl('header', input, '--hdu', '0', '--json');
+    expect(run.status, run.stderr).toBe(0);
+    // Reals are written with a point or an exponent, so Python's json and jq read them as floats, as astropy does.
+    for (const line of [
+      '"value": 32768.0,',
+      '"value": 32768,',
+      '"value": 226.0,',
+      '"value": 1500.0,',
+      '"value": -0.0,',
+      '"value": "-9223372036854775808",',
+      '"value": "100000000000000000000000000000000000000000000000",',
+      '"value": {\n      "re": 1.5,\n      "im": -2.0\n    },',
+    ]) {
+      expect(run.stdout).toContain(line);
+    }
+    const cards = new Map((JSON.parse(run.stdout) as { keyword: string; type: string; value: unknown }[]).map((card) => [card.keyword, card]));
+    const typed = (keyword: string): unknown => ({ type: cards.get(keyword)?.type, value: cards.get(keyword)?.value });
+    expect(typed('BZERO')).toEqual({ type: 'real', value: 32768 });
+    expect(typed('BZINT')).toEqual({ type: 'integer', value: 32768 });
+    expect(typed('Z')).toEqual({ type: 'real', value: -0 });
+    expect(typed('NEGZINT')).toEqual({ type: 'integer', value: 0 });
+    expect(typed('MAXSAFE')).toEqual({ type: 'integer', value: 9007199254740991 });
+    expect(typed('PASTSAFE')).toEqual({ type: 'integer', value: '9007199254740993' });
+    expect(typed('BLANK')).toEqual({ type: 'integer', value: '-9223372036854775808' });
+    expect(typed('BIG')).toEqual({ type: 'integer', value: '100000000000000000000000000000000000000000000000' });
+    expect(typed('HUGE')).toEqual({ type: 'real', value: 'Infinity' });
+    expect(typed('CPLX')).toEqual({ type: 'complex', value: { re: 1.5, im: -2 } });
+    expect(typed('CPLXD')).toEqual({ type: 'complex', value: { re: 100, im: -5 } });
+    expect(typed('FLAG')).toEqual({ type: 'logical', value: false });
+    expect(typed('NUMTEXT')).toEqual({ type: 'string', value: '32768' });
+    expect(typed('UNDEF')).toEqual({ type: 'undefined', value: null });
+    expect(typed('BADVAL')).toEqual({ type: 'malformed', value: 'abc' });
   });
 
   it('--json without --hdu: every HDU with its type, name and cards', async () => {
@@ -59,14 +119,14 @@ describe('mlso-dl header', () => {
       { hdu: 1, type: 'IMAGE', name: 'I' },
       { hdu: 2, type: 'BINTABLE', name: undefined },
     ]);
-    expect(hdus[1]!.cards).toContainEqual({ keyword: 'EXTNAME', value: 'I', comment: '' });
+    expect(hdus[1]!.cards).toContainEqual({ keyword: 'EXTNAME', type: 'string', value: 'I', comment: '' });
   });
 
   it("an emulator file's header: its date-obs and the comment that it is synthetic", async () => {
     const input = await fitsFileOf(emulatorFitsBytes(16), EMULATOR_FILE);
     const cards = JSON.parse((await mlsoDl('header', input, '--hdu', '0', '--json')).stdout) as { keyword: string; value: unknown; comment: string }[];
-    expect(cards).toContainEqual({ keyword: 'DATE-OBS', value: '2025-03-24T21:03:04', comment: '[UT] date/time of the observation' });
-    expect(cards.at(-1)).toEqual({ keyword: 'COMMENT', value: null, comment: 'Synthetic image made by the MLSO Downloader API emulator, not observed' });
+    expect(cards).toContainEqual({ keyword: 'DATE-OBS', type: 'string', value: '2025-03-24T21:03:04', comment: '[UT] date/time of the observation' });
+    expect(cards.at(-1)).toEqual({ keyword: 'COMMENT', type: 'commentary', value: null, comment: 'Synthetic image made by the MLSO Downloader API emulator, not observed' });
   });
 
   it.each([

@@ -1,47 +1,38 @@
 // `header FILE.fts [--hdu N] [--json]`: the header cards, as the file holds them (one 80-column record per
-// line, a continued long string over its CONTINUE records) or, with --json, as keyword, value and comment.
+// line, a continued long string over its CONTINUE records) or, with --json, as keyword, type, value and comment.
 import type { FitsCard } from '../../../src-shared/fits/fits-cards';
 import { describeHdu, missingHdu, type FitsHdu } from '../../../src-shared/fits/fits-file';
+import { describeSamples } from '../../../src-shared/fits/pixel-scaling';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { asUsageError, parseHdu, readFitsFile } from './fits-file-input';
-import { localOutput, printJson } from './local-output';
+import { jsonCard, jsonText } from './header-json';
+import { localOutput } from './local-output';
 
 export interface HeaderOptions {
   hdu?: string;
   json?: boolean;
 }
 
-/** One card in --json: a commentary card (COMMENT, HISTORY) has a null value and its text as the comment. */
-export interface JsonCard {
-  keyword: string;
-  value: string | number | boolean | null;
-  comment: string;
-}
-
 export async function headerCommand(globals: GlobalOptions, io: CliIo, path: string, options: HeaderOptions): Promise<number> {
   const out = localOutput(globals, io);
   const chosen = parseHdu(options.hdu);
-  const file = await readFitsFile(path);
+  const file = await readFitsFile(path, io.signal);
   if (chosen !== undefined && !file.hdus[chosen]) throw asUsageError(missingHdu(file, chosen));
   // One HDU asked for: its cards alone. Otherwise every HDU, each under a line saying which it is.
   if (chosen !== undefined) {
     const hdu = file.hdus[chosen]!;
-    if (options.json) printJson(out, hdu.cards.map(jsonCard));
+    if (options.json) out.result(jsonText(hdu.cards.map(jsonCard)));
     else out.result(recordsOf(hdu.cards));
     return EXIT_OK;
   }
   if (options.json) {
-    printJson(out, file.hdus.map((hdu) => ({ hdu: hdu.index, type: hdu.type, ...(hdu.name ? { name: hdu.name } : {}), cards: hdu.cards.map(jsonCard) })));
+    out.result(jsonText(file.hdus.map((hdu) => ({ hdu: hdu.index, type: hdu.type, ...(hdu.name ? { name: hdu.name } : {}), cards: hdu.cards.map(jsonCard) }))));
   } else {
     out.result(file.hdus.map((hdu) => `# ${describeHdu(hdu)}${dataSummary(hdu)}\n${recordsOf(hdu.cards)}`).join('\n\n'));
   }
   return EXIT_OK;
-}
-
-function jsonCard(card: FitsCard): JsonCard {
-  return { keyword: card.keyword, value: card.value, comment: card.comment };
 }
 
 /** The records as in the file, trailing blanks dropped; END is left out. */
@@ -49,11 +40,12 @@ function recordsOf(cards: readonly FitsCard[]): string {
   return cards.flatMap((card) => card.records.map((record) => record.trimEnd())).join('\n');
 }
 
-/** ": 1024 x 1024 float32" for an image, ": 100 rows" for a table, nothing for an HDU without data. */
+/**
+ * ": 1024 x 1024 float32" for an image (": 1024 x 1024 int16, rescaled to uint16" when BZERO makes it unsigned),
+ * ": 100 rows" for a table, nothing for an HDU without data.
+ */
 function dataSummary(hdu: FitsHdu): string {
-  if (hdu.isImage) return `: ${hdu.axes.join(' x ')} ${SAMPLE_NAMES[hdu.bitpix] ?? `BITPIX ${hdu.bitpix}`}`;
+  if (hdu.isImage) return `: ${hdu.axes.join(' x ')} ${describeSamples(hdu.bitpix, hdu.cards)}`;
   if ((hdu.type === 'BINTABLE' || hdu.type === 'TABLE') && hdu.axes.length === 2) return `: ${hdu.axes[1]} rows`;
   return '';
 }
-
-const SAMPLE_NAMES: Record<number, string> = { 8: 'uint8', 16: 'int16', 32: 'int32', 64: 'int64', [-32]: 'float32', [-64]: 'float64' };
