@@ -179,8 +179,9 @@ function summaryOf(hdu: FitsHdu): HduSummary {
     type: hdu.type,
     ...(hdu.name === undefined ? {} : { name: hdu.name }),
     isImage: hdu.isImage,
-    axes: hdu.axes,
-    bitpix: hdu.bitpix,
+    // A tile-compressed image is described by its own size and type, not its table's.
+    axes: hdu.compression?.axes ?? hdu.axes,
+    bitpix: hdu.compression?.bitpix ?? hdu.bitpix,
     cards: hdu.cards.map((card): HeaderCard => ({ keyword: card.keyword, value: valueText(card.value), comment: card.comment })),
   };
 }

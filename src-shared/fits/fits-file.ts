@@ -1,7 +1,9 @@
-// A whole FITS file in memory, split into its HDUs: the primary HDU, then every extension. Each HDU's header
-// is read (cards, values) and its data unit located, never copied. A file that is not FITS, is cut short or
-// has a header no data unit can follow is refused with a FitsReadError that names the file and the problem.
-// HDUs count from 0, the primary HDU, as astropy and ds9's `file.fts[1]` count them.
+// A FITS file split into its HDUs: the primary HDU, then every extension. Each HDU's header is read (cards,
+// values) and its data unit located, never copied. The file is in memory (`readFits`) or read piece by piece
+// from anywhere else (`readFitsFrom`: the command line reads a file on disk so, and never holds all of it). A
+// file that is not FITS, is cut short or has a header no data unit can follow is refused with a FitsReadError
+// that names the file and the problem. HDUs count from 0, the primary HDU, as astropy and ds9's `file.fts[1]`
+// count them.
 import { type FitsCard, type FitsValue } from './fits-cards';
 import {
   EXTENSION_SIGNATURE,
@@ -13,6 +15,7 @@ import {
   paddedToBlocks,
   parseFitsHeader,
 } from './fits-header';
+import { isDecodableImage, tileCompressionOf, type TileCompression } from './tile-compression';
 
 /** The file cannot be read as FITS; the message is one sentence: the file's name, then what is wrong. */
 export class FitsReadError extends Error {
@@ -30,8 +33,13 @@ export interface FitsHdu {
   index: number;
   /** `primary`, or the extension's XTENSION value: `IMAGE`, `BINTABLE`, `TABLE`, ... */
   type: string;
-  /** An image with pixels: the primary HDU or an IMAGE extension (not random groups), every axis longer than 0. */
+  /**
+   * An image with pixels the reader decodes: the primary HDU or an IMAGE extension (not random groups), every axis
+   * longer than 0; or a tile-compressed image in an algorithm it decodes (see `compression`).
+   */
   isImage: boolean;
+  /** A BINTABLE with ZIMAGE = T: the tile-compressed image it holds (its own BITPIX and axes are there). */
+  compression?: TileCompression;
   /** EXTNAME, when the header gives one. */
   name?: string;
   cards: FitsCard[];
@@ -48,8 +56,17 @@ export interface FitsHdu {
 
 export interface FitsFile {
   fileName: string;
-  bytes: Uint8Array;
+  /** Bytes in the whole file. */
+  size: number;
+  /** `length` bytes from `offset` (within the file): a view of them when the file is in memory. */
+  read: (offset: number, length: number) => Uint8Array;
   hdus: FitsHdu[];
+}
+
+/** Where a file's bytes come from when it is not in memory: its size and a way to read a piece of it. */
+export interface FitsSource {
+  size: number;
+  read: (offset: number, length: number) => Uint8Array;
 }
 
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
@@ -57,27 +74,45 @@ const EXTENSION = asciiBytes(EXTENSION_SIGNATURE);
 
 /** Splits `bytes` into HDUs. The final padding of the last data unit is not demanded (its absence loses nothing). */
 export function readFits(bytes: Uint8Array, fileName: string): FitsFile {
-  if (bytes.length === 0) throw new FitsReadError(fileName, 'is empty, not a FITS file');
-  if (!startsWith(bytes, 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
+  return readFitsFrom({ size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) }, fileName);
+}
+
+/** Splits the file that `source` reads into HDUs, reading their headers only. */
+export function readFitsFrom(source: FitsSource, fileName: string): FitsFile {
+  const { size, read } = source;
+  if (size === 0) throw new FitsReadError(fileName, 'is empty, not a FITS file');
+  if (!startsWith(read(0, PRIMARY.length), 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
   const hdus: FitsHdu[] = [];
   let offset = 0;
   // Bytes after the last HDU that do not begin an extension are ignored, as astropy and ds9 do.
-  while (offset < bytes.length && (hdus.length === 0 || startsWith(bytes, offset, EXTENSION))) {
-    const hdu = readHdu(bytes, offset, hdus.length, fileName);
+  while (offset < size && (hdus.length === 0 || startsWith(read(offset, EXTENSION.length), 0, EXTENSION))) {
+    const hdu = readHdu(source, offset, hdus.length, fileName);
     hdus.push(hdu);
     offset = hdu.dataOffset + paddedToBlocks(hdu.dataBytes);
   }
-  return { fileName, bytes, hdus };
+  return { fileName, size, read, hdus };
 }
 
-function readHdu(bytes: Uint8Array, headerOffset: number, index: number, fileName: string): FitsHdu {
-  const searched = bytes.subarray(headerOffset, Math.min(bytes.length, headerOffset + MAX_HEADER_BLOCKS * FITS_BLOCK));
-  const header = parseFitsHeader(searched);
+/**
+ * The header that begins at `headerOffset`: one block read first, then twice as many each time no END card has
+ * come (a header is nearly always one or two blocks; a file of 100,000 HDUs is not read whole for them).
+ */
+function headerAt(source: FitsSource, headerOffset: number): { header: ReturnType<typeof parseFitsHeader>; searched: number } {
+  const most = Math.min(source.size - headerOffset, MAX_HEADER_BLOCKS * FITS_BLOCK);
+  for (let blocks = 1; ; blocks *= 2) {
+    const length = Math.min(most, blocks * FITS_BLOCK);
+    const header = parseFitsHeader(source.read(headerOffset, length));
+    if (header || length === most) return { header, searched: length };
+  }
+}
+
+function readHdu(source: FitsSource, headerOffset: number, index: number, fileName: string): FitsHdu {
+  const { header, searched } = headerAt(source, headerOffset);
   if (!header) {
-    if (searched.length === MAX_HEADER_BLOCKS * FITS_BLOCK) {
+    if (searched === MAX_HEADER_BLOCKS * FITS_BLOCK) {
       throw new FitsReadError(fileName, `has a damaged header in HDU ${index}: no END card in its first ${MAX_HEADER_BLOCKS} blocks`);
     }
-    throw new FitsReadError(fileName, `ends after ${grouped(searched.length)} bytes of HDU ${index}'s header, before its END card`);
+    throw new FitsReadError(fileName, `ends after ${grouped(searched)} bytes of HDU ${index}'s header, before its END card`);
   }
   let dataBytes: number;
   try {
@@ -87,10 +122,10 @@ function readHdu(bytes: Uint8Array, headerOffset: number, index: number, fileNam
     throw error;
   }
   const dataOffset = headerOffset + header.headerBytes;
-  if (dataOffset > bytes.length) {
-    throw new FitsReadError(fileName, `ends after ${grouped(bytes.length - headerOffset)} of ${grouped(header.headerBytes)} bytes of HDU ${index}'s header`);
+  if (dataOffset > source.size) {
+    throw new FitsReadError(fileName, `ends after ${grouped(source.size - headerOffset)} of ${grouped(header.headerBytes)} bytes of HDU ${index}'s header`);
   }
-  const arrived = bytes.length - dataOffset;
+  const arrived = source.size - dataOffset;
   if (arrived < dataBytes) {
     throw new FitsReadError(fileName, `ends after ${grouped(arrived)} of ${grouped(dataBytes)} bytes of HDU ${index}'s data`);
   }
@@ -98,12 +133,15 @@ function readHdu(bytes: Uint8Array, headerOffset: number, index: number, fileNam
   const type = index === 0 ? 'primary' : String(values.get('XTENSION') ?? '').trim();
   const axes = axisLengths(values);
   const randomGroups = index === 0 && values.get('GROUPS') === true && axes[0] === 0;
-  const isImage = (type === 'primary' || type === 'IMAGE') && !randomGroups && axes.length > 0 && axes.every((length) => length > 0);
+  const compression = tileCompressionOf(type, values);
+  const plainImage = (type === 'primary' || type === 'IMAGE') && !randomGroups && axes.length > 0 && axes.every((length) => length > 0);
+  const isImage = plainImage || (compression !== undefined && isDecodableImage(compression));
   const name = values.get('EXTNAME');
   return {
     index,
     type,
     isImage,
+    ...(compression ? { compression } : {}),
     ...(typeof name === 'string' && name !== '' ? { name } : {}),
     cards: header.cardList,
     values,

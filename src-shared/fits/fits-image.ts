@@ -1,8 +1,11 @@
 // Decodes the pixels of an image HDU (standard 4.0, section 5): big-endian integers of 8, 16, 32 or 64 bits or
 // IEEE floats of 32 or 64, scaled to physical values (BZERO + BSCALE x stored), with BLANK integers and NaN
-// floats both NaN. 8- and 16-bit images and single floats decode into a Float32Array (which holds their stored
-// values exactly), 32- and 64-bit integers and doubles into a Float64Array.
+// floats both NaN; and tile-compressed images (section 10, see tile-compressed-image.ts) likewise. 8- and 16-bit
+// images and single floats decode into a Float32Array (which holds their stored values exactly), 32- and 64-bit
+// integers and doubles into a Float64Array. An image can be decoded whole (`decodeImage`) or a few rows at a
+// time (`imageReader`), so a large one can be shrunk or measured without holding all of it.
 import { describeHdu, FitsReadError, grouped, missingHdu, type FitsFile, type FitsHdu } from './fits-file';
+import { compressedImageReader } from './tile-compressed-image';
 
 export interface FitsImage {
   hdu: number;
@@ -19,28 +22,72 @@ export interface FitsImage {
   planes: number;
 }
 
+/** An image's size and scaling, and a way to decode some of its rows. */
+export interface ImageReader extends Omit<FitsImage, 'pixels'> {
+  /** A Float32Array holds every value exactly (8- and 16-bit integers, single floats); else a Float64Array. */
+  single: boolean;
+  /** Rows decoded together most cheaply: a tile's height for a tile-compressed image, 1 otherwise. */
+  rowsPerTile: number;
+  /** FITS rows [first, first + count) of the first plane, physical values, into the start of `out`. */
+  readRows: (first: number, count: number, out: Float32Array | Float64Array) => void;
+}
+
+/** The scaling an image's header gives its stored integers: physical = stored x bscale + bzero, `blank` is NaN. */
+export interface IntegerScaling {
+  bscale: number;
+  bzero: number;
+  blank: number | undefined;
+}
+
 /** Pixels of HDU `index` (which must hold an image); throws FitsReadError otherwise. */
 export function decodeImage(file: FitsFile, index: number): FitsImage {
+  const { readRows, single, rowsPerTile: _tile, ...image } = imageReader(file, index);
+  const pixels = single ? new Float32Array(image.width * image.height) : new Float64Array(image.width * image.height);
+  readRows(0, image.height, pixels);
+  return { ...image, pixels };
+}
+
+/** A reader of HDU `index`'s image (which must hold one); throws FitsReadError otherwise. */
+export function imageReader(file: FitsFile, index: number): ImageReader {
   const hdu = file.hdus[index];
   if (!hdu) throw missingHdu(file, index);
-  if (!hdu.isImage) throw new FitsReadError(file.fileName, `holds no image in ${describeHdu(hdu)}: ${imageList(file)}`);
-  const [width = 1, height = 1, ...rest] = hdu.axes;
-  const planes = rest.reduce((product, length) => product * length, 1);
+  if (!hdu.isImage) throw new FitsReadError(file.fileName, `holds no image in ${describeHdu(hdu)}: ${notAnImage(file, hdu)}`);
   const bscale = scaling(file, hdu, 'BSCALE', 1);
   const bzero = scaling(file, hdu, 'BZERO', 0);
-  const count = width * height;
-  const planeBytes = count * (Math.abs(hdu.bitpix) / 8);
-  if (hdu.dataBytes < planeBytes) {
+  if (hdu.compression) return compressedImageReader(file, hdu, hdu.compression, { bscale, bzero, blank: compressedBlank(file, hdu) });
+  const [width = 1, height = 1, ...rest] = hdu.axes;
+  const planes = rest.reduce((product, length) => product * length, 1);
+  const size = Math.abs(hdu.bitpix) / 8;
+  if (hdu.dataBytes < width * height * size) {
     // Only a GCOUNT of 0 can make the data unit smaller than its first plane.
     throw new FitsReadError(file.fileName, `has a damaged header in HDU ${hdu.index}: its data unit is smaller than one ${width} x ${height} image`);
   }
-  const view = new DataView(file.bytes.buffer, file.bytes.byteOffset + hdu.dataOffset, planeBytes);
-  const pixels = hdu.bitpix === 8 || hdu.bitpix === 16 || hdu.bitpix === -32 ? new Float32Array(count) : new Float64Array(count);
   const scaled = bscale !== 1 || bzero !== 0;
-  if (hdu.bitpix < 0) decodeFloats(view, pixels, scaled, bscale, bzero);
-  else if (hdu.bitpix === 64) decodeInt64(view, pixels, bscale, bzero, blank64(file, hdu));
-  else decodeIntegers(view, hdu.bitpix, pixels, bscale, bzero, blankValue(file, hdu));
-  return { hdu: index, width, height, pixels, bitpix: hdu.bitpix, bscale, bzero, planes };
+  const blank = hdu.bitpix > 0 && hdu.bitpix < 64 ? blankValue(file, hdu) : undefined;
+  const blankHalves = hdu.bitpix === 64 ? blank64(file, hdu) : undefined;
+  const readRows = (first: number, count: number, out: Float32Array | Float64Array): void => {
+    const bytes = file.read(hdu.dataOffset + first * width * size, count * width * size);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    const target = out.subarray(0, count * width);
+    if (hdu.bitpix < 0) decodeFloats(view, target, scaled, bscale, bzero);
+    else if (hdu.bitpix === 64) decodeInt64(view, target, bscale, bzero, blankHalves);
+    else decodeIntegers(view, hdu.bitpix, target, bscale, bzero, blank);
+  };
+  const single = hdu.bitpix === 8 || hdu.bitpix === 16 || hdu.bitpix === -32;
+  return { hdu: index, width, height, bitpix: hdu.bitpix, bscale, bzero, planes, single, rowsPerTile: 1, readRows };
+}
+
+/** Why an HDU the caller asked for shows no image: where the images are, or the compression it cannot decode. */
+function notAnImage(file: FitsFile, hdu: FitsHdu): string {
+  const compression = hdu.compression;
+  if (compression && !compression.decoded) return `it is tile-compressed with ${compression.algorithm}, which this reader does not decode (it decodes RICE_1, GZIP_1 and GZIP_2); ${imageList(file)}`;
+  if (compression) return `its tile-compressed image has impossible ZBITPIX, ZNAXISn or ZTILEn values; ${imageList(file)}`;
+  return imageList(file);
+}
+
+/** A tile-compressed integer image's blank value: ZBLANK, or the image's own BLANK that the header carries over. */
+function compressedBlank(file: FitsFile, hdu: FitsHdu): number | undefined {
+  return hdu.compression?.zblank ?? blankValue(file, hdu);
 }
 
 /**
@@ -145,8 +192,12 @@ function blank64(file: FitsFile, hdu: FitsHdu): [number, number] | undefined {
 /** Where the images are, so a message can say which HDU to ask for instead (the first few, for a file of thousands). */
 export function imageList(file: FitsFile): string {
   const images = file.hdus.filter((hdu) => hdu.isImage).map((hdu) => String(hdu.index));
-  if (images.length === 0) return 'it holds no image at all';
-  return images.length === 1 ? `its image is in HDU ${images[0]}` : `its images are in HDUs ${shortList(images)}`;
+  if (images.length === 1) return `its image is in HDU ${images[0]}`;
+  if (images.length > 1) return `its images are in HDUs ${shortList(images)}`;
+  const undecoded = file.hdus.filter((hdu) => hdu.compression && !hdu.compression.decoded);
+  if (undecoded.length === 0) return 'it holds no image at all';
+  const which = undecoded.map((hdu) => `HDU ${hdu.index} is tile-compressed with ${hdu.compression!.algorithm}`);
+  return `it holds no image this reader decodes: ${shortList(which)}, which it does not decode (it decodes RICE_1, GZIP_1 and GZIP_2)`;
 }
 
 /** How many items a message names before it says how many more there are. */
