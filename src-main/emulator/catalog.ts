@@ -18,7 +18,7 @@ export interface FileRecord extends FitsSubject {
   wavelengths?: number;
 }
 
-export type CatalogOptions = Pick<EmulatorOptions, 'lastDay' | 'days' | 'cadenceSeconds' | 'imageSize' | 'zeroFilesizeRate' | 'seed'>;
+export type CatalogOptions = Pick<EmulatorOptions, 'lastDay' | 'days' | 'cadenceSeconds' | 'imageSize' | 'ucompImageSize' | 'zeroFilesizeRate' | 'seed'>;
 
 // The date prefix of both naming patterns: 20250324_210304_kcor... and 20250324.200652.ucomp... / 20250324.ucomp...
 const NAME_DATE = /^(\d{4})(\d{2})(\d{2})[._]/;
@@ -113,18 +113,20 @@ export class Catalog {
       time: file.time,
       dateObs: formatTimestamp(file.time),
       obsdayId: obsdayIdOf(day),
-      filesize: this.listedSize(file.filename),
+      filesize: 0,
     };
     if (file.waveRegion !== undefined) record.waveRegion = file.waveRegion;
     if (file.obsPlan !== undefined) record.obsPlan = file.obsPlan;
     if (file.wavelengths !== undefined) record.wavelengths = file.wavelengths;
+    record.filesize = this.listedSize(record);
     return record;
   }
 
   /** Deterministic per file: ±2% around the measured gzip ratio, or 0 for a `zeroFilesizeRate` share of files. */
-  private listedSize(filename: string): number {
+  private listedSize(record: FileRecord): number {
+    const { filename } = record;
     if (unitHash(filename, 0x512e) < this.options.zeroFilesizeRate) return 0;
     const ratio = MEASURED_GZIP_RATIO * (0.98 + 0.04 * unitHash(filename, 0x5a1e));
-    return Math.round(rawFitsSize(this.options.imageSize) * ratio);
+    return Math.round(rawFitsSize(record, this.options) * ratio);
   }
 }

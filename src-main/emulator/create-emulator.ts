@@ -135,7 +135,7 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
     async fileBytes(instrument, filename) {
       const record = ctx.catalog().find(instrument, withoutGz(filename));
       if (!record) throw new Error(`the emulator has no ${instrument} file named ${filename}`);
-      return fitsBytes(record, options.imageSize);
+      return fitsBytes(record, options);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

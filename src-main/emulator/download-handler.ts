@@ -2,7 +2,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { findInstrument } from './instruments';
-import { fitsBytes, fitsChunks, fitsHeader, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
+import { fitsBytes, fitsChunks, fitsHeader, imageSizeOf, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
 import { gzipBuffer, gzipStream } from './gzip-bodies';
 import { requestOrigin, sendError, sendJson, sendText } from './http-replies';
 import { sendBody, type Cut, type CutAction } from './send-body';
@@ -88,12 +88,12 @@ async function serveFault(ctx: EmulatorContext, req: IncomingMessage, res: Serve
     case 'not-fits':
       return serveNotFits(ctx, res, record, gzipped);
     case 'fits-header-only': {
-      const header = fitsHeader(record, ctx.options().imageSize);
+      const header = fitsHeader(record, ctx.options());
       return serveAlteredFile(ctx, res, record, gzipped, [header].values(), header.length);
     }
     case 'fits-overlong': {
-      const { imageSize } = ctx.options();
-      return serveAlteredFile(ctx, res, record, gzipped, withZerosAfter(fitsChunks(record, imageSize)), rawFitsSize(imageSize) + OVERLONG_TAIL_BYTES);
+      const options = ctx.options();
+      return serveAlteredFile(ctx, res, record, gzipped, withZerosAfter(fitsChunks(record, options)), rawFitsSize(record, options) + OVERLONG_TAIL_BYTES);
     }
     case 'reset':
     case 'truncate':
@@ -135,22 +135,23 @@ async function serveFile(
   gzipped: boolean,
   cut?: { share: number; action: CutAction },
 ): Promise<void> {
-  const { imageSize, gzipMembers } = ctx.options();
+  const options = ctx.options();
+  const { gzipMembers } = options;
   const form = wireForm(ctx, record.filename, gzipped);
-  const rawSize = rawFitsSize(imageSize);
+  const rawSize = rawFitsSize(record, options);
   let body: Iterable<Buffer> | AsyncIterable<Buffer>;
   let length: number | undefined;
   if (form === 'raw') {
-    body = fitsChunks(record, imageSize);
+    body = fitsChunks(record, options);
     length = rawSize;
   } else if (rawSize <= CACHEABLE_RAW_BYTES) {
-    const key = `${record.instrument}/${record.filename}/${imageSize}/${gzipMembers}`;
-    const whole = await ctx.bodies.get(key, () => gzipBuffer(fitsBytes(record, imageSize), gzipMembers));
+    const key = `${record.instrument}/${record.filename}/${imageSizeOf(record, options)}/${gzipMembers}`;
+    const whole = await ctx.bodies.get(key, () => gzipBuffer(fitsBytes(record, options), gzipMembers));
     if (res.destroyed) return;
     body = [whole];
     length = whole.length;
   } else {
-    body = gzipStream(fitsChunks(record, imageSize), rawSize, gzipMembers);
+    body = gzipStream(fitsChunks(record, options), rawSize, gzipMembers);
   }
 
   const expected = length ?? Math.round(rawSize * MEASURED_GZIP_RATIO);

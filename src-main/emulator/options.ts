@@ -21,6 +21,8 @@ export interface EmulatorOptions {
   days: number;
   cadenceSeconds: number;
   imageSize: number;
+  /** Width and height of UCoMP images; 0 means the same as `imageSize`. 1145 makes level 2 files ~31.5 MB, as real ones are. */
+  ucompImageSize: number;
   latencyMs: number;
   bandwidthBytesPerSecond: number;
   failureRate: number;
@@ -44,6 +46,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = Object.freeze({
   days: 5,
   cadenceSeconds: 15,
   imageSize: 256,
+  ucompImageSize: 0,
   latencyMs: 0,
   bandwidthBytesPerSecond: 0,
   failureRate: 0,
@@ -60,7 +63,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = Object.freeze({
 }) as EmulatorOptions;
 
 /** Changing one of these changes which files exist or what the listing says about them. */
-export const CATALOG_SHAPING_KEYS = ['lastDay', 'days', 'cadenceSeconds', 'imageSize', 'zeroFilesizeRate', 'seed'] as const;
+export const CATALOG_SHAPING_KEYS = ['lastDay', 'days', 'cadenceSeconds', 'imageSize', 'ucompImageSize', 'zeroFilesizeRate', 'seed'] as const;
 
 // A generous ceiling: 16384² float32 is already 1 GiB per file.
 const MAX_IMAGE_SIZE = 16384;
@@ -81,6 +84,7 @@ const CHECKS: Record<keyof EmulatorOptions, Check> = {
   days: integerIn(1, 36600),
   cadenceSeconds: integerIn(1, 86400),
   imageSize: integerIn(1, MAX_IMAGE_SIZE),
+  ucompImageSize: integerIn(0, MAX_IMAGE_SIZE),
   latencyMs: numberIn(0, 600_000),
   bandwidthBytesPerSecond: numberIn(0, Number.MAX_SAFE_INTEGER),
   failureRate: numberIn(0, 1),

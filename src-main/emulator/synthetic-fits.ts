@@ -1,8 +1,12 @@
-// Synthetic FITS files: a valid primary HDU (80-character cards, 2880-byte blocks, big-endian float32 image) whose
-// content is deterministic per file name. Generated row by row so an 8192x8192 image never sits in memory.
+// Synthetic FITS files (80-character cards, 2880-byte blocks, big-endian float32 images) whose content is
+// deterministic per file name, laid out as the archive's are: a KCor file is one primary HDU holding its image; a
+// UCoMP file is an empty primary HDU (NAXIS = 0, EXTEND = T, NEXTEND = n) followed by n IMAGE extensions, each
+// named by EXTNAME (see ucomp-files.ts). Generated row by row so an 8192x8192 image never sits in memory.
 import { constants, type ZlibOptions } from 'node:zlib';
 import { hash32 } from './seeded-random';
+import { LINE_CENTRES, ucompExtensionNames } from './ucomp-files';
 import type { InstrumentId, WaveRegion } from './instruments';
+import type { EmulatorOptions } from './options';
 
 const BLOCK = 2880;
 const CARD = 80;
@@ -26,16 +30,31 @@ export interface FitsSubject {
   dateObs: string;
   waveRegion?: WaveRegion;
   obsPlan?: string;
+  /** Tunings of a UCoMP exposure: level 1 files hold one extension per wavelength. */
+  wavelengths?: number;
 }
+
+/** The knobs that size synthetic images. */
+export type ImageSizes = Pick<EmulatorOptions, 'imageSize' | 'ucompImageSize'>;
 
 const roundUp = (bytes: number): number => Math.ceil(bytes / BLOCK) * BLOCK;
 
-export function rawFitsSize(imageSize: number): number {
-  return HEADER_BYTES + roundUp(imageSize * imageSize * 4);
+/** Width and height of the subject's images. */
+export function imageSizeOf(subject: FitsSubject, sizes: ImageSizes): number {
+  return subject.instrument === 'ucomp' && sizes.ucompImageSize > 0 ? sizes.ucompImageSize : sizes.imageSize;
 }
 
-// Rest wavelengths of the UCoMP regions' lines, in nm.
-const LINE_CENTRES: Record<WaveRegion, number> = { '637': 637.4, '706': 706.2, '789': 789.4, '1074': 1074.7, '1079': 1079.8 };
+/** EXTNAME of each image extension; none for a file whose image is in its primary HDU. */
+function extensionNames(subject: FitsSubject): string[] {
+  return subject.instrument === 'ucomp' ? ucompExtensionNames(subject) : [];
+}
+
+/** Bytes of the uncompressed file: headers and padded images. */
+export function rawFitsSize(subject: FitsSubject, sizes: ImageSizes): number {
+  const image = roundUp(imageSizeOf(subject, sizes) ** 2 * 4);
+  const extensions = extensionNames(subject).length;
+  return extensions === 0 ? HEADER_BYTES + image : HEADER_BYTES + extensions * (HEADER_BYTES + image);
+}
 
 function card(keyword: string, value: string, comment = ''): string {
   const text = `${keyword.padEnd(8)}= ${value}${comment ? ` / ${comment}` : ''}`;
@@ -44,14 +63,29 @@ function card(keyword: string, value: string, comment = ''): string {
 const fixed = (value: string): string => value.padStart(20);
 const quoted = (value: string): string => `'${value.replaceAll("'", "''").padEnd(8)}'`.padEnd(20);
 
-export function fitsHeader(subject: FitsSubject, imageSize: number): Buffer {
+const imageAxes = (imageSize: number): string[] => [
+  card('BITPIX', fixed('-32'), 'IEEE single precision floating point'),
+  card('NAXIS', fixed('2'), 'number of array dimensions'),
+  card('NAXIS1', fixed(String(imageSize)), 'length of data axis 1'),
+  card('NAXIS2', fixed(String(imageSize)), 'length of data axis 2'),
+];
+
+/** The primary header: the image's axes when it holds the image, else NAXIS = 0 and the count of extensions. */
+export function fitsHeader(subject: FitsSubject, sizes: ImageSizes): Buffer {
   const kcor = subject.instrument === 'kcor';
+  const extensions = extensionNames(subject).length;
+  const layout =
+    extensions === 0
+      ? imageAxes(imageSizeOf(subject, sizes))
+      : [
+          card('BITPIX', fixed('8'), 'no data in the primary HDU'),
+          card('NAXIS', fixed('0'), 'no data in the primary HDU'),
+          card('EXTEND', fixed('T'), 'image extensions follow'),
+          card('NEXTEND', fixed(String(extensions)), 'number of extensions'),
+        ];
   const cards = [
     card('SIMPLE', fixed('T'), 'file does conform to FITS standard'),
-    card('BITPIX', fixed('-32'), 'IEEE single precision floating point'),
-    card('NAXIS', fixed('2'), 'number of array dimensions'),
-    card('NAXIS1', fixed(String(imageSize)), 'length of data axis 1'),
-    card('NAXIS2', fixed(String(imageSize)), 'length of data axis 2'),
+    ...layout,
     card('DATE-OBS', quoted(subject.dateObs), '[UT] date/time of the observation'),
     card('INSTRUME', quoted(kcor ? 'COSMO K-Coronagraph' : 'UCoMP'), 'instrument'),
     card('TELESCOP', quoted(kcor ? 'COSMO K-Coronagraph' : 'Upgraded Coronal Multi-Polarimeter'), 'telescope'),
@@ -65,21 +99,52 @@ export function fitsHeader(subject: FitsSubject, imageSize: number): Buffer {
     cards.push(card('WAVEREGN', quoted(subject.waveRegion), '[nm] wave region'));
   }
   if (subject.obsPlan) cards.push(card('OBS_PLAN', quoted(subject.obsPlan), 'observing plan'));
-  cards.push(card('BUNIT', quoted(kcor ? 'B/Bsun' : 'ppm'), 'units of the data'));
+  if (extensions === 0) cards.push(card('BUNIT', quoted(kcor ? 'B/Bsun' : 'ppm'), 'units of the data'));
   cards.push('COMMENT Synthetic image made by the MLSO Downloader API emulator, not observed'.padEnd(CARD));
+  return headerBlock(cards, subject.filename);
+}
+
+/** The header of an IMAGE extension named `extname`. */
+function extensionHeader(subject: FitsSubject, imageSize: number, extname: string): Buffer {
+  const cards = [
+    card('XTENSION', quoted('IMAGE'), 'image extension'),
+    ...imageAxes(imageSize),
+    card('PCOUNT', fixed('0'), 'no parameters'),
+    card('GCOUNT', fixed('1'), 'one group'),
+    card('EXTNAME', quoted(extname), 'what this extension holds'),
+    card('DATE-OBS', quoted(subject.dateObs), '[UT] date/time of the observation'),
+    card('BUNIT', quoted('ppm'), 'units of the data'),
+  ];
+  return headerBlock(cards, `${subject.filename}[${extname}]`);
+}
+
+function headerBlock(cards: string[], name: string): Buffer {
   cards.push('END'.padEnd(CARD));
   if (cards.some((c) => c.length !== CARD)) throw new Error('synthetic FITS card is not 80 characters long');
   const text = cards.join('');
-  if (text.length > HEADER_BYTES) throw new Error(`synthetic FITS header of ${subject.filename} outgrew one block`);
+  if (text.length > HEADER_BYTES) throw new Error(`synthetic FITS header of ${name} outgrew one block`);
   return Buffer.from(text.padEnd(HEADER_BYTES, ' '), 'latin1');
 }
 
-/** Yields the whole file (header, image rows, zero padding) in chunks of about 64 KB, computing rows on demand. */
-export function* fitsChunks(subject: FitsSubject, imageSize: number): Generator<Buffer> {
-  yield fitsHeader(subject, imageSize);
-  const n = imageSize;
+/** Yields the whole file (headers, image rows, zero padding) in chunks of about 64 KB, computing rows on demand. */
+export function* fitsChunks(subject: FitsSubject, sizes: ImageSizes): Generator<Buffer> {
+  yield fitsHeader(subject, sizes);
+  const n = imageSizeOf(subject, sizes);
+  const extensions = extensionNames(subject);
+  if (extensions.length === 0) {
+    yield* imageChunks(new CoronaImage(subject, n, subject.filename), n);
+    return;
+  }
+  for (const extname of extensions) {
+    yield extensionHeader(subject, n, extname);
+    // Seeded by file and extension, so every extension holds its own picture.
+    yield* imageChunks(new CoronaImage(subject, n, `${subject.filename}[${extname}]`), n);
+  }
+}
+
+/** The image's rows, then the zero padding to whole blocks. */
+function* imageChunks(image: CoronaImage, n: number): Generator<Buffer> {
   const rowsPerChunk = Math.max(1, Math.floor(65536 / (4 * n)));
-  const image = new CoronaImage(subject, n);
   for (let y = 0; y < n; y += rowsPerChunk) {
     const rows = Math.min(rowsPerChunk, n - y);
     const values = new Float32Array(rows * n);
@@ -93,8 +158,8 @@ export function* fitsChunks(subject: FitsSubject, imageSize: number): Generator<
 }
 
 /** The whole file in memory: for tests (`fileBytes`) and for bodies small enough to cache. */
-export function fitsBytes(subject: FitsSubject, imageSize: number): Buffer {
-  return Buffer.concat([...fitsChunks(subject, imageSize)]);
+export function fitsBytes(subject: FitsSubject, sizes: ImageSizes): Buffer {
+  return Buffer.concat([...fitsChunks(subject, sizes)]);
 }
 
 // Relative brightness scale per kind of product, so products of one instant do not look identical.
@@ -110,8 +175,8 @@ class CoronaImage {
   private readonly cos2phi: number;
   private readonly sin2phi: number;
 
-  constructor(subject: FitsSubject, private readonly n: number) {
-    const seed = hash32(subject.filename);
+  constructor(subject: FitsSubject, private readonly n: number, seedText: string) {
+    const seed = hash32(seedText);
     this.state = seed || 1;
     this.centre = (n - 1) / 2;
     this.sunRadius = n / 6;

@@ -26,7 +26,7 @@ export const EMULATOR_FILE = '20250324_210304_kcor_l2_pb.fts';
 
 /** A KCor-like file from the emulator: occulted disk of radius 1.05 x size/6 around the centre, corona outside. */
 export function emulatorFitsBytes(size: number): Uint8Array {
-  return fitsBytes({ instrument: 'kcor', product: 'pb', filename: EMULATOR_FILE, dateObs: '2025-03-24T21:03:04' }, size);
+  return fitsBytes({ instrument: 'kcor', product: 'pb', filename: EMULATOR_FILE, dateObs: '2025-03-24T21:03:04' }, { imageSize: size, ucompImageSize: 0 });
 }
 
 export interface Png {

@@ -10,6 +10,7 @@ export interface MockServerOptions {
   lastDay?: string;
   cadence?: number;
   imageSize?: number;
+  ucompImageSize?: number;
   latency?: number;
   bandwidth?: number;
   failureRate?: number;
@@ -28,6 +29,7 @@ export async function mockServerCommand(context: CliContext, options: MockServer
     ...(options.lastDay !== undefined ? { lastDay: options.lastDay } : {}),
     ...(options.cadence !== undefined ? { cadenceSeconds: options.cadence } : {}),
     ...(options.imageSize !== undefined ? { imageSize: options.imageSize } : {}),
+    ...(options.ucompImageSize !== undefined ? { ucompImageSize: options.ucompImageSize } : {}),
     ...(options.latency !== undefined ? { latencyMs: options.latency * 1000 } : {}),
     ...(options.bandwidth !== undefined ? { bandwidthBytesPerSecond: options.bandwidth } : {}),
     ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),

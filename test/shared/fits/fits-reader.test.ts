@@ -197,7 +197,7 @@ describe('files that cannot be read say which file and what is wrong', () => {
 describe("the emulator's synthetic files", () => {
   it('read as a coronagraph image: dark occulter in the middle, bright just outside it, fainter further out', () => {
     const subject = { instrument: 'kcor', product: 'pb', filename: '20250324_210304_kcor_l2_pb.fts', dateObs: '2025-03-24T21:03:04' } as const;
-    const file = readFits(fitsBytes(subject, 96), subject.filename);
+    const file = readFits(fitsBytes(subject, { imageSize: 96, ucompImageSize: 0 }), subject.filename);
     expect(file.hdus).toHaveLength(1);
     const header = file.hdus[0]!;
     expect(header.values.get('DATE-OBS')).toBe('2025-03-24T21:03:04');
