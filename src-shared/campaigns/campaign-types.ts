@@ -36,7 +36,10 @@ export interface Campaign {
 export interface CampaignCounts {
   /** Files in the campaign's set (every file its queries listed, duplicates counted once). */
   files: number;
+  /** Downloaded, and the file a shared file list named when it gave a SHA-256. */
   onDisk: number;
+  /** Downloaded, but its SHA-256 is not the one the shared file list gave: kept apart from onDisk. */
+  differs: number;
   /** Queued or downloading. */
   queued: number;
   failed: number;
@@ -58,6 +61,8 @@ export interface SyncCounts {
   /** Not seen by an earlier sync. */
   new: number;
   onDisk: number;
+  /** On disk, but not the file the shared file list named (another SHA-256). */
+  differs: number;
   /** Queued by this sync (missing, lost or changed files). */
   queued: number;
   failed: number;
@@ -74,9 +79,28 @@ export interface SyncReport {
   duplicates: number;
   /** Files refused (unsafe names, or layout places outside the folder), with why. */
   refused: { filename: string; reason: string }[];
+  /**
+   * Files the listing now places elsewhere in the layout (an obs-plan or date-obs that changed): moved there
+   * within the folder, or, when the old copy was missing or changed (movedOnDisk false), fetched there.
+   */
+  moved: { filename: string; from: string; to: string; movedOnDisk: boolean }[];
+  /** Files on disk whose SHA-256 differs from the one the shared file list gave (counted in `differs`). */
+  differing: DifferingFile[];
 }
 
-export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed';
+/** A downloaded file that is not the one a shared file list named. */
+export interface DifferingFile {
+  /** Relative to the campaign's folder. */
+  path: string;
+  filename: string;
+  /** What the shared file list gave. */
+  expectedSha256: string;
+  /** What the file on disk has. */
+  sha256: string;
+}
+
+/** `differs`: intact as downloaded, but not the file the shared file list named (another SHA-256). */
+export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed' | 'differs';
 
 export interface VerifyReport {
   campaign: string;
@@ -86,6 +110,8 @@ export interface VerifyReport {
   changed: number;
   unexpected: number;
   failed: number;
+  /** Intact as downloaded, but another SHA-256 than the shared file list's: not counted in onDisk. */
+  differs: number;
   /** Each file that is not as it should be, relative to the campaign's folder. */
   problems: { path: string; problem: VerifyProblem }[];
 }

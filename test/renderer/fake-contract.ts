@@ -551,7 +551,7 @@ export class FakeCampaigns {
 
   overview(state: FakeCampaignState): CampaignOverview {
     const files = state.listed.size;
-    const counts = { files, onDisk: state.onDisk.size, queued: state.queued.size, failed: state.failed.size, missing: 0 };
+    const counts = { files, onDisk: state.onDisk.size, differs: 0, queued: state.queued.size, failed: state.failed.size, missing: 0 };
     counts.missing = files - counts.onDisk - counts.queued - counts.failed;
     return { ...state.campaign, queries: [...state.campaign.queries], counts, syncing: state.syncing, lastSync: state.lastSync };
   }
@@ -646,7 +646,7 @@ export class FakeCampaigns {
           queued += 1;
         }
         const total = { ...this.syncCounts(state, [...seen], known), queued };
-        const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [] };
+        const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [], moved: [], differing: [] };
         state.syncing = false;
         state.lastSync = report;
         state.campaign = { ...state.campaign, lastSyncAt: report.at };
@@ -687,6 +687,7 @@ export class FakeCampaigns {
           changed: count('changed'),
           unexpected: count('unexpected'),
           failed: count('failed'),
+          differs: count('differs'),
           problems: [...this.verifyProblems],
         };
       },
@@ -747,7 +748,7 @@ export class FakeCampaigns {
   }
 
   private syncCounts(state: FakeCampaignState, files: string[], known: Set<string>): SyncCounts {
-    const counts: SyncCounts = { listed: files.length, new: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 };
+    const counts: SyncCounts = { listed: files.length, new: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
     for (const file of files) {
       if (!known.has(file)) counts.new += 1;
       if (state.onDisk.has(file)) counts.onDisk += 1;

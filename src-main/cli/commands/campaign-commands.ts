@@ -138,7 +138,7 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
     `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
     `Created    : ${overview.createdAt}`,
     `Last sync  : ${overview.lastSyncAt ?? 'never'}`,
-    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.queued} queued, ${counts.failed} failed, ${counts.missing} missing)`,
+    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.missing} missing)`,
     'Queries    :',
     ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
   ];
@@ -160,11 +160,13 @@ function verified(context: CliContext, report: VerifyReport, options: CampaignCo
   else {
     for (const problem of report.problems) context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}`);
     context.out.info(
-      `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed.` +
-        (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : ''),
+      `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
+        (report.differs > 0 ? `, ${report.differs} differ from the shared file list.` : '.') +
+        (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : '') +
+        (report.differs > 0 ? ` ${DIFFERS_HINT}` : ''),
     );
   }
-  return bad > 0 ? EXIT_FAILURE : EXIT_OK;
+  return bad + report.differs > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
 async function exported(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<number> {
@@ -253,8 +255,9 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
       return EXIT_FAILURE;
     }
     for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true })) out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
-    // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download.
-    return report.total.failed + report.total.missing + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download; one
+    // that differs from the shared file list is not the file the campaign promised.
+    return report.total.failed + report.total.missing + report.total.differs + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
   } finally {
     opened.engine.off('progress', show);
     display?.stop();
@@ -273,7 +276,19 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
   context.out.result(columnsTable(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, { header: !context.out.quiet }));
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
+  for (const move of report.moved) {
+    const how = move.movedOnDisk ? '' : ` (fetched there: the copy at ${text(move.from)} was missing or changed)`;
+    context.out.info(`moved: ${text(move.from)} to ${text(move.to)}${how}`);
+  }
+  for (const file of report.differing) {
+    context.out.error(`differs: ${text(file.path)}: its SHA-256 is ${file.sha256}, the shared file list gave ${file.expectedSha256}`);
+  }
+  if (report.differing.length > 0) context.out.error(DIFFERS_HINT);
 }
+
+/** What a file that differs from a shared list means, and what to do (sync and verify say it alike). */
+const DIFFERS_HINT =
+  'A file that differs is not the one the shared campaign file named (the archive may have reprocessed it): it is kept, and counted apart; ask whoever shared the campaign which one to use.';
 
 function describeQuery(query: CampaignQuery): string {
   const filters = Object.entries(query.filters).map(([name, value]) => `${name} ${value}`);

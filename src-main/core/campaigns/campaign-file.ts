@@ -76,7 +76,8 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
               'wave-region': file.waveRegion,
               'obs-plan': file.obsPlan,
               filesize: file.filesize,
-              sha256: file.state === 'done' ? file.sha256 : file.expectedSha256,
+              // The shared list's SHA-256 stays the set's: a file that differs from it is reported, never re-shared as the new one.
+              sha256: file.expectedSha256 ?? (file.state === 'done' ? file.sha256 : null),
             })),
           }
         : {}),

@@ -8,6 +8,7 @@ import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
+import { countStandings } from './file-standing';
 
 export interface StoredCampaign extends Campaign {
   id: number;
@@ -183,6 +184,25 @@ export class CampaignStore {
     return added;
   }
 
+  /**
+   * A file the listing now places elsewhere (see campaign-sync): the record at `from` takes the new place and what
+   * the listing says now, keeping when it was first seen and the shared list's SHA-256; other records of the same
+   * file (`alsoFrom`, and one at the new place) go. `jobId` is the finished job whose file was moved there with it.
+   */
+  relocateFile(id: number, from: string, alsoFrom: readonly string[], to: CampaignFileRecord, jobId: number | null): void {
+    this.db.transaction(() => {
+      const remove = this.db.prepare('DELETE FROM campaign_files WHERE campaign_id = ? AND relative_path = ?');
+      for (const relativePath of [to.relativePath, ...alsoFrom]) if (relativePath !== from) remove.run(id, relativePath);
+      this.db
+        .prepare(
+          `UPDATE campaign_files SET relative_path = ?, target_path = ?, url = ?, instrument = ?, product = ?, date_obs = ?, wave_region = ?,
+             obs_plan = ?, filesize = ?, expected_sha256 = COALESCE(expected_sha256, ?) WHERE campaign_id = ? AND relative_path = ?`,
+        )
+        .run(to.relativePath, to.targetPath, to.url, to.instrument, to.product, to.dateObs, to.waveRegion, to.obsPlan, to.filesize, to.expectedSha256, id, from);
+      if (jobId !== null) this.db.prepare('UPDATE jobs SET folder = ?, target_path = ? WHERE id = ?').run(path.dirname(to.targetPath), to.targetPath, jobId);
+    })();
+  }
+
   /** Every file of the campaign with its job, in observation order. */
   files(id: number): CampaignFileState[] {
     return this.db
@@ -196,17 +216,15 @@ export class CampaignStore {
   }
 
   counts(id: number): CampaignCounts {
-    const row = this.db
-      .prepare<[number], { files: number; onDisk: number | null; queued: number | null; failed: number | null }>(
-        `SELECT COUNT(*) AS files, SUM(j.state = 'done') AS onDisk, SUM(j.state IN ('queued', 'active', 'paused')) AS queued,
-           SUM(j.state = 'failed') AS failed
+    // By the one rule of file-standing.ts, which the sync's report uses too (a file differing from a shared list's
+    // SHA-256 is counted apart from those on disk).
+    const rows = this.db
+      .prepare<[number], { state: JobState | null; sha256: string | null; expectedSha256: string | null }>(
+        `SELECT j.state, j.sha256, f.expected_sha256 AS expectedSha256
          FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ?`,
       )
-      .get(id)!;
-    const onDisk = row.onDisk ?? 0;
-    const queued = row.queued ?? 0;
-    const failed = row.failed ?? 0;
-    return { files: row.files, onDisk, queued, failed, missing: row.files - onDisk - queued - failed };
+      .all(id);
+    return { files: rows.length, ...countStandings(rows) };
   }
 
   /**

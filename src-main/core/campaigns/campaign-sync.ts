@@ -1,9 +1,10 @@
 // Syncing a campaign: list every query, keep the files in the campaign's set (duplicates across queries once),
 // take in files already in the folder that are what the set expects, and queue through the engine only what is
-// missing, lost or changed. The same code serves the command line (which then waits for the queue) and the app.
+// missing, lost or changed. A file the listing places elsewhere than before moves there (campaign-moves), and a file
+// that is not the one a shared file list named (another SHA-256) is reported and counted apart. The same code serves the command line (which then waits for the queue) and the app.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import type { CampaignQuery, CampaignSyncPhase, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
@@ -14,6 +15,8 @@ import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampai
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { sha256OfFile, sizeOfFile } from './file-facts';
+import { moveToListedPlaces } from './campaign-moves';
+import { standingOf } from './file-standing';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -52,6 +55,8 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   const { store } = deps;
   const listedByQuery: Set<string>[] = [];
   const records = new Map<string, CampaignFileRecord>();
+  /** Each listed name's place: one name is one file, so a second place for it (a hostile listing) is the first. */
+  const placeOfName = new Map<string, string>();
   const refused: SyncReport['refused'] = [];
   let listedCount = 0;
   let duplicates = 0;
@@ -69,9 +74,11 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
             refused.push({ filename: entry.filename, reason: record.refused });
             continue;
           }
-          if (listed.has(record.relativePath)) continue;
-          listed.add(record.relativePath);
-          if (records.has(record.relativePath)) duplicates += 1;
+          const relativePath = placeOfName.get(record.filename) ?? record.relativePath;
+          placeOfName.set(record.filename, relativePath);
+          if (listed.has(relativePath)) continue;
+          listed.add(relativePath);
+          if (records.has(relativePath)) duplicates += 1;
           else records.set(record.relativePath, record);
         }
         listedCount += entries.length;
@@ -80,6 +87,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
       deps.signal ? { signal: deps.signal } : {},
     );
   }
+  const moved = await moveToListedPlaces(deps, campaign, records.values());
   const added = store.recordFiles(campaign.id, [...records.values()]);
 
   deps.onPhase?.('checking', listedCount);
@@ -94,7 +102,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
     if (!refusedNow.has(refusal.filename)) refused.push(refusal);
   }
 
-  const refresh = (): SyncReport => reportOf(campaign, store.files(campaign.id), listedByQuery, added, duplicates, refused, at);
+  const refresh = (): SyncReport => reportOf(campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at);
   const report = refresh();
   store.recordSync(campaign.id, report);
   return { campaignId: campaign.id, report, refresh };
@@ -186,21 +194,16 @@ function reportOf(
   campaign: StoredCampaign,
   files: readonly CampaignFileState[],
   listedByQuery: readonly Set<string>[],
-  added: ReadonlySet<string>,
-  duplicates: number,
-  refused: SyncReport['refused'],
+  found: { added: ReadonlySet<string>; duplicates: number; refused: SyncReport['refused']; moved: SyncReport['moved'] },
   at: string,
 ): SyncReport {
   const byPath = new Map(files.map((file) => [file.relativePath, file]));
   const countOver = (paths: Iterable<string>, listed: number): SyncCounts => {
-    const counts: SyncCounts = { listed, new: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 };
+    const counts: SyncCounts = { listed, new: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
     for (const relativePath of paths) {
       const file = byPath.get(relativePath);
-      if (added.has(relativePath)) counts.new += 1;
-      if (file?.state === 'done') counts.onDisk += 1;
-      else if (file?.state === 'queued' || file?.state === 'active' || file?.state === 'paused') counts.queued += 1;
-      else if (file?.state === 'failed') counts.failed += 1;
-      else counts.missing += 1;
+      if (found.added.has(relativePath)) counts.new += 1;
+      counts[file ? standingOf(file) : 'missing'] += 1;
     }
     return counts;
   };
@@ -211,5 +214,8 @@ function reportOf(
   // The total covers the whole set: files listed by an earlier sync (or a shared list) count too.
   const listedNow = new Set(listedByQuery.flatMap((listed) => [...listed]));
   const total = countOver(byPath.keys(), listedNow.size);
-  return { campaign: campaign.name, at, queries, total, duplicates, refused };
+  const differing: DifferingFile[] = files
+    .filter((file) => standingOf(file) === 'differs')
+    .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
+  return { campaign: campaign.name, at, queries, total, duplicates: found.duplicates, refused: found.refused, moved: found.moved, differing };
 }

@@ -1,6 +1,8 @@
 // Verifying a campaign: every file the ledger says was downloaded is hashed again and compared with the SHA-256
 // recorded when it was written; the folder is walked for files that are not in the set. A changed file is marked in
 // the ledger, so the next sync fetches exactly the missing and changed files (a missing one it notices by itself).
+// An intact file that is not the one a shared file list named (another SHA-256) is reported apart: fetching it
+// again would give the same bytes, so it is not marked.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
@@ -8,6 +10,7 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { isTemporaryName } from '../downloads/temporary-files';
 import { CHANGED_ON_DISK, type CampaignStore, type StoredCampaign } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
+import { standingOf } from './file-standing';
 
 export interface VerifyDeps {
   store: CampaignStore;
@@ -28,8 +31,10 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
     const size = await sizeOfFile(file.targetPath);
     if (file.state === 'done' && file.jobId !== null) {
       if (size === undefined) problems.push({ path: file.relativePath, problem: 'missing' });
-      else if (size === file.bytesWritten && (await sha256OfFile(file.targetPath)) === file.sha256) onDisk += 1;
-      else {
+      else if (size === file.bytesWritten && (await sha256OfFile(file.targetPath)) === file.sha256) {
+        if (standingOf(file) === 'differs') problems.push({ path: file.relativePath, problem: 'differs' });
+        else onDisk += 1;
+      } else {
         problems.push({ path: file.relativePath, problem: 'changed' });
         deps.ledger.markFailed(file.jobId, CHANGED_ON_DISK, `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`);
       }
@@ -57,6 +62,7 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
     changed: count('changed'),
     unexpected: count('unexpected'),
     failed: count('failed'),
+    differs: count('differs'),
     problems,
   };
 }

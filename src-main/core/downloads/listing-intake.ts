@@ -1,7 +1,8 @@
 // Takes a listing into the ledger piece by piece, as it arrives, so downloads can start before its end. Each
 // piece is checked (safe names, addresses the client will fetch, files already downloaded or complete in the
-// folder, room on the disk for everything taken so far) and then queued in one transaction; a name seen in an
-// earlier piece is not queued again.
+// folder, paths the system takes, room on the disk for everything taken so far) and then queued in one
+// transaction; a name seen in an earlier piece is not queued again (and is refused, with why, when that listing
+// places it in another folder).
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -10,6 +11,7 @@ import { DECOMPRESSION_FACTOR, InsufficientSpaceError, type FreeSpaceProbe } fro
 import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
+import { pathLengthProblem } from './path-limits';
 
 export interface EnqueueResult {
   /** Jobs that will run (new, or resumed from an earlier run). */
@@ -62,7 +64,8 @@ interface Plan {
 
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
 interface PieceOutcome extends EnqueueResult {
-  names: string[];
+  /** The piece's names, with the folder each was placed in (undefined when refused before it had one). */
+  names: Map<string, string | undefined>;
   /** The piece's accepted names, case-folded, as added to ListingIntake.foldedNames: taken out again if the piece fails. */
   folded: { folder: string; folded: string }[];
   plans: Plan[];
@@ -76,7 +79,8 @@ const DISK_CHECKS_AT_ONCE = 16;
 export class ListingIntake {
   /** Everything taken so far, over all pieces. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
-  private readonly seen = new Set<string>();
+  /** Names taken so far, with the folder each went into. */
+  private readonly seen = new Map<string, string | undefined>();
   /**
    * Accepted names by folder and case-folded name: "A.fts" and "a.fts" are one file on a case-insensitive disk
    * (macOS's and Windows' default), where the second would overwrite the first and the ledger would count two.
@@ -109,7 +113,7 @@ export class ListingIntake {
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: [], folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
+    const piece: PieceOutcome = { names: new Map(), folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
     let queued: QueuedJob[];
     try {
       const candidates = this.candidates(entries, piece);
@@ -121,7 +125,7 @@ export class ListingIntake {
       for (const { folder, folded } of piece.folded) this.foldedNames.remove(folder, folded);
       throw error;
     }
-    for (const name of piece.names) this.seen.add(name);
+    for (const [name, folder] of piece.names) this.seen.set(name, folder);
     for (const id of piece.queued) this.result.queued.push(id);
     for (const job of queued) this.result.queued.push(job.id);
     for (const skip of piece.skipped) this.result.skipped.push(skip);
@@ -132,11 +136,13 @@ export class ListingIntake {
   /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
   private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
     const named: { entry: FileEntry; folder: string; targetPath: string }[] = [];
-    const seenHere = new Set<string>();
     for (const entry of entries) {
-      if (this.seen.has(entry.filename) || seenHere.has(entry.filename)) continue;
-      seenHere.add(entry.filename);
-      piece.names.push(entry.filename);
+      if (this.seen.has(entry.filename) || piece.names.has(entry.filename)) {
+        const elsewhere = this.placedElsewhere(entry, this.seen.has(entry.filename) ? this.seen.get(entry.filename) : piece.names.get(entry.filename));
+        if (elsewhere) piece.rejected.push({ filename: entry.filename, reason: elsewhere });
+        continue;
+      }
+      piece.names.set(entry.filename, undefined);
       const safe = checkSafeFilename(entry.filename);
       if (!safe.ok) {
         piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
@@ -152,6 +158,13 @@ export class ListingIntake {
         piece.rejected.push({ filename: entry.filename, reason: 'its place in the folder layout would be outside the folder' });
         continue;
       }
+      piece.names.set(entry.filename, folder);
+      const targetPath = path.join(folder, entry.filename);
+      const tooLong = pathLengthProblem(targetPath);
+      if (tooLong !== undefined) {
+        piece.rejected.push({ filename: entry.filename, reason: tooLong });
+        continue;
+      }
       const folded = fold(entry.filename);
       const sameButCase = this.foldedNames.get(folder, folded);
       if (sameButCase !== undefined) {
@@ -160,7 +173,7 @@ export class ListingIntake {
       }
       this.foldedNames.add(folder, folded, entry.filename);
       piece.folded.push({ folder, folded });
-      named.push({ entry, folder, targetPath: path.join(folder, entry.filename) });
+      named.push({ entry, folder, targetPath });
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
     return named.map((candidate) => ({ ...candidate, known: known.get(candidate.targetPath) }));
@@ -237,6 +250,17 @@ export class ListingIntake {
       const ids = ledger.insertMany(fresh);
       return [...resumed, ...fresh.map((job, index) => pickQueued({ ...job, id: ids[index]! }))];
     });
+  }
+
+  /**
+   * Why an entry whose name was taken already is refused: the listing places it in another folder than before
+   * (one name is one file, kept in one place). Undefined for the same file listed again, which is simply skipped.
+   */
+  private placedElsewhere(entry: FileEntry, takenFolder: string | undefined): string | undefined {
+    const folder = this.folderOf(entry);
+    if (takenFolder === undefined || folder === undefined || folder === takenFolder) return undefined;
+    const shown = (place: string): string => path.relative(this.folder, place).split(path.sep).join('/') || 'the folder itself';
+    return `it is listed again for another place in the folder layout (${shown(folder)}, first ${shown(takenFolder)}); only the first is taken`;
   }
 
   /** The folder an entry goes into, or undefined when its layout place would leave the download folder. */

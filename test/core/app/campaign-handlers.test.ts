@@ -27,7 +27,7 @@ describe('campaigns behind the contract', () => {
     const h = await harness();
     const created = await h.core.handlers['campaigns:create']({ name: 'Eclipse 2024', queries: [QUERY], layout: '{yyyy}/{mm}' });
     expect(created).toMatchObject({ name: 'Eclipse 2024', folder: path.join(h.downloadFolder, 'eclipse-2024'), layout: '{yyyy}/{mm}', syncing: false, lastSync: null });
-    expect(created.counts).toEqual({ files: 0, onDisk: 0, queued: 0, failed: 0, missing: 0 });
+    expect(created.counts).toEqual({ files: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 });
 
     expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'Eclipse 2024' })).toMatchObject({ ok: false, error: { kind: 'session' } });
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });

@@ -1,0 +1,100 @@
+// A file the listing now places elsewhere in a campaign's layout: the server changed its obs-plan, say, or a shared
+// file list gave it another date-obs than the archive does. One name is one file, kept in one place: its record
+// takes the new place, and its copy moves there when it is intact (renamed within the campaign's folder, its ledger
+// job with it); otherwise the sync fetches it there. Either way the sync's report names it.
+import { mkdir, rename, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { DownloadLedger } from '../downloads/download-ledger';
+import { exists } from '../downloads/existing-files';
+import { isCompleteFitsFile } from '../downloads/fits-completeness';
+import { pathLengthProblem } from '../downloads/path-limits';
+import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
+import { sha256OfFile, sizeOfFile } from './file-facts';
+
+export interface MoveDeps {
+  store: CampaignStore;
+  ledger: DownloadLedger;
+  signal?: AbortSignal;
+}
+
+/** Gives each listed file whose record is at another place that place; returns what moved (or will be fetched). */
+export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaign, listed: Iterable<CampaignFileRecord>): Promise<SyncReport['moved']> {
+  const byName = new Map<string, CampaignFileState[]>();
+  for (const file of deps.store.files(campaign.id)) {
+    const same = byName.get(file.filename);
+    if (same) same.push(file);
+    else byName.set(file.filename, [file]);
+  }
+  const moved: SyncReport['moved'] = [];
+  for (const record of listed) {
+    const same = byName.get(record.filename);
+    const elsewhere = same?.filter((file) => file.relativePath !== record.relativePath) ?? [];
+    if (elsewhere.length === 0) continue;
+    deps.signal?.throwIfAborted();
+    const atNewPlace = same!.find((file) => file.relativePath === record.relativePath);
+    const expectedSha256 = record.expectedSha256 ?? elsewhere.find((file) => file.expectedSha256 !== null)?.expectedSha256 ?? null;
+    const to = { ...record, expectedSha256 };
+    const others = elsewhere.map((file) => file.relativePath);
+    if (atNewPlace?.jobId !== undefined && atNewPlace.jobId !== null) {
+      // Fetched to its new place by an earlier sync: the records left at the old places only go.
+      deps.store.relocateFile(campaign.id, atNewPlace.relativePath, others, to, null);
+      continue;
+    }
+    const source = (await newPlaceIsFree(deps.ledger, record.targetPath)) ? await firstIntact(elsewhere, deps.signal) : undefined;
+    const movedOnDisk = source !== undefined && (await moveWithin(campaign.folder, source.targetPath, record.targetPath));
+    const kept = (movedOnDisk ? source : undefined) ?? elsewhere[0]!;
+    // A moved finished job goes with its file; a jobless file is taken in at its new place like any file found there.
+    deps.store.relocateFile(campaign.id, kept.relativePath, others, to, movedOnDisk && kept.state === 'done' ? kept.jobId : null);
+    moved.push({ filename: record.filename, from: kept.relativePath, to: record.relativePath, movedOnDisk });
+  }
+  return moved;
+}
+
+/** Nothing is at the new place, on disk or in the ledger, and the system takes its path. */
+async function newPlaceIsFree(ledger: DownloadLedger, targetPath: string): Promise<boolean> {
+  return pathLengthProblem(targetPath) === undefined && ledger.findByTarget(targetPath) === undefined && !(await exists(targetPath));
+}
+
+async function firstIntact(files: readonly CampaignFileState[], signal: AbortSignal | undefined): Promise<CampaignFileState | undefined> {
+  for (const file of files) {
+    signal?.throwIfAborted();
+    if (await isIntact(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The file at the old place is the one the campaign has: as its finished job wrote it, or, with no job, the file
+ * the shared list named (or a complete FITS file when the list gave no SHA-256), as a sync would take it in.
+ */
+async function isIntact(file: CampaignFileState): Promise<boolean> {
+  const size = await sizeOfFile(file.targetPath);
+  if (size === undefined) return false;
+  if (file.jobId !== null) return file.state === 'done' && file.sha256 !== null && size === file.bytesWritten && (await sha256OfFile(file.targetPath)) === file.sha256;
+  if (file.expectedSha256 !== null) return (await sha256OfFile(file.targetPath)) === file.expectedSha256;
+  return isCompleteFitsFile(file.targetPath);
+}
+
+/** Renames a file within the campaign's folder, making the new place's folders and removing old ones left empty. */
+async function moveWithin(campaignFolder: string, from: string, to: string): Promise<boolean> {
+  try {
+    await mkdir(path.dirname(to), { recursive: true });
+    await rename(from, to);
+  } catch {
+    // Then it is fetched to its new place, as when its copy was not intact.
+    return false;
+  }
+  await removeEmptyFolders(campaignFolder, path.dirname(from));
+  return true;
+}
+
+async function removeEmptyFolders(campaignFolder: string, folder: string): Promise<void> {
+  for (let current = folder; path.relative(campaignFolder, current) !== '' && !path.relative(campaignFolder, current).startsWith('..'); current = path.dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return; // not empty (or not ours to remove): the folders above it are not empty either
+    }
+  }
+}
