@@ -1,0 +1,30 @@
+// The app's quick look and thumbnails on a UCoMP file as the bundled emulator serves it: multi-extension FITS
+// whose primary HDU holds no image, so both open on HDU 1, the first extension.
+import { describe, expect, it } from 'vitest';
+import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
+import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+
+const subject = {
+  instrument: 'ucomp',
+  product: 'l2',
+  filename: '20250324.200652.ucomp.789.l2.fts',
+  dateObs: '2025-03-24T20:06:52',
+  waveRegion: '789',
+  wavelengths: 5,
+} as const;
+
+describe("the app's quick look of an emulator UCoMP file", () => {
+  it('opens on HDU 1, lists every extension by name, and makes a thumbnail from it', () => {
+    const bytes = fitsBytes(subject, { imageSize: 24, ucompImageSize: 0 });
+    const engine = new FitsEngine();
+    const opened = engine.open(bytes, subject.filename);
+    expect(opened.imageHdu).toBe(1);
+    expect(opened.hdus).toHaveLength(7);
+    expect(opened.hdus[0]).toMatchObject({ type: 'primary', isImage: false });
+    expect(opened.hdus.slice(1).map((hdu) => [hdu.type, hdu.isImage, hdu.name])[5]).toEqual(['IMAGE', true, 'Weighted average I']);
+    const image = engine.render(opened.document, 1, { stretch: 'asinh', clipPercents: [1, 99.5] });
+    expect([image.width, image.height]).toEqual([24, 24]);
+    const thumbnail = engine.thumbnail(bytes, subject.filename, 12, { stretch: 'linear', clipPercents: [0, 100] });
+    expect([thumbnail.width, thumbnail.height]).toEqual([12, 12]);
+  });
+});
