@@ -18,10 +18,10 @@ describe('mlso-dl files', () => {
     const { status, stdout } = await cli('files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24T21:03:00', '-e', '2025-03-24T21:04:00');
     expect(status).toBe(0);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
+    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Filename$/);
     expect(lines[2]).toMatch(/^2025-03-24T21:03:\d\d\s+kcor\s+pb\s+unknown 20250324_2103\d\d_kcor_l2_pb\.fts$/);
     expect(lines[3]).toMatch(/\d+\.\d (KB|MB) 20250324_2103\d\d_kcor_l2_pb\.fts$/);
-    expect(stdout).toMatch(/\n\d+ files\s+≥ [\d.]+ (KB|MB)\n/);
+    expect(stdout).toMatch(/\n\d+ files\s+≥ [\d.]+ (KB|MB) compressed \(KB = 1024 B\); files are saved decompressed\n/);
     expect(stdout).toContain('lower bound');
   });
 

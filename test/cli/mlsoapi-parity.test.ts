@@ -151,7 +151,7 @@ describe("mlsoapi's files flags, each reaching the server as its filter", () => 
     const run = await cli('--verbose', 'files', ...args);
     expect(run.status, run.stderr).toBe(0);
     expect(filesQuery(run.stderr)).toEqual(query);
-    expect(run.stdout).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+/);
+    expect(run.stdout).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+/);
   });
 
   it.each([
@@ -231,14 +231,14 @@ const CHECKS: Record<string, () => Promise<void>> = {
   async 'lower-bound-total'() {
     emulator().transformListing = zeroFirstSize;
     const { stdout } = await cli('files', '-i', 'kcor', '-p', 'pb', ...WINDOW);
-    expect(stdout).toMatch(/\n4 files\s+≥ \d+\.\d KB\n\(some sizes are unknown, so the total is a lower bound\)\n$/);
+    expect(stdout).toMatch(/\n4 files\s+≥ \d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n\(some sizes are unknown, so the total is a lower bound\)\n$/);
     emulator().transformListing = undefined;
     const single = await cli('files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24T21:03:00', '-e', '2025-03-24T21:03:10');
-    expect(single.stdout).toMatch(/\n1 file\s+\d+\.\d KB\n$/);
+    expect(single.stdout).toMatch(/\n1 file\s+\d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n$/);
   },
   async 'ucomp-columns'() {
     const { stdout } = await cli('files', '-i', 'ucomp', '-p', 'l2', '--wave-region', '1074', '-s', '2025-03-24');
-    expect(stdout.split('\n')[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Wave\s+Obs plan\s+Filename$/);
+    expect(stdout.split('\n')[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Wave\s+Obs plan\s+Filename$/);
   },
   async 'decompressed-files'() {
     const folder = await temporaryFolder();

@@ -69,7 +69,7 @@ describe('mlso-dl files (the table), streamed', () => {
   it('--verbose tells the answer\'s own echo of the query, once it is complete', async () => {
     const { status, stdout, stderr } = await cli('--verbose', 'files', ...QUERIES[0]![1]);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/\n\d+ files\s+(≥ )?[\d.]+ (KB|MB|GB)\n/);
+    expect(stdout).toMatch(/\n\d+ files\s+(≥ )?[\d.]+ (KB|MB|GB) compressed \(KB = 1024 B\); files are saved decompressed\n/);
     expect(stderr).toContain('Instrument : kcor\nProduct    : pb\nStart date : 2025-03-23\nEnd date   : 2025-03-24\n');
   });
 });
@@ -97,7 +97,7 @@ describe('a listing that fails after some of it was written', () => {
     expect(stderr).toMatch(message);
     expect(stderr.split('\n')).toHaveLength(2);
     const lines = stdout.split('\n');
-    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
+    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Filename$/);
     expect(lines.length).toBeGreaterThan(1000);
     expect(stdout).not.toMatch(/^\d+ files? /m);
     expect(stdout).not.toContain('lower bound');
@@ -233,7 +233,7 @@ describe('a reader that stops reading', () => {
     } else {
       const lines = stdout.text.trimEnd().split('\n');
       expect(lines).toHaveLength(100_000 + 4);
-      expect(lines.at(-1)).toMatch(/^100000 files\s+\d+\.\d GB$/);
+      expect(lines.at(-1)).toMatch(/^100000 files\s+\d+\.\d GB compressed \(KB = 1024 B\); files are saved decompressed$/);
     }
   }, 60_000);
 });

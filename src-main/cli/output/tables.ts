@@ -107,6 +107,9 @@ function fileCells(file: FileEntry): Record<'date' | 'instrument' | 'product' | 
   };
 }
 
+/** What the total under a files table is: compressed bytes in binary units, not what the saved files take. */
+export const TOTAL_LABEL = 'compressed (KB = 1024 B); files are saved decompressed';
+
 /**
  * The layout of mlsoapi's files table, measured on `sample` (a streamed listing's first block). A later,
  * wider cell pushes only its own row along; the file name is the last column, so only the rules depend on it.
@@ -133,14 +136,17 @@ export function filesTableLayout(sample: readonly FileEntry[]): FilesTableLayout
     ].join(' ');
   const separator = columns(rule(dateWidth), rule(instrumentWidth), rule(productWidth), rule(10), rule(6), rule(planWidth), rule(nameWidth));
   return {
-    head: () => [columns('Date/time', 'Instrument', 'Product', 'Filesize', 'Wave', 'Obs plan', 'Filename'), separator],
+    // The sizes are the listing's: of the gzip-compressed bodies the server sends, in binary units. The files are
+    // saved decompressed, so larger; the header and the total say which sizes these are (the app's Downloads
+    // table names both, Received and On disk).
+    head: () => [columns('Date/time', 'Instrument', 'Product', 'Size (gz)', 'Wave', 'Obs plan', 'Filename'), separator],
     row: (file) => {
       const row = fileCells(file);
       return columns(row.date, row.instrument, row.product, row.size, row.wave, row.plan, row.name);
     },
     foot: (count, total) => [
       separator,
-      `${pad(`${count} ${count === 1 ? 'file' : 'files'}`, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)}`,
+      `${pad(`${count} ${count === 1 ? 'file' : 'files'}`, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)} ${TOTAL_LABEL}`,
       ...(total.lowerBound ? ['(some sizes are unknown, so the total is a lower bound)'] : []),
     ],
   };

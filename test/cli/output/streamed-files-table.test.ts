@@ -27,14 +27,14 @@ describe('StreamedFilesTable', () => {
     expect(table.add(entries(LAYOUT_SAMPLE_SIZE - 1))).toBe('');
     const first = linesOf(table.add(entries(1, LAYOUT_SAMPLE_SIZE - 1)));
     expect(first).toHaveLength(2 + LAYOUT_SAMPLE_SIZE);
-    expect(first[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
+    expect(first[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Filename$/);
     expect(first[1]).toMatch(/^-+ -+ -+ -+ -+$/);
     const next = table.add(entries(3, LAYOUT_SAMPLE_SIZE));
     expect(linesOf(next)).toHaveLength(3);
     expect(next.endsWith('_kcor_l2_pb.fts\n')).toBe(true);
     expect(next).not.toMatch(/files\s/);
     const end = linesOf(table.end());
-    expect(end).toEqual([first[1], expect.stringMatching(/^1003 files\s+2\.4 GB$/)]);
+    expect(end).toEqual([first[1], expect.stringMatching(/^1003 files\s+2\.4 GB compressed \(KB = 1024 B\); files are saved decompressed$/)]);
     expect(table.entries).toBe(1003);
   });
 
@@ -46,7 +46,7 @@ describe('StreamedFilesTable', () => {
     expect(lines).toHaveLength(2 + 3 + 2);
     // mlsoapi's widths: date 20, instrument 10, product 13, size 10 (right-aligned), then the name.
     expect(lines[2]).toBe(`${'2025-03-24T21:03:00'.padEnd(20)} ${'kcor'.padEnd(10)} ${'pb'.padEnd(13)} ${'2.5 MB'.padStart(10)} 20250324_210300_kcor_l2_pb.fts`);
-    expect(lines.at(-1)).toMatch(/^3 files\s+7\.4 MB$/);
+    expect(lines.at(-1)).toMatch(/^3 files\s+7\.4 MB compressed \(KB = 1024 B\); files are saved decompressed$/);
   });
 
   it('an empty listing has no table at all', () => {
@@ -66,7 +66,7 @@ describe('StreamedFilesTable', () => {
     }
     const lines = linesOf(text + table.end());
     expect(lines.filter((line) => line.includes(' unknown 20250324_'))).toHaveLength(1);
-    expect(lines.at(-2)).toMatch(new RegExp(`^2000 files\\s+${listingTotal(sizes).text}$`));
+    expect(lines.at(-2)).toMatch(new RegExp(`^2000 files\\s+${listingTotal(sizes).text} compressed \\(KB = 1024 B\\); files are saved decompressed$`));
     expect(listingTotal(sizes).text.startsWith('≥ ')).toBe(true);
     expect(lines.at(-1)).toBe('(some sizes are unknown, so the total is a lower bound)');
   });
@@ -75,7 +75,7 @@ describe('StreamedFilesTable', () => {
     const ucomp = { instrument: 'ucomp', product: 'l2', 'wave-region': '1074', 'obs-plan': 'synoptic' };
     const table = new StreamedFilesTable();
     const head = linesOf(table.add(entries(LAYOUT_SAMPLE_SIZE, 0, ucomp)));
-    expect(head[0]).toMatch(/Filesize\s+Wave\s+Obs plan\s+Filename$/);
+    expect(head[0]).toMatch(/Size \(gz\)\s+Wave\s+Obs plan\s+Filename$/);
     const later = linesOf(table.add([entry(5000, { ...ucomp, 'obs-plan': 'a-much-longer-observing-plan' })]))[0]!;
     // The plan column was measured as 8 wide; the longer plan moves its file name along, and no other row.
     expect(later).toMatch(/ 1074 {3}a-much-longer-observing-plan 20250324_/);
@@ -86,7 +86,7 @@ describe('StreamedFilesTable', () => {
   it('shows no UCoMP columns when only entries after the first block have them (the header was written already)', () => {
     const table = new StreamedFilesTable();
     const head = linesOf(table.add(entries(LAYOUT_SAMPLE_SIZE)));
-    expect(head[0]).toMatch(/Filesize\s+Filename$/);
+    expect(head[0]).toMatch(/Size \(gz\)\s+Filename$/);
     expect(linesOf(table.add([entry(5000, { 'wave-region': '1074', 'obs-plan': 'synoptic' })]))[0]).toMatch(/2\.5 MB 20250324_\S+$/);
   });
 });

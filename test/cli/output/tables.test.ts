@@ -33,8 +33,8 @@ describe('the files table', () => {
     const files = Array.from({ length: 200_000 }, (_, index) => kcorEntry(index));
     const lines = filesTable(files).trimEnd().split('\n');
     expect(lines).toHaveLength(200_000 + 4);
-    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Filesize\s+Filename$/);
-    expect(lines.at(-1)).toMatch(/^200000 files\s+\d+\.\d GB$/);
+    expect(lines[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Filename$/);
+    expect(lines.at(-1)).toMatch(/^200000 files\s+\d+\.\d GB compressed \(KB = 1024 B\); files are saved decompressed$/);
     // Streamed, the name column is measured on the first block: the rules are as wide as its longest name
     // (index 999), and a longer name later only makes its own row longer, starting in the same column.
     expect(LAYOUT_SAMPLE_SIZE).toBe(1000);
