@@ -84,11 +84,15 @@ export function parseCards(records: Iterable<string>, maxContinueCards = MAX_CON
         long.pieces.push(text);
         if (piece.comment) long.comments.push(piece.comment);
         long.card.records.push(record);
-        if (!text.endsWith('&')) long = finish(long);
+        if (!text.endsWith('&')) {
+          finish(long);
+          long = undefined;
+        }
         continue;
       }
     }
-    if (long) long = finish(long);
+    if (long) finish(long);
+    long = undefined;
     const card = parseRecord(record);
     cards.push(card);
     if (card.type === 'string' && (card.value as string).endsWith('&')) {
@@ -106,10 +110,9 @@ interface LongString {
 }
 
 /** The string and comments of a continued card, joined once; the comments with spaces, as astropy joins them. */
-function finish(long: LongString): undefined {
+function finish(long: LongString): void {
   long.card.value = long.pieces.join('');
   long.card.comment = long.comments.join(' ');
-  return undefined;
 }
 
 /** One record on its own: a value card (`KEYWORD = value / comment`), a HIERARCH card or commentary. */
