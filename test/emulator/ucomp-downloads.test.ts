@@ -46,4 +46,10 @@ describe('UCoMP downloads', () => {
       emulator.setOptions({ ucompImageSize: 0, zeroFilesizeRate: 0.05 });
     }
   });
+
+  it('refuses a ucompImageSize that is not a whole number from 0 (the same as imageSize) to 16384', () => {
+    for (const bad of [-1, 1.5, 16385, '64']) {
+      expect(() => emulator.setOptions({ ucompImageSize: bad } as never)).toThrow(/"ucompImageSize" must be an integer from 0 to 16384/);
+    }
+  });
 });
