@@ -1,6 +1,6 @@
 // header and quicklook on what is not a FITS file on disk (a device, a FIFO) and under a stop signal, as users
 // run them: the built mlso-dl (node scripts/build-main.mjs first). A device or FIFO is refused at once instead
-// of read without end; Ctrl-C or SIGTERM ends a long quick look within about a second, with 128 + the signal.
+// of read without end; Ctrl-C or SIGTERM ends a long quick look within a second, with 128 + the signal.
 import { execFileSync } from 'node:child_process';
 import { open, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -106,10 +106,12 @@ describe('a stop signal ends a long quick look promptly', () => {
     expect(run.child.exitCode, run.stderr()).toBeNull();
     const signalled = Date.now();
     run.child.kill(signal);
-    expect(await run.exited).toBe(status);
+    // While the image is worked on (synchronous work, nothing to undo) the signal ends the process itself: a
+    // shell sees 128 + its number all the same.
+    expect(await run.exited).toBe(readFraction === 1 ? signal : status);
     const tookMs = Date.now() - signalled;
     console.log(`quicklook ${SIDE} x ${SIDE}: ${signal} ${_when}, exited ${tookMs} ms later`);
-    expect(tookMs).toBeLessThan(readFraction === 1 ? 2500 : 1500);
+    expect(tookMs).toBeLessThan(1000);
     expect(run.stderr()).not.toMatch(/unexpected problem|\n\s+at /);
     expect(await readdir(folder)).toEqual(['big.fts']);
   });

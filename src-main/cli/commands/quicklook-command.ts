@@ -11,6 +11,7 @@ import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import type { CliOutput } from '../output/cli-output';
+import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, fileProblem, parseHdu, readFitsFile, stillWanted } from './fits-file-input';
 import { localOutput, printJson } from './local-output';
 
@@ -43,19 +44,17 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
   const hduOption = parseHdu(options.hdu);
   if (options.json && options.out === '-') throw new UsageError('--json and --out - would both write to standard output: give --out a file name.');
 
-  // Each step of a large image takes a while: a stop signal is heard between them (the last before writing).
   const file = await readFitsFile(path, io.signal);
-  const image = decodeChosenImage(file, hduOption);
-  await stillWanted(io.signal);
+  // Seconds of synchronous work for a large image, with nothing to undo: a stop signal ends it at once.
+  const { image, clip, shown, png } = stopAtOnceDuring(io.signal, () => {
+    const image = decodeChosenImage(file, hduOption);
+    const clip = percentileClip(image.pixels, percents[0], percents[1]);
+    const shown = size === undefined ? image : downscale(image.pixels, image.width, image.height, size);
+    const grey = displayBytes(shown.pixels, shown.width, shown.height, { ...(clip ?? { low: 0, high: 0 }), stretch });
+    return { image, clip, shown, png: encode({ width: shown.width, height: shown.height, data: grey, depth: 8, channels: 1 }) };
+  });
   if (image.planes > 1) out.info(`HDU ${image.hdu} holds ${image.planes} planes of ${image.width} x ${image.height}; the quick look shows the first.`);
-  const clip = percentileClip(image.pixels, percents[0], percents[1]);
-  await stillWanted(io.signal);
   if (!clip) out.info(`Every pixel of HDU ${image.hdu} is blank (NaN or BLANK): the quick look is black.`);
-  const shown = size === undefined ? image : downscale(image.pixels, image.width, image.height, size);
-  await stillWanted(io.signal);
-  const grey = displayBytes(shown.pixels, shown.width, shown.height, { ...(clip ?? { low: 0, high: 0 }), stretch });
-  await stillWanted(io.signal);
-  const png = encode({ width: shown.width, height: shown.height, data: grey, depth: 8, channels: 1 });
   await stillWanted(io.signal);
   await writeOutput(out, options.out, png);
 
