@@ -1,5 +1,5 @@
 // From UTC, which JavaScript's Date counts in (without its leap seconds), to Terrestrial Time, the uniform time
-// the Sun's rotation and the Earth's orbit run on, and back. TT - UTC = 32.184 s + TAI - UTC, and TAI - UTC is
+// the Sun's rotation and the Earth's orbit run on. TT - UTC = 32.184 s + TAI - UTC, and TAI - UTC is
 // the count of leap seconds since 1972 (37 s since 2017; no more are announced, so it stays 37 s ahead).
 //
 // Before 1972 this follows ERFA (and so astropy and sunpy, whose rotation starts are the reference): from 1960
@@ -57,14 +57,6 @@ export function taiMinusUtcSeconds(utcMs: number): number {
 /** The TT instant of a UTC one, both as milliseconds on their own clocks since 1970-01-01T00:00. */
 export function ttFromUtc(utcMs: number): number {
   return utcMs + (taiMinusUtcSeconds(utcMs) + TT_MINUS_TAI_SECONDS) * 1000;
-}
-
-/** The UTC instant of a TT one (the inverse of ttFromUtc; inside a leap second, the instant after it). */
-export function utcFromTt(ttMs: number): number {
-  let utcMs = ttMs - (37 + TT_MINUS_TAI_SECONDS) * 1000;
-  // TAI - UTC changes by at most a second at once: two rounds settle it, a third covers a step crossed.
-  for (let round = 0; round < 3; round += 1) utcMs = ttMs - (taiMinusUtcSeconds(utcMs) + TT_MINUS_TAI_SECONDS) * 1000;
-  return utcMs;
 }
 
 /** Julian date (TT) of a TT instant in ms since 1970-01-01T00:00 TT. */
