@@ -9,6 +9,7 @@ import { carringtonLongitude, carringtonRotationAt, carringtonRotationSpan, carr
 interface SunpyTable {
   first: number;
   starts: string[];
+  fractional: { rotation: number; time: string }[];
   at: { date: string; rotation: number; L0: number }[];
 }
 const SUNPY: SunpyTable = JSON.parse(readFileSync(new URL('../../fixtures/carrington/sunpy-carrington-starts.json', import.meta.url), 'utf8'));
@@ -62,6 +63,15 @@ describe('rotation starts against sunpy', () => {
     for (const { date, L0 } of SUNPY.at) {
       const difference = ((carringtonLongitude(Date.parse(date)) - L0 + 540) % 360) - 180;
       expect(Math.abs(difference), date).toBeLessThan(0.001);
+    }
+  });
+
+  it('at sunpy’s times of fractional rotations (2000.25: a quarter turn in) the longitude is that fraction short of 360°', () => {
+    expect(SUNPY.fractional.length).toBeGreaterThan(0);
+    for (const { rotation, time } of SUNPY.fractional) {
+      const expected = (1 - (rotation % 1)) * 360;
+      const difference = ((carringtonLongitude(Date.parse(time)) - expected + 540) % 360) - 180;
+      expect(Math.abs(difference), `rotation ${rotation}`).toBeLessThan(0.001);
     }
   });
 
