@@ -6,6 +6,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { FitsReadError, readFits, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';
+import { stopAtOnceDuring } from '../stop-at-once';
 
 /** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -37,7 +38,8 @@ export async function readFitsFile(path: string, signal?: AbortSignal): Promise<
   }
   await stillWanted(signal);
   try {
-    return readFits(bytes, path);
+    // Headers only, but a file may hold 100,000 HDUs.
+    return stopAtOnceDuring(signal, () => readFits(bytes, path));
   } catch (error) {
     if (error instanceof FitsReadError) throw new UsageError(error.message);
     throw error;
