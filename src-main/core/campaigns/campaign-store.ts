@@ -8,7 +8,7 @@ import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
-import { countStandings } from './file-standing';
+import { countStandingGroups, type StandingGroup } from './file-standing';
 
 export interface StoredCampaign extends Campaign {
   id: number;
@@ -217,14 +217,15 @@ export class CampaignStore {
 
   counts(id: number): CampaignCounts {
     // By the one rule of file-standing.ts, which the sync's report uses too (a file differing from a shared list's
-    // SHA-256 is counted apart from those on disk).
-    const rows = this.db
-      .prepare<[number], { state: JobState | null; sha256: string | null; expectedSha256: string | null }>(
-        `SELECT j.state, j.sha256, f.expected_sha256 AS expectedSha256
-         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ?`,
+    // SHA-256 is counted apart from those on disk); grouped here so that only a few rows leave SQLite.
+    const groups = this.db
+      .prepare<[number], StandingGroup>(
+        `SELECT j.state AS state, j.sha256 IS NOT NULL AS hasSha256, f.expected_sha256 IS NOT NULL AS hasExpectedSha256,
+           j.sha256 IS f.expected_sha256 AS sameSha256, COUNT(*) AS files
+         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? GROUP BY 1, 2, 3, 4`,
       )
       .all(id);
-    return { files: rows.length, ...countStandings(rows) };
+    return { files: groups.reduce((sum, group) => sum + group.files, 0), ...countStandingGroups(groups) };
   }
 
   /**

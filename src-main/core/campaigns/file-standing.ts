@@ -34,8 +34,26 @@ export function emptyStandingCounts(): StandingCounts {
   return { onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
 }
 
-export function countStandings(files: Iterable<Standable>): StandingCounts {
+/**
+ * Files grouped by what standingOf reads of them: their job's state, which of the two hashes they have, and
+ * whether those are equal. The store counts a campaign's files this way, grouped in SQL (a 100,000-file campaign
+ * in a few groups, not 100,000 rows), and the rule stays here.
+ */
+export interface StandingGroup {
+  state: JobState | null;
+  hasSha256: number | boolean;
+  hasExpectedSha256: number | boolean;
+  sameSha256: number | boolean;
+  files: number;
+}
+
+export function countStandingGroups(groups: Iterable<StandingGroup>): StandingCounts {
   const counts = emptyStandingCounts();
-  for (const file of files) counts[standingOf(file)] += 1;
+  for (const group of groups) {
+    // A file standing for its group: hashes that are equal when the group's are, different when not.
+    const sha256 = group.hasSha256 ? 'a' : null;
+    const expectedSha256 = group.hasExpectedSha256 ? (group.sameSha256 ? sha256 : 'b') : null;
+    counts[standingOf({ state: group.state, sha256, expectedSha256 })] += group.files;
+  }
   return counts;
 }

@@ -2,11 +2,13 @@
 // refuses the entry (and reports it) or queues it as one plain name inside the download folder, on POSIX and
 // Windows alike, with a temporary name that is one path component the disk can hold; and a download address on
 // another server is refused and reported unless other servers are allowed.
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
+import { LONGEST_PATH_BYTES } from '../../../src-main/core/downloads/path-limits';
 import { temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -165,6 +167,56 @@ describe('a place from the folder layout', () => {
     await intake.add([entry(`escape_${place.length}_${place.charCodeAt(0)}.fts`)]);
     expect(intake.result.rejected).toEqual([{ filename: expect.any(String), reason: 'its place in the folder layout would be outside the folder' }]);
     expect(intake.result.queued).toEqual([]);
+  });
+
+  it('given to a name already taken for another folder is refused and reported, in the same piece or a later one; the same place again is skipped quietly', async () => {
+    const places = new Map([['again_a.fts', ['first', 'second']], ['again_b.fts', ['first', 'first']], ['again_c.fts', ['', 'other/deep']]]);
+    const asked = new Map<string, number>();
+    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => {
+      const times = asked.get(listed.filename) ?? 0;
+      asked.set(listed.filename, times + 1);
+      // The first place for the first listing of a name, the second for every later one.
+      return places.get(listed.filename)![Math.min(times, 1)]!;
+    });
+    await intake.add([entry('again_a.fts'), entry('again_a.fts'), entry('again_b.fts'), entry('again_c.fts')]);
+    await intake.add([entry('again_b.fts'), entry('again_c.fts')]);
+    expect(intake.result.rejected).toEqual([
+      { filename: 'again_a.fts', reason: 'it is listed again for another place in the folder layout (second, first first); only the first is taken' },
+      { filename: 'again_c.fts', reason: 'it is listed again for another place in the folder layout (other/deep, first the folder itself); only the first is taken' },
+    ]);
+    expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([
+      path.join('first', 'again_a.fts'),
+      path.join('first', 'again_b.fts'),
+      'again_c.fts',
+    ]);
+  });
+
+  it('whose path would pass the system limit is refused with the length, and the other files of the piece are queued', async () => {
+    // Folders of 100 bytes, past the limit under any temporary folder; nothing is made on the disk for it.
+    const deep = Array.from({ length: Math.ceil(LONGEST_PATH_BYTES / 101) + 1 }, (_, index) => `${index}`.padEnd(100, 'd')).join('/');
+    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => (listed.filename === 'deep_one.fts' ? deep : 'shallow'));
+    await intake.add([entry('deep_one.fts'), entry('shallow_one.fts')]);
+    const length = utf8Length(path.join(folder, deep, temporaryNameFor('deep_one.fts')));
+    expect(intake.result.rejected).toEqual([
+      { filename: 'deep_one.fts', reason: `its path would be ${length.toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout` },
+    ]);
+    await expect(access(path.join(folder, deep.split('/')[0]!))).rejects.toThrow();
+    expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([path.join('shallow', 'shallow_one.fts')]);
+  });
+
+  it('whose path is exactly as long as the system allows is queued; a byte more (with its temporary name) is refused', async () => {
+    // The temporary name `.<name>.<8 hex>.part` is 15 bytes longer than the name: that is the longest path written.
+    const name = 'edge_one.fts';
+    const room = LONGEST_PATH_BYTES - utf8Length(folder) - 1 - 1 - utf8Length(temporaryNameFor(name));
+    const place = (length: number): string => Array.from({ length: Math.ceil(length / 101) }, (_, index) => 'e'.repeat(Math.min(100, length - index * 101))).join('/');
+    expect(utf8Length(path.join(folder, place(room), temporaryNameFor(name)))).toBe(LONGEST_PATH_BYTES);
+    const fits = await ListingIntake.open(host(), folder, 'skip', () => place(room));
+    await fits.add([entry(name)]);
+    expect(fits.result.rejected).toEqual([]);
+    expect(fits.result.queued).toHaveLength(1);
+    const over = await ListingIntake.open(host(), folder, 'skip', () => place(room + 1));
+    await over.add([entry('edge_two.fts')]);
+    expect(over.result.rejected).toEqual([{ filename: 'edge_two.fts', reason: `its path would be ${(LONGEST_PATH_BYTES + 1).toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout` }]);
   });
 
   it('inside the folder (or the folder itself) is where the file goes', async () => {
