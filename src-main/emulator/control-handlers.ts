@@ -1,6 +1,6 @@
-// /__emulator/*: steering an emulator that runs in another process (the benchmark, the demo server). Only
-// programs on this machine may steer it, never a web page the user happens to open: web mode's Host and Origin
-// rule, and a body declared JSON (a cross-site form or text/plain POST needs no permission from the browser).
+// /__emulator/*: steering an emulator that runs in another process (the benchmark, the demo server). Programs
+// that reach its port may steer it, a web page the user happens to open may not: web mode's Host and Origin rule,
+// and a body declared JSON (a cross-site form or text/plain POST needs no permission from the browser).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerAddressRule } from '../core/server-address-rule';
 import { sendError, sendJson } from './http-replies';
