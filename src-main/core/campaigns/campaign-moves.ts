@@ -46,9 +46,18 @@ export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaig
     const kept = (movedOnDisk ? source : undefined) ?? elsewhere[0]!;
     // A moved finished job goes with its file; a jobless file is taken in at its new place like any file found there.
     deps.store.relocateFile(campaign.id, kept.relativePath, others, to, movedOnDisk && kept.state === 'done' ? kept.jobId : null);
+    cancelWaitingJobs(deps.ledger, elsewhere);
     moved.push({ filename: record.filename, from: kept.relativePath, to: record.relativePath, movedOnDisk });
   }
   return moved;
+}
+
+/**
+ * A job still waiting at an old place (queued by a sync that was interrupted) would fetch the file there too: the
+ * file is fetched at its new place instead. A job being transferred right now is left to finish.
+ */
+function cancelWaitingJobs(ledger: DownloadLedger, oldPlaces: readonly CampaignFileState[]): void {
+  for (const file of oldPlaces) if (file.jobId !== null && (file.state === 'queued' || file.state === 'paused')) ledger.setState(file.jobId, 'cancelled');
 }
 
 /** Nothing is at the new place, on disk or in the ledger, and the system takes its path. */
