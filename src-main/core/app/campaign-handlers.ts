@@ -25,8 +25,11 @@ const ANNOUNCE_EVERY_MS = 1000;
 export class AppCampaigns {
   readonly autoSync: AutoSync;
   private announceTimer: NodeJS.Timeout | undefined;
-  /** The syncs running now, by campaign name (folded), so Cancel can stop one. */
-  private readonly running = new Map<string, AbortController>();
+  /**
+   * The syncs running now, by campaign id, so Cancel can stop one: the store finds the campaign by its name as
+   * campaign-name.ts compares names, and no two campaigns share an id.
+   */
+  private readonly running = new Map<number, AbortController>();
 
   constructor(private readonly deps: CampaignDeps) {
     this.autoSync = new AutoSync({
@@ -70,7 +73,8 @@ export class AppCampaigns {
         })),
       'campaigns:sync': ({ name }) => this.sync(name),
       'campaigns:cancel-sync': ({ name }) => {
-        const controller = this.running.get(name.trim().toLowerCase());
+        const campaign = service.store.find(name);
+        const controller = campaign && this.running.get(campaign.id);
         controller?.abort();
         return controller !== undefined;
       },
@@ -101,8 +105,7 @@ export class AppCampaigns {
   private async sync(name: string) {
     const { service, emit } = this.deps;
     if (!(await this.deps.signedIn())) throw new SignInRequiredError();
-    const campaign = service.store.require(name).name;
-    const key = campaign.toLowerCase();
+    const { id: key, name: campaign } = service.store.require(name);
     if (this.running.has(key)) throw new InvalidInputError(`"${campaign}" is already syncing.`);
     const controller = new AbortController();
     this.running.set(key, controller);

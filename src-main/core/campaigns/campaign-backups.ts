@@ -108,7 +108,7 @@ export class CampaignBackups {
 }
 
 /**
- * Takes the copies into a new ledger's store; a campaign already there by that name is left as it is. Never
+ * Takes the copies into a new ledger's store (one that started empty). Never
  * throws: a copy that cannot be taken in is reported, and the start carries on.
  */
 export function restoreCampaigns(store: CampaignStore, backups: CampaignBackups): CampaignRestore {
@@ -116,9 +116,15 @@ export function restoreCampaigns(store: CampaignStore, backups: CampaignBackups)
   const restored: string[] = [];
   for (const { file, campaign } of campaigns) {
     try {
-      if (store.find(campaign.name)) continue;
-      store.create({ name: campaign.name, folder: campaign.folder, layout: campaign.layout, queries: campaign.queries, autoSyncHours: campaign.autoSyncHours });
-      restored.push(campaign.name);
+      // Two copies whose names are the same name by today's rule ("Été" and "été", from before it) are two
+      // campaigns: the second comes back as "été (2)", and its copy goes by that name from now on.
+      const name = store.freeName(campaign.name);
+      const created = store.create({ name, folder: campaign.folder, layout: campaign.layout, queries: campaign.queries, autoSyncHours: campaign.autoSyncHours });
+      if (name !== campaign.name) {
+        backups.save(created);
+        backups.forget(campaign.name);
+      }
+      restored.push(name);
     } catch (error) {
       unreadable.push({ file, reason: reasonOf(error) });
     }

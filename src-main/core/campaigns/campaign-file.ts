@@ -14,7 +14,14 @@ export const CAMPAIGN_FILE_VERSION = 1;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-const sharedFileSchema = z.object({
+/**
+ * The largest campaign file taken in: 1 GiB, some two million files at about 450 bytes each. Read as it streams in,
+ * a file that size takes little memory, but a campaign of more files would be more than its syncs and verifies,
+ * which hold its file list whole, can do well.
+ */
+export const MAX_CAMPAIGN_FILE_BYTES = 1024 ** 3;
+
+export const sharedFileSchema = z.object({
   path: z.string().min(1).max(1000),
   filename: z.string().min(1).max(255),
   url: z.string().min(1).max(4000),
@@ -28,7 +35,7 @@ const sharedFileSchema = z.object({
 });
 export type SharedFile = z.infer<typeof sharedFileSchema>;
 
-const campaignFileSchema = z.object({
+export const campaignFileSchema = z.object({
   format: z.literal(CAMPAIGN_FILE_FORMAT),
   version: z.literal(CAMPAIGN_FILE_VERSION),
   name: z.string(),
@@ -87,11 +94,6 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
   )}\n`;
 }
 
-/** Reads a shared campaign file; anything wrong with it is one plain message naming what. */
-export function readCampaignFile(text: string): ReadCampaignFile {
-  return checkedCampaign(parsedAs(campaignFileSchema, text));
-}
-
 /**
  * The copy of a campaign kept beside the ledger (see campaign-backups): a campaign file without its file list,
  * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here). It reads
@@ -117,21 +119,24 @@ const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(
 function parsedAs<T>(schema: z.ZodType<T>, text: string): T {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A byte order mark, as some editors write, is not part of the JSON.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new InvalidInputError('That is not a campaign file: it is not JSON. Export one with `campaign export NAME --format campaign`.');
   }
   const checked = schema.safeParse(parsed);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new InvalidInputError(`That is not a campaign file this version can read (${issue.message}${where}).`);
-  }
+  if (!checked.success) throw notReadable(checked.error.issues[0]!);
   return checked.data;
 }
 
+/** A campaign file that parsed but that a schema refused: which check, and where (`files.12.sha256`). */
+export function notReadable(issue: z.core.$ZodIssue, at: readonly (string | number)[] = []): InvalidInputError {
+  const where = [...at, ...issue.path].map(String);
+  return new InvalidInputError(`That is not a campaign file this version can read (${issue.message}${where.length > 0 ? ` at ${where.join('.')}` : ''}).`);
+}
+
 /** The names, layout and filters of a campaign file that parsed, checked by the rules a typed campaign meets. */
-function checkedCampaign(file: z.infer<typeof campaignFileSchema>): ReadCampaignFile {
+export function checkedCampaign(file: z.infer<typeof campaignFileSchema>): ReadCampaignFile {
   const name = checkCampaignName(file.name);
   if (!name.ok) throw new InvalidInputError(name.message);
   const layout = checkLayout(file.layout);

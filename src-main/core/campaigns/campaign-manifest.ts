@@ -51,16 +51,26 @@ export function manifestRows(files: readonly CampaignFileState[]): ManifestRow[]
   });
 }
 
-/** RFC 4180: a header line, then a line per file; a field with a comma, quote or line break is quoted. */
+/**
+ * RFC 4180: a header line, then a line per file; a field with a comma, quote or line break is quoted. Text that a
+ * spreadsheet would run as a formula (a file name `=1+2.fts`, an obs plan `=HYPERLINK(...)` from the server or a
+ * shared file) is made plain text as OWASP advises for CSV injection: a `'` goes before a text cell that starts
+ * with `=`, `+`, `-`, `@`, a tab or a carriage return. Numbers are left alone (the size column, and text that is
+ * a plain number such as a wave region of -1.5, which no spreadsheet takes for a formula). The JSON manifest keeps
+ * the exact strings.
+ */
 export function manifestCsv(rows: readonly ManifestRow[]): string {
   const lines = [MANIFEST_COLUMNS.join(',')];
   for (const row of rows) lines.push(MANIFEST_COLUMNS.map((column) => csvField(row[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
+  const text = typeof value === 'string' && FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

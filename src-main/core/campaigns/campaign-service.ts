@@ -19,7 +19,8 @@ import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
 import { CampaignBackups } from './campaign-backups';
-import { readCampaignFile, writeCampaignFile } from './campaign-file';
+import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile, type SharedFile } from './campaign-file';
+import { CampaignFileReader } from './campaign-file-reader';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
 import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
@@ -34,6 +35,28 @@ export interface CampaignServiceDeps {
 }
 
 export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'signal' | 'onPhase'>;
+
+export interface ImportOptions {
+  /** The campaign's folder; by default, a folder named after it in `defaultParent`. */
+  folder?: string;
+  /** A name of the user's own instead of the file's. */
+  name?: string;
+  defaultParent: string;
+  /** The largest file taken in (MAX_CAMPAIGN_FILE_BYTES unless given). */
+  maxBytes?: number;
+}
+
+export interface ImportResult {
+  campaign: StoredCampaign;
+  /** Files of the list refused (unsafe names), with why: the first thousand. */
+  refused: { filename: string; reason: string }[];
+  /** Files refused beyond those. */
+  moreRefused: number;
+}
+
+/** The app's text is fed to the reader this many characters at a time (not encoded whole, twice its size again). */
+const TEXT_PIECE = 1024 * 1024;
+const REFUSALS_KEPT = 1000;
 
 export class CampaignService {
   readonly store: CampaignStore;
@@ -159,38 +182,85 @@ export class CampaignService {
   }
 
   /**
-   * Takes in a shared campaign file. Its file list (with SHA-256) joins the campaign's set, placed by the layout:
-   * the next sync fetches what the folder lacks or holds differently, and takes in what is already there and the same.
+   * Takes in a shared campaign file held as text (the app's). Its file list (with SHA-256) joins the campaign's set,
+   * placed by the layout: the next sync fetches what the folder lacks or holds differently, and takes in what is
+   * already there and the same. All in one transaction: the campaign comes with its whole file list, or not at all.
    */
-  importFile(text: string, options: { folder?: string; name?: string; defaultParent: string }): { campaign: StoredCampaign; refused: { filename: string; reason: string }[] } {
-    const shared = readCampaignFile(text);
-    const name = checkedName(options.name ?? shared.name);
-    const folder = checkedFolder(options.folder ?? path.join(options.defaultParent, campaignSlug(name)));
-    const campaign = this.withCopy(() => this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: shared.autoSyncHours }));
-    const records: CampaignFileRecord[] = [];
-    const refused: { filename: string; reason: string }[] = [];
-    for (const file of shared.files) {
-      const safe = checkSafeFilename(file.filename);
-      if (!safe.ok) {
-        refused.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
-        continue;
+  importFile(text: string, options: ImportOptions): ImportResult {
+    return this.deps.ledger.transaction(() => {
+      const importing = this.startImport(options);
+      for (let at = 0; at < text.length; at += TEXT_PIECE) importing.write(text.slice(at, at + TEXT_PIECE));
+      return importing.end();
+    });
+  }
+
+  /**
+   * The same for a file read as it streams in (the command line's), so that a file list of a million files never
+   * sits in memory whole. Its one transaction stays open across reads, so nothing else may use the ledger meanwhile:
+   * the command line, which holds the state folder's lock and does nothing else, calls it. A stop (`signal`), a
+   * failure or a killed process leaves the ledger as it was.
+   */
+  async importStream(chunks: AsyncIterable<Uint8Array>, options: ImportOptions, signal?: AbortSignal): Promise<ImportResult> {
+    const db = this.deps.ledger.database;
+    if (db.inTransaction) throw new Error('importStream needs the ledger to itself.');
+    db.exec('BEGIN IMMEDIATE');
+    let result: ImportResult | undefined;
+    try {
+      const importing = this.startImport(options);
+      for await (const chunk of chunks) {
+        signal?.throwIfAborted();
+        importing.write(chunk);
       }
-      const stored = {
-        filename: file.filename,
-        url: file.url,
-        instrument: file.instrument,
-        product: file.product,
-        dateObs: file['date-obs'],
-        waveRegion: file['wave-region'] || null,
-        obsPlan: file['obs-plan'] || null,
-        filesize: file.filesize ?? 0,
-        expectedSha256: file.sha256 ?? null,
-      };
-      const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
-      records.push({ ...stored, relativePath, targetPath: targetPathOf(folder, relativePath) });
+      signal?.throwIfAborted();
+      result = importing.end();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      // The copy is written last, before the commit: a commit that failed takes it back.
+      if (result) this.backups?.forget(result.campaign.name);
+      throw error;
     }
-    this.store.recordFiles(campaign.id, records);
-    return { campaign, refused };
+  }
+
+  /** An import under way, inside the caller's transaction: the campaign once its definition is read, then its files. */
+  private startImport(options: ImportOptions): { write(chunk: Uint8Array | string): void; end(): ImportResult } {
+    let campaign: StoredCampaign | undefined;
+    const refused: ImportResult['refused'] = [];
+    let moreRefused = 0;
+    const reader = new CampaignFileReader(
+      {
+        header: (shared) => {
+          const name = checkedName(options.name ?? shared.name);
+          const folder = checkedFolder(options.folder ?? path.join(options.defaultParent, campaignSlug(name)));
+          // Never the file's auto-sync: syncing downloads, and a file from elsewhere must not start that by itself.
+          campaign = this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: null });
+        },
+        entries: (batch) => {
+          const records: CampaignFileRecord[] = [];
+          for (const file of batch) {
+            const safe = checkSafeFilename(file.filename);
+            if (!safe.ok) {
+              if (refused.length < REFUSALS_KEPT) refused.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
+              else moreRefused += 1;
+              continue;
+            }
+            records.push(recordOf(campaign!, file));
+          }
+          this.store.recordFiles(campaign!.id, records);
+        },
+      },
+      options.maxBytes ?? MAX_CAMPAIGN_FILE_BYTES,
+    );
+    return {
+      write: (chunk) => reader.write(chunk),
+      end: () => {
+        reader.end();
+        const imported = this.store.require(campaign!.name);
+        this.backups?.save(imported);
+        return { campaign: imported, refused, moreRefused };
+      },
+    };
   }
 
   /**
@@ -210,6 +280,23 @@ export class CampaignService {
     for (const query of queries) checked.push(await this.checkQuery(query.instrument, query.product, query.filters));
     return checked;
   }
+}
+
+/** A shared file's entry as the campaign's file, placed by its layout. */
+function recordOf(campaign: StoredCampaign, file: SharedFile): CampaignFileRecord {
+  const stored = {
+    filename: file.filename,
+    url: file.url,
+    instrument: file.instrument,
+    product: file.product,
+    dateObs: file['date-obs'],
+    waveRegion: file['wave-region'] || null,
+    obsPlan: file['obs-plan'] || null,
+    filesize: file.filesize ?? 0,
+    expectedSha256: file.sha256 ?? null,
+  };
+  const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
+  return { ...stored, relativePath, targetPath: targetPathOf(campaign.folder, relativePath) };
 }
 
 function checkedName(raw: string): string {

@@ -1,8 +1,10 @@
 // Campaigns in SQLite, in the download ledger's file (schema migration 2): their queries, and every file their
 // queries listed with the path it has in the campaign's folder. A file's state is that of the ledger's job with
-// the same target path, so the counts always agree with the download queue.
+// the same target path, so the counts always agree with the download queue. A campaign is found by its name as
+// campaign-name.ts compares names (its folded key, unique: schema migration 3).
 import type Database from 'better-sqlite3';
 import path from 'node:path';
+import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
@@ -89,15 +91,17 @@ export class CampaignStore {
 
   constructor(ledger: DownloadLedger) {
     this.db = ledger.database;
+    this.keyOlderNames();
   }
 
   list(): StoredCampaign[] {
-    const rows = this.db.prepare<[], CampaignRow>('SELECT * FROM campaigns ORDER BY name COLLATE NOCASE').all();
+    const rows = this.db.prepare<[], CampaignRow>('SELECT * FROM campaigns ORDER BY name_key, name').all();
     return rows.map((row) => this.toCampaign(row));
   }
 
+  /** The campaign of that name, as campaign-name.ts compares names ("ÉTÉ" finds "Été"). */
   find(name: string): StoredCampaign | undefined {
-    const row = this.db.prepare<[string], CampaignRow>('SELECT * FROM campaigns WHERE name = ?').get(name.trim());
+    const row = this.db.prepare<[string], CampaignRow>('SELECT * FROM campaigns WHERE name_key = ?').get(campaignNameKey(name));
     return row && this.toCampaign(row);
   }
 
@@ -115,8 +119,8 @@ export class CampaignStore {
       this.refuseTakenName(campaign.name);
       const id = Number(
         this.db
-          .prepare('INSERT INTO campaigns (name, folder, layout, auto_sync_hours, created_at) VALUES (?, ?, ?, ?, ?)')
-          .run(campaign.name, campaign.folder, campaign.layout, campaign.autoSyncHours, now()).lastInsertRowid,
+          .prepare('INSERT INTO campaigns (name, name_key, folder, layout, auto_sync_hours, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(campaign.name, campaignNameKey(campaign.name), campaign.folder, campaign.layout, campaign.autoSyncHours, now()).lastInsertRowid,
       );
       this.writeQueries(id, campaign.queries);
       return this.byId(id);
@@ -127,11 +131,11 @@ export class CampaignStore {
   update(id: number, change: CampaignChange, placeOf?: (file: CampaignFileState) => string): StoredCampaign {
     return this.db.transaction(() => {
       const current = this.byId(id);
-      if (change.name !== undefined && change.name.toLowerCase() !== current.name.toLowerCase()) this.refuseTakenName(change.name);
+      if (change.name !== undefined && !sameCampaignName(change.name, current.name)) this.refuseTakenName(change.name);
       const next = { ...current, ...change };
       this.db
-        .prepare('UPDATE campaigns SET name = ?, folder = ?, layout = ?, auto_sync_hours = ? WHERE id = ?')
-        .run(next.name, next.folder, next.layout, next.autoSyncHours, id);
+        .prepare('UPDATE campaigns SET name = ?, name_key = ?, folder = ?, layout = ?, auto_sync_hours = ? WHERE id = ?')
+        .run(next.name, campaignNameKey(next.name), next.folder, next.layout, next.autoSyncHours, id);
       if (change.queries) this.writeQueries(id, change.queries);
       if (placeOf && (next.folder !== current.folder || next.layout !== current.layout)) this.replace(id, next.folder, placeOf);
       return this.byId(id);
@@ -254,6 +258,42 @@ export class CampaignStore {
   private refuseTakenName(name: string): void {
     const taken = this.find(name);
     if (taken) throw new InvalidInputError(`A campaign called "${taken.name}" already exists: choose another name.`);
+  }
+
+  /** `name`, or the first of "name (2)", "name (3)"… that no campaign has (two copies of one name, taken back). */
+  freeName(name: string): string {
+    let free = name;
+    for (let number = 2; this.find(free); number += 1) free = `${name} (${number})`;
+    return free;
+  }
+
+  /**
+   * Gives the campaigns of a ledger from before migration 3 their folded names. Two names that were different then
+   * may be the same name now ("Été" and "été"): the earlier campaign keeps its name, and a later one is renamed to
+   * the first of "été (2)", "été (3)"… that no campaign has, keeping everything else.
+   */
+  private keyOlderNames(): void {
+    if (this.db.prepare('SELECT 1 FROM campaigns WHERE name_key IS NULL LIMIT 1').get() === undefined) return;
+    this.db.transaction(() => {
+      const rows = this.db.prepare<[], { id: number; name: string; name_key: string | null }>('SELECT id, name, name_key FROM campaigns ORDER BY id').all();
+      const taken = new Set(rows.flatMap((row) => (row.name_key === null ? [] : [row.name_key])));
+      const later: typeof rows = [];
+      for (const row of rows.filter((candidate) => candidate.name_key === null)) {
+        const key = campaignNameKey(row.name);
+        if (taken.has(key)) later.push(row);
+        else taken.add(key);
+      }
+      // Every name kept is taken before any is renamed, so that no new name can be one of theirs.
+      const rename = this.db.prepare('UPDATE campaigns SET name = ?, name_key = ? WHERE id = ?');
+      for (const row of later) {
+        let free = row.name;
+        for (let number = 2; taken.has(campaignNameKey(free)); number += 1) free = `${row.name} (${number})`;
+        taken.add(campaignNameKey(free));
+        rename.run(free, campaignNameKey(free), row.id);
+      }
+      const keep = this.db.prepare('UPDATE campaigns SET name_key = ? WHERE id = ? AND name_key IS NULL');
+      for (const row of rows) keep.run(campaignNameKey(row.name), row.id);
+    })();
   }
 
   private writeQueries(id: number, queries: readonly CampaignQuery[]): void {

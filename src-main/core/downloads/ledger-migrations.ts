@@ -71,4 +71,9 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (campaign_id, relative_path)
    );
    CREATE INDEX campaign_files_target ON campaign_files (target_path);`,
+  // 3: one rule for when two campaign names are the same name (campaign-name.ts's campaignNameKey: Unicode case
+  // folding and NFC; NOCASE folds ASCII only, so "Été" and "été" could both exist). The folded name is kept, unique.
+  // SQL cannot fold it: the campaign store fills in the rows a version-2 ledger had (see CampaignStore).
+  `ALTER TABLE campaigns ADD COLUMN name_key TEXT;
+   CREATE UNIQUE INDEX campaigns_name_key ON campaigns (name_key);`,
 ];

@@ -113,6 +113,31 @@ describe('campaigns behind the contract', () => {
     expect((await h.core.handlers['campaigns:sync']({ name: 'slow' })).total.listed).toBeGreaterThan(2);
   });
 
+  it('cancels the sync of the campaign named, whatever case or accent composition the name is typed in', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['campaigns:create']({ name: 'Été', queries: [QUERY] });
+    expect(await invokeHandler(h.core.handlers, 'campaigns:create', { name: 'e\u0301te\u0301', queries: [QUERY] })).toMatchObject({
+      ok: false,
+      error: { message: 'A campaign called "Été" already exists: choose another name.' },
+    });
+    emulator().setOptions({ latencyMs: 2000 });
+    const syncing = invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'été' });
+    await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.syncing, 'the sync to start');
+    expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'ÉTÉ' })).toMatchObject({ ok: false, error: { message: '"Été" is already syncing.' } });
+    expect(await h.core.handlers['campaigns:cancel-sync']({ name: 'E\u0301TE\u0301' })).toBe(true);
+    expect(await syncing).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    emulator().setOptions({ latencyMs: 0 });
+  });
+
+  it('never syncs an imported campaign by itself: a shared file does not carry auto-sync over', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    const text = JSON.stringify({ format: 'mlso-downloader-campaign', version: 1, name: 'shared', layout: '', autoSyncHours: 1, queries: [QUERY] });
+    expect(await h.core.handlers['campaigns:import']({ text })).toMatchObject({ name: 'shared', autoSyncHours: null });
+    expect(await h.core.syncDueCampaigns(Date.now())).toEqual([]);
+  });
+
   it('refuses a filter the product does not accept, naming those it does', async () => {
     const h = await harness();
     const result = await invokeHandler(h.core.handlers, 'campaigns:create', { name: 'x', queries: [{ ...QUERY, filters: { 'wave-region': '1074' } }] });

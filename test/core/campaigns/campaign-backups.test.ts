@@ -4,7 +4,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_BACKUP_FOLDER } from '../../../src-main/core/campaigns/campaign-backups';
-import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file';
+import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file-reader';
 import { LEDGER_FILE, openStateLedger } from '../../../src-main/core/downloads/open-engine';
 import { MlsoError } from '../../../src-main/core/errors';
 import { cliAgainst, temporaryFolder, useEmulator } from '../../helpers/fixtures';
