@@ -80,6 +80,7 @@ describe('campaign sync integrity, out of process', () => {
     emulator().resetStats();
     const second = await mlsoDl(state, 'campaign', 'sync', 'plans', '-u', DEMO_EMAIL);
     expect(second.status).toBe(0);
+    expect(second.stderr).toContain('Moved 1 file to a new place in the layout (the archive lists it with other values):\n');
     expect(second.stderr).toContain(`moved: ${path.relative(folder, victim.local_path).split(path.sep).join('/')} to waves-replanned.cbk/${victim.filename} (fetched there:`);
     expect(Object.keys(emulator().stats().downloadsByFile)).toEqual([victim.filename]);
     expect(await exists(path.join(folder, 'waves-replanned.cbk', victim.filename))).toBe(true);

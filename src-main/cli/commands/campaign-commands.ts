@@ -276,6 +276,9 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
   context.out.result(columnsTable(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, { header: !context.out.quiet }));
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
+  if (report.moved.length > 0) {
+    context.out.info(`Moved ${report.moved.length} ${report.moved.length === 1 ? 'file' : 'files'} to a new place in the layout (the archive lists ${report.moved.length === 1 ? 'it' : 'them'} with other values):`);
+  }
   for (const move of report.moved) {
     const how = move.movedOnDisk ? '' : ` (fetched there: the copy at ${text(move.from)} was missing or changed)`;
     context.out.info(`moved: ${text(move.from)} to ${text(move.to)}${how}`);
