@@ -153,6 +153,7 @@ describe('campaign sync integrity, out of process', () => {
 
     const listed = await runPiped(['campaign', 'list', '--json', '--state-dir', theirs], 'cat');
     expect(JSON.parse(listed.output.toString())[0].counts).toMatchObject({ files: total, onDisk: total - 2, differs: 2, missing: 0 });
+    expect((await mlsoDl(theirs, 'campaign', 'show', 'season')).stdout).toContain(`Files      : ${total} (${total - 2} on disk, 2 differ from the shared file list, 0 queued, 0 failed, 0 missing)`);
 
     const textSync = await mlsoDl(theirs, 'campaign', 'sync', 'season', '-u', DEMO_EMAIL);
     expect(textSync.status).toBe(1);
