@@ -1,19 +1,21 @@
 // The work of `mlso-dl campaign ...`: each subcommand opens the state folder's ledger (where campaigns are kept),
 // does its part through the same CampaignService as the app, and prints a line or a table (or JSON).
-import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { lstat, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
+import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
 import { InvalidInputError } from '../../core/errors';
 import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/downloads/state-folder';
 import { printJson, type CliContext } from '../cli-context';
-import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_OK, UsageError, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
 import type { DownloadDisplay } from '../output/download-display';
 import { columnsTable } from '../output/tables';
@@ -49,32 +51,49 @@ export async function runCampaignCommand(
   const stateDir = options.stateDir ?? defaultStateFolder();
   const [first = ''] = positional;
   if (subcommand === 'sync') return syncCommand(context, first, options, stateDir);
-  // Read before the ledger opens: a file that cannot be read leaves the state folder alone.
-  const importText = subcommand === 'import' ? await readCampaignText(first) : '';
-  const state = await openStateLedger(stateDir);
+  // Opened before the ledger: a file that cannot be read leaves the state folder alone.
+  const importing = subcommand === 'import' ? await openCampaignFile(first) : undefined;
+  let state: OpenedLedger;
+  try {
+    state = await openStateLedger(stateDir);
+  } catch (error) {
+    if (importing) await importing.handle.close();
+    throw error;
+  }
   try {
     tellRecovery(context, state);
-    const service = new CampaignService({ ledger: state.ledger, client: context.client });
-    switch (subcommand) {
-      case 'create':
-        return await created(context, service, options, first);
-      case 'add':
-        return await added(context, service, options, first);
-      case 'list':
-        return listed(context, service, options);
-      case 'show':
-        return shown(context, service.overview(service.store.require(first)), options);
-      case 'remove':
-        return removed(context, service, first, options);
-      case 'verify':
-        return verified(context, await service.verify(first, context.signal ? { signal: context.signal } : {}), options);
-      case 'export':
-        return await exported(context, service, first, options);
-      case 'import':
-        return imported(context, service, importText, options);
-    }
+    return await runOnLedger(context, new CampaignService({ ledger: state.ledger, client: context.client }), subcommand, first, options, importing);
   } finally {
     state.close();
+    if (importing) await importing.handle.close();
+  }
+}
+
+async function runOnLedger(
+  context: CliContext,
+  service: CampaignService,
+  subcommand: Exclude<CampaignSubcommand, 'sync'>,
+  first: string,
+  options: CampaignCommandOptions,
+  importing: CampaignFileInput | undefined,
+): Promise<number> {
+  switch (subcommand) {
+    case 'create':
+      return await created(context, service, options, first);
+    case 'add':
+      return await added(context, service, options, first);
+    case 'list':
+      return listed(context, service, options);
+    case 'show':
+      return shown(context, service.overview(service.store.require(first)), options);
+    case 'remove':
+      return removed(context, service, first, options);
+    case 'verify':
+      return verified(context, await service.verify(first, context.signal ? { signal: context.signal } : {}), options);
+    case 'export':
+      return await exported(context, service, first, options);
+    case 'import':
+      return await imported(context, service, importing!, options);
   }
 }
 
@@ -173,8 +192,16 @@ async function exported(context: CliContext, service: CampaignService, name: str
   const format = options.format!;
   const result = await service.exportAs(name, format, { includeFiles: Boolean(options.withFiles) });
   const target = options.out ?? '-';
-  if (target === '-') await context.out.resultPart(result.text);
-  else await writeFile(path.resolve(target), result.text);
+  if (target === '-') {
+    try {
+      await context.out.data(result.text, context.signal);
+    } catch (error) {
+      // A reader that left (`| head -1`) has seen enough; a failed stdout is reported by the process's own watcher.
+      const stop = context.out.resultStop;
+      if (stop !== undefined) return stop === 'reader-left' ? EXIT_OK : EXIT_FAILURE;
+      throw error;
+    }
+  } else await writeExport(target, result.text);
   if (options.json) {
     printJson(context.out, { campaign: service.store.require(name).name, format, out: target === '-' ? null : path.resolve(target), acknowledgement: result.acknowledgement });
   } else if (target !== '-') {
@@ -184,29 +211,113 @@ async function exported(context: CliContext, service: CampaignService, name: str
   return EXIT_OK;
 }
 
-function imported(context: CliContext, service: CampaignService, importText: string, options: CampaignCommandOptions): number {
-  const { campaign, refused } = service.importFile(importText, {
-    ...(options.outputDir !== undefined ? { folder: path.resolve(options.outputDir) } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-    defaultParent: process.cwd(),
-  });
+/**
+ * Writes an export to a file whole or not at all: beside it first, renamed over it once complete. A device, a pipe
+ * or a link (`/dev/stdout`, a named pipe) is written as it is. What the user can fix (no such folder, a folder, a
+ * full disk) is one line and status 2, as quicklook's --out.
+ */
+async function writeExport(target: string, text: string): Promise<void> {
+  const file = path.resolve(target);
+  const existing = await lstat(file).catch(() => undefined);
+  try {
+    if (existing?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    if (existing && !existing.isFile()) {
+      await writeFile(file, text);
+      return;
+    }
+    const temporary = `${file}.${randomBytes(4).toString('hex')}.part`;
+    try {
+      await writeFile(temporary, text);
+      await rename(temporary, file);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  } catch (error) {
+    throw new UsageError(`Cannot write ${target}: ${writeProblem(error)}.`);
+  }
+}
+
+function writeProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const problems: Record<string, string> = {
+    ENOENT: 'its folder does not exist',
+    ENOTDIR: 'a part of the path is not a folder',
+    EISDIR: 'it is a folder, not a file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+  };
+  return (code !== undefined ? problems[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
+}
+
+async function imported(context: CliContext, service: CampaignService, file: CampaignFileInput, options: CampaignCommandOptions): Promise<number> {
+  const { campaign, refused, moreRefused } = await service.importStream(
+    file.chunks(),
+    {
+      ...(options.outputDir !== undefined ? { folder: path.resolve(options.outputDir) } : {}),
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      defaultParent: process.cwd(),
+    },
+    context.signal,
+  );
   const overview = service.overview(campaign);
   if (options.json) printJson(context.out, { ...overview, refused });
   else {
     context.out.info(`Imported campaign "${text(campaign.name)}" (${campaign.queries.length} queries, ${overview.counts.files} files listed) into ${text(campaign.folder)}.`);
     for (const refusal of refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
+    if (moreRefused > 0) context.out.error(`refused: ${moreRefused} more files, for the same reasons.`);
     context.out.info(`Fetch its files with: mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL`);
   }
   return EXIT_OK;
 }
 
-async function readCampaignText(file: string): Promise<string> {
+interface CampaignFileInput {
+  handle: FileHandle;
+  /** The file's bytes, a mebibyte at a time; a failing read is said as the file's problem. */
+  chunks(): AsyncIterable<Uint8Array>;
+}
+
+/**
+ * The campaign file to import, open, checked against the size cap before anything is read (a file over it is
+ * refused saying the cap, not as unreadable), and read as it streams into the import.
+ */
+async function openCampaignFile(file: string): Promise<CampaignFileInput> {
+  const cannotRead = (error: unknown) => new InvalidInputError(`Cannot read the campaign file ${file}: ${readProblem(error)}.`);
+  let handle: FileHandle | undefined;
   try {
-    return await readFile(path.resolve(file), 'utf8');
+    handle = await open(path.resolve(file), 'r');
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    if (info.size > MAX_CAMPAIGN_FILE_BYTES) throw campaignFileTooLarge(MAX_CAMPAIGN_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidInputError(`Cannot read the campaign file ${file} (${code ?? 'unreadable'}): check the path.`);
+    await handle?.close();
+    throw error instanceof InvalidInputError ? error : cannotRead(error);
   }
+  const opened = handle;
+  return {
+    handle: opened,
+    async *chunks() {
+      try {
+        yield* opened.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false });
+      } catch (error) {
+        throw cannotRead(error);
+      }
+    },
+  };
+}
+
+function readProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const problems: Record<string, string> = {
+    ENOENT: 'there is no such file (check the path)',
+    ENOTDIR: 'a part of the path is not a folder',
+    EISDIR: 'it is a folder, not a file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+  };
+  return (code !== undefined ? problems[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** `campaign sync`: queue what is missing through the engine (a batch of its own) and wait, with progress. */

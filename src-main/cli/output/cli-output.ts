@@ -1,20 +1,21 @@
 // Where the command line writes: results on stdout (so they can be piped), everything else on stderr,
-// quietened by --quiet and widened by --verbose. Everything passes one gate: control characters (from
-// server text) are shown escaped, in JSON's own `\u001b` form, so JSON text stays valid and exact.
+// quietened by --quiet and widened by --verbose. Everything shown as text passes one gate: control characters
+// (from server text) are shown escaped, in JSON's own `\u001b` form, so JSON text stays valid and exact. The
+// bytes of a file asked for on stdout (`--out -`) are data, and pass the gate only on their way to a terminal.
 import { PacedWriter, type OutputStop } from './paced-writer';
 import { terminalText } from './terminal-text';
 
 export interface CliOutputOptions {
   quiet: boolean;
   verbose: boolean;
-  stdout?: NodeJS.WritableStream;
+  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 export class CliOutput {
   readonly quiet: boolean;
   readonly verbose: boolean;
-  readonly stdout: NodeJS.WritableStream;
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   private paced: PacedWriter | undefined;
 
@@ -39,6 +40,17 @@ export class CliOutput {
   resultPart(text: string, signal?: AbortSignal): Promise<void> {
     this.paced ??= new PacedWriter(this.stdout);
     return this.paced.write(terminalText(text), signal);
+  }
+
+  /**
+   * The bytes of a file the user asked for on standard output (`campaign export --out -`). Data written to a pipe
+   * or a file is data: exactly as made (a CSV's CRLF line ends, tabs and bidi characters in its fields). On a
+   * terminal only a person reads it, and server text must not drive the terminal: there it is shown as text, through
+   * the gate, its CRLF line ends shown as plain line ends. Paced, and stopping, as resultPart().
+   */
+  data(text: string, signal?: AbortSignal): Promise<void> {
+    this.paced ??= new PacedWriter(this.stdout);
+    return this.paced.write(this.stdout.isTTY ? terminalText(text.replaceAll('\r\n', '\n')) : text, signal);
   }
 
   /** Why a result written in pieces had to stop (its reader left, or stdout failed); undefined while it could go on. */
