@@ -122,17 +122,23 @@ describe('campaign import, out of process', () => {
     expect(second.stderr.trim()).toBe('mlso-dl: A campaign called "Été" already exists: choose another name.');
   });
 
+  /** Starts importing the file and stops it with `signal` once files are being written into the ledger; its exit. */
+  async function interruptedImport(state: string, file: string, signal: NodeJS.Signals): Promise<number | string> {
+    const args = [bin, '--base-url', 'http://127.0.0.1:9', 'campaign', 'import', file, '--output-dir', path.join(state, 'large'), '--state-dir', state];
+    const child = spawn(process.execPath, args, { stdio: 'ignore' });
+    const exited = new Promise<number | string>((resolve) => child.once('close', (status, stopped) => resolve(status ?? stopped ?? 'unknown')));
+    const wal = path.join(state, `${LEDGER_FILE}-wal`);
+    // The ledger's write-ahead log has grown well past a fresh ledger's.
+    await waitFor(async () => ((await stat(wal).catch(() => undefined))?.size ?? 0) > 4 * 1024 * 1024, 'the import to be writing', 60_000);
+    child.kill(signal);
+    return exited;
+  }
+
   it('killed halfway through a large file, leaves no campaign behind, and the same import then takes it whole', { timeout: 120_000 }, async () => {
     const state = await temporaryFolder();
     const count = 100_000;
     const file = await largeCampaignFile('large', count);
-    const args = [bin, '--base-url', 'http://127.0.0.1:9', 'campaign', 'import', file, '--output-dir', path.join(state, 'large'), '--state-dir', state];
-    const child = spawn(process.execPath, args, { stdio: 'ignore' });
-    const wal = path.join(state, `${LEDGER_FILE}-wal`);
-    // Files are being written into the ledger: its write-ahead log has grown well past a fresh ledger's.
-    await waitFor(async () => ((await stat(wal).catch(() => undefined))?.size ?? 0) > 4 * 1024 * 1024, 'the import to be writing', 60_000);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('close', resolve));
+    expect(await interruptedImport(state, file, 'SIGKILL')).toBe('SIGKILL');
 
     const listed = await mlsoDl(state, 'campaign', 'list', '--json');
     expect(listed.status).toBe(0);
@@ -140,5 +146,12 @@ describe('campaign import, out of process', () => {
     const again = await mlsoDl(state, 'campaign', 'import', file, '--output-dir', path.join(state, 'large'), '--json');
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ name: 'large', counts: { files: count } });
+  });
+
+  it('stopped with Ctrl-C halfway through, takes back what it wrote and exits 130', { timeout: 120_000 }, async () => {
+    const state = await temporaryFolder();
+    const file = await largeCampaignFile('large', 100_000);
+    expect(await interruptedImport(state, file, 'SIGINT')).toBe(130);
+    expect(JSON.parse((await mlsoDl(state, 'campaign', 'list', '--json')).stdout)).toEqual([]);
   });
 });
