@@ -12,22 +12,54 @@ export interface ScaledImage {
 
 /** The image itself when it fits already; else one whose longer side is `maxSize` (aspect ratio kept, at least 1 pixel). */
 export function downscale(pixels: Pixels, width: number, height: number, maxSize: number): ScaledImage {
+  if (fitsWithin(width, height, maxSize)) return { width, height, pixels };
+  const shrinker = new BoxShrinker(width, height, maxSize);
+  shrinker.addRows(pixels, height);
+  return shrinker.result();
+}
+
+/** Whether a `width` x `height` image fits a `maxSize` square as it is (refusing a size that is no whole number). */
+export function fitsWithin(width: number, height: number, maxSize: number): boolean {
   if (!(Number.isInteger(maxSize) && maxSize >= 1)) throw new RangeError(`the largest size must be a whole number of pixels, not ${maxSize}`);
-  if (width <= maxSize && height <= maxSize) return { width, height, pixels };
-  const scale = maxSize / Math.max(width, height);
-  const outWidth = Math.max(1, Math.min(maxSize, Math.round(width * scale)));
-  const outHeight = Math.max(1, Math.min(maxSize, Math.round(height * scale)));
-  const columnBox = boxStarts(width, outWidth);
-  const out = new Float64Array(outWidth * outHeight);
-  const sums = new Float64Array(outWidth);
-  const counts = new Uint32Array(outWidth);
-  for (let outRow = 0; outRow < outHeight; outRow += 1) {
-    sums.fill(0);
-    counts.fill(0);
-    const firstRow = boxStart(outRow, height, outHeight);
-    const endRow = boxStart(outRow + 1, height, outHeight);
-    for (let row = firstRow; row < endRow; row += 1) {
-      const offset = row * width;
+  return width <= maxSize && height <= maxSize;
+}
+
+/**
+ * The same shrinking, fed the source rows in order a band at a time: only the output and one output row's sums are
+ * held, so an image larger than memory can be shrunk as it is read. Sums are taken in the same order as a whole
+ * image's, so the result is the same to the last bit.
+ */
+export class BoxShrinker {
+  readonly outWidth: number;
+  readonly outHeight: number;
+  private readonly out: Float64Array;
+  private readonly columnBox: Int32Array;
+  private readonly sums: Float64Array;
+  private readonly counts: Uint32Array;
+  /** The next source row expected, and the output row it falls in. */
+  private row = 0;
+  private outRow = 0;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+    maxSize: number,
+  ) {
+    fitsWithin(width, height, maxSize);
+    const scale = maxSize / Math.max(width, height);
+    this.outWidth = Math.max(1, Math.min(maxSize, Math.round(width * scale)));
+    this.outHeight = Math.max(1, Math.min(maxSize, Math.round(height * scale)));
+    this.columnBox = boxStarts(width, this.outWidth);
+    this.out = new Float64Array(this.outWidth * this.outHeight);
+    this.sums = new Float64Array(this.outWidth);
+    this.counts = new Uint32Array(this.outWidth);
+  }
+
+  /** The next `rows` source rows, FITS order, from the start of `pixels`. */
+  addRows(pixels: Pixels, rows: number): void {
+    const { width, columnBox, sums, counts, outWidth } = this;
+    for (let i = 0; i < rows; i += 1, this.row += 1) {
+      const offset = i * width;
       for (let box = 0; box < outWidth; box += 1) {
         for (let x = columnBox[box]!; x < columnBox[box + 1]!; x += 1) {
           const value = pixels[offset + x]!;
@@ -37,10 +69,23 @@ export function downscale(pixels: Pixels, width: number, height: number, maxSize
           }
         }
       }
+      // The last source row of an output row's box: its means are done.
+      while (this.outRow < this.outHeight && this.row + 1 >= boxStart(this.outRow + 1, this.height, this.outHeight)) this.finishRow();
     }
-    for (let box = 0; box < outWidth; box += 1) out[outRow * outWidth + box] = counts[box]! > 0 ? sums[box]! / counts[box]! : Number.NaN;
   }
-  return { width: outWidth, height: outHeight, pixels: out };
+
+  result(): ScaledImage {
+    if (this.row !== this.height) throw new RangeError(`${this.row} of ${this.height} rows were given`);
+    return { width: this.outWidth, height: this.outHeight, pixels: this.out };
+  }
+
+  private finishRow(): void {
+    const { sums, counts, outWidth } = this;
+    for (let box = 0; box < outWidth; box += 1) this.out[this.outRow * outWidth + box] = counts[box]! > 0 ? sums[box]! / counts[box]! : Number.NaN;
+    sums.fill(0);
+    counts.fill(0);
+    this.outRow += 1;
+  }
 }
 
 /** Where box `index` of `boxes` begins along a side of `length` pixels (box `boxes` begins at the end). */

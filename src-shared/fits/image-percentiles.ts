@@ -10,27 +10,47 @@ export type Pixels = Float32Array | Float64Array | readonly number[];
  * statistics, as numpy's default `percentile` does; `null` when no value is finite.
  */
 export function percentiles(pixels: Pixels, percents: readonly number[]): number[] | null {
-  for (const percent of percents) {
-    if (!(percent >= 0 && percent <= 100)) throw new RangeError(`a percentile must be from 0 to 100, not ${percent}`);
-  }
+  checkPercents(percents);
   const values = finiteValues(pixels);
   const count = values.length;
   if (count === 0) return null;
   // Every order statistic needed, ascending: each selection then works on what lies above the previous one.
-  const positions = percents.map((percent) => (percent / 100) * (count - 1));
-  const ranks = [...new Set(positions.flatMap((position) => [Math.floor(position), Math.min(count - 1, Math.ceil(position))]))].sort((a, b) => a - b);
+  const ranks = ranksFor(percents, count);
   const selected = new Map<number, number>();
   let left = 0;
   for (const rank of ranks) {
     selected.set(rank, select(values, rank, left, count - 1));
     left = rank;
   }
-  return positions.map((position) => {
+  return interpolated(percents, count, selected);
+}
+
+export function checkPercents(percents: readonly number[]): void {
+  for (const percent of percents) {
+    if (!(percent >= 0 && percent <= 100)) throw new RangeError(`a percentile must be from 0 to 100, not ${percent}`);
+  }
+}
+
+/** The order statistics (0 the smallest of `count` values) that the `percents` lie between, ascending. */
+export function ranksFor(percents: readonly number[], count: number): number[] {
+  const positions = percents.map((percent) => (percent / 100) * (count - 1));
+  return [...new Set(positions.flatMap((position) => [Math.floor(position), Math.min(count - 1, Math.ceil(position))]))].sort((a, b) => a - b);
+}
+
+/** Each percent from the order statistics `selected` (by rank), interpolated linearly as numpy's default does. */
+export function interpolated(percents: readonly number[], count: number, selected: ReadonlyMap<number, number>): number[] {
+  return percents.map((percent) => {
+    const position = (percent / 100) * (count - 1);
     const below = selected.get(Math.floor(position))!;
     const above = selected.get(Math.min(count - 1, Math.ceil(position)))!;
     const fraction = position - Math.floor(position);
     return fraction === 0 ? below : below + (above - below) * fraction;
   });
+}
+
+/** The `k`-th smallest of `values` (0 the smallest); reorders them. */
+export function orderStatistic(values: Float32Array | Float64Array, k: number): number {
+  return select(values, k, 0, values.length - 1);
 }
 
 /**

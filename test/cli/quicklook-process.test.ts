@@ -1,10 +1,13 @@
 // quicklook as users run it (the built mlso-dl, node scripts/build-main.mjs first, its PNG through a real pipe):
 // tile-compressed files, and images large enough that decoding them whole would take gigabytes.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
-import { pngOf } from './fits-test-input';
+import { bin, runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
+import { temporaryFolder } from '../helpers/fixtures';
+import { pngOf, readPng } from './fits-test-input';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'tile-compressed');
 
@@ -32,5 +35,68 @@ describe('the built mlso-dl quicklook on tile-compressed files', () => {
       stdout: '',
       stderr: `mlso-dl: ${input} holds no image: HDU 0 (primary), HDU 1 (BINTABLE, EXTNAME 'COMPRESSED_IMAGE'); it holds no image this reader decodes: HDU 1 is tile-compressed with HCOMPRESS_1, which it does not decode (it decodes RICE_1, GZIP_1 and GZIP_2).\n`,
     });
+  });
+});
+
+describe('the built mlso-dl quicklook of a large image holds about its output, not the image', () => {
+  /**
+   * An 8-bit `side` x `side` image, sparse on disk (zeros but for a ramp of 64 rows, so the clip is not empty):
+   * large to decode, cheap to make, and read from the page cache.
+   */
+  async function largeImage(file: string, side: number): Promise<void> {
+    const cards = ['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    2', `NAXIS1  = ${String(side).padStart(20)}`, `NAXIS2  = ${String(side).padStart(20)}`, 'END'];
+    const handle = await open(file, 'w');
+    await handle.write(cards.map((card) => card.padEnd(80)).join('').padEnd(2880));
+    const row = Buffer.from(Array.from({ length: side }, (_, x) => x % 251));
+    for (let y = 0; y < 64; y += 1) await handle.write(row, 0, side, 2880 + y * 97 * side);
+    await handle.truncate(2880 + Math.ceil((side * side) / 2880) * 2880);
+    await handle.close();
+  }
+
+  /** Runs the built mlso-dl with these arguments; its peak resident memory in bytes, as the process saw it at exit. */
+  async function peakMemory(args: string[]): Promise<{ status: number | null; stderr: string; peakBytes: number }> {
+    const folder = await temporaryFolder();
+    const preload = path.join(folder, 'peak.cjs');
+    const report = path.join(folder, 'peak.txt');
+    await writeFile(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));`);
+    const child = spawn(process.execPath, ['--require', preload, bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { status, stderr, peakBytes: Number(await readFile(report, 'utf8')) * 1024 };
+  }
+
+  const MB = 1024 * 1024;
+
+  // Decoded whole, an 8-bit image took 9 bytes a pixel at its peak (single floats, their copy for the clip, the
+  // grey levels): 5.4 GB for a 600 MB image. Streamed, the PNG's own grey levels and encoding take about 3 bytes a
+  // pixel of the output, and the image a few MB at a time. (Node by itself holds about 50 MB.)
+  it('a 67 MB image shrunk to 512 pixels: under 200 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
+    const folder = await temporaryFolder();
+    const input = path.join(folder, 'large.fts');
+    await largeImage(input, 8192);
+    const out = path.join(folder, 'look.png');
+    const run = await peakMemory(['quicklook', input, '--out', out, '--size', '512']);
+    expect(run.status, run.stderr).toBe(0);
+    console.log(`quicklook 8192 x 8192 8-bit --size 512: peak ${Math.round(run.peakBytes / MB)} MB`);
+    expect(run.peakBytes).toBeLessThan(200 * MB);
+    const png = await readPng(out);
+    expect([png.width, png.height]).toEqual([512, 512]);
+  });
+
+  it('a 67 MB image at full size: within 4 bytes a pixel of the output and Node itself (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
+    const folder = await temporaryFolder();
+    const input = path.join(folder, 'large.fts');
+    await largeImage(input, 8192);
+    const out = path.join(folder, 'look.png');
+    const run = await peakMemory(['quicklook', input, '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    console.log(`quicklook 8192 x 8192 8-bit: peak ${Math.round(run.peakBytes / MB)} MB`);
+    expect(run.peakBytes).toBeLessThan(4 * 8192 * 8192 + 100 * MB);
+    const png = await readPng(out);
+    expect([png.width, png.height]).toEqual([8192, 8192]);
+    // The ramp's rows (FITS rows 0, 97, ...) are at the bottom of the picture, the rest black.
+    expect(png.at(250, 8191)).toBe(255);
+    expect(png.at(250, 8190)).toBe(0);
   });
 });

@@ -1,0 +1,53 @@
+// A FITS file named on the command line, opened and read piece by piece instead of whole: its headers when it is
+// opened, then whatever a command decodes (a band of an image's rows at a time). So `quicklook` of a 2 GB image
+// holds a few megabytes of it at once. The same refusals as reading it whole (fits-file-input.ts): only a regular
+// file, never more bytes than it had when opened, every problem one UsageError line naming the file.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
+import { UsageError } from '../exit-codes';
+import { fileProblem } from './fits-file-input';
+
+/** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+export interface OpenFitsFile {
+  file: FitsFile;
+  close: () => void;
+}
+
+/** Opens `path` and reads its headers; `close` when done (reads after it fail). */
+export function openFitsFile(path: string): OpenFitsFile {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+  }
+  try {
+    const info = fstatSync(descriptor);
+    if (info.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a folder, not a file.`);
+    if (!info.isFile()) throw new UsageError(`${path} is not a regular file; give the path of a FITS file.`);
+    const read = (offset: number, length: number): Uint8Array => {
+      const bytes = new Uint8Array(length);
+      let filled = 0;
+      while (filled < length) {
+        let count: number;
+        try {
+          count = readSync(descriptor, bytes, filled, length - filled, offset + filled);
+        } catch (error) {
+          throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+        }
+        // The file was cut while being read: the reader's own words for a file that ends early.
+        if (count === 0) throw new FitsReadError(path, `became shorter while it was read: it ends before byte ${offset + length}`);
+        filled += count;
+      }
+      return bytes;
+    };
+    const file = readFitsFrom({ size: info.size, read }, path);
+    return { file, close: () => closeSync(descriptor) };
+  } catch (error) {
+    closeSync(descriptor);
+    if (error instanceof FitsReadError) throw new UsageError(error.message);
+    throw error;
+  }
+}
