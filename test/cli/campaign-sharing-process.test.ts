@@ -102,6 +102,8 @@ describe('campaign import, out of process', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ name: 'bom', autoSyncHours: null, counts: { files: 2 } });
+    const told = await mlsoDl(state, 'campaign', 'import', file, '--output-dir', path.join(state, 'told'), '--name', 'told');
+    expect(told.stderr).toContain('The file asks for an automatic sync every 1 h; an imported campaign starts without one (turn it on in the app).');
   });
 
   it('refuses a file over the size cap saying the cap, not as unreadable', { timeout: 30_000 }, async () => {

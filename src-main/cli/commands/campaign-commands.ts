@@ -253,7 +253,7 @@ function writeProblem(error: unknown): string {
 }
 
 async function imported(context: CliContext, service: CampaignService, file: CampaignFileInput, options: CampaignCommandOptions): Promise<number> {
-  const { campaign, refused, moreRefused } = await service.importStream(
+  const { campaign, refused, moreRefused, autoSyncNotTaken } = await service.importStream(
     file.chunks(),
     {
       ...(options.outputDir !== undefined ? { folder: path.resolve(options.outputDir) } : {}),
@@ -268,6 +268,9 @@ async function imported(context: CliContext, service: CampaignService, file: Cam
     context.out.info(`Imported campaign "${text(campaign.name)}" (${campaign.queries.length} queries, ${overview.counts.files} files listed) into ${text(campaign.folder)}.`);
     for (const refusal of refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
     if (moreRefused > 0) context.out.error(`refused: ${moreRefused} more files, for the same reasons.`);
+    if (autoSyncNotTaken !== null) {
+      context.out.info(`The file asks for an automatic sync every ${autoSyncNotTaken} h; an imported campaign starts without one (turn it on in the app).`);
+    }
     context.out.info(`Fetch its files with: mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL`);
   }
   return EXIT_OK;

@@ -52,6 +52,8 @@ export interface ImportResult {
   refused: { filename: string; reason: string }[];
   /** Files refused beyond those. */
   moreRefused: number;
+  /** The automatic sync the file asked for (hours), which the campaign did not take: the user turns it on. */
+  autoSyncNotTaken: number | null;
 }
 
 /** The app's text is fed to the reader this many characters at a time (not encoded whole, twice its size again). */
@@ -228,6 +230,7 @@ export class CampaignService {
     let campaign: StoredCampaign | undefined;
     const refused: ImportResult['refused'] = [];
     let moreRefused = 0;
+    let autoSyncNotTaken: number | null = null;
     const reader = new CampaignFileReader(
       {
         header: (shared) => {
@@ -235,6 +238,7 @@ export class CampaignService {
           const folder = checkedFolder(options.folder ?? path.join(options.defaultParent, campaignSlug(name)));
           // Never the file's auto-sync: syncing downloads, and a file from elsewhere must not start that by itself.
           campaign = this.store.create({ name, folder, layout: shared.layout, queries: shared.queries, autoSyncHours: null });
+          autoSyncNotTaken = shared.autoSyncHours;
         },
         entries: (batch) => {
           const records: CampaignFileRecord[] = [];
@@ -258,7 +262,7 @@ export class CampaignService {
         reader.end();
         const imported = this.store.require(campaign!.name);
         this.backups?.save(imported);
-        return { campaign: imported, refused, moreRefused };
+        return { campaign: imported, refused, moreRefused, autoSyncNotTaken };
       },
     };
   }
