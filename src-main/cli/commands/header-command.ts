@@ -45,6 +45,9 @@ function recordsOf(cards: readonly FitsCard[]): string {
  * ": 100 rows" for a table, nothing for an HDU without data.
  */
 function dataSummary(hdu: FitsHdu): string {
+  // A tile-compressed image (ZIMAGE = T): the image the table holds, not the table's bytes.
+  const compressed = hdu.compression;
+  if (compressed) return `: ${compressed.axes.join(' x ')} ${describeSamples(compressed.bitpix, hdu.cards)}, tile-compressed with ${compressed.algorithm}`;
   if (hdu.isImage) return `: ${hdu.axes.join(' x ')} ${describeSamples(hdu.bitpix, hdu.cards)}`;
   if ((hdu.type === 'BINTABLE' || hdu.type === 'TABLE') && hdu.axes.length === 2) return `: ${hdu.axes[1]} rows`;
   return '';
