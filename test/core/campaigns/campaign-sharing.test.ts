@@ -150,6 +150,21 @@ describe('importing a shared campaign file', () => {
     expect(s.store.list()).toEqual([]);
   });
 
+  it('says in one plain sentence what is wrong with a file that is not a campaign file', () => {
+    const s = service();
+    const cases: [string, RegExp][] = [
+      ['', /^That is not a campaign file: it is not JSON\./],
+      ['[]', /^That is not a campaign file this version can read \(it is not a JSON object\)\.$/],
+      ['{"format": "mlso-downloader-campaign", "version": 1', /^That campaign file is cut short: export it again and copy it whole\.$/],
+      [`${sharedFile()} trailing`, /^That is not a campaign file: it is not JSON\./],
+      [sharedFile({}, [1]), /^That is not a campaign file this version can read \(.* at files\.0\)\.$/],
+      [sharedFile({ layout: 'x'.repeat(5 * 1024 * 1024) }), /^That is not a campaign file this version can read \(it holds more than 4 MB besides its file list\)\.$/],
+      [sharedFile({ version: 2 }), /^That is not a campaign file this version can read \(.* at version\)\.$/],
+    ];
+    for (const [text, message] of cases) expect(() => importOf(s, text), text.slice(0, 60)).toThrow(message);
+    expect(s.store.list()).toEqual([]);
+  });
+
   it('refuses a file over the size cap, saying the cap', () => {
     const s = service();
     expect(MAX_CAMPAIGN_FILE_BYTES).toBe(1024 ** 3);
