@@ -12,6 +12,13 @@ import type { ImageReader, IntegerScaling } from './fits-image';
 import { RiceDecodeError, riceDecode } from './rice-decoder';
 import type { TileCompression } from './tile-compression';
 
+/**
+ * The most pixels a tile-compressed image may claim, and a tile: a few bytes of a hostile file's header could
+ * otherwise ask for terabytes. 2^31 pixels is a 46,000-pixel square; 2^26 a tile of 8192 x 8192.
+ */
+export const MAX_COMPRESSED_PIXELS = 2 ** 31;
+export const MAX_TILE_PIXELS = 2 ** 26;
+
 /** What a quantized integer stands for in SUBTRACTIVE_DITHER_2: an exact zero (ZBLANK, usually -2147483647, NaN). */
 const ZERO_VALUE = -2147483646;
 
@@ -35,6 +42,12 @@ export function compressedImageReader(file: FitsFile, hdu: FitsHdu, compression:
   // A tile's pixels beyond its first plane (ZTILE3 and beyond greater than 1) come after it, and are skipped.
   const tileDepth = tileRest.reduce((product, length, axis) => product * Math.min(length, rest[axis]!), 1);
   const tilesAcross = Math.ceil(width / tileWidth);
+  if (width * height > MAX_COMPRESSED_PIXELS || tileWidth * tileHeight * tileDepth > MAX_TILE_PIXELS) {
+    throw new FitsReadError(
+      file.fileName,
+      `has a tile-compressed image in HDU ${hdu.index} larger than this reader decodes: ${axes.join(' x ')} pixels in tiles of ${tile.join(' x ')} (at most ${MAX_COMPRESSED_PIXELS.toLocaleString('en-US')} pixels, tiles of ${MAX_TILE_PIXELS.toLocaleString('en-US')})`,
+    );
+  }
   const columns = tableColumns(hdu, damaged);
   const data = columns.get('COMPRESSED_DATA');
   if (!data || (data.type !== 'P' && data.type !== 'Q')) throw damaged('it has no COMPRESSED_DATA column of variable-length arrays');
@@ -81,7 +94,7 @@ export function compressedImageReader(file: FitsFile, hdu: FitsHdu, compression:
         }
         out.set(ints);
       } else {
-        const bytes = inflated(compressed, index, damaged);
+        const bytes = inflated(compressed, count, index, damaged);
         const size = bytes.length / count;
         if (![1, 2, 4, 8].includes(size)) throw damaged(`tile ${index + 1} holds ${bytes.length} bytes for ${count} pixels`);
         storedValues(compression.algorithm === 'GZIP_2' ? unshuffled(bytes, size) : bytes, size, integers ? 'integer' : 'float', count, out, index, damaged);
@@ -95,7 +108,7 @@ export function compressedImageReader(file: FitsFile, hdu: FitsHdu, compression:
     const gzipped = columns.has('GZIP_COMPRESSED_DATA') ? heapBytes(row, columns.get('GZIP_COMPRESSED_DATA')!, index) : undefined;
     const plainColumn = columns.get('UNCOMPRESSED_DATA');
     const plain = plainColumn ? heapBytes(row, plainColumn, index) : undefined;
-    const bytes = gzipped ? inflated(gzipped, index, damaged) : plain;
+    const bytes = gzipped ? inflated(gzipped, count, index, damaged) : plain;
     if (!bytes) throw damaged(`tile ${index + 1} has no data`);
     const size = bytes.length / count;
     if (![1, 2, 4, 8].includes(size)) throw damaged(`tile ${index + 1} holds ${bytes.length} bytes for ${count} pixels`);
@@ -166,12 +179,19 @@ function columnNumber(row: Uint8Array, column: Column | undefined): number | und
   }
 }
 
-function inflated(bytes: Uint8Array, index: number, damaged: (problem: string) => FitsReadError): Uint8Array {
+/**
+ * A gzipped tile of `count` pixels, at most 8 bytes each: inflated into a buffer one byte larger than that, so a
+ * tile that inflates further (a gzip bomb) fills it and is refused instead of taking all the memory there is.
+ */
+function inflated(bytes: Uint8Array, count: number, index: number, damaged: (problem: string) => FitsReadError): Uint8Array {
+  let out: Uint8Array;
   try {
-    return decompressSync(bytes);
+    out = decompressSync(bytes, { out: new Uint8Array(count * 8 + 1) });
   } catch {
     throw damaged(`tile ${index + 1}'s gzip data cannot be decompressed`);
   }
+  if (out.length > count * 8) throw damaged(`tile ${index + 1} inflates to more than 8 bytes for each of its ${count} pixels`);
+  return out;
 }
 
 /** GZIP_2's bytes back in order: the first bytes of all values came first, then all the second bytes, and so on. */

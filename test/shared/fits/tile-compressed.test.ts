@@ -3,10 +3,12 @@
 // decoded pixels and astropy's 1-99.5 % clip and asinh rendering (scripts/fixtures/make_tile_compressed.py).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { FitsReadError, firstImageHdu, readFits } from '../../../src-shared/fits/fits-file';
 import { decodeImage, imageReader } from '../../../src-shared/fits/fits-image';
 import { displayBytes, percentileClip } from '../../../src-shared/fits/image-stretch';
+import { concat, emptyPrimary, headerBytes } from './fits-writer';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'tile-compressed');
 
@@ -92,5 +94,51 @@ describe('tile-compressed images, against cfitsio and astropy', () => {
     // The first row's descriptor: element count, then heap offset (big-endian 32-bit); move the offset far away.
     new DataView(bytes.buffer).setUint32(file.hdus[1]!.dataOffset + 4, 0x7fffff00);
     expect(() => decodeImage(readFits(bytes, 'int16_rice.fits'), 1)).toThrow("int16_rice.fits has a damaged tile-compressed image in HDU 1: tile 1's data lie beyond the end of the heap.");
+  });
+});
+
+describe('hostile tile-compressed headers and tiles', () => {
+  /** A one-tile GZIP_1 image of `axes`, the tile's bytes given: a BINTABLE of one P descriptor, and its heap. */
+  function gzipImage(axes: readonly number[], tileBytes: Uint8Array): Uint8Array {
+    const heap = tileBytes;
+    const row = new Uint8Array(8);
+    new DataView(row.buffer).setUint32(0, heap.length);
+    const header = headerBytes([
+      ['XTENSION', 'BINTABLE'],
+      ['BITPIX', 8],
+      ['NAXIS', 2],
+      ['NAXIS1', 8],
+      ['NAXIS2', 1],
+      ['PCOUNT', heap.length],
+      ['GCOUNT', 1],
+      ['TFIELDS', 1],
+      ['TTYPE1', 'COMPRESSED_DATA'],
+      ['TFORM1', `1PB(${heap.length})`],
+      ['ZIMAGE', true],
+      ['ZBITPIX', 16],
+      ['ZNAXIS', axes.length],
+      ...axes.map((length, axis) => [`ZNAXIS${axis + 1}`, length] as const),
+      ...axes.map((length, axis) => [`ZTILE${axis + 1}`, length] as const),
+      ['ZCMPTYPE', 'GZIP_1'],
+    ]);
+    const data = concat(row, heap);
+    return concat(emptyPrimary(), header, concat(data, new Uint8Array((2880 - (data.length % 2880)) % 2880)));
+  }
+
+  it('a tile that inflates far beyond its pixels (a gzip bomb) is refused, not inflated', () => {
+    const bomb = gzipSync(new Uint8Array(50_000_000));
+    expect(bomb.length).toBeLessThan(100_000);
+    const file = readFits(gzipImage([4, 1], bomb), 'bomb.fits');
+    expect(() => decodeImage(file, 1)).toThrow('bomb.fits has a damaged tile-compressed image in HDU 1: tile 1 inflates to more than 8 bytes for each of its 4 pixels.');
+  });
+
+  it('an image or tile of absurd size claimed by a few header cards is refused before anything is allocated', () => {
+    const file = readFits(gzipImage([1_000_000, 1_000_000], gzipSync(new Uint8Array(8))), 'huge.fits');
+    expect(() => decodeImage(file, 1)).toThrow(/^huge\.fits has a tile-compressed image in HDU 1 larger than this reader decodes: 1000000 x 1000000 pixels/);
+  });
+
+  it('the right tile decodes as given (the helper itself is sound)', () => {
+    const tile = new Uint8Array([0, 1, 0, 2, 255, 255, 0x80, 0]);
+    expect(Array.from(decodeImage(readFits(gzipImage([4, 1], gzipSync(tile)), 'ok.fits'), 1).pixels)).toEqual([1, 2, -1, -32768]);
   });
 });
