@@ -118,7 +118,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .argument('<name>', 'the campaign')
     .description('write the manifest (csv, json) with the acknowledgement, or the campaign file to share (campaign)')
     .addOption(new Option('--format <format>', 'what to write').choices([...CAMPAIGN_EXPORT_FORMATS]).makeOptionMandatory())
-    .requiredOption('--out <file>', 'file to write (- for standard output)')
+    .requiredOption('--out <file>', 'file to write, or - for standard output (the exact bytes into a pipe or a file; shown as text on a terminal)')
     .option('--with-files', 'campaign format: include the resolved file list with each SHA-256, so a sync elsewhere reproduces the same files')
     .addOption(stateDir())
     .addOption(json())
@@ -127,7 +127,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
   campaign
     .command('import')
     .argument('<file>', 'a campaign file (from `campaign export NAME --format campaign`)')
-    .description('add a shared campaign; sync it to fetch its files')
+    .description('add a shared campaign, file list and all or nothing (its automatic sync stays off); sync it to fetch its files')
     .option('-o, --output-dir <dir>', "folder for the campaign's files (default: a folder named after it in the current one)")
     .option('--name <name>', "a name of your own instead of the file's")
     .addOption(stateDir())
