@@ -1,7 +1,8 @@
 // Shrinks an image to fit a square of `maxSize` pixels (thumbnails, `--size`) by averaging: every output pixel
 // is the mean of the finite source pixels in its box, and every source pixel falls in exactly one box. Averaging
 // keeps faint structure that picking every n-th pixel (nearest) would drop, and it tames the noise. A box of
-// NaN only stays NaN. Rows keep their order (FITS order in, FITS order out).
+// NaN only stays NaN; one of infinities and NaN only is that infinity (shown as the full-size image shows it).
+// Rows keep their order (FITS order in, FITS order out).
 import type { Pixels } from './image-percentiles';
 
 export interface ScaledImage {
@@ -36,6 +37,8 @@ export class BoxShrinker {
   private readonly columnBox: Int32Array;
   private readonly sums: Float64Array;
   private readonly counts: Uint32Array;
+  /** The infinities of each box, added up: what a box without a finite value shows (+inf, -inf, or NaN for both). */
+  private readonly infinities: Float64Array;
   /** The next source row expected, and the output row it falls in. */
   private row = 0;
   private outRow = 0;
@@ -53,11 +56,12 @@ export class BoxShrinker {
     this.out = new Float64Array(this.outWidth * this.outHeight);
     this.sums = new Float64Array(this.outWidth);
     this.counts = new Uint32Array(this.outWidth);
+    this.infinities = new Float64Array(this.outWidth);
   }
 
   /** The next `rows` source rows, FITS order, from the start of `pixels`. */
   addRows(pixels: Pixels, rows: number): void {
-    const { width, columnBox, sums, counts, outWidth } = this;
+    const { width, columnBox, sums, counts, infinities, outWidth } = this;
     for (let i = 0; i < rows; i += 1, this.row += 1) {
       const offset = i * width;
       for (let box = 0; box < outWidth; box += 1) {
@@ -66,6 +70,8 @@ export class BoxShrinker {
           if (Number.isFinite(value)) {
             sums[box]! += value;
             counts[box]! += 1;
+          } else if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
+            infinities[box]! += value;
           }
         }
       }
@@ -80,10 +86,13 @@ export class BoxShrinker {
   }
 
   private finishRow(): void {
-    const { sums, counts, outWidth } = this;
-    for (let box = 0; box < outWidth; box += 1) this.out[this.outRow * outWidth + box] = counts[box]! > 0 ? sums[box]! / counts[box]! : Number.NaN;
+    const { sums, counts, infinities, outWidth } = this;
+    for (let box = 0; box < outWidth; box += 1) {
+      this.out[this.outRow * outWidth + box] = counts[box]! > 0 ? sums[box]! / counts[box]! : infinities[box] !== 0 ? infinities[box]! : Number.NaN;
+    }
     sums.fill(0);
     counts.fill(0);
+    infinities.fill(0);
     this.outRow += 1;
   }
 }

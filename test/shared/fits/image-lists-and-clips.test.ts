@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFits } from '../../../src-shared/fits/fits-file';
 import { decodeImage, shortList } from '../../../src-shared/fits/fits-image';
+import { downscale } from '../../../src-shared/fits/image-downscale';
 import { STRETCHES, displayBytes, greyLevel, percentileClip } from '../../../src-shared/fits/image-stretch';
 import { concat, emptyPrimary, imageHdu, tableHdu } from './fits-writer';
 
@@ -46,5 +47,15 @@ describe('infinite pixels', () => {
     const pixels = new Float64Array([Number.POSITIVE_INFINITY, 1, 2, 3, 4, 5, Number.NEGATIVE_INFINITY, Number.NaN]);
     expect(percentileClip(pixels, 0, 100)).toEqual({ low: 1, high: 5 });
     expect(Array.from(displayBytes(pixels, 8, 1, { low: 1, high: 5, stretch: 'linear' }))).toEqual([255, 0, 64, 128, 191, 255, 0, 0]);
+  });
+});
+
+describe('infinite pixels in a shrunk image', () => {
+  it('a box of +inf (and NaN) only stays +inf, white as at full size; -inf black; both NaN; a finite value wins', () => {
+    const inf = Number.POSITIVE_INFINITY;
+    // 8 x 1 into 4 x 1: boxes of two pixels.
+    const shrunk = downscale([inf, Number.NaN, -inf, -inf, inf, -inf, 3, inf], 8, 1, 4);
+    expect(Array.from(shrunk.pixels)).toEqual([inf, -inf, Number.NaN, 3]);
+    expect(Array.from(displayBytes(shrunk.pixels, 4, 1, { low: 0, high: 6, stretch: 'linear' }))).toEqual([255, 0, 0, 128]);
   });
 });
