@@ -291,6 +291,25 @@ describe('verify', () => {
     await waitFor(() => within(card('Eclipse')).getByText('2 missing'));
   });
 
+  it('names the files that differ from the shared file list, on the card and in the report', async () => {
+    const { fake } = await openCampaigns([{ name: 'Shared', layout: '{instrument}', files: { onDisk: 3, differs: 2 } }]);
+    const shared = card('Shared');
+    // Kept apart from the files on disk: the bar is not full and the card says why.
+    within(shared).getByText('3 on disk');
+    within(shared).getByText('2 differ from the shared list');
+    fake.campaigns.verifyProblems = [
+      { path: 'kcor/20250324_180003_kcor_l2_pb.fts', problem: 'differs' },
+      { path: 'kcor/20250324_180004_kcor_l2_pb.fts', problem: 'differs' },
+    ];
+    await fireEvent.click(within(shared).getByRole('button', { name: 'Verify' }));
+    const report = await within(shared).findByRole('group', { name: 'Verify report' });
+    within(report).getByText('Verify found problems');
+    within(report).getByText('2 differs');
+    expect(within(report).queryByText(/All good/)).toBeNull();
+    within(report).getByText(/another SHA-256 than the shared file list gives/);
+    expect(within(report).queryByText(/Sync fetches/)).toBeNull();
+  });
+
   it('says all is well when every file is as downloaded', async () => {
     await openCampaigns([{ name: 'Eclipse', files: { onDisk: 5 } }]);
     await fireEvent.click(within(card('Eclipse')).getByRole('button', { name: 'Verify' }));

@@ -494,6 +494,8 @@ interface FakeCampaignState {
   /** Every file the queries listed (file name to the query's instrument), the set's size is the campaign's `files`. */
   listed: Map<string, string>;
   onDisk: Set<string>;
+  /** On disk, but not the file a shared file list named (another SHA-256). */
+  differs: Set<string>;
   queued: Set<string>;
   failed: Set<string>;
   syncing: boolean;
@@ -510,7 +512,7 @@ export interface CampaignSeed {
   autoSyncHours?: number | null;
   lastSyncAt?: string | null;
   /** How many files are in each state (named kcor-style, in that order). */
-  files?: { onDisk?: number; queued?: number; failed?: number; missing?: number };
+  files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number };
 }
 
 export const KCOR_PB_DAY: CampaignQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' } };
@@ -543,6 +545,7 @@ export class FakeCampaigns {
       }
     };
     add(seed.files?.onDisk, state.onDisk);
+    add(seed.files?.differs, state.differs);
     add(seed.files?.queued, state.queued);
     add(seed.files?.failed, state.failed);
     add(seed.files?.missing, null);
@@ -551,8 +554,8 @@ export class FakeCampaigns {
 
   overview(state: FakeCampaignState): CampaignOverview {
     const files = state.listed.size;
-    const counts = { files, onDisk: state.onDisk.size, differs: 0, queued: state.queued.size, failed: state.failed.size, missing: 0 };
-    counts.missing = files - counts.onDisk - counts.queued - counts.failed;
+    const counts = { files, onDisk: state.onDisk.size, differs: state.differs.size, queued: state.queued.size, failed: state.failed.size, missing: 0 };
+    counts.missing = files - counts.onDisk - counts.differs - counts.queued - counts.failed;
     return { ...state.campaign, queries: [...state.campaign.queries], counts, syncing: state.syncing, lastSync: state.lastSync };
   }
 
@@ -725,7 +728,7 @@ export class FakeCampaigns {
   }
 
   private newState(campaign: Campaign): FakeCampaignState {
-    return { campaign, listed: new Map(), onDisk: new Set(), queued: new Set(), failed: new Set(), syncing: false, cancelRequested: false, lastSync: null };
+    return { campaign, listed: new Map(), onDisk: new Set(), differs: new Set(), queued: new Set(), failed: new Set(), syncing: false, cancelRequested: false, lastSync: null };
   }
 
   private get(name: string): FakeCampaignState {
