@@ -25,6 +25,13 @@ export function fitsWithin(width: number, height: number, maxSize: number): bool
   return width <= maxSize && height <= maxSize;
 }
 
+/** The size `downscale` gives a `width` x `height` image for a `maxSize` square. */
+export function shrunkSize(width: number, height: number, maxSize: number): { width: number; height: number } {
+  if (fitsWithin(width, height, maxSize)) return { width, height };
+  const scale = maxSize / Math.max(width, height);
+  return { width: Math.max(1, Math.min(maxSize, Math.round(width * scale))), height: Math.max(1, Math.min(maxSize, Math.round(height * scale))) };
+}
+
 /**
  * The same shrinking, fed the source rows in order a band at a time: only the output and one output row's sums are
  * held, so an image larger than memory can be shrunk as it is read. Sums are taken in the same order as a whole
@@ -48,10 +55,9 @@ export class BoxShrinker {
     private readonly height: number,
     maxSize: number,
   ) {
-    fitsWithin(width, height, maxSize);
-    const scale = maxSize / Math.max(width, height);
-    this.outWidth = Math.max(1, Math.min(maxSize, Math.round(width * scale)));
-    this.outHeight = Math.max(1, Math.min(maxSize, Math.round(height * scale)));
+    const size = shrunkSize(width, height, maxSize);
+    this.outWidth = size.width;
+    this.outHeight = size.height;
     this.columnBox = boxStarts(width, this.outWidth);
     this.out = new Float64Array(this.outWidth * this.outHeight);
     this.sums = new Float64Array(this.outWidth);

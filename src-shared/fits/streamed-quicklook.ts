@@ -26,33 +26,54 @@ export interface QuicklookPicture {
   grey: Uint8Array;
 }
 
+/** The picture's grey levels as they are made, top row first: `grey` holds `rows` whole rows, and is the caller's to keep. */
+export type GreyRows = (grey: Uint8Array, rows: number) => void;
+
+/** The whole picture in memory: `streamedQuicklookRows` with its rows gathered. */
 export function streamedQuicklook(reader: ImageReader, choice: QuicklookChoice, bandPixels: number = BAND_PIXELS): QuicklookPicture {
+  const parts: Uint8Array[] = [];
+  const { clip, width, height } = streamedQuicklookRows(reader, choice, (grey) => parts.push(grey), bandPixels);
+  const grey = new Uint8Array(width * height);
+  let at = 0;
+  for (const part of parts) {
+    grey.set(part, at);
+    at += part.length;
+  }
+  return { clip, width, height, grey };
+}
+
+/**
+ * The picture handed to `onRows` a band at a time, top row first, so that a caller writing it (a PNG encoder)
+ * need not hold it either; returns its size and clip.
+ */
+export function streamedQuicklookRows(reader: ImageReader, choice: QuicklookChoice, onRows: GreyRows, bandPixels: number = BAND_PIXELS): Omit<QuicklookPicture, 'grey'> {
   const { width, height } = reader;
+  // Bands begin at whole tiles, counted from the bottom row, so no tile is decoded twice in a pass.
   const bandRows = Math.min(height, Math.max(1, Math.floor(bandPixels / width / reader.rowsPerTile)) * reader.rowsPerTile);
+  const bands = Math.ceil(height / bandRows);
   const band = reader.single ? new Float32Array(width * bandRows) : new Float64Array(width * bandRows);
-  /** Every band in order: its first row, its row count and its values. */
-  const forEachBand = (visit: (first: number, rows: number, values: Float32Array | Float64Array) => void): void => {
-    for (let first = 0; first < height; first += bandRows) {
+  /** Every band, bottom first or (`downwards`) top first: its row count and its values. */
+  const forEachBand = (visit: (rows: number, values: Float32Array | Float64Array) => void, downwards = false): void => {
+    for (let step = 0; step < bands; step += 1) {
+      const first = (downwards ? bands - 1 - step : step) * bandRows;
       const rows = Math.min(bandRows, height - first);
       reader.readRows(first, rows, band);
-      visit(first, rows, band.subarray(0, rows * width));
+      visit(rows, band.subarray(0, rows * width));
     }
   };
-  const pass: ImagePass = (visit) => forEachBand((_first, _rows, values) => visit(values));
+  const pass: ImagePass = (visit) => forEachBand((_rows, values) => visit(values));
   const found = streamedPercentiles(pass, choice.percents);
   const clip = found ? { low: found[0]!, high: found[1]! } : null;
   const display = { ...(clip ?? { low: 0, high: 0 }), stretch: choice.stretch };
 
   if (choice.maxSize !== undefined && !fitsWithin(width, height, choice.maxSize)) {
     const shrinker = new BoxShrinker(width, height, choice.maxSize);
-    forEachBand((_first, rows, values) => shrinker.addRows(values, rows));
+    forEachBand((rows, values) => shrinker.addRows(values, rows));
     const shrunk = shrinker.result();
-    return { clip, width: shrunk.width, height: shrunk.height, grey: displayBytes(shrunk.pixels, shrunk.width, shrunk.height, display) };
+    onRows(displayBytes(shrunk.pixels, shrunk.width, shrunk.height, display), shrunk.height);
+    return { clip, width: shrunk.width, height: shrunk.height };
   }
-  const grey = new Uint8Array(width * height);
-  forEachBand((first, rows, values) => {
-    // displayBytes turns the band upside down; in the picture it ends where the rows above it begin.
-    grey.set(displayBytes(values, width, rows, display), (height - first - rows) * width);
-  });
-  return { clip, width, height, grey };
+  // displayBytes turns each band upside down, so bands read from the top down come out top row first.
+  forEachBand((rows, values) => onRows(displayBytes(values, width, rows, display), rows), true);
+  return { clip, width, height };
 }

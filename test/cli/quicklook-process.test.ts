@@ -38,7 +38,7 @@ describe('the built mlso-dl quicklook on tile-compressed files', () => {
   });
 });
 
-describe('the built mlso-dl quicklook of a large image holds about its output, not the image', () => {
+describe('the built mlso-dl quicklook of a large image holds a few bands and the compressed PNG, not the image', () => {
   /**
    * An 8-bit `side` x `side` image, sparse on disk (zeros but for a ramp of 64 rows, so the clip is not empty):
    * large to decode, cheap to make, and read from the page cache.
@@ -69,8 +69,9 @@ describe('the built mlso-dl quicklook of a large image holds about its output, n
   const MB = 1024 * 1024;
 
   // Decoded whole, an 8-bit image took 9 bytes a pixel at its peak (single floats, their copy for the clip, the
-  // grey levels): 5.4 GB for a 600 MB image. Streamed, the PNG's own grey levels and encoding take about 3 bytes a
-  // pixel of the output, and the image a few MB at a time. (Node by itself holds about 50 MB.)
+  // grey levels, the PNG's filtered copy): 5.4 GB for a 600 MB image. Streamed, the image is held a band of a few
+  // MB at a time and the PNG compressed as its rows come, so the peak is Node's own 50 MB, the bands and the
+  // compressed PNG (small here: the image is mostly one value).
   it('a 67 MB image shrunk to 512 pixels: under 200 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
     const input = path.join(folder, 'large.fts');
@@ -84,7 +85,7 @@ describe('the built mlso-dl quicklook of a large image holds about its output, n
     expect([png.width, png.height]).toEqual([512, 512]);
   });
 
-  it('a 67 MB image at full size: within 4 bytes a pixel of the output and Node itself (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
+  it('a 67 MB image at full size: under 200 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
     const input = path.join(folder, 'large.fts');
     await largeImage(input, 8192);
@@ -92,7 +93,7 @@ describe('the built mlso-dl quicklook of a large image holds about its output, n
     const run = await peakMemory(['quicklook', input, '--out', out]);
     expect(run.status, run.stderr).toBe(0);
     console.log(`quicklook 8192 x 8192 8-bit: peak ${Math.round(run.peakBytes / MB)} MB`);
-    expect(run.peakBytes).toBeLessThan(4 * 8192 * 8192 + 100 * MB);
+    expect(run.peakBytes).toBeLessThan(200 * MB);
     const png = await readPng(out);
     expect([png.width, png.height]).toEqual([8192, 8192]);
     // The ramp's rows (FITS rows 0, 97, ...) are at the bottom of the picture, the rest black.

@@ -1,14 +1,14 @@
 // `quicklook FILE.fts --out FILE.png`: a FITS image as an 8-bit grey PNG, clipped at two percentiles and
 // stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server. The
-// file is read a band of rows at a time (streamed-quicklook.ts), so memory follows the PNG's size, not the
-// image's: a 600 MB image took 5.4 GB decoded whole.
+// file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
+// (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { encode } from 'fast-png';
 import { describeHdu, firstImageHdu, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
+import { shrunkSize } from '../../../src-shared/fits/image-downscale';
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-shared/fits/image-stretch';
-import { streamedQuicklook } from '../../../src-shared/fits/streamed-quicklook';
+import { streamedQuicklookRows } from '../../../src-shared/fits/streamed-quicklook';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
@@ -16,6 +16,7 @@ import type { CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, fileProblem, parseHdu, stillWanted } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
+import { GreyPngStream } from './png-stream';
 import { localOutput, printJson } from './local-output';
 
 export interface QuicklookOptions {
@@ -52,8 +53,11 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
     const opened = openFitsFile(path);
     try {
       const image = chosenImage(opened.file, hduOption);
-      const shown = decoded(() => streamedQuicklook(image, { percents, stretch, ...(size === undefined ? {} : { maxSize: size }) }));
-      return { image, clip: shown.clip, shown, png: encode({ width: shown.width, height: shown.height, data: shown.grey, depth: 8, channels: 1 }) };
+      // The PNG is compressed as its rows are made: neither the image nor its grey levels are ever held whole.
+      const shownSize = size === undefined ? image : shrunkSize(image.width, image.height, size);
+      const stream = new GreyPngStream(shownSize.width, shownSize.height);
+      const shown = decoded(() => streamedQuicklookRows(image, { percents, stretch, ...(size === undefined ? {} : { maxSize: size }) }, (grey, rows) => stream.addRows(grey, rows)));
+      return { image, clip: shown.clip, shown, png: stream.finish() };
     } finally {
       opened.close();
     }
