@@ -1,7 +1,8 @@
 // A quick look at an image of any size in little memory: the rows are decoded a band at a time, several times
-// over (for the exact clip: streamed-percentiles.ts; then for the picture), and never held all at once. What
-// is held is the output: its grey levels, and with a size to fit, its averaged pixels. The result is the same,
-// pixel for pixel, as decoding the whole image and clipping, shrinking and stretching it in memory.
+// over (for the exact clip: streamed-percentiles.ts; then for the picture), and never held all at once. The
+// picture's grey levels go to the caller a band at a time, top row first (the command line compresses them
+// into the PNG as they come); with a size to fit, the averaged pixels of the smaller picture are held. The result
+// is the same, pixel for pixel, as decoding the whole image and clipping, shrinking and stretching it in memory.
 import type { ImageReader } from './fits-image';
 import { BoxShrinker, fitsWithin } from './image-downscale';
 import { displayBytes, type ClipRange, type StretchName } from './image-stretch';
