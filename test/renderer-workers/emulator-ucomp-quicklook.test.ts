@@ -1,3 +1,4 @@
+// In the node project: the worker's engine needs no DOM, and its fixtures are files and Node-built emulator bodies.
 // The app's quick look and thumbnails on a UCoMP file as the bundled emulator serves it: multi-extension FITS
 // whose primary HDU holds no image, so both open on HDU 1, the first extension.
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// In the node project: the worker's engine needs no DOM, and its fixtures are files and Node-built emulator bodies.
 // The viewer opens a tile-compressed image (a BINTABLE with ZIMAGE = T, as fpack and astropy write them) as it
 // opens any other: the HDU is an image of its own size and type, and it renders as astropy renders it.
 import { readFileSync } from 'node:fs';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'tile-compressed');
+const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'tile-compressed');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 
 describe('the FITS engine on tile-compressed images', () => {
