@@ -1,5 +1,6 @@
 // quicklook, header and cr as users run them: the built mlso-dl (node scripts/build-main.mjs first) in a child
 // process, its output through a real pipe to a shell tool.
+import { lstat, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
@@ -36,6 +37,22 @@ describe('the built mlso-dl on a FITS file', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^Wrote .*look\.png: 64 x 64, HDU 0, log stretch/);
     expect((await readPng(out)).width).toBe(64);
+  });
+
+  it('quicklook --out a link or a device writes through it, never renaming a file over it', async () => {
+    const input = await fitsFileOf(emulatorFitsBytes(32), EMULATOR_FILE);
+    const folder = await temporaryFolder();
+    const link = path.join(folder, 'latest.png');
+    await symlink('kept.png', link);
+    const run = await runBuiltCli(['quicklook', input, '--out', link]);
+    expect(run.status, run.stderr).toBe(0);
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await readPng(path.join(folder, 'kept.png'))).width).toBe(32);
+    // As root a rename would turn the device into a plain file; it is written, and its refusal is one line.
+    const full = await runBuiltCli(['quicklook', input, '--out', '/dev/full']);
+    expect(full.status).toBe(2);
+    expect(full.stderr).toBe('mlso-dl: Cannot write /dev/full: the disk is full.\n');
+    expect((await stat('/dev/full')).isCharacterDevice()).toBe(true);
   });
 
   it('cr 2295 --json | cat', async () => {

@@ -1,7 +1,7 @@
 // The work of `mlso-dl campaign ...`: each subcommand opens the state folder's ledger (where campaigns are kept),
 // does its part through the same CampaignService as the app, and prints a line or a table (or JSON).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { lstat, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
@@ -15,8 +15,9 @@ import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../co
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/downloads/state-folder';
 import { printJson, type CliContext } from '../cli-context';
-import { EXIT_FAILURE, EXIT_OK, UsageError, interruptedExitCode } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
+import { writeWholeFile } from './output-file';
 import type { DownloadDisplay } from '../output/download-display';
 import { columnsTable } from '../output/tables';
 
@@ -201,7 +202,7 @@ async function exported(context: CliContext, service: CampaignService, name: str
       if (stop !== undefined) return stop === 'reader-left' ? EXIT_OK : EXIT_FAILURE;
       throw error;
     }
-  } else await writeExport(target, result.text);
+  } else await writeWholeFile(target, result.text);
   if (options.json) {
     printJson(context.out, { campaign: service.store.require(name).name, format, out: target === '-' ? null : path.resolve(target), acknowledgement: result.acknowledgement });
   } else if (target !== '-') {
@@ -209,47 +210,6 @@ async function exported(context: CliContext, service: CampaignService, name: str
     if (format !== 'campaign') context.out.result(result.acknowledgement.trimEnd());
   }
   return EXIT_OK;
-}
-
-/**
- * Writes an export to a file whole or not at all: beside it first, renamed over it once complete. A device, a pipe
- * or a link (`/dev/stdout`, a named pipe) is written as it is. What the user can fix (no such folder, a folder, a
- * full disk) is one line and status 2, as quicklook's --out.
- */
-async function writeExport(target: string, text: string): Promise<void> {
-  const file = path.resolve(target);
-  const existing = await lstat(file).catch(() => undefined);
-  try {
-    if (existing?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-    if (existing && !existing.isFile()) {
-      await writeFile(file, text);
-      return;
-    }
-    const temporary = `${file}.${randomBytes(4).toString('hex')}.part`;
-    try {
-      await writeFile(temporary, text);
-      await rename(temporary, file);
-    } finally {
-      await rm(temporary, { force: true });
-    }
-  } catch (error) {
-    throw new UsageError(`Cannot write ${target}: ${writeProblem(error)}.`);
-  }
-}
-
-function writeProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const problems: Record<string, string> = {
-    ENOENT: 'its folder does not exist',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder, not a file',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-  };
-  return (code !== undefined ? problems[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
 
 async function imported(context: CliContext, service: CampaignService, file: CampaignFileInput, options: CampaignCommandOptions): Promise<number> {

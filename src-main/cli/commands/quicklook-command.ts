@@ -2,8 +2,6 @@
 // stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server. The
 // file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
 // (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { describeHdu, firstImageHdu, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
 import { shrunkSize } from '../../../src-shared/fits/image-downscale';
@@ -14,8 +12,9 @@ import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import type { CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { asUsageError, fileProblem, parseHdu, stillWanted } from './fits-file-input';
+import { asUsageError, parseHdu, stillWanted } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
+import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';
 import { localOutput, printJson } from './local-output';
 
@@ -122,22 +121,10 @@ function parseSize(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-/** Writes the PNG to standard output (`-`) or to a file: a temporary name beside it first, renamed once whole. */
+/** Writes the PNG to standard output (`-`) or to the named path, as campaign exports are written. */
 async function writeOutput(out: CliOutput, target: string, png: Uint8Array): Promise<void> {
-  if (target === '-') {
-    out.stdout.write(png);
-    return;
-  }
-  const temporary = `${target}.${randomBytes(4).toString('hex')}.part`;
-  try {
-    await writeFile(temporary, png);
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'its folder does not exist' : fileProblem(error);
-    throw new UsageError(`Cannot write ${target}: ${problem}.`);
-  }
+  if (target === '-') out.stdout.write(png);
+  else await writeWholeFile(target, png);
 }
 
 function describe(summary: QuicklookSummary): string {
