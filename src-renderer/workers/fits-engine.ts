@@ -3,7 +3,7 @@
 // thread). It keeps what is costly to redo: an open file's decoded images and their clips, so a new stretch is
 // only the last step again; and a bounded number of player frames, so memory stays flat over a long sequence.
 import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } from '../../src-shared/fits/fits-file';
-import type { FitsValue } from '../../src-shared/fits/fits-cards';
+import { cardValueText } from '../../src-shared/fits/card-value-text';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
 import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
@@ -182,14 +182,8 @@ function summaryOf(hdu: FitsHdu): HduSummary {
     // A tile-compressed image is described by its own size and type, not its table's.
     axes: hdu.compression?.axes ?? hdu.axes,
     bitpix: hdu.compression?.bitpix ?? hdu.bitpix,
-    cards: hdu.cards.map((card): HeaderCard => ({ keyword: card.keyword, value: valueText(card.value), comment: card.comment })),
+    cards: hdu.cards.map((card): HeaderCard => ({ keyword: card.keyword, value: cardValueText(card), comment: card.comment })),
   };
-}
-
-function valueText(value: FitsValue | null): string {
-  if (value === null) return '';
-  if (typeof value === 'boolean') return value ? 'T' : 'F';
-  return String(value);
 }
 
 /** Each pixel minus the one before it in time; NaN where either is blank. */

@@ -3,6 +3,7 @@
 // an exponent (32768.0, -0.0, 1e+47) and read as floats, as astropy gives them, and the `type` says which it is
 // for readers (JavaScript's JSON.parse) that make one number of both. Integers past 2^53, which a double cannot
 // hold, are strings of their exact digits.
+import { realText } from '../../../src-shared/fits/card-value-text';
 import type { FitsCard, FitsValueType } from '../../../src-shared/fits/fits-cards';
 
 /** A real number, written as one. */
@@ -48,11 +49,4 @@ export function jsonText(value: unknown, indent = ''): string {
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
   if (entries.length === 0) return '{}';
   return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${jsonText(item, inner)}`).join(',\n')}\n${indent}}`;
-}
-
-/** 32768 -> "32768.0", -0 -> "-0.0", 1e47 -> "1e+47", 0.5 -> "0.5". */
-function realText(value: number): string {
-  if (Object.is(value, -0)) return '-0.0';
-  const text = JSON.stringify(value);
-  return /[.e]/.test(text) ? text : `${text}.0`;
 }
