@@ -236,6 +236,11 @@ const CHECKS: Record<string, () => Promise<void>> = {
     const single = await cli('files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24T21:03:00', '-e', '2025-03-24T21:03:10');
     expect(single.stdout).toMatch(/\n1 file\s+\d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n$/);
   },
+  async 'size-column'() {
+    const { stdout } = await cli('files', '-i', 'kcor', '-p', 'pb', ...WINDOW);
+    expect(stdout.split('\n')[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Filename$/);
+    expect(stdout).not.toContain('Filesize');
+  },
   async 'ucomp-columns'() {
     const { stdout } = await cli('files', '-i', 'ucomp', '-p', 'l2', '--wave-region', '1074', '-s', '2025-03-24');
     expect(stdout.split('\n')[0]).toMatch(/^Date\/time\s+Instrument\s+Product\s+Size \(gz\)\s+Wave\s+Obs plan\s+Filename$/);
