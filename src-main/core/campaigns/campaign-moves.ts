@@ -2,13 +2,14 @@
 // file list gave it another date-obs than the archive does. One name is one file, kept in one place: its record
 // takes the new place, and its copy moves there when it is intact (renamed within the campaign's folder, its ledger
 // job with it); otherwise the sync fetches it there. Either way the sync's report names it.
-import { mkdir, rename, rmdir } from 'node:fs/promises';
+import { mkdir, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { exists } from '../downloads/existing-files';
 import { isCompleteFitsFile } from '../downloads/fits-completeness';
 import { pathLengthProblem } from '../downloads/path-limits';
+import { isTemporaryName } from '../downloads/temporary-files';
 import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
 
@@ -46,7 +47,7 @@ export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaig
     const kept = (movedOnDisk ? source : undefined) ?? elsewhere[0]!;
     // A moved finished job goes with its file; a jobless file is taken in at its new place like any file found there.
     deps.store.relocateFile(campaign.id, kept.relativePath, others, to, movedOnDisk && kept.state === 'done' ? kept.jobId : null);
-    cancelWaitingJobs(deps.ledger, elsewhere);
+    await cancelWaitingJobs(deps.ledger, campaign.folder, elsewhere);
     moved.push({ filename: record.filename, from: kept.relativePath, to: record.relativePath, movedOnDisk });
   }
   return moved;
@@ -54,14 +55,24 @@ export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaig
 
 /**
  * A job still waiting at an old place (queued by a sync that was interrupted) would fetch the file there too: the
- * file is fetched at its new place instead. A job being transferred right now is left to finish.
+ * file is fetched at its new place instead. A job being transferred right now is left to finish. The temporary
+ * file the ledger records for a cancelled job goes at once (a transfer stopped by a kill leaves one), with the
+ * folders it leaves empty: nothing would ever finish it, and the stale-file cleanup only looks at folders in use.
  */
-function cancelWaitingJobs(ledger: DownloadLedger, oldPlaces: readonly CampaignFileState[]): void {
-  for (const file of oldPlaces) if (file.jobId !== null && (file.state === 'queued' || file.state === 'paused')) ledger.setState(file.jobId, 'cancelled');
+export async function cancelWaitingJobs(ledger: DownloadLedger, campaignFolder: string, oldPlaces: readonly CampaignFileState[]): Promise<void> {
+  for (const file of oldPlaces) {
+    if (file.jobId === null || (file.state !== 'queued' && file.state !== 'paused')) continue;
+    const job = ledger.get(file.jobId);
+    if (job?.tempName && isTemporaryName(job.tempName)) {
+      await unlink(path.join(job.folder, job.tempName)).catch(() => undefined);
+      await removeEmptyFolders(campaignFolder, job.folder);
+    }
+    ledger.setState(file.jobId, 'cancelled');
+  }
 }
 
 /** Nothing is at the new place, on disk or in the ledger, and the system takes its path. */
-async function newPlaceIsFree(ledger: DownloadLedger, targetPath: string): Promise<boolean> {
+export async function newPlaceIsFree(ledger: DownloadLedger, targetPath: string): Promise<boolean> {
   return pathLengthProblem(targetPath) === undefined && ledger.findByTarget(targetPath) === undefined && !(await exists(targetPath));
 }
 
@@ -75,18 +86,23 @@ async function firstIntact(files: readonly CampaignFileState[], signal: AbortSig
 
 /**
  * The file at the old place is the one the campaign has: as its finished job wrote it, or, with no job, the file
- * the shared list named (or a complete FITS file when the list gave no SHA-256), as a sync would take it in.
+ * the shared list named (or a complete FITS file when the list gave no SHA-256), as a sync would take it in. With
+ * `bySize`, a finished job's file is taken at the size it was written, as the queue takes it when it skips a file
+ * already downloaded: a layout change moves thousands of files, and verify still finds one changed after its move.
  */
-async function isIntact(file: CampaignFileState): Promise<boolean> {
+export async function isIntact(file: CampaignFileState, options: { bySize?: boolean } = {}): Promise<boolean> {
   const size = await sizeOfFile(file.targetPath);
   if (size === undefined) return false;
-  if (file.jobId !== null) return file.state === 'done' && file.sha256 !== null && size === file.bytesWritten && (await sha256OfFile(file.targetPath)) === file.sha256;
+  if (file.jobId !== null) {
+    if (file.state !== 'done' || file.sha256 === null || size !== file.bytesWritten) return false;
+    return options.bySize === true || (await sha256OfFile(file.targetPath)) === file.sha256;
+  }
   if (file.expectedSha256 !== null) return (await sha256OfFile(file.targetPath)) === file.expectedSha256;
   return isCompleteFitsFile(file.targetPath);
 }
 
 /** Renames a file within the campaign's folder, making the new place's folders and removing old ones left empty. */
-async function moveWithin(campaignFolder: string, from: string, to: string): Promise<boolean> {
+export async function moveWithin(campaignFolder: string, from: string, to: string): Promise<boolean> {
   try {
     await mkdir(path.dirname(to), { recursive: true });
     await rename(from, to);

@@ -26,6 +26,7 @@ import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './camp
 import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
 import { verifyCampaign } from './campaign-verify';
+import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves } from './campaign-relayout';
 
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
@@ -54,6 +55,12 @@ export interface ImportResult {
   moreRefused: number;
   /** The automatic sync the file asked for (hours), which the campaign did not take: the user turns it on. */
   autoSyncNotTaken: number | null;
+}
+
+/** A campaign changed, and what a new layout did with the files already in its folder (null when it had none). */
+export interface CampaignChangeResult {
+  campaign: StoredCampaign;
+  moves: LayoutMoves | null;
 }
 
 /** The app's text is fed to the reader this many characters at a time (not encoded whole, twice its size again). */
@@ -110,6 +117,15 @@ export class CampaignService {
   }
 
   async update(name: string, draft: Partial<CampaignDraft>): Promise<StoredCampaign> {
+    return (await this.change(name, draft)).campaign;
+  }
+
+  /**
+   * Changes a campaign. A layout given for the same folder moves the files already there to their new places
+   * (campaign-relayout; the same layout again finishes a change that was stopped). A new folder gives each file its
+   * new place at once: the next sync takes in those moved there by the user and fetches the others.
+   */
+  async change(name: string, draft: Partial<CampaignDraft>, options: { signal?: AbortSignal } = {}): Promise<CampaignChangeResult> {
     const campaign = this.store.require(name);
     const change: CampaignChange = {};
     if (draft.name !== undefined) change.name = checkedName(draft.name);
@@ -121,12 +137,25 @@ export class CampaignService {
       change.queries = await this.checkQueries(draft.queries);
     }
     const layout = change.layout ?? campaign.layout;
-    // Files keep their names; a new folder or layout gives each a new place (the next sync fetches them there).
-    return this.withCopy(() => {
-      const updated = this.store.update(campaign.id, change, (file) => relativePathOf(layout, entryOfStored(file)));
+    const movesFiles = change.layout !== undefined && (change.folder ?? campaign.folder) === campaign.folder;
+    if (movesFiles && this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is syncing: wait for it to finish, then change its layout.`);
+    // Refused here, before anything changes, when two files would share a place.
+    const plan = movesFiles ? planLayoutMoves(this.store.files(campaign.id), layout) : [];
+    const updated = this.withCopy(() => {
+      // Files keep their names. Under a new layout their records move with their copies, one by one, below.
+      const updated = this.store.update(campaign.id, change, movesFiles ? undefined : (file) => relativePathOf(layout, entryOfStored(file)));
       if (updated.name !== campaign.name) this.backups?.forget(campaign.name);
       return updated;
     });
+    if (!movesFiles) return { campaign: updated, moves: null };
+    // Counted as a sync meanwhile: no sync, removal or other layout change of the campaign starts while its files move.
+    this.syncing.add(updated.id);
+    try {
+      const moves = await moveToLayoutPlaces({ store: this.store, ledger: this.deps.ledger, ...options }, updated, plan);
+      return { campaign: updated, moves };
+    } finally {
+      this.syncing.delete(updated.id);
+    }
   }
 
   remove(name: string): void {

@@ -1,5 +1,5 @@
 // A file the listing places in another layout folder than before: one name is one file, kept in one place.
-import { rm } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
@@ -19,6 +19,8 @@ async function newCampaign(layout: string, queries: CampaignQuery[] = [UCOMP_DAY
 }
 
 type Listing = { files: Record<string, unknown>[] };
+
+const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
 
 function replan(filename: string, obsPlan: string): void {
   emulator().transformListing = (listing) => ({
@@ -59,6 +61,23 @@ describe('a file the listing places elsewhere', () => {
     expect(emulator().stats().downloadsByFile).toEqual({ [victim.filename]: 1 });
     expect(h.ledger.get(victim.jobId!)!.state).toBe('cancelled');
     expect(await service.verify(campaign.name)).toMatchObject({ missing: 0, changed: 0, unexpected: 0, problems: [] });
+  });
+
+  it('whose job at the old place was paused mid-transfer has its temporary file removed when the job is cancelled', async () => {
+    const { h, service, campaign } = await newCampaign('{obs_plan}');
+    await syncAndWait(service, h, campaign.name);
+    const victim = service.store.files(campaign.id)[1]!;
+    // As a transfer stopped by a kill leaves it: paused, nothing at the target, its temporary file recorded.
+    await rm(victim.targetPath);
+    h.ledger.setState(victim.jobId!, 'paused');
+    const temporary = path.join(path.dirname(victim.targetPath), `.${victim.filename}.0123abcd.part`);
+    await writeFile(temporary, 'partial');
+    h.ledger.recordTemporaryFile(victim.jobId!, path.basename(temporary));
+    replan(victim.filename, 'waves-replanned.cbk');
+    const report = await syncAndWait(service, h, campaign.name);
+    expect(report.moved).toMatchObject([{ filename: victim.filename, movedOnDisk: false }]);
+    expect(h.ledger.get(victim.jobId!)!.state).toBe('cancelled');
+    expect(await exists(temporary)).toBe(false);
   });
 
   it('that a listing gives two places in one sync is kept at the first, listed once', async () => {
