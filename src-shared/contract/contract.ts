@@ -14,6 +14,7 @@ import type {
   VerifyReport,
 } from '../campaigns/campaign-types';
 import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
+import type { FileStanding } from '../campaigns/file-standing';
 import type { ExistingFilePolicy } from '../downloads/existing-file-policy';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { ErrorData } from '../errors';
@@ -119,6 +120,8 @@ export interface CampaignFileView {
   dateObs: string | null;
   /** The ledger's state of its job; null when it was never queued (missing). */
   state: JobView['state'] | null;
+  /** Where it stands by the rule every campaign count uses (standingOf): on disk, differs, queued, failed, missing. */
+  standing: FileStanding;
   /** The job to read it through files:read once it is done. */
   jobId: number | null;
 }

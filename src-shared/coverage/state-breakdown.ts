@@ -1,14 +1,16 @@
 // A campaign's timeline shows each bin's files by state. The counts come per state per bin, on the same scale as
 // the bins they split, so the timeline can stack them; a bin's states add up to its count.
+import { FILE_STANDINGS, type FileStanding } from '../campaigns/file-standing';
 import { formatCount } from '../format/counts';
 import { binFinder, type TimelineScale } from './timeline-bins';
 
-/** The states a campaign's file can be in, in the order the timeline stacks them (bottom first). */
-export const COVERAGE_STATES = ['onDisk', 'queued', 'failed', 'missing'] as const;
-export type CoverageState = (typeof COVERAGE_STATES)[number];
+/** Where a campaign's file can stand, in the order the timeline stacks them (bottom first). */
+export const COVERAGE_STATES = FILE_STANDINGS;
+export type CoverageState = FileStanding;
 
 export const COVERAGE_STATE_LABELS: Readonly<Record<CoverageState, string>> = {
   onDisk: 'on disk',
+  differs: 'differ from the shared list',
   queued: 'queued',
   failed: 'failed',
   missing: 'missing',

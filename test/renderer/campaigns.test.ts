@@ -6,6 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { CampaignSeed } from './fake-contract';
 import { DEMO_EMAIL, FakeContract, KCOR_PB_DAY } from './fake-contract';
 import { renderApp } from './render-app';
+import { standingOf } from '../../src-shared/campaigns/file-standing';
 
 const SIGNED_IN = { signedIn: true, email: DEMO_EMAIL, expiresAt: Date.now() + 86_400_000 };
 
@@ -240,6 +241,29 @@ describe('sync', () => {
     within(eclipse).getByText('Last sync found 12 files: 12 new, 12 queued, 0 failed');
   });
 
+  it("lists the last sync's differing and moved files, with a Differs column only when some differ", async () => {
+    const counts = { listed: 3, new: 0, onDisk: 1, differs: 1, queued: 1, failed: 0, missing: 0 };
+    const lastSync = {
+      campaign: 'Shared',
+      at: '2025-03-25T10:00:00.000Z',
+      queries: [{ query: KCOR_PB_DAY, ...counts }],
+      total: counts,
+      duplicates: 0,
+      refused: [],
+      moved: [
+        { filename: 'a.fts', from: 'synoptic/a.fts', to: 'waves/a.fts', movedOnDisk: true },
+        { filename: 'b.fts', from: 'synoptic/b.fts', to: 'waves/b.fts', movedOnDisk: false },
+      ],
+      differing: [{ path: 'waves/c.fts', filename: 'c.fts', expectedSha256: 'a'.repeat(64), sha256: 'b'.repeat(64) }],
+    };
+    await openCampaigns([{ name: 'Shared', lastSyncAt: lastSync.at, lastSync, files: { onDisk: 1, differs: 1, queued: 1 } }]);
+    const shared = card('Shared');
+    const table = within(shared).getByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Query', 'Listed', 'New', 'On disk', 'Differs', 'Queued', 'Failed', 'Missing']);
+    within(shared).getByText(/1 file differs from the shared file list \(another SHA-256; kept, not counted on disk\): waves\/c\.fts\./);
+    within(shared).getByText('2 files moved to a new place in the layout: synoptic/a.fts → waves/a.fts, synoptic/b.fts → waves/b.fts (fetched there).');
+  });
+
   it('asks to sign in first when signed out', async () => {
     const { fake } = await openCampaigns([{ name: 'Eclipse' }]);
     await fireEvent.click(within(card('Eclipse')).getByRole('button', { name: 'Sync' }));
@@ -447,7 +471,16 @@ describe('coverage', () => {
   it("shows the campaign's files on a timeline coloured by state, on demand", async () => {
     const fake = new FakeContract({ session: SIGNED_IN });
     fake.campaigns.seed({ name: 'Eclipse', files: { onDisk: 1, failed: 1, missing: 1 } });
-    const view = (dateObs: string, state: 'done' | 'failed' | null) => ({ relativePath: dateObs, filename: `${dateObs}.fts`, instrument: 'kcor', product: 'pb', dateObs, state, jobId: null });
+    const view = (dateObs: string, state: 'done' | 'failed' | null) => ({
+      relativePath: dateObs,
+      filename: `${dateObs}.fts`,
+      instrument: 'kcor',
+      product: 'pb',
+      dateObs,
+      state,
+      standing: standingOf({ state, sha256: null, expectedSha256: null }),
+      jobId: null,
+    });
     fake.handle('campaigns:files', () => [view('2025-03-20T18:00:00', 'done'), view('2025-03-21T18:00:00', 'failed'), view('2025-03-24T18:00:00', null)]);
     await renderApp(fake);
     await fireEvent.click(screen.getByRole('button', { name: 'Campaigns' }));

@@ -171,6 +171,16 @@ describe('a campaign’s timeline, split by state', () => {
     expect(container.querySelector('.tip')?.textContent).toBe('2025-03-18 20:00 – 21:00 UT: 240 files (240 failed)');
   });
 
+  it('shows files that differ from a shared file list apart from those on disk, and names them in the legend', async () => {
+    const dates = ['2025-03-24T18:00:00', '2025-03-24T18:00:10', '2025-03-24T18:00:20'];
+    const states: CoverageState[] = ['onDisk', 'differs', 'differs'];
+    const bins = coverageBins(dates, { startMs: ms('2025-03-24'), endMs: ms('2025-03-25') });
+    const { container } = renderTimeline({ bins, breakdown: breakdownByState(bins, dates, (index) => states[index]!) });
+    expect([...container.querySelectorAll('rect.bar')].map((bar) => [...bar.classList].find((name) => name.startsWith('state-')))).toEqual(['state-onDisk', 'state-differs']);
+    const legend = screen.getByRole('list', { name: 'States' });
+    expect(within(legend).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['on disk', 'differ from the shared list', 'queued', 'failed', 'missing']);
+  });
+
   it('splits a bar in proportion, the states stacked in order from the bottom', () => {
     const mixed = ['2025-03-24T18:00:00', '2025-03-24T18:00:10', '2025-03-24T18:00:20', '2025-03-24T18:00:30'];
     const states: CoverageState[] = ['onDisk', 'onDisk', 'queued', 'missing'];

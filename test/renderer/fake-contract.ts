@@ -511,6 +511,8 @@ export interface CampaignSeed {
   queries?: CampaignQuery[];
   autoSyncHours?: number | null;
   lastSyncAt?: string | null;
+  /** The last sync's report, as the core kept it. */
+  lastSync?: SyncReport;
   /** How many files are in each state (named kcor-style, in that order). */
   files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number };
 }
@@ -549,6 +551,7 @@ export class FakeCampaigns {
     add(seed.files?.queued, state.queued);
     add(seed.files?.failed, state.failed);
     add(seed.files?.missing, null);
+    if (seed.lastSync) state.lastSync = seed.lastSync;
     this.states.set(seed.name, state);
   }
 
@@ -665,7 +668,8 @@ export class FakeCampaigns {
           instrument,
           product: 'pb',
           dateObs: null,
-          state: state.onDisk.has(filename) ? ('done' as const) : state.queued.has(filename) ? ('queued' as const) : state.failed.has(filename) ? ('failed' as const) : null,
+          state: state.onDisk.has(filename) || state.differs.has(filename) ? ('done' as const) : state.queued.has(filename) ? ('queued' as const) : state.failed.has(filename) ? ('failed' as const) : null,
+          standing: (['onDisk', 'differs', 'queued', 'failed'] as const).find((standing) => state[standing].has(filename)) ?? ('missing' as const),
           jobId: null,
         }));
       },

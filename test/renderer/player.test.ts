@@ -37,9 +37,9 @@ async function openCampaignPlayer(count: number) {
     const file = frameFile(k);
     fake.fileBytes.set(100 + k, file.bytes);
     fake.jobs.push(makeJob(100 + k, file.name, 'done'));
-    files.push({ relativePath: file.name, filename: file.name, instrument: 'kcor', product: 'pb', dateObs: file.dateObs, state: 'done', jobId: 100 + k });
+    files.push({ relativePath: file.name, filename: file.name, instrument: 'kcor', product: 'pb', dateObs: file.dateObs, state: 'done', standing: 'onDisk', jobId: 100 + k });
   }
-  files.push({ relativePath: 'missing.fts', filename: 'missing.fts', instrument: 'kcor', product: 'pb', dateObs: '2025-03-24T17:00:00', state: null, jobId: null });
+  files.push({ relativePath: 'missing.fts', filename: 'missing.fts', instrument: 'kcor', product: 'pb', dateObs: '2025-03-24T17:00:00', state: null, standing: 'missing', jobId: null });
   fake.handle('campaigns:files', () => files);
   await renderApp(fake);
   await fireEvent.click(screen.getByRole('button', { name: 'Campaigns' }));

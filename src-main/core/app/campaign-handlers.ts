@@ -2,6 +2,7 @@
 // campaign's folder is the download folder's sub-folder named after it), its events, and automatic syncs.
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
+import { standingOf } from '../../../src-shared/campaigns/file-standing';
 import type { CampaignChannel, ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { AutoSync } from '../campaigns/auto-sync';
@@ -69,6 +70,7 @@ export class AppCampaigns {
           product: file.product,
           dateObs: file.dateObs,
           state: file.state,
+          standing: standingOf(file),
           jobId: file.jobId,
         })),
       'campaigns:sync': ({ name }) => this.sync(name),

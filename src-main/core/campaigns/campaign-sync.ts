@@ -16,7 +16,7 @@ import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { sha256OfFile, sizeOfFile } from './file-facts';
 import { moveToListedPlaces } from './campaign-moves';
-import { standingOf } from './file-standing';
+import { standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface SyncDeps {
   store: CampaignStore;

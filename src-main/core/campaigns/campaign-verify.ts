@@ -10,7 +10,7 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { isTemporaryName } from '../downloads/temporary-files';
 import { CHANGED_ON_DISK, type CampaignStore, type StoredCampaign } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
-import { standingOf } from './file-standing';
+import { standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
   store: CampaignStore;

@@ -97,6 +97,28 @@ describe('campaigns behind the contract', () => {
     expect((await readdir(path.join(h.downloadFolder, 'season'))).length).toBe(report.total.listed);
   });
 
+  it("gives each file the standing the campaign's counts use: one that differs from the shared list is apart", async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['campaigns:create']({ name: 'origin', queries: [QUERY] });
+    const first = await h.core.handlers['campaigns:sync']({ name: 'origin' });
+    await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.counts.onDisk === first.total.listed, 'every file on disk');
+    const shared = JSON.parse((await h.core.handlers['campaigns:export']({ name: 'origin', format: 'campaign', includeFiles: true })).text) as {
+      files: { filename: string; sha256: string }[];
+    };
+    shared.files[0]!.sha256 = 'f'.repeat(64);
+    await h.core.handlers['campaigns:import']({ text: JSON.stringify(shared), name: 'copy' });
+    await h.core.handlers['campaigns:sync']({ name: 'copy' });
+    const copy = async () => (await h.core.handlers['campaigns:list']()).find((campaign) => campaign.name === 'copy')!;
+    await waitFor(async () => (await copy()).counts.queued === 0, 'the copy synced');
+    const files = await h.core.handlers['campaigns:files']({ name: 'copy' });
+    const standings = files.map((file) => file.standing);
+    expect(files.find((file) => file.filename === shared.files[0]!.filename)?.standing).toBe('differs');
+    const { counts } = await copy();
+    expect([standings.filter((standing) => standing === 'onDisk').length, standings.filter((standing) => standing === 'differs').length]).toEqual([counts.onDisk, counts.differs]);
+    expect(counts.differs).toBe(1);
+  });
+
   it('cancels a sync still listing: it ends as cancelled, queues nothing, and a new sync can start', async () => {
     const h = await harness();
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });

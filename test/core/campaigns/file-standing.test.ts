@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
-import { emptyStandingCounts, standingOf } from '../../../src-main/core/campaigns/file-standing';
+import { emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
 import { DownloadLedger, JOB_STATES } from '../../../src-main/core/downloads/download-ledger';
 import { temporaryFolder } from '../../helpers/fixtures';
 

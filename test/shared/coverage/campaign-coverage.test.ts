@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { CampaignFileView } from '../../../src-shared/contract/contract';
-import { campaignCoverage, coverageStateOf } from '../../../src-shared/coverage/campaign-coverage';
+import { campaignCoverage } from '../../../src-shared/coverage/campaign-coverage';
+import { COVERAGE_STATES } from '../../../src-shared/coverage/state-breakdown';
+import { standingOf } from '../../../src-shared/campaigns/file-standing';
 
-const file = (dateObs: string | null, state: CampaignFileView['state']): CampaignFileView => ({
+const file = (dateObs: string | null, state: CampaignFileView['state'], expectedSha256: string | null = null): CampaignFileView => ({
   relativePath: `${dateObs}.fts`,
   filename: `${dateObs}.fts`,
   instrument: 'kcor',
   product: 'pb',
   dateObs,
   state,
+  standing: standingOf({ state, sha256: state === 'done' ? 'a'.repeat(64) : null, expectedSha256 }),
   jobId: state === 'done' ? 1 : null,
 });
 
 describe("a campaign's coverage", () => {
-  it('colours each state as the timeline stacks them', () => {
-    expect(coverageStateOf({ state: 'done' })).toBe('onDisk');
-    for (const state of ['queued', 'active', 'paused'] as const) expect(coverageStateOf({ state })).toBe('queued');
-    expect(coverageStateOf({ state: 'failed' })).toBe('failed');
-    expect(coverageStateOf({ state: 'cancelled' })).toBe('missing');
-    expect(coverageStateOf({ state: null })).toBe('missing');
+  it('stacks the standings the campaign counts by, a file that differs from a shared list apart from those on disk', () => {
+    expect(COVERAGE_STATES).toEqual(['onDisk', 'differs', 'queued', 'failed', 'missing']);
+    const coverage = campaignCoverage([file('2025-03-20T18:00:00', 'done'), file('2025-03-20T18:01:00', 'done', 'b'.repeat(64))])!;
+    const sum = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + b, 0);
+    expect([sum(coverage.breakdown.onDisk), sum(coverage.breakdown.differs)]).toEqual([1, 1]);
   });
 
   it("bins the files over their own span, each bin's states adding up to its count", () => {
