@@ -51,12 +51,14 @@ const ALPO_STARTS: readonly [number, string][] = [
 ];
 
 describe('rotation starts against sunpy', () => {
-  it('every start from rotation 1 to 3001 within 2 seconds of sunpy’s, half of them within half a second', () => {
+  // The README's figures: within 1.1 s of sunpy's (1.01 s at most), median 0.2 s. The computation is pure
+  // arithmetic, so the bounds are the measured values with a little room, not a tolerance for noise.
+  it('every start from rotation 1 to 3001 within 1.1 seconds of sunpy’s, half of them within 0.2 s', () => {
     const seconds = SUNPY.starts.map((iso, index) => Math.abs(carringtonRotationStart(SUNPY.first + index) - Date.parse(iso)) / 1000);
     expect(seconds).toHaveLength(3001);
     const sorted = [...seconds].sort((a, b) => a - b);
-    expect(sorted.at(-1)).toBeLessThan(2);
-    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(0.5);
+    expect(sorted.at(-1)).toBeLessThan(1.1);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(0.2);
   });
 
   it('the Sun’s Carrington longitude at sunpy’s sample instants within 0.001° (two seconds of its turning)', () => {
