@@ -24,7 +24,7 @@ const SERVER_SUBCOMMANDS: ReadonlySet<CampaignSubcommand> = new Set(['create', '
 export function addCampaignCommands(program: Command, hooks: CampaignProgramHooks): void {
   const campaign = program
     .command('campaign')
-    .description('named sets of queries kept in one folder: create, add, list, show, remove, sync, verify, export, import')
+    .description('named sets of queries kept in one folder: create, add, list, show, update, remove, sync, verify, export, import')
     .enablePositionalOptions();
 
   const run = (subcommand: CampaignSubcommand) => async (...args: unknown[]) => {
@@ -38,7 +38,8 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
   const stateDir = () =>
     new Option('--state-dir <dir>', `folder of the download ledger, where campaigns are kept (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR');
   const json = () => new Option('--json', 'print the result as JSON');
-  const layoutHelp = `folder layout inside the output folder, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${LAYOUT_PLACEHOLDERS.map((name) => `{${name}}`).join(' ')}; default: every file in the folder itself)`;
+  const placeholders = LAYOUT_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
+  const layoutHelp = `folder layout inside the output folder, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${placeholders}; default: every file in the folder itself)`;
 
   addFilterOptions(
     campaign
@@ -76,6 +77,15 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .addOption(stateDir())
     .addOption(json())
     .action(run('show'));
+
+  campaign
+    .command('update')
+    .argument('<name>', 'the campaign')
+    .description("change a campaign's folder layout: the files already downloaded move to their new places in its folder (missing or changed ones are fetched there by the next sync)")
+    .requiredOption('--layout <template>', `the new folder layout, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${placeholders}; '' for every file in the folder itself)`)
+    .addOption(stateDir())
+    .addOption(json())
+    .action(run('update'));
 
   campaign
     .command('remove')

@@ -21,7 +21,7 @@ import { writeWholeFile } from './output-file';
 import type { DownloadDisplay } from '../output/download-display';
 import { columnsTable } from '../output/tables';
 
-export type CampaignSubcommand = 'create' | 'add' | 'list' | 'show' | 'remove' | 'sync' | 'verify' | 'export' | 'import';
+export type CampaignSubcommand = 'create' | 'add' | 'list' | 'show' | 'update' | 'remove' | 'sync' | 'verify' | 'export' | 'import';
 
 export interface CampaignCommandOptions extends FilterOptions {
   instrument?: string;
@@ -87,6 +87,8 @@ async function runOnLedger(
       return listed(context, service, options);
     case 'show':
       return shown(context, service.overview(service.store.require(first)), options);
+    case 'update':
+      return await updated(context, service, first, options);
     case 'remove':
       return removed(context, service, first, options);
     case 'verify':
@@ -164,6 +166,26 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
   ];
   context.out.result(lines.join('\n'));
   return EXIT_OK;
+}
+
+/** A new layout: the files already downloaded move to their new places, and the count says how many. */
+async function updated(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<number> {
+  const { campaign, moves } = await service.change(name, { layout: options.layout ?? '' }, context.signal ? { signal: context.signal } : {});
+  const result = { moved: moves?.moved ?? 0, leftForSync: moves?.leftForSync ?? 0 };
+  if (options.json) printJson(context.out, { ...service.overview(campaign), ...result });
+  else {
+    const layout = campaign.layout === '' ? 'keeps every file in its folder itself' : `uses the layout ${campaign.layout}`;
+    const left =
+      result.leftForSync > 0
+        ? ` ${plural(result.leftForSync, 'file was', 'files were')} not on disk as downloaded (missing or changed): \`mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL\` fetches ${result.leftForSync === 1 ? 'it' : 'them'} to the new places.`
+        : '';
+    context.out.info(`"${text(campaign.name)}" now ${layout}: ${plural(result.moved, 'file', 'files')} moved to ${result.moved === 1 ? 'its' : 'their'} new place${result.moved === 1 ? '' : 's'}.${left}`);
+  }
+  return EXIT_OK;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 function removed(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): number {
