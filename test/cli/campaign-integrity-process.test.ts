@@ -159,6 +159,11 @@ describe('campaign sync integrity, out of process', () => {
     expect(textSync.status).toBe(1);
     expect(textSync.stderr).toContain(`differs: ${bad1.path}:`);
     expect(textSync.stderr).toContain(`differs: ${bad2.path}:`);
+    // The tables count them in a column of their own, so each row adds up to what was listed.
+    expect(textSync.stdout).toMatch(/^Query +Listed +New +On disk +Differs +Queued +Failed +Missing$/m);
+    expect(textSync.stdout).toMatch(new RegExp(`^Total +${total} +0 +${total - 2} +2 +0 +0 +0$`, 'm'));
+    const table = await mlsoDl(theirs, 'campaign', 'list');
+    expect(table.stdout).toMatch(new RegExp(`^season +${total} +${total - 2} +2 +0 +0 +0 `, 'm'));
 
     const verified = await mlsoDl(theirs, 'campaign', 'verify', 'season');
     expect(verified.status).toBe(1);
@@ -191,5 +196,15 @@ describe('campaign sync integrity, out of process', () => {
     expect(run.report.refused).toEqual([{ filename: long, reason: expect.stringMatching(/^its path would be [\d,]+ bytes, more than the system allows \([\d,]+\)/) }]);
     expect(run.report.total).toMatchObject({ listed: names.length, onDisk: names.length - 1, missing: 1 });
     expect(emulator().stats().downloadsCompleted).toBe(names.length - 1);
+
+    // Verify names it refused, with the reason, not missing: syncing again would not fetch it.
+    const verified = await mlsoDl(state, 'campaign', 'verify', 'deep', '--json');
+    expect(verified.status).toBe(1);
+    const reason = run.report.refused[0].reason as string;
+    expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: names.length - 1, missing: 0, refused: 1, problems: [{ problem: 'refused', reason }] });
+    const text = await mlsoDl(state, 'campaign', 'verify', 'deep');
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(new RegExp(`^refused +\\S+/${long} \\(its path would be`));
+    expect(text.stderr).toMatch(/0 missing, .*, 1 refused by sync\./);
   });
 });

@@ -142,8 +142,21 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     context.out.info('No campaigns yet: create one with `mlso-dl campaign create NAME -i INSTRUMENT -p PRODUCT --output-dir DIR`.');
     return EXIT_OK;
   }
-  const rows = overviews.map((o) => [o.name, String(o.counts.files), String(o.counts.onDisk), String(o.counts.queued), String(o.counts.failed), String(o.counts.missing), o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never', o.folder]);
-  context.out.result(columnsTable(['Campaign', 'Files', 'On disk', 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'], rows, { header: !context.out.quiet }));
+  // Only a campaign shared with its files' SHA-256 can have differing files: their column shows when any has some.
+  const differs = overviews.some((o) => o.counts.differs > 0);
+  const rows = overviews.map((o) => [
+    o.name,
+    String(o.counts.files),
+    String(o.counts.onDisk),
+    ...(differs ? [String(o.counts.differs)] : []),
+    String(o.counts.queued),
+    String(o.counts.failed),
+    String(o.counts.missing),
+    o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never',
+    o.folder,
+  ]);
+  const headings = ['Campaign', 'Files', 'On disk', ...(differs ? ['Differs'] : []), 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'];
+  context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
   return EXIT_OK;
 }
 
@@ -367,9 +380,20 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
     printJson(context.out, report);
     return;
   }
-  const row = (label: string, counts: SyncCounts): string[] => [label, String(counts.listed), String(counts.new), String(counts.onDisk), String(counts.queued), String(counts.failed), String(counts.missing)];
+  const differs = report.total.differs > 0;
+  const row = (label: string, counts: SyncCounts): string[] => [
+    label,
+    String(counts.listed),
+    String(counts.new),
+    String(counts.onDisk),
+    ...(differs ? [String(counts.differs)] : []),
+    String(counts.queued),
+    String(counts.failed),
+    String(counts.missing),
+  ];
   const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
-  context.out.result(columnsTable(['Query', 'Listed', 'New', 'On disk', 'Queued', 'Failed', 'Missing'], rows, { header: !context.out.quiet }));
+  const headings = ['Query', 'Listed', 'New', 'On disk', ...(differs ? ['Differs'] : []), 'Queued', 'Failed', 'Missing'];
+  context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {
