@@ -99,8 +99,11 @@ export interface DifferingFile {
   sha256: string;
 }
 
-/** `differs`: intact as downloaded, but not the file the shared file list named (another SHA-256). */
-export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed' | 'differs';
+/**
+ * `differs`: intact as downloaded, but not the file the shared file list named (another SHA-256). `refused`: not on
+ * disk because sync refuses to fetch it (a path the system does not take, say), with the reason.
+ */
+export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed' | 'differs' | 'refused';
 
 export interface VerifyReport {
   campaign: string;
@@ -112,8 +115,10 @@ export interface VerifyReport {
   failed: number;
   /** Intact as downloaded, but another SHA-256 than the shared file list's: not counted in onDisk. */
   differs: number;
-  /** Each file that is not as it should be, relative to the campaign's folder. */
-  problems: { path: string; problem: VerifyProblem }[];
+  /** Not downloaded because sync refuses it (its path would be too long, say): not counted in missing. */
+  refused: number;
+  /** Each file that is not as it should be, relative to the campaign's folder; a refused one with why. */
+  problems: { path: string; problem: VerifyProblem; reason?: string }[];
 }
 
 export const CAMPAIGN_EXPORT_FORMATS = ['csv', 'json', 'campaign'] as const;

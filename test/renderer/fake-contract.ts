@@ -695,6 +695,7 @@ export class FakeCampaigns {
           unexpected: count('unexpected'),
           failed: count('failed'),
           differs: count('differs'),
+          refused: count('refused'),
           problems: [...this.verifyProblems],
         };
       },

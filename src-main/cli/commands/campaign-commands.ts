@@ -210,12 +210,13 @@ function removed(context: CliContext, service: CampaignService, name: string, op
 }
 
 function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {
-  const bad = report.missing + report.changed + report.failed;
+  const bad = report.missing + report.changed + report.failed + report.refused;
   if (options.json) printJson(context.out, report);
   else {
-    for (const problem of report.problems) context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}`);
+    for (const problem of report.problems) context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
     context.out.info(
       `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
+        (report.refused > 0 ? `, ${report.refused} refused by sync` : '') +
         (report.differs > 0 ? `, ${report.differs} differ from the shared file list.` : '.') +
         (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : '') +
         (report.differs > 0 ? ` ${DIFFERS_HINT}` : ''),

@@ -2,11 +2,13 @@
 // recorded when it was written; the folder is walked for files that are not in the set. A changed file is marked in
 // the ledger, so the next sync fetches exactly the missing and changed files (a missing one it notices by itself).
 // An intact file that is not the one a shared file list named (another SHA-256) is reported apart: fetching it
-// again would give the same bytes, so it is not marked.
+// again would give the same bytes, so it is not marked. A file sync refuses (a path the system does not take, say)
+// is named refused with the reason, not missing: syncing again would not fetch it.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
+import { pathLengthProblem } from '../downloads/path-limits';
 import { isTemporaryName } from '../downloads/temporary-files';
 import { CHANGED_ON_DISK, type CampaignStore, type StoredCampaign } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
@@ -23,7 +25,8 @@ export interface VerifyDeps {
 export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign): Promise<VerifyReport> {
   const at = new Date().toISOString();
   const files = deps.store.files(campaign.id);
-  const problems: { path: string; problem: VerifyProblem }[] = [];
+  const problems: VerifyReport['problems'] = [];
+  const refusedBySync = new Map(campaign.lastSync?.refused.map((refusal) => [refusal.filename, refusal.reason]));
   let onDisk = 0;
   let checked = 0;
   for (const file of files) {
@@ -44,7 +47,8 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
     } else if (file.state === 'failed') {
       problems.push({ path: file.relativePath, problem: 'failed' });
     } else {
-      problems.push({ path: file.relativePath, problem: 'missing' });
+      const reason = size === undefined ? (pathLengthProblem(file.targetPath) ?? refusedBySync.get(file.filename)) : undefined;
+      problems.push(reason === undefined ? { path: file.relativePath, problem: 'missing' } : { path: file.relativePath, problem: 'refused', reason });
     }
     checked += 1;
     deps.onFile?.(checked, files.length);
@@ -63,6 +67,7 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
     unexpected: count('unexpected'),
     failed: count('failed'),
     differs: count('differs'),
+    refused: count('refused'),
     problems,
   };
 }
