@@ -2,8 +2,10 @@
 // values) and its data unit located, never copied. The file is in memory (`readFits`) or read piece by piece
 // from anywhere else (`readFitsFrom`: the command line reads a file on disk so, and never holds all of it). A
 // file that is not FITS, is cut short or has a header no data unit can follow is refused with a FitsReadError
-// that names the file and the problem. HDUs count from 0, the primary HDU, as astropy and ds9's `file.fts[1]`
-// count them.
+// that names the file and the problem. Cut short includes fewer HDUs than the primary header promises (its
+// NEXTEND, or an empty primary HDU announcing extensions): the rule of promised-hdus.ts, the one by which
+// downloads and files on disk are judged complete. HDUs count from 0, the primary HDU, as astropy and ds9's
+// `file.fts[1]` count them.
 import { type FitsCard, type FitsValue } from './fits-cards';
 import {
   EXTENSION_SIGNATURE,
@@ -15,6 +17,7 @@ import {
   paddedToBlocks,
   parseFitsHeader,
 } from './fits-header';
+import { keepsPromise, PRIMARY_ONLY, promisedHdus, type HduPromise } from './promised-hdus';
 import { isDecodableImage, tileCompressionOf, type TileCompression } from './tile-compression';
 
 /** The file cannot be read as FITS; the message is one sentence: the file's name, then what is wrong. */
@@ -23,6 +26,11 @@ export class FitsReadError extends Error {
     readonly fileName: string,
     /** What is wrong, e.g. "ends after 4,096 of 8,640 bytes of HDU 1's data". */
     readonly problem: string,
+    /**
+     * The HDUs whose headers arrived whole before the problem (an HDU whose data was cut among them): what
+     * `header` still shows of a damaged file. Empty when the problem is not in the file's HDUs.
+     */
+    readonly hdus: readonly FitsHdu[] = [],
   ) {
     super(`${fileName} ${problem}.`);
     this.name = 'FitsReadError';
@@ -81,16 +89,55 @@ export function readFits(bytes: Uint8Array, fileName: string): FitsFile {
 export function readFitsFrom(source: FitsSource, fileName: string): FitsFile {
   const { size, read } = source;
   if (size === 0) throw new FitsReadError(fileName, 'is empty, not a FITS file');
-  if (!startsWith(read(0, PRIMARY.length), 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
+  if (!startsWith(read(0, Math.min(PRIMARY.length, size)), 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
   const hdus: FitsHdu[] = [];
-  let offset = 0;
-  // Bytes after the last HDU that do not begin an extension are ignored, as astropy and ds9 do.
-  while (offset < size && (hdus.length === 0 || startsWith(read(offset, EXTENSION.length), 0, EXTENSION))) {
-    const hdu = readHdu(source, offset, hdus.length, fileName);
-    hdus.push(hdu);
-    offset = hdu.dataOffset + paddedToBlocks(hdu.dataBytes);
+  try {
+    let promise = PRIMARY_ONLY;
+    let offset = 0;
+    // Bytes after the last HDU that do not begin an extension are ignored, as astropy and ds9 do.
+    while (offset < size && (hdus.length === 0 || beginsExtension(source, offset))) {
+      const hdu = readHdu(source, offset, hdus.length, fileName);
+      hdus.push(hdu);
+      const arrived = size - hdu.dataOffset;
+      if (arrived < hdu.dataBytes) {
+        throw new FitsReadError(fileName, `ends after ${grouped(arrived)} of ${grouped(hdu.dataBytes)} bytes of HDU ${hdu.index}'s data`);
+      }
+      if (hdu.index === 0) promise = promiseOf(hdu, fileName);
+      offset = hdu.dataOffset + paddedToBlocks(hdu.dataBytes);
+    }
+    // Every HDU that began is whole (the last perhaps without its padding): are they as many as promised?
+    if (!keepsPromise(promise, hdus.length)) throw new FitsReadError(fileName, brokenPromise(promise, hdus.length));
+  } catch (error) {
+    if (error instanceof FitsReadError && error.hdus.length < hdus.length) throw new FitsReadError(fileName, error.problem, hdus);
+    throw error;
   }
   return { fileName, size, read, hdus };
+}
+
+/**
+ * Whether an extension begins at `offset`. Bytes at the very end that are the start of its signature are a
+ * header cut short (as a download judges them), not bytes after the file.
+ */
+function beginsExtension(source: FitsSource, offset: number): boolean {
+  const length = Math.min(EXTENSION.length, source.size - offset);
+  return startsWith(source.read(offset, length), 0, EXTENSION.subarray(0, length));
+}
+
+function promiseOf(primary: FitsHdu, fileName: string): HduPromise {
+  try {
+    return promisedHdus(primary.values, primary.dataBytes);
+  } catch (error) {
+    if (error instanceof FitsHeaderError) throw new FitsReadError(fileName, `has a damaged header in HDU 0: ${error.message}`);
+    throw error;
+  }
+}
+
+/** "ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4)". */
+function brokenPromise(promise: HduPromise, hdus: number): string {
+  const last = `ends after HDU ${hdus - 1}`;
+  const count = promise.extensions;
+  if (count === undefined) return `${last}, which holds no data: its primary header announces extensions (EXTEND = T) and none follow`;
+  return `${last}: its primary header declares ${count} extension${count === 1 ? '' : 's'} (NEXTEND = ${count})`;
 }
 
 /**
@@ -124,10 +171,6 @@ function readHdu(source: FitsSource, headerOffset: number, index: number, fileNa
   const dataOffset = headerOffset + header.headerBytes;
   if (dataOffset > source.size) {
     throw new FitsReadError(fileName, `ends after ${grouped(source.size - headerOffset)} of ${grouped(header.headerBytes)} bytes of HDU ${index}'s header`);
-  }
-  const arrived = source.size - dataOffset;
-  if (arrived < dataBytes) {
-    throw new FitsReadError(fileName, `ends after ${grouped(arrived)} of ${grouped(dataBytes)} bytes of HDU ${index}'s data`);
   }
   const values = header.cards;
   const type = index === 0 ? 'primary' : String(values.get('XTENSION') ?? '').trim();

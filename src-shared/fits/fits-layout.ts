@@ -7,7 +7,8 @@
 // NEXTEND = n promises n extensions): with it, a file cut exactly at an HDU boundary, or inside the padding of
 // a data unit that is not the last, is incomplete. Without NEXTEND, only one such cut is told: an empty primary
 // HDU (no data) that announces extensions and has none after it holds nothing at all, and is incomplete; any
-// later HDU boundary looks exactly like the end of a whole file.
+// later HDU boundary looks exactly like the end of a whole file. The rule is promised-hdus.ts's, which the FITS
+// reader (fits-file.ts) applies too, so a file the download keeps is one the reader reads, and the other way round.
 import {
   EXTENSION_SIGNATURE,
   FITS_BLOCK,
@@ -15,11 +16,11 @@ import {
   MAX_HEADER_BLOCKS,
   PRIMARY_SIGNATURE,
   dataUnitBytes,
-  type FitsHeader,
   isEndCard,
   paddedToBlocks,
   parseFitsHeader,
 } from './fits-header';
+import { keepsPromise, PRIMARY_ONLY, promisedHdus, type HduPromise } from './promised-hdus';
 
 export type FitsLayoutFault = 'not-fits' | 'corrupt' | 'oversized';
 
@@ -57,9 +58,8 @@ export class FitsLayoutWalker {
   private position = 0;
   private inData = false;
   private hdus = 0;
-  // What the primary header promises: at least `requiredHdus` HDUs, exactly counted when `declaredHdus` is known.
-  private requiredHdus = 1;
-  private declaredHdus: number | undefined;
+  // What the primary header promises: how many HDUs at least, exactly counted when it gives NEXTEND.
+  private promise: HduPromise = PRIMARY_ONLY;
   // The header being read: where it starts, its bytes so far, and the signature it must begin with.
   private headerStart = 0;
   private headerFill = 0;
@@ -119,8 +119,9 @@ export class FitsLayoutWalker {
     if (this.inData && this.position < this.dataEnd) return { complete: false, arrived: this.position, declared: this.dataEnd };
     // Every HDU that began arrived whole (perhaps without the last padding): were there as many as promised?
     if (this.inData || (this.headerFill === 0 && this.hdus > 0)) {
-      if (this.hdus >= this.requiredHdus) return { complete: true, bytes: this.position };
-      const count = this.declaredHdus === undefined ? {} : { declaredHdus: this.declaredHdus };
+      if (keepsPromise(this.promise, this.hdus)) return { complete: true, bytes: this.position };
+      const extensions = this.promise.extensions;
+      const count = extensions === undefined ? {} : { declaredHdus: extensions + 1 };
       return { complete: false, arrived: this.position, hdus: this.hdus, ...count };
     }
     return { complete: false, arrived: this.position };
@@ -163,7 +164,7 @@ export class FitsLayoutWalker {
     try {
       if (!parsed) throw new FitsHeaderError('no END card');
       data = dataUnitBytes(parsed);
-      if (this.hdus === 0) this.readPromisedHdus(parsed, data);
+      if (this.hdus === 0) this.promise = promisedHdus(parsed.cards, data);
     } catch (error) {
       if (error instanceof FitsHeaderError) throw this.corrupt(error.message);
       throw error;
@@ -173,26 +174,6 @@ export class FitsLayoutWalker {
     this.paddedEnd = this.position + paddedToBlocks(data);
     if (data === 0) this.startHeader();
     else this.inData = true;
-  }
-
-  /**
-   * NEXTEND counts the extensions when EXTEND = T says there may be some. Without a count, an empty primary HDU
-   * that announces extensions promises at least one: on its own it holds no data at all.
-   */
-  private readPromisedHdus(primary: FitsHeader, data: number): void {
-    if (primary.cards.get('EXTEND') !== true) return;
-    const nextend = primary.cards.get('NEXTEND');
-    if (nextend === undefined) {
-      if (data === 0) this.requiredHdus = 2;
-      return;
-    }
-    // A count that is not a count is a damaged header, as a bad NAXISn is: guessing could keep a cut file.
-    if (typeof nextend !== 'number' || !Number.isSafeInteger(nextend) || nextend < 0) {
-      const shown = typeof nextend === 'string' ? `'${nextend}'` : String(nextend);
-      throw new FitsHeaderError(`NEXTEND = ${shown} where a whole number of at least 0 belongs`);
-    }
-    this.declaredHdus = nextend + 1;
-    this.requiredHdus = nextend + 1;
   }
 
   private startHeader(): void {

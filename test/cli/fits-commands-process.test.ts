@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
+import { concat, emptyPrimary, imageHdu } from '../shared/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, pngOf, readPng } from './fits-test-input';
 
 afterEach(async () => {
@@ -64,7 +65,7 @@ describe('the built mlso-dl on a FITS file', () => {
   it.each([
     ['quicklook', ['--out', 'x.png']],
     ['header', []],
-  ])('%s: a missing or truncated file is one line on stderr, status 2, never a stack trace', async (command, rest) => {
+  ])('%s: a missing or truncated file is one line on stderr, status 2, never a stack trace (header shows the header that came)', async (command, rest) => {
     const folder = await temporaryFolder();
     const truncated = await fitsFileOf(emulatorFitsBytes(64).subarray(0, 5000), 'cut.fts');
     const missing = path.join(folder, 'none.fts');
@@ -74,8 +75,27 @@ describe('the built mlso-dl on a FITS file', () => {
     ];
     for (const [input, message] of cases) {
       const run = await runBuiltCli([command, input!, ...rest.map((arg) => (arg === 'x.png' ? path.join(folder, arg) : arg))]);
-      expect(run).toEqual({ status: 2, stdout: '', stderr: message });
+      expect([run.status, run.stderr]).toEqual([2, message]);
+      expect(run.stdout.split('\n')[0]).toBe(command === 'header' && input === truncated ? '# HDU 0 (primary): 64 x 64 float32' : '');
     }
+  });
+
+  it('a file cut where an HDU ends, fewer HDUs than its NEXTEND declares: header | cat shows the HDUs that came, quicklook | cat nothing; one line, status 2', async () => {
+    const whole = concat(
+      emptyPrimary([['NEXTEND', 3], ['TELESCOP', 'COSMO K-Coronagraph']]),
+      imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(7), extension: true, extname: 'pB' }),
+      imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(8), extension: true }),
+      imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(9), extension: true }),
+    );
+    const input = await fitsFileOf(whole.subarray(0, 3 * 2880), 'cut.fts');
+    const refusal = `mlso-dl: ${input} ends after HDU 1: its primary header declares 3 extensions (NEXTEND = 3).\n`;
+    const header = await runPiped(['header', input], 'cat');
+    expect([header.statuses, header.stderr]).toEqual([[2, 0], refusal]);
+    const shown = header.output.toString();
+    expect(shown.split('\n').filter((line) => line.startsWith('# '))).toEqual(['# HDU 0 (primary)', "# HDU 1 (IMAGE, EXTNAME 'pB'): 8 x 8 int16"]);
+    expect(shown).toContain("TELESCOP= 'COSMO K-Coronagraph'");
+    const quicklook = await runPiped(['quicklook', input, '--out', '-'], 'cat');
+    expect([quicklook.statuses, quicklook.stderr, quicklook.output.length]).toEqual([[2, 0], refusal, 0]);
   });
 
   it('cr with a bad number: one line, status 2', async () => {

@@ -78,7 +78,13 @@ describe('mlso-dl header', () => {
   it('--json gives each value its type: a real stays a real (32768.0), integers past 2^53 are exact digits in a string', async () => {
     const input = await fitsFileOf(await readFile(TYPED));
     const run = await mlsoDl('header', input, '--hdu', '0', '--json');
-    expect(run.status, run.stderr).toBe(0);
+    // astropy writes EXTEND = T on every primary HDU, this header-only one too; by the rule downloads are judged
+    // by, an empty primary HDU announcing extensions with none after it holds nothing at all: header prints its
+    // cards all the same, then says so, status 2.
+    expect([run.status, run.stderr]).toEqual([
+      2,
+      `mlso-dl: ${input} ends after HDU 0, which holds no data: its primary header announces extensions (EXTEND = T) and none follow.\n`,
+    ]);
     // Reals are written with a point or an exponent, so Python's json and jq read them as floats, as astropy does.
     for (const line of [
       '"value": 32768.0,',
@@ -138,9 +144,45 @@ describe('mlso-dl header', () => {
     expect(run).toEqual({ status: 2, stdout: '', stderr: `mlso-dl: ${message.replace('test.fts', input)}\n` });
   });
 
-  it('a truncated file: which HDU it ends in, status 2', async () => {
+  it('a truncated file: the headers that arrived whole, then which HDU it ends in, status 2', async () => {
     const input = await fitsFileOf(file.subarray(0, 2880 * 2 + 10));
     const run = await mlsoDl('header', input);
-    expect(run).toEqual({ status: 2, stdout: '', stderr: `mlso-dl: ${input} ends after 10 of 96 bytes of HDU 1's data.\n` });
+    expect([run.status, run.stderr]).toEqual([2, `mlso-dl: ${input} ends after 10 of 96 bytes of HDU 1's data.\n`]);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('# '))).toEqual(['# HDU 0 (primary)', "# HDU 1 (IMAGE, EXTNAME 'I'): 6 x 4 float32"]);
+    // Cut inside the first header: nothing whole to show.
+    const early = await fitsFileOf(file.subarray(0, 1000));
+    expect(await mlsoDl('header', early)).toEqual({ status: 2, stdout: '', stderr: `mlso-dl: ${early} ends after 1,000 of 2,880 bytes of HDU 0's header.\n` });
+  });
+
+  describe('a file cut where an HDU ends, with fewer HDUs than its NEXTEND declares', () => {
+    const declared = concat(
+      emptyPrimary([['NEXTEND', 3]]),
+      imageHdu({ bitpix: -32, axes: [6, 4], stored: new Array(24).fill(1), extension: true, extname: 'I' }),
+      tableHdu(4),
+      tableHdu(5),
+    );
+    const cut = declared.subarray(0, 2880 * 3);
+    const refusal = (input: string): string => `mlso-dl: ${input} ends after HDU 1: its primary header declares 3 extensions (NEXTEND = 3).\n`;
+
+    it('whole, it reads as any file', async () => {
+      expect((await mlsoDl('header', await fitsFileOf(declared))).status).toBe(0);
+    });
+
+    it('prints the HDUs that came, then the refusal: status 2', async () => {
+      const input = await fitsFileOf(cut);
+      const run = await mlsoDl('header', input);
+      expect([run.status, run.stderr]).toEqual([2, refusal(input)]);
+      expect(run.stdout.split('\n').filter((line) => line.startsWith('# '))).toEqual(['# HDU 0 (primary)', "# HDU 1 (IMAGE, EXTNAME 'I'): 6 x 4 float32"]);
+    });
+
+    it('--json: the HDUs that came, as JSON a script can still read; --hdu N: that HDU if it came', async () => {
+      const input = await fitsFileOf(cut);
+      const json = await mlsoDl('header', input, '--json');
+      expect([json.status, json.stderr]).toEqual([2, refusal(input)]);
+      expect((JSON.parse(json.stdout) as { hdu: number }[]).map((hdu) => hdu.hdu)).toEqual([0, 1]);
+      const first = await mlsoDl('header', input, '--hdu', '1');
+      expect([first.status, first.stderr, first.stdout.split('\n')[0]]).toEqual([2, refusal(input), "XTENSION= 'IMAGE   '"]);
+      expect(await mlsoDl('header', input, '--hdu', '2')).toEqual({ status: 2, stdout: '', stderr: refusal(input) });
+    });
   });
 });

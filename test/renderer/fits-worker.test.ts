@@ -164,6 +164,10 @@ describe('the FITS worker client', () => {
       new FitsViewerError("cut.fts ends after 4,096 of 16,384 bytes of HDU 0's data.", 'fits'),
     );
     await expect(client.open(NOT_FITS, 'page.fts')).rejects.toMatchObject({ kind: 'fits', message: expect.stringMatching(/^page\.fts is not a FITS file/) });
+    // Cut where its empty primary HDU ends: it announces extensions and none came, as downloads judge it.
+    await expect(client.open(multiExtensionFits().subarray(0, 2880), 'ucomp.fts')).rejects.toThrow(
+      new FitsViewerError('ucomp.fts ends after HDU 0, which holds no data: its primary header announces extensions (EXTEND = T) and none follow.', 'fits'),
+    );
   });
 
   it('fails the calls a stopped worker leaves waiting, then starts a new one', async () => {

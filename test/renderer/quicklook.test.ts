@@ -7,6 +7,7 @@ import { FakeContract, makeJob } from './fake-contract';
 import { renderApp } from './render-app';
 import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
 import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
+import { concat, emptyPrimary, imageHdu } from '../shared/fits/fits-writer';
 
 useCanvasAndDialog();
 
@@ -124,6 +125,15 @@ describe('the quick-look', () => {
 
     dialog = await quickLookAt(jobs[1]!.localName);
     expect((await within(dialog).findByRole('alert')).textContent).toBe(`${jobs[1]!.localName} ends after 4,096 of 16,384 bytes of HDU 0's data.`);
+  });
+
+  it('shows the same message for a file cut where an HDU ends, with fewer HDUs than its NEXTEND declares', async () => {
+    const extension = imageHdu({ bitpix: -32, axes: [4, 3], stored: new Array(12).fill(1), extension: true });
+    const cut = concat(emptyPrimary([['NEXTEND', 4]]), extension, extension).subarray(0, 2880 * 3);
+    const { jobs } = await openDownloads({ 6: cut });
+    const dialog = await quickLookAt(jobs[0]!.localName);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(`${jobs[0]!.localName} ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4).`);
+    expect(within(dialog).queryByRole('img')).toBeNull();
   });
 
   it('says why a file cannot be read, in the app’s words', async () => {

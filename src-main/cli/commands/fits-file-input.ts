@@ -4,7 +4,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { FitsReadError, readFits, type FitsFile } from '../../../src-shared/fits/fits-file';
+import { FitsReadError, readFits, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';
 import { stopAtOnceDuring } from '../stop-at-once';
 
@@ -12,6 +12,19 @@ import { stopAtOnceDuring } from '../stop-at-once';
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** Read in pieces, so that a stop signal is heard between them. */
 const PIECE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The reader refused the file (the message is its one line, status 2); `hdus` are those whose headers arrived
+ * whole before the problem, which `header` still shows of a damaged file.
+ */
+export class FitsFileRefusal extends UsageError {
+  constructor(
+    message: string,
+    readonly hdus: readonly FitsHdu[],
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Only a regular file is read (a device such as /dev/zero or a FIFO has no end), and never more bytes than it
@@ -41,8 +54,7 @@ export async function readFitsFile(path: string, signal?: AbortSignal): Promise<
     // Headers only, but a file may hold 100,000 HDUs.
     return stopAtOnceDuring(signal, () => readFits(bytes, path));
   } catch (error) {
-    if (error instanceof FitsReadError) throw new UsageError(error.message);
-    throw error;
+    throw asUsageError(error);
   }
 }
 
@@ -70,7 +82,7 @@ async function readUpTo(handle: FileHandle, size: number, signal: AbortSignal | 
 
 /** The reader's complaints about a file are about the user's input: shown as they are, status 2. */
 export function asUsageError(error: unknown): unknown {
-  return error instanceof FitsReadError ? new UsageError(error.message) : error;
+  return error instanceof FitsReadError ? new FitsFileRefusal(error.message, error.hdus) : error;
 }
 
 /** `--hdu`: a whole number from 0 (the primary HDU), checked by the command so a mistake gets one plain line. */

@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';
-import { fileProblem } from './fits-file-input';
+import { asUsageError, fileProblem } from './fits-file-input';
 
 /** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -47,7 +47,6 @@ export function openFitsFile(path: string): OpenFitsFile {
     return { file, close: () => closeSync(descriptor) };
   } catch (error) {
     closeSync(descriptor);
-    if (error instanceof FitsReadError) throw new UsageError(error.message);
-    throw error;
+    throw asUsageError(error);
   }
 }

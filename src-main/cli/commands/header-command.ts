@@ -1,12 +1,16 @@
 // `header FILE.fts [--hdu N] [--json]`: the header cards, as the file holds them (one 80-column record per
 // line, a continued long string over its CONTINUE records) or, with --json, as keyword, type, value and comment.
+// Of a damaged file (cut short, fewer HDUs than its primary header declares, a header that breaks) it still
+// prints the headers that arrived whole, as astropy's fitsheader does, since one inspects such a file to see
+// what it is; then the reader's one-line refusal, and status 2, so a script never takes it for a whole file.
 import type { FitsCard } from '../../../src-shared/fits/fits-cards';
-import { describeHdu, missingHdu, type FitsHdu } from '../../../src-shared/fits/fits-file';
+import { describeHdu, missingHdu, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
 import { describeSamples } from '../../../src-shared/fits/pixel-scaling';
 import type { CliIo } from '../cli-context';
+import type { CliOutput } from '../output/cli-output';
 import { EXIT_OK } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
-import { asUsageError, parseHdu, readFitsFile } from './fits-file-input';
+import { asUsageError, FitsFileRefusal, parseHdu, readFitsFile } from './fits-file-input';
 import { jsonCard, jsonText } from './header-json';
 import { localOutput } from './local-output';
 
@@ -18,21 +22,34 @@ export interface HeaderOptions {
 export async function headerCommand(globals: GlobalOptions, io: CliIo, path: string, options: HeaderOptions): Promise<number> {
   const out = localOutput(globals, io);
   const chosen = parseHdu(options.hdu);
-  const file = await readFitsFile(path, io.signal);
+  let file: FitsFile;
+  try {
+    file = await readFitsFile(path, io.signal);
+  } catch (error) {
+    // The asked-for HDU, or every one, as far as the headers arrived whole; the refusal follows on stderr.
+    if (error instanceof FitsFileRefusal) printHeaders(out, error.hdus, chosen, options);
+    throw error;
+  }
   if (chosen !== undefined && !file.hdus[chosen]) throw asUsageError(missingHdu(file, chosen));
-  // One HDU asked for: its cards alone. Otherwise every HDU, each under a line saying which it is.
+  printHeaders(out, file.hdus, chosen, options);
+  return EXIT_OK;
+}
+
+/** One HDU asked for: its cards alone. Otherwise every HDU, each under a line saying which it is. Nothing of none. */
+function printHeaders(out: CliOutput, hdus: readonly FitsHdu[], chosen: number | undefined, options: HeaderOptions): void {
   if (chosen !== undefined) {
-    const hdu = file.hdus[chosen]!;
+    const hdu = hdus[chosen];
+    if (!hdu) return;
     if (options.json) out.result(jsonText(hdu.cards.map(jsonCard)));
     else out.result(recordsOf(hdu.cards));
-    return EXIT_OK;
+    return;
   }
+  if (hdus.length === 0) return;
   if (options.json) {
-    out.result(jsonText(file.hdus.map((hdu) => ({ hdu: hdu.index, type: hdu.type, ...(hdu.name ? { name: hdu.name } : {}), cards: hdu.cards.map(jsonCard) }))));
+    out.result(jsonText(hdus.map((hdu) => ({ hdu: hdu.index, type: hdu.type, ...(hdu.name ? { name: hdu.name } : {}), cards: hdu.cards.map(jsonCard) }))));
   } else {
-    out.result(file.hdus.map((hdu) => `# ${describeHdu(hdu)}${dataSummary(hdu)}\n${recordsOf(hdu.cards)}`).join('\n\n'));
+    out.result(hdus.map((hdu) => `# ${describeHdu(hdu)}${dataSummary(hdu)}\n${recordsOf(hdu.cards)}`).join('\n\n'));
   }
-  return EXIT_OK;
 }
 
 /** The records as in the file, trailing blanks dropped; END is left out. */

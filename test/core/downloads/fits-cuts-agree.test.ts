@@ -1,14 +1,19 @@
 // A multi-extension file cut where a header or data unit ends, or inside the padding of a data unit that is not
-// the last: the streaming guard and the check of a file on disk both call it incomplete, and both call the
-// whole file complete. (Cuts inside a header or inside data have their own tests.)
+// the last: the streaming guard, the check of a file on disk and the FITS reader (`header`, `quicklook`, the app's
+// viewer) all call it incomplete, and all call the whole file complete. The walker and the reader also agree on a
+// cut at every byte. (Cuts inside a header or inside data have their own tests too.)
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { openFitsFile } from '../../../src-main/cli/commands/fits-file-on-disk';
+import { UsageError } from '../../../src-main/cli/exit-codes';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
 import { fitsLayoutGuard } from '../../../src-main/core/downloads/fits-layout-guard';
+import { FitsReadError, readFits } from '../../../src-shared/fits/fits-file';
+import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
 import { temporaryFolder } from '../../helpers/fixtures';
 import { dataUnit, header, multiHduFile, type CardValue } from '../../shared/fits-test-files';
 
@@ -23,10 +28,44 @@ async function guardVerdict(bytes: Buffer): Promise<boolean> {
 }
 
 let written = 0;
+/** The check of a file on disk, and the command line's reader of the same file (`quicklook`): both must agree. */
 async function diskVerdict(folder: string, bytes: Buffer): Promise<boolean> {
   const file = path.join(folder, `cut-${(written += 1)}.fts`);
   await writeFile(file, bytes);
-  return isCompleteFitsFile(file);
+  const complete = await isCompleteFitsFile(file);
+  let read: boolean;
+  try {
+    openFitsFile(file).close();
+    read = true;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    read = false;
+  }
+  expect(read, `the reader and the check on disk disagree on ${bytes.length} bytes`).toBe(complete);
+  return complete;
+}
+
+/** The reader of a file in memory (the app's viewer): whole, or refused with its own error. */
+function readerVerdict(bytes: Uint8Array): boolean {
+  try {
+    readFits(bytes, 'cut.fts');
+    return true;
+  } catch (error) {
+    if (error instanceof FitsReadError) return false;
+    throw error;
+  }
+}
+
+/** The walker that the guard and the check on disk share, given the bytes at once. */
+function walkerVerdict(bytes: Uint8Array): boolean {
+  const walker = new FitsLayoutWalker();
+  try {
+    walker.write(bytes);
+  } catch (error) {
+    if (error instanceof FitsLayoutError) return false;
+    throw error;
+  }
+  return walker.finish().complete;
 }
 
 interface Layout {
@@ -37,12 +76,12 @@ interface Layout {
   inPadding: number[];
 }
 
-/** A primary HDU (empty or with `primaryData` bytes) declaring NEXTEND, then 8-bit image extensions of the sizes given. */
-function layoutOf(primaryData: number, extensionData: readonly number[]): Layout {
+/** A primary HDU (empty or with `primaryData` bytes) declaring NEXTEND (unless not asked to), then 8-bit image extensions of the sizes given. */
+function layoutOf(primaryData: number, extensionData: readonly number[], nextend = true): Layout {
   const image = (first: readonly [string, CardValue], bytes: number): (readonly [string, CardValue])[] =>
     bytes === 0 ? [first, ['BITPIX', 8], ['NAXIS', 0]] : [first, ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', bytes]];
   const hdus: [Buffer, number][] = [
-    [header([...image(['SIMPLE', true], primaryData), ['EXTEND', true], ['NEXTEND', extensionData.length]]), primaryData],
+    [header([...image(['SIMPLE', true], primaryData), ['EXTEND', true], ...(nextend ? [['NEXTEND', extensionData.length] as const] : [])]), primaryData],
     ...extensionData.map((bytes): [Buffer, number] => [header([...image(['XTENSION', 'IMAGE'], bytes), ['PCOUNT', 0], ['GCOUNT', 1]]), bytes]),
   ];
   const parts: Buffer[] = [];
@@ -69,6 +108,7 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     expect(primaryOnly.length).toBe(BLOCK);
     expect(await guardVerdict(primaryOnly)).toBe(false);
     expect(await diskVerdict(folder, primaryOnly)).toBe(false);
+    expect(readerVerdict(primaryOnly)).toBe(false);
   });
 
   it('every cut of a UCoMP-like file with NEXTEND (the test files\' layout): both checks say incomplete', async () => {
@@ -84,9 +124,9 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     expect(cuts).toHaveLength(8);
     for (const cut of cuts) {
       const bytes = whole.subarray(0, cut);
-      expect([cut, await guardVerdict(bytes), await diskVerdict(folder, bytes)]).toEqual([cut, false, false]);
+      expect([cut, await guardVerdict(bytes), await diskVerdict(folder, bytes), readerVerdict(bytes)]).toEqual([cut, false, false, false]);
     }
-    expect([await guardVerdict(whole), await diskVerdict(folder, whole)]).toEqual([true, true]);
+    expect([await guardVerdict(whole), await diskVerdict(folder, whole), readerVerdict(whole)]).toEqual([true, true, true]);
   });
 
   it('any layout: both checks call every cut incomplete and the whole file complete', async () => {
@@ -97,14 +137,45 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
         const { bytes, boundaries, inPadding } = layoutOf(primaryData, extensionData);
         for (const cut of [...boundaries, ...inPadding]) {
           const part = bytes.subarray(0, cut);
-          expect([cut, await guardVerdict(part), await diskVerdict(folder, part)]).toEqual([cut, false, false]);
+          expect([cut, await guardVerdict(part), await diskVerdict(folder, part), readerVerdict(part)]).toEqual([cut, false, false, false]);
         }
         const unpadded = bytes.subarray(0, bytes.length - ((BLOCK - ((extensionData.at(-1) ?? 0) % BLOCK)) % BLOCK));
         for (const complete of [bytes, unpadded]) {
-          expect([await guardVerdict(complete), await diskVerdict(folder, complete)]).toEqual([true, true]);
+          expect([await guardVerdict(complete), await diskVerdict(folder, complete), readerVerdict(complete)]).toEqual([true, true, true]);
         }
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it.each([
+    ['with NEXTEND', { primaryCards: [['NEXTEND', 3]] as const }],
+    ['without NEXTEND, long headers', { longHeader: true }],
+    ['without NEXTEND, the last padding left out', { unpaddedEnd: true }],
+  ])('%s: the walker and the reader give the same verdict on a cut at every byte', (_name, options) => {
+    const { bytes } = multiHduFile(options);
+    const disagree: number[] = [];
+    for (let cut = 0; cut <= bytes.length; cut += 1) {
+      const part = bytes.subarray(0, cut);
+      if (walkerVerdict(part) !== readerVerdict(part)) disagree.push(cut);
+    }
+    expect(disagree.slice(0, 10)).toEqual([]);
+    expect(walkerVerdict(bytes)).toBe(true);
+  });
+
+  it('any layout: the walker and the reader agree on a cut at any byte', () => {
+    const dataBytes = fc.oneof(fc.constant(0), fc.constant(BLOCK), fc.integer({ min: 1, max: 3 * BLOCK + 7 }));
+    const layouts = fc.tuple(dataBytes, fc.array(dataBytes, { minLength: 1, maxLength: 4 }), fc.boolean());
+    fc.assert(
+      fc.property(layouts, fc.nat(), fc.integer({ min: -10, max: 10 }), ([primaryData, extensionData, nextend], pick, step) => {
+        const { bytes, boundaries, inPadding } = layoutOf(primaryData, extensionData, nextend);
+        // Near where an HDU ends or inside a padding, where the judgements differ most; or anywhere at all.
+        const near = [...boundaries, ...inPadding, pick % (bytes.length + 1)];
+        const cut = Math.min(bytes.length, Math.max(0, near[pick % near.length]! + step));
+        const part = bytes.subarray(0, cut);
+        expect([cut, walkerVerdict(part)]).toEqual([cut, readerVerdict(part)]);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -148,7 +148,8 @@ describe('the HDUs of a file', () => {
   });
 
   it('a file of one data-less HDU has no image at all', () => {
-    expect(() => decodeImage(readFits(emptyPrimary(), 'empty.fts'), 0)).toThrow('empty.fts holds no image in HDU 0 (primary): it holds no image at all.');
+    const alone = headerBytes([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]]);
+    expect(() => decodeImage(readFits(alone, 'empty.fts'), 0)).toThrow('empty.fts holds no image in HDU 0 (primary): it holds no image at all.');
   });
 
   it('accepts a last data unit without its padding, and ignores bytes after the last HDU that begin no extension', () => {
@@ -191,6 +192,60 @@ describe('files that cannot be read say which file and what is wrong', () => {
   it('the error keeps the file name and the problem apart, for messages of the app', () => {
     const error = readError(image.subarray(0, 2880 + 4096), 'cut.fts');
     expect([error.fileName, error.problem]).toEqual(['cut.fts', "ends after 4,096 of 8,640 bytes of HDU 0's data"]);
+  });
+});
+
+describe('a file with fewer HDUs than its primary header promises is cut short, as downloads judge it', () => {
+  const extension = (value: number): Uint8Array => imageHdu({ bitpix: 16, axes: [10, 10], stored: new Array(100).fill(value), extension: true });
+  const withNextend = (count: number): Uint8Array => concat(emptyPrimary([['NEXTEND', count]]), ...Array.from({ length: count }, (_, i) => extension(i)));
+  const hduEnd = (hdus: number): number => 2880 + hdus * 2 * 2880; // the empty primary, then a header and a data block each
+
+  it('cut where an HDU ends: which HDU it ends after, and how many extensions NEXTEND declares', () => {
+    const whole = withNextend(4);
+    expect(readFits(whole, 'whole.fts').hdus).toHaveLength(5);
+    expect(readError(whole.subarray(0, hduEnd(1)), 'x.fts').message).toBe('x.fts ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4).');
+    expect(readError(whole.subarray(0, hduEnd(0)), 'x.fts').message).toBe('x.fts ends after HDU 0: its primary header declares 4 extensions (NEXTEND = 4).');
+    expect(readError(withNextend(1).subarray(0, hduEnd(0)), 'one.fts').message).toBe('one.fts ends after HDU 0: its primary header declares 1 extension (NEXTEND = 1).');
+  });
+
+  it('cut inside the padding of a data unit that is not the last: the same', () => {
+    const whole = withNextend(2);
+    for (const cut of [hduEnd(1) - 2880 + 200, hduEnd(1) - 1]) {
+      expect(readError(whole.subarray(0, cut)).message).toBe('test.fts ends after HDU 1: its primary header declares 2 extensions (NEXTEND = 2).');
+    }
+    // The last data unit's padding is not demanded, with NEXTEND or without.
+    expect(readFits(whole.subarray(0, hduEnd(2) - 2880 + 200), 'whole.fts').hdus).toHaveLength(3);
+  });
+
+  it('an empty primary HDU that announces extensions and has none after it holds nothing at all', () => {
+    expect(readError(emptyPrimary(), 'empty.fts').message).toBe(
+      'empty.fts ends after HDU 0, which holds no data: its primary header announces extensions (EXTEND = T) and none follow.',
+    );
+    // Without EXTEND = T, or with data of its own, it is a whole file of one HDU.
+    expect(readFits(headerBytes([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['EXTEND', false]]), 'a.fts').hdus).toHaveLength(1);
+    expect(readFits(imageHdu({ bitpix: 8, axes: [2], stored: [1, 2], extraCards: [['EXTEND', true]] }), 'b.fts').hdus).toHaveLength(1);
+    expect(readFits(emptyPrimary([['NEXTEND', 0]]), 'c.fts').hdus).toHaveLength(1);
+  });
+
+  it('cut inside the first bytes of the next header: a header cut short, not bytes after the file', () => {
+    const whole = concat(emptyPrimary(), extension(1), extension(2));
+    expect(readError(whole.subarray(0, hduEnd(1) + 4)).message).toBe("test.fts ends after 4 bytes of HDU 2's header, before its END card.");
+  });
+
+  it('a NEXTEND that is not a count is a damaged header', () => {
+    expect(readError(concat(emptyPrimary([['NEXTEND', 'four']]), extension(1))).message).toBe(
+      "test.fts has a damaged header in HDU 0: NEXTEND = 'four' where a whole number of at least 0 belongs.",
+    );
+  });
+
+  it('the error holds the HDUs whose headers arrived whole, for `header` to show', () => {
+    const whole = withNextend(3);
+    expect(readError(whole.subarray(0, hduEnd(2))).hdus.map(describeHdu)).toEqual(['HDU 0 (primary)', 'HDU 1 (IMAGE)', 'HDU 2 (IMAGE)']);
+    // Cut inside HDU 2's data: its header is whole.
+    expect(readError(whole.subarray(0, hduEnd(2) - 2880 + 50)).hdus.map((hdu) => hdu.index)).toEqual([0, 1, 2]);
+    // Cut inside HDU 2's header: only those before it.
+    expect(readError(whole.subarray(0, hduEnd(1) + 100)).hdus.map((hdu) => hdu.index)).toEqual([0, 1]);
+    expect(readError(whole.subarray(0, 100)).hdus).toEqual([]);
   });
 });
 
