@@ -17,7 +17,7 @@ import { checkFilters, type FileFilters } from '../../../src-shared/filters/filt
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
-import { InvalidInputError } from '../errors';
+import { CancelledError, InvalidInputError } from '../errors';
 import { CampaignBackups } from './campaign-backups';
 import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile, type SharedFile } from './campaign-file';
 import { CampaignFileReader } from './campaign-file-reader';
@@ -138,9 +138,11 @@ export class CampaignService {
     }
     const layout = change.layout ?? campaign.layout;
     const movesFiles = change.layout !== undefined && (change.folder ?? campaign.folder) === campaign.folder;
-    if (movesFiles && this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is syncing: wait for it to finish, then change its layout.`);
     // Refused here, before anything changes, when two files would share a place.
     const plan = movesFiles ? planLayoutMoves(this.store.files(campaign.id), layout) : [];
+    if ((plan.length > 0 || layout !== campaign.layout) && this.syncing.has(campaign.id)) {
+      throw new InvalidInputError(`"${campaign.name}" is syncing: wait for it to finish, then change its layout.`);
+    }
     const updated = this.withCopy(() => {
       // Files keep their names. Under a new layout their records move with their copies, one by one, below.
       const updated = this.store.update(campaign.id, change, movesFiles ? undefined : (file) => relativePathOf(layout, entryOfStored(file)));
@@ -148,11 +150,16 @@ export class CampaignService {
       return updated;
     });
     if (!movesFiles) return { campaign: updated, moves: null };
+    if (plan.length === 0) return { campaign: updated, moves: { moved: 0, leftForSync: 0 } };
     // Counted as a sync meanwhile: no sync, removal or other layout change of the campaign starts while its files move.
     this.syncing.add(updated.id);
     try {
       const moves = await moveToLayoutPlaces({ store: this.store, ledger: this.deps.ledger, ...options }, updated, plan);
       return { campaign: updated, moves };
+    } catch (error) {
+      // Each file moved so far is recorded at its new place; the same change again moves the rest.
+      if (options.signal?.aborted) throw new CancelledError('The layout change');
+      throw error;
     } finally {
       this.syncing.delete(updated.id);
     }

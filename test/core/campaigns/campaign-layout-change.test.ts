@@ -108,6 +108,19 @@ describe("a campaign's layout changed", () => {
     expect(await service.verify(campaign.name)).toMatchObject({ onDisk: files.length, missing: 0, unexpected: 0 });
   });
 
+  it('a change stopped by its signal says so, and the same change again moves the files it had not', async () => {
+    const { h, service, campaign, files } = await syncedCampaign('{obs_plan}');
+    const stop = new AbortController();
+    stop.abort();
+    await expect(service.change(campaign.name, { layout: '{instrument}' }, { signal: stop.signal })).rejects.toThrow('The layout change was cancelled.');
+    expect(service.store.require(campaign.name).layout).toBe('{instrument}');
+    expect(await service.change(campaign.name, { layout: '{instrument}' })).toMatchObject({ moves: { moved: files.length, leftForSync: 0 } });
+    emulator().resetStats();
+    await syncAndWait(service, h, campaign.name);
+    expect(emulator().stats().downloadsStarted).toBe(0);
+    await expectFilesIntact(emulator(), service, campaign);
+  });
+
   it('a sync after a change stopped before any file moved moves them instead of fetching them again', async () => {
     const { h, service, campaign, files } = await syncedCampaign('{obs_plan}');
     service.store.update(campaign.id, { layout: '{instrument}' });
