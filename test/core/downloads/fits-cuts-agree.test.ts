@@ -100,6 +100,24 @@ function layoutOf(primaryData: number, extensionData: readonly number[], nextend
   return { bytes: Buffer.concat(parts), boundaries, inPadding };
 }
 
+/**
+ * Cuts of the file that `parts` (headers and data units, as multiHduFile gives them) make: every `stride`th byte,
+ * and every byte within 16 of where a part ends or a data unit's data ends (before its zero padding).
+ */
+function cutsOf(parts: readonly Buffer[], stride: number): number[] {
+  const ends: number[] = [];
+  let start = 0;
+  parts.forEach((part, index) => {
+    if (index > 0 && index % 2 === 0) ends.push(start + part.findLastIndex((byte) => byte !== 0) + 1);
+    start += part.length;
+    ends.push(start);
+  });
+  const cuts = new Set<number>();
+  for (let cut = 0; cut <= start; cut += stride) cuts.add(cut);
+  for (const end of ends) for (let cut = Math.max(0, end - 16); cut <= Math.min(start, end + 16); cut += 1) cuts.add(cut);
+  return [...cuts].sort((a, b) => a - b);
+}
+
 describe('a multi-extension file cut at an HDU boundary or inside a padding', () => {
   it('the issue\'s file: five HDUs cut to its empty primary is incomplete for both checks', async () => {
     const folder = await temporaryFolder();
@@ -148,20 +166,22 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     );
   });
 
+  // Each verdict reads the headers again (some 60 microseconds a cut): every byte of the 20,000-byte files, and
+  // of the one with two-block headers every 7th byte and every byte near where a header, data or padding ends.
   it.each([
-    ['with NEXTEND', { primaryCards: [['NEXTEND', 3]] as const }],
-    ['without NEXTEND, long headers', { longHeader: true }],
-    ['without NEXTEND, the last padding left out', { unpaddedEnd: true }],
-  ])('%s: the walker and the reader give the same verdict on a cut at every byte', (_name, options) => {
-    const { bytes } = multiHduFile(options);
+    ['with NEXTEND', { primaryCards: [['NEXTEND', 3]] as const }, 1],
+    ['without NEXTEND, the last padding left out', { unpaddedEnd: true }, 1],
+    ['without NEXTEND, long headers', { longHeader: true }, 7],
+  ])('%s: the walker and the reader give the same verdict on a cut at every byte', (_name, options, stride) => {
+    const { bytes, parts } = multiHduFile(options);
     const disagree: number[] = [];
-    for (let cut = 0; cut <= bytes.length; cut += 1) {
+    for (const cut of cutsOf(parts, stride)) {
       const part = bytes.subarray(0, cut);
       if (walkerVerdict(part) !== readerVerdict(part)) disagree.push(cut);
     }
     expect(disagree.slice(0, 10)).toEqual([]);
-    expect(walkerVerdict(bytes)).toBe(true);
-  });
+    expect([walkerVerdict(bytes), readerVerdict(bytes)]).toEqual([true, true]);
+  }, 60_000);
 
   it('any layout: the walker and the reader agree on a cut at any byte', () => {
     const dataBytes = fc.oneof(fc.constant(0), fc.constant(BLOCK), fc.integer({ min: 1, max: 3 * BLOCK + 7 }));
