@@ -1,10 +1,16 @@
 // `mlso-dl campaign update NAME --layout T` through the built mlso-dl: the files already downloaded move to their
-// new places (nothing is fetched again), the count is said in text and JSON, and a missing copy is left to the sync.
-import { readdir, rm, stat } from 'node:fs/promises';
+// new places (nothing is fetched again), the count is said in text and JSON, a missing copy is left to the sync, and
+// a change killed with SIGKILL half-way loses no file and is finished by the same command again.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryOfStored, relativePathOf, targetPathOf } from '../../src-main/core/campaigns/campaign-paths';
+import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
+import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
+import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { runBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { runBuiltCli, startBuiltCli, stopBuiltCli, waitFor } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const emulator = useEmulator({ imageSize: 32 });
@@ -72,5 +78,65 @@ describe('campaign update --layout, out of process', () => {
     expect((await mlsoDl(state, 'campaign', 'sync', 'plans', '-u', DEMO_EMAIL)).status).toBe(0);
     expect(emulator().stats().downloadsByFile).toEqual({ [lost![0]]: 1 });
     expect((await readdir(folder)).sort()).toEqual([...(await localPaths(state, 'plans')).keys()].sort());
+  });
+
+  it('killed with SIGKILL half-way through thousands of files, loses none: the same command again moves the rest', { timeout: 120_000 }, async () => {
+    const state = await temporaryFolder();
+    const folder = path.join(await temporaryFolder(), 'big');
+    expect((await mlsoDl(state, 'campaign', 'create', 'big', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}/{mm}/{dd}')).status).toBe(0);
+    // Thousands of downloaded files, one an hour, recorded as the sync records them: the move takes long enough to kill.
+    const count = 4000;
+    const body = Buffer.alloc(2048, 7);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const store = new CampaignStore(ledger);
+    const campaign = store.require('big');
+    const records = Array.from({ length: count }, (_, index) => {
+      const stored = {
+        filename: `${String(index).padStart(5, '0')}_kcor_l2_pb.fts.gz`,
+        url: `${emulator().url}/files/${index}`,
+        instrument: 'kcor',
+        product: 'pb',
+        dateObs: new Date(Date.UTC(2025, 0, 1) + index * 3_600_000).toISOString().slice(0, 19),
+        waveRegion: null,
+        obsPlan: null,
+        filesize: body.length,
+        expectedSha256: null,
+      };
+      const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
+      return { ...stored, relativePath, targetPath: targetPathOf(folder, relativePath) };
+    });
+    store.recordFiles(campaign.id, records);
+    ledger.transaction(() => {
+      for (const record of records) {
+        const [id] = ledger.insertMany([{ ...record, folder: path.dirname(record.targetPath), expectedSize: body.length, batchId: null, state: 'done' }]);
+        ledger.markDone(id!, { sha256, bytesReceived: body.length, bytesWritten: body.length });
+      }
+    });
+    ledger.close();
+    for (const record of records) {
+      await mkdir(path.dirname(record.targetPath), { recursive: true });
+      await writeFile(record.targetPath, body);
+    }
+
+    const layout = '{instrument}/{yyyy}/{mm}';
+    const killed = startBuiltCli(['--base-url', emulator().url, 'campaign', 'update', 'big', '--layout', layout, '--json', '--state-dir', state]);
+    await waitFor(() => exists(path.join(folder, 'kcor')), 'the first file moved');
+    killed.child.kill('SIGKILL');
+    expect(await killed.exited).toBe('SIGKILL');
+
+    const again = await mlsoDl(state, 'campaign', 'update', 'big', '--layout', layout, '--json');
+    expect(again.stderr).toBe('');
+    const { moved, leftForSync } = JSON.parse(again.stdout) as { moved: number; leftForSync: number };
+    // The killed run had moved some, not all; together every file, none left to fetch.
+    expect(moved).toBeGreaterThan(0);
+    expect(moved).toBeLessThan(count);
+    expect(leftForSync).toBe(0);
+    expect(await readdir(folder)).toEqual(['kcor']);
+    const paths = await localPaths(state, 'big');
+    for (const record of records) expect(paths.get(record.filename)).toBe(path.join(folder, 'kcor', record.dateObs.slice(0, 4), record.dateObs.slice(5, 7), record.filename));
+    const verified = await mlsoDl(state, 'campaign', 'verify', 'big', '--json');
+    expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: count, missing: 0, changed: 0, unexpected: 0, refused: 0 });
+    expect(verified.status).toBe(0);
   });
 });
