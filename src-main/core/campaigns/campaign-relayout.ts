@@ -41,7 +41,7 @@ export function planLayoutMoves(files: readonly CampaignFileState[], layout: str
     const other = byNewPlace.get(to);
     if (other) {
       throw new InvalidInputError(
-        `Under the layout "${layout}" two files would both be at "${to}" (from ${other.relativePath} and ${file.relativePath}): keep a placeholder that tells them apart.`,
+        `${underLayout(layout)} two files would both be at "${to}" (from ${other.relativePath} and ${file.relativePath}): choose a layout whose placeholders tell them apart.`,
       );
     }
     byNewPlace.set(to, file);
@@ -60,12 +60,16 @@ export function planLayoutMoves(files: readonly CampaignFileState[], layout: str
     if (waiting.length === pending.length) {
       const [first] = waiting;
       throw new InvalidInputError(
-        `Under the layout "${layout}" files would take each other's places (${first!.file.relativePath} and ${first!.to}): change the layout in two steps, or keep a placeholder that tells them apart.`,
+        `${underLayout(layout)} files would take each other's places (${first!.file.relativePath} and ${first!.to}): change the layout in two steps, or choose one whose placeholders tell them apart.`,
       );
     }
     pending = waiting;
   }
   return ordered;
+}
+
+function underLayout(layout: string): string {
+  return layout === '' ? 'With every file in the folder itself,' : `Under the layout ${layout},`;
 }
 
 export interface RelayoutDeps {

@@ -78,7 +78,7 @@ describe("a campaign's layout changed", () => {
     const before = service.store.files(campaign.id);
 
     await expect(service.change(campaign.name, { layout: '' })).rejects.toThrow(
-      `Under the layout "" two files would both be at "${file!.filename}" (from 2024/${file!.filename} and 2025/${file!.filename}): keep a placeholder that tells them apart.`,
+      `With every file in the folder itself, two files would both be at "${file!.filename}" (from 2024/${file!.filename} and 2025/${file!.filename}): choose a layout whose placeholders tell them apart.`,
     );
     expect(service.store.require(campaign.name).layout).toBe('{yyyy}');
     expect(service.store.files(campaign.id)).toEqual(before);
