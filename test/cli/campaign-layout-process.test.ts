@@ -139,4 +139,39 @@ describe('campaign update --layout, out of process', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: count, missing: 0, changed: 0, unexpected: 0, refused: 0 });
     expect(verified.status).toBe(0);
   });
+
+  it('refuses a layout under which two files would share a place, in one sentence, and changes nothing', { timeout: 60_000 }, async () => {
+    const state = await temporaryFolder();
+    const folder = path.join(await temporaryFolder(), 'twice');
+    await mlsoDl(state, 'campaign', 'create', 'twice', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}');
+    // One name at two dates, as a shared file list can give it.
+    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const store = new CampaignStore(ledger);
+    const campaign = store.require('twice');
+    const filename = '20250324_180000_kcor_l2_pb.fts.gz';
+    store.recordFiles(
+      campaign.id,
+      ['2024-03-24T18:00:00', '2025-03-24T18:00:00'].map((dateObs) => ({
+        filename,
+        url: `${emulator().url}/files/${filename}`,
+        instrument: 'kcor',
+        product: 'pb',
+        dateObs,
+        waveRegion: null,
+        obsPlan: null,
+        filesize: 0,
+        expectedSha256: null,
+        relativePath: `${dateObs.slice(0, 4)}/${filename}`,
+        targetPath: targetPathOf(folder, `${dateObs.slice(0, 4)}/${filename}`),
+      })),
+    );
+    ledger.close();
+
+    const refused = await mlsoDl(state, 'campaign', 'update', 'twice', '--layout', '');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      `mlso-dl: With every file in the folder itself, two files would both be at "${filename}" (from 2024/${filename} and 2025/${filename}): choose a layout whose placeholders tell them apart.\n`,
+    );
+    expect(JSON.parse((await mlsoDl(state, 'campaign', 'show', 'twice', '--json')).stdout)).toMatchObject({ layout: '{yyyy}' });
+  });
 });
