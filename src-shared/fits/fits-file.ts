@@ -17,7 +17,7 @@ import {
   paddedToBlocks,
   parseFitsHeader,
 } from './fits-header';
-import { keepsPromise, PRIMARY_ONLY, promisedHdus, type HduPromise } from './promised-hdus';
+import { declaredHdus, keepsPromise, PRIMARY_ONLY, type HduPromise } from './promised-hdus';
 import { isDecodableImage, tileCompressionOf, type TileCompression } from './tile-compression';
 
 /** The file cannot be read as FITS; the message is one sentence: the file's name, then what is wrong. */
@@ -125,7 +125,7 @@ function beginsExtension(source: FitsSource, offset: number): boolean {
 
 function promiseOf(primary: FitsHdu, fileName: string): HduPromise {
   try {
-    return promisedHdus(primary.values, primary.dataBytes);
+    return declaredHdus(primary.values);
   } catch (error) {
     if (error instanceof FitsHeaderError) throw new FitsReadError(fileName, `has a damaged header in HDU 0: ${error.message}`);
     throw error;
@@ -134,10 +134,8 @@ function promiseOf(primary: FitsHdu, fileName: string): HduPromise {
 
 /** "ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4)". */
 function brokenPromise(promise: HduPromise, hdus: number): string {
-  const last = `ends after HDU ${hdus - 1}`;
-  const count = promise.extensions;
-  if (count === undefined) return `${last}, which holds no data: its primary header announces extensions (EXTEND = T) and none follow`;
-  return `${last}: its primary header declares ${count} extension${count === 1 ? '' : 's'} (NEXTEND = ${count})`;
+  const count = promise.extensions ?? promise.required - 1;
+  return `ends after HDU ${hdus - 1}: its primary header declares ${count} extension${count === 1 ? '' : 's'} (NEXTEND = ${count})`;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   paddedToBlocks,
   parseFitsHeader,
 } from './fits-header';
-import { keepsPromise, PRIMARY_ONLY, promisedHdus, type HduPromise } from './promised-hdus';
+import { keepsPromise, PRIMARY_ONLY, promisedDownloadHdus, type HduPromise } from './promised-hdus';
 
 export type FitsLayoutFault = 'not-fits' | 'corrupt' | 'oversized';
 
@@ -164,7 +164,7 @@ export class FitsLayoutWalker {
     try {
       if (!parsed) throw new FitsHeaderError('no END card');
       data = dataUnitBytes(parsed);
-      if (this.hdus === 0) this.promise = promisedHdus(parsed.cards, data);
+      if (this.hdus === 0) this.promise = promisedDownloadHdus(parsed.cards, data);
     } catch (error) {
       if (error instanceof FitsHeaderError) throw this.corrupt(error.message);
       throw error;

@@ -4,9 +4,11 @@
 //
 // How many HDUs a file holds is declared only by the NEXTEND convention: a primary header with EXTEND = T and
 // NEXTEND = n promises n extensions, so a file cut exactly where an HDU ends, or inside the padding of a data unit
-// that is not the last, breaks it. Without NEXTEND, an empty primary HDU (no data) that announces extensions
-// promises at least one: on its own it holds nothing at all. Any other HDU boundary looks exactly like the end
-// of a whole file.
+// that is not the last, breaks it. Downloads (and files judged for skipping) are held to one promise more: an
+// empty primary HDU (no data) that announces extensions promises at least one, since the archive serves no product
+// that is a header alone. The reader does not hold a file to it: a header-only file is valid FITS (astropy writes
+// EXTEND = T on every primary HDU, a lone one too), and astropy and fitsverify read it. Any other HDU boundary
+// looks exactly like the end of a whole file.
 import type { FitsValue } from './fits-cards';
 import { FitsHeaderError } from './fits-header';
 
@@ -21,19 +23,29 @@ export interface HduPromise {
 export const PRIMARY_ONLY: HduPromise = { required: 1 };
 
 /**
- * The promise of a primary header (`cards`, its values by keyword) whose data unit holds `dataBytes`. Throws
+ * The count a primary header (`cards`, its values by keyword) declares: NEXTEND with EXTEND = T. Throws
  * FitsHeaderError for a NEXTEND that is not a count: a damaged header, as a bad NAXISn is (guessing a count could
  * keep a cut file).
  */
-export function promisedHdus(cards: ReadonlyMap<string, FitsValue>, dataBytes: number): HduPromise {
+export function declaredHdus(cards: ReadonlyMap<string, FitsValue>): HduPromise {
   if (cards.get('EXTEND') !== true) return PRIMARY_ONLY;
   const nextend = cards.get('NEXTEND');
-  if (nextend === undefined) return dataBytes === 0 ? { required: 2 } : PRIMARY_ONLY;
+  if (nextend === undefined) return PRIMARY_ONLY;
   if (typeof nextend !== 'number' || !Number.isSafeInteger(nextend) || nextend < 0) {
     const shown = typeof nextend === 'string' ? `'${nextend}'` : String(nextend);
     throw new FitsHeaderError(`NEXTEND = ${shown} where a whole number of at least 0 belongs`);
   }
   return { required: nextend + 1, extensions: nextend };
+}
+
+/**
+ * What a download promises: the declared count, or without one, an extension after an empty primary HDU (whose
+ * data unit holds `dataBytes`) that announces extensions.
+ */
+export function promisedDownloadHdus(cards: ReadonlyMap<string, FitsValue>, dataBytes: number): HduPromise {
+  const declared = declaredHdus(cards);
+  if (declared.extensions === undefined && cards.get('EXTEND') === true && dataBytes === 0) return { required: 2 };
+  return declared;
 }
 
 /** Whether `hdus` whole HDUs (the primary HDU included) are as many as `promise` asks. */

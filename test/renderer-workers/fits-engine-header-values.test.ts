@@ -5,16 +5,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
-import { concat, imageHdu } from '../shared/fits/fits-writer';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'fits-header');
 
 describe("the app's header list", () => {
   it('shows reals, exact integers, complex and logical values as astropy reads them', () => {
-    // astropy wrote the header alone, with EXTEND = T: an extension after it makes it a whole file to the reader
-    // (an empty primary HDU announcing extensions with none after it is a file cut short, as downloads judge it).
-    const header = new Uint8Array(readFileSync(path.join(FIXTURES, 'typed-cards.fits')));
-    const bytes = concat(header, imageHdu({ bitpix: 8, axes: [1], stored: [0], extension: true }));
+    const bytes = new Uint8Array(readFileSync(path.join(FIXTURES, 'typed-cards.fits')));
     const opened = new FitsEngine().open(bytes, 'typed-cards.fits');
     const shown = new Map(opened.hdus[0]!.cards.map((card) => [card.keyword, card.value]));
     expect(Object.fromEntries(['BZERO', 'BZINT', 'X', 'Y', 'Z', 'E5', 'BLANK', 'PASTSAFE', 'BIG', 'CPLX', 'FLAG', 'HUGE'].map((key) => [key, shown.get(key)]))).toEqual({

@@ -8,6 +8,7 @@ import { FitsClient, FitsViewerError, inThreadPort, type FitsPortFactory } from 
 import { answer } from '../../src-renderer/workers/fits-dispatch';
 import { FitsEngine, KEPT_FRAMES } from '../../src-renderer/workers/fits-engine';
 import type { DisplayChoice, FitsReply, FitsRequest, RenderedImage } from '../../src-renderer/workers/fits-protocol';
+import { emptyPrimary } from '../shared/fits/fits-writer';
 import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
 
 const LINEAR_FULL: DisplayChoice = { stretch: 'linear', clipPercents: [0, 100] };
@@ -164,9 +165,9 @@ describe('the FITS worker client', () => {
       new FitsViewerError("cut.fts ends after 4,096 of 16,384 bytes of HDU 0's data.", 'fits'),
     );
     await expect(client.open(NOT_FITS, 'page.fts')).rejects.toMatchObject({ kind: 'fits', message: expect.stringMatching(/^page\.fts is not a FITS file/) });
-    // Cut where its empty primary HDU ends: it announces extensions and none came, as downloads judge it.
-    await expect(client.open(multiExtensionFits().subarray(0, 2880), 'ucomp.fts')).rejects.toThrow(
-      new FitsViewerError('ucomp.fts ends after HDU 0, which holds no data: its primary header announces extensions (EXTEND = T) and none follow.', 'fits'),
+    // Cut where its empty primary HDU ends, with three extensions declared, as downloads judge it.
+    await expect(client.open(emptyPrimary([['NEXTEND', 3]]), 'ucomp.fts')).rejects.toThrow(
+      new FitsViewerError('ucomp.fts ends after HDU 0: its primary header declares 3 extensions (NEXTEND = 3).', 'fits'),
     );
   });
 

@@ -56,6 +56,18 @@ function readerVerdict(bytes: Uint8Array): boolean {
   }
 }
 
+/**
+ * What downloads must say, from the reader's verdict: the same, but for the one promise only downloads are held to
+ * (promised-hdus.ts): an empty primary HDU that announces extensions, alone and without NEXTEND, is valid FITS to
+ * the reader (astropy writes such header-only files) and a cut download to the walker.
+ */
+function downloadVerdictByReader(bytes: Uint8Array): boolean {
+  if (!readerVerdict(bytes)) return false;
+  const { hdus } = readFits(bytes, 'cut.fts');
+  const primary = hdus[0]!;
+  return !(hdus.length === 1 && primary.dataBytes === 0 && primary.values.get('EXTEND') === true && !primary.values.has('NEXTEND'));
+}
+
 /** The walker that the guard and the check on disk share, given the bytes at once. */
 function walkerVerdict(bytes: Uint8Array): boolean {
   const walker = new FitsLayoutWalker();
@@ -177,7 +189,7 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     const disagree: number[] = [];
     for (const cut of cutsOf(parts, stride)) {
       const part = bytes.subarray(0, cut);
-      if (walkerVerdict(part) !== readerVerdict(part)) disagree.push(cut);
+      if (walkerVerdict(part) !== downloadVerdictByReader(part)) disagree.push(cut);
     }
     expect(disagree.slice(0, 10)).toEqual([]);
     expect([walkerVerdict(bytes), readerVerdict(bytes)]).toEqual([true, true]);
@@ -193,7 +205,7 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
         const near = [...boundaries, ...inPadding, pick % (bytes.length + 1)];
         const cut = Math.min(bytes.length, Math.max(0, near[pick % near.length]! + step));
         const part = bytes.subarray(0, cut);
-        expect([cut, walkerVerdict(part)]).toEqual([cut, readerVerdict(part)]);
+        expect([cut, walkerVerdict(part)]).toEqual([cut, downloadVerdictByReader(part)]);
       }),
       { numRuns: 300 },
     );
