@@ -334,6 +334,21 @@ describe('verify', () => {
     expect(within(report).queryByText(/Sync fetches/)).toBeNull();
   });
 
+  it('names a file sync refuses with its reason, and shows the rarer problems only when there are some', async () => {
+    const { fake } = await openCampaigns([{ name: 'Deep', files: { onDisk: 2 } }]);
+    fake.campaigns.verifyProblems = [{ path: 'a/very/long/path.fts', problem: 'refused', reason: 'its path would be 4,200 bytes, more than the system allows (4,095)' }];
+    await fireEvent.click(within(card('Deep')).getByRole('button', { name: 'Verify' }));
+    const report = await within(card('Deep')).findByRole('group', { name: 'Verify report' });
+    within(report).getByText('Verify found problems');
+    within(report).getByText('1 refused');
+    expect(within(report).queryByText(/differs/)).toBeNull();
+    const files = within(report).getByRole('list', { name: 'Files with problems' });
+    expect(within(files).getByRole('listitem').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'refused a/very/long/path.fts: its path would be 4,200 bytes, more than the system allows (4,095)',
+    );
+    within(report).getByText(/Sync refuses these files/);
+  });
+
   it('says all is well when every file is as downloaded', async () => {
     await openCampaigns([{ name: 'Eclipse', files: { onDisk: 5 } }]);
     await fireEvent.click(within(card('Eclipse')).getByRole('button', { name: 'Verify' }));
