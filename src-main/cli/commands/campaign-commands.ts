@@ -17,6 +17,7 @@ import { defaultStateFolder } from '../../core/downloads/state-folder';
 import { printJson, type CliContext } from '../cli-context';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
+import { readProblem } from './file-problems';
 import { writeWholeFile } from './output-file';
 import type { DownloadDisplay } from '../output/download-display';
 import { columnsTable } from '../output/tables';
@@ -305,18 +306,6 @@ async function openCampaignFile(file: string): Promise<CampaignFileInput> {
       }
     },
   };
-}
-
-function readProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const problems: Record<string, string> = {
-    ENOENT: 'there is no such file (check the path)',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder, not a file',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-  };
-  return (code !== undefined ? problems[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** `campaign sync`: queue what is missing through the engine (a batch of its own) and wait, with progress. */

@@ -7,6 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { FitsReadError, readFits, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';
 import { stopAtOnceDuring } from '../stop-at-once';
+import { readProblem } from './file-problems';
 
 /** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -35,7 +36,7 @@ export async function readFitsFile(path: string, signal?: AbortSignal): Promise<
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (error) {
-    throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+    throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
   }
   let bytes: Uint8Array;
   try {
@@ -45,7 +46,7 @@ export async function readFitsFile(path: string, signal?: AbortSignal): Promise<
     bytes = await readUpTo(handle, info.size, signal);
   } catch (error) {
     if (error instanceof UsageError || (signal?.aborted && error === signal.reason)) throw error;
-    throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+    throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
   } finally {
     await handle.close();
   }
@@ -90,14 +91,4 @@ export function parseHdu(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`--hdu "${value}" must be a whole number: 0 is the primary HDU, 1 the first extension.`);
   return Number(value);
-}
-
-/** What went wrong reading or writing a path, in a few words; the system's own message for anything unusual. */
-export function fileProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'there is no such file';
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,7 +5,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';
-import { asUsageError, fileProblem } from './fits-file-input';
+import { readProblem } from './file-problems';
+import { asUsageError } from './fits-file-input';
 
 /** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -21,7 +22,7 @@ export function openFitsFile(path: string): OpenFitsFile {
   try {
     descriptor = openSync(path, OPEN_FLAGS);
   } catch (error) {
-    throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+    throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
   }
   try {
     const info = fstatSync(descriptor);
@@ -35,7 +36,7 @@ export function openFitsFile(path: string): OpenFitsFile {
         try {
           count = readSync(descriptor, bytes, filled, length - filled, offset + filled);
         } catch (error) {
-          throw new UsageError(`Cannot read ${path}: ${fileProblem(error)}.`);
+          throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
         }
         // The file was cut while being read: the reader's own words for a file that ends early.
         if (count === 0) throw new FitsReadError(path, `became shorter while it was read: it ends before byte ${offset + length}`);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../exit-codes';
+import { writeProblem } from './file-problems';
 
 /**
  * A file is written beside itself first and renamed over the target once complete, so a failure never leaves half
@@ -29,19 +30,4 @@ export async function writeWholeFile(target: string, data: string | Uint8Array):
   } catch (error) {
     throw new UsageError(`Cannot write ${target}: ${writeProblem(error)}.`);
   }
-}
-
-function writeProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const problems: Record<string, string> = {
-    ENOENT: 'its folder does not exist',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder, not a file',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-  };
-  return (code !== undefined ? problems[code] : undefined) ?? (error instanceof Error ? error.message : String(error));
 }
