@@ -10,7 +10,8 @@ import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
 import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
 import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { runBuiltCli, startBuiltCli, stopBuiltCli, waitFor } from '../helpers/built-cli';
+import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { waitFor } from '../helpers/wait-for';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const emulator = useEmulator({ imageSize: 32 });

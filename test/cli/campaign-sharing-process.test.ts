@@ -6,7 +6,8 @@ import { readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin, runBuiltCli, runPiped, stopBuiltCli, waitFor } from '../helpers/built-cli';
+import { bin, runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
+import { waitFor } from '../helpers/wait-for';
 import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
 import { temporaryFolder } from '../helpers/fixtures';
 

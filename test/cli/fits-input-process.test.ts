@@ -6,7 +6,8 @@ import { open, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBuiltCli, stopBuiltCli, waitFor, type FinishedRun } from '../helpers/built-cli';
+import { startBuiltCli, stopBuiltCli, type FinishedRun } from '../helpers/built-cli';
+import { waitFor } from '../helpers/wait-for';
 import { temporaryFolder } from '../helpers/fixtures';
 
 afterEach(async () => {

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MlsoClient, type FilesRequest } from '../../src-main/core/api/mlso-client';
 import { runCli } from '../../src-main/cli/run-cli';
 import { Capture, cliAgainst, oddServer, useEmulator } from '../helpers/fixtures';
-import { startBuiltCli, stopBuiltCli, waitFor } from '../helpers/built-cli';
+import { startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { waitFor } from '../helpers/wait-for';
 
 // One pB exposure every 5 s over five observing days: some 11,000 KCor pB entries, so a listing arrives in many pieces.
 const emulator = useEmulator({ cadenceSeconds: 5, imageSize: 8 });

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, DEFAULT_EMULATOR_OPTIONS, type RunningEmulator } from '../../src-main/emulator';
 import { decodeBody, listFiles, rawGet, sessionCookie, type ListedFile } from './http-helpers';
+import { waitFor } from '../helpers/wait-for';
 
 let emulator: RunningEmulator;
 let cookie: string;
@@ -28,14 +29,6 @@ const pick = (index: number): ListedFile => {
   if (!found) throw new Error(`no listed file ${index}`);
   return found;
 };
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Reads a files answer until `enough` says so (or it ends), then hangs up; returns the text received. */
 function readListing(enough: (text: string) => boolean, quietMs?: number): Promise<{ text: string; ended: boolean }> {
@@ -147,7 +140,7 @@ describe('endless listings', () => {
     const text = await response.text();
     expect(JSON.parse(text).files).toHaveLength(files.length);
     expect(emulator.stats().listingBytesSent).toBe(Buffer.byteLength(text));
-    await waitFor(() => emulator.stats().activeListings === 0, 'the listing to end');
+    await waitFor(() => emulator.stats().activeListings === 0, 'the listing to end', 5000);
   });
 
   it('refuses an unknown mode', () => {
@@ -166,7 +159,7 @@ describe('endless listings', () => {
     const madeUp = names.slice(files.length);
     expect(madeUp.every((name) => /^\d{8}_\d{6}_kcor_l2_pb\.fts$/.test(name))).toBe(true);
     expect([...madeUp].sort()).toEqual(madeUp); // later and later, like a real listing
-    await waitFor(() => emulator.stats().activeListings === 0, 'the flood to stop');
+    await waitFor(() => emulator.stats().activeListings === 0, 'the flood to stop', 5000);
     const sent = emulator.stats().listingBytesSent;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(emulator.stats().listingBytesSent).toBe(sent);
@@ -198,7 +191,7 @@ describe('endless listings', () => {
     expect(plateau, 'the writing never came to rest').toBeDefined();
     expect(plateau).toBeGreaterThan(0);
     expect(plateau).toBeLessThan(64 * 1024 * 1024);
-    await waitFor(() => emulator.stats().activeListings === 0, 'the flood to stop');
+    await waitFor(() => emulator.stats().activeListings === 0, 'the flood to stop', 5000);
   });
 
   it('trickle: an entry at a time, the response never ending', async () => {
@@ -206,7 +199,7 @@ describe('endless listings', () => {
     const { text, ended } = await readListing((received) => namesIn(received).length >= files.length + 3);
     expect(ended).toBe(false);
     expect(namesIn(text).slice(0, files.length)).toEqual(files.map((f) => f.filename));
-    await waitFor(() => emulator.stats().activeListings === 0, 'the trickle to stop');
+    await waitFor(() => emulator.stats().activeListings === 0, 'the trickle to stop', 5000);
   });
 
   it('silent: the real entries, then nothing, on a connection that stays open', async () => {
@@ -215,6 +208,6 @@ describe('endless listings', () => {
     expect(ended).toBe(false);
     expect(namesIn(text)).toEqual(files.map((f) => f.filename));
     expect(text.endsWith('}')).toBe(true); // the last entry, and not the end of the answer
-    await waitFor(() => emulator.stats().activeListings === 0, 'the silent listing to be closed');
+    await waitFor(() => emulator.stats().activeListings === 0, 'the silent listing to be closed', 5000);
   });
 });

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { decodeBody, listFiles, rawGet, sessionCookie, type ListedFile } from './http-helpers';
+import { waitFor } from '../helpers/wait-for';
 
 let emulator: RunningEmulator;
 let cookie: string;
@@ -128,7 +129,7 @@ describe('injected faults', () => {
     });
     expect(received).toBeGreaterThan(0);
     expect(emulator.stats().activeDownloads).toBe(1);
-    await waitFor(() => emulator.stats().activeDownloads === 0);
+    await waitFor(() => emulator.stats().activeDownloads === 0, 'no download in flight', 5000);
     expect(emulator.stats().downloadsAborted).toBe(1);
     expect((await download(target)).status).toBe(200); // and the server carries on
   });
@@ -254,17 +255,10 @@ describe('clients that go away', () => {
         req.end();
       });
     }
-    await waitFor(() => emulator.stats().activeDownloads === 0);
+    await waitFor(() => emulator.stats().activeDownloads === 0, 'no download in flight', 5000);
     expect(emulator.stats().downloadsAborted).toBe(5);
     emulator.setOptions({ bandwidthBytesPerSecond: 0 });
     expect((await download(pick(0))).status).toBe(200);
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -126,14 +126,6 @@ export async function processState(pid: number): Promise<string | undefined> {
   }
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Kills every process started here that is still running (unreaped ones and those under a shell included). */
 export async function stopBuiltCli(): Promise<void> {
   for (const pid of grandchildren) {

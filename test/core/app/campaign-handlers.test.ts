@@ -7,7 +7,7 @@ import { isDue } from '../../../src-main/core/campaigns/auto-sync';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { useEmulator } from '../../helpers/fixtures';
-import { waitFor } from '../../helpers/built-cli';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 32 });
 const open: CoreHarness[] = [];

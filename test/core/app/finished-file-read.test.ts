@@ -9,7 +9,7 @@ import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { waitFor } from '../../helpers/built-cli';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 32 });
 const open: CoreHarness[] = [];

@@ -13,7 +13,7 @@ import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger
 import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
 import { InvalidInputError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
-import { waitFor } from '../../helpers/built-cli';
+import { waitFor } from '../../helpers/wait-for';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 import { newJob } from './ledger-jobs';

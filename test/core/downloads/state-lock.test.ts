@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
-import { processState, stopBuiltCli, waitFor } from '../../helpers/built-cli';
+import { processState, stopBuiltCli } from '../../helpers/built-cli';
+import { waitFor } from '../../helpers/wait-for';
 import { runDownload, startUnreapedDownload } from './cli-process';
 import { expectExactFolder, listing } from './engine-harness';
 

@@ -1,16 +1,13 @@
 // Small helpers over Playwright's Page for the specs: navigation by the rail, waiting on conditions.
 import type { Locator, Page } from 'playwright-core';
+import { waitFor } from '../../helpers/wait-for';
 
 export const TIMEOUT_MS = 15_000;
 
-/** Polls `condition` until it holds, or fails with `what` after the timeout. */
+/** Polls `condition` until it holds, or fails with `what` after the timeout; a check that throws counts as "not yet". */
 export async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // A tenth of a second between looks: each one asks the browser.
+  await waitFor(() => condition().catch(() => false), `until ${what}`, timeoutMs, 100);
 }
 
 /** The first match that is visible (hidden screens and <option>s can hold the same text). */
