@@ -1,24 +1,29 @@
 // Preferences in the desktop app: electron-store (atomic JSON writes, checked against a schema) in the
-// userData folder. A file that no longer fits the schema (hand-edited, or from a future version) is set
-// aside rather than deleted, and the app starts from the defaults.
-import { existsSync, renameSync } from 'node:fs';
+// userData folder. The file is first read by the rule web mode reads its own by (settings-file.ts): a damaged
+// file is set aside for the defaults, a bad value goes back to its default with the file as it was kept.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Store from 'electron-store';
 import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsStore } from '../core/app/app-ports';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';
+import { readSettingsFile, setFileAside, warnOnStandardError } from '../core/app/settings-file';
+import { knownSettings } from '../core/app/settings-rules';
 import { SETTINGS_FILE_NAME } from './app-locations';
 import { SETTINGS_SCHEMA } from './settings-schema';
 
 export { defaultDownloadFolder };
 
-export function electronSettingsStore(folder: string, osDownloadsFolder: string): SettingsStore {
+export function electronSettingsStore(folder: string, osDownloadsFolder: string, warn = warnOnStandardError): SettingsStore {
   const defaults = defaultSettings(defaultDownloadFolder(osDownloadsFolder));
-  const store = openStore(folder, defaults);
+  const file = path.join(folder, `${SETTINGS_FILE_NAME}.json`);
+  const reading = readSettingsFile(file, defaults, warn);
+  const store = openStore(folder, file, defaults, warn);
+  if (reading.setAside) store.store = reading.settings;
   return {
     read() {
-      const saved = store.store;
+      const saved = knownSettings(store.store);
       const bounds = saved.windowBounds;
       return { ...defaults, ...saved, windowBounds: bounds ? { ...bounds, maximized: bounds.maximized === true } : null };
     },
@@ -28,16 +33,15 @@ export function electronSettingsStore(folder: string, osDownloadsFolder: string)
   };
 }
 
-function openStore(folder: string, defaults: Settings): Store<Settings> {
+function openStore(folder: string, file: string, defaults: Settings, warn: (message: string) => void): Store<Settings> {
   const open = () => new Store<Settings>({ cwd: folder, name: SETTINGS_FILE_NAME, schema: SETTINGS_SCHEMA, defaults });
   try {
     return open();
   } catch (error) {
-    const file = path.join(folder, `${SETTINGS_FILE_NAME}.json`);
+    // The rules passed the file, yet the schema refuses it: the two disagree, so the defaults are the safe start.
     if (!existsSync(file)) throw error;
-    const setAside = path.join(folder, `${SETTINGS_FILE_NAME}.invalid-${Date.now()}.json`);
-    renameSync(file, setAside);
-    console.warn(`The preferences file did not fit this version and was set aside as ${setAside}:`, error);
+    const setAside = setFileAside(file);
+    warn(`The preferences file ${file} did not fit this version and was set aside as ${setAside}; starting from the defaults.`);
     return open();
   }
 }

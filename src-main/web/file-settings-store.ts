@@ -2,31 +2,29 @@
 // electron-store. Written whole to a temporary file, flushed and renamed into place, so a crash leaves the
 // old file or the new one, never half of one. Not `conf`: it loads a module (when-exit) that hooks every
 // signal when imported and re-raises it, which cut the command line's clean shutdown short.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsStore } from '../core/app/app-ports';
-import { applySettingsChange, knownSettings } from '../core/app/settings-rules';
+import { readSettingsFile, warnOnStandardError } from '../core/app/settings-file';
 
 /** The file's name in the state folder (the name `conf` gave it, so saved settings carry over). */
 export const WEB_SETTINGS_FILE = 'web-settings.json';
 
-export function fileSettingsStore(stateFolder: string, defaultDownloadFolder: string): SettingsStore {
+export function fileSettingsStore(stateFolder: string, defaultDownloadFolder: string, warn = warnOnStandardError): SettingsStore {
   const defaults = defaultSettings(defaultDownloadFolder);
   const file = path.join(stateFolder, WEB_SETTINGS_FILE);
+  const write = (settings: Settings): void => writeFileAtomically(file, `${JSON.stringify(settings, undefined, '\t')}\n`);
   return {
     read() {
-      // A missing, damaged, hand-edited or older file with a bad value falls back to the defaults rather than failing.
-      try {
-        return applySettingsChange(defaults, knownSettings(JSON.parse(readFileSync(file, 'utf8'))));
-      } catch {
-        return defaults;
-      }
+      // A missing file is the defaults; a damaged or hand-edited one is handled as the desktop app handles its own.
+      const { settings, setAside } = readSettingsFile(file, defaults, warn);
+      if (setAside) write(settings);
+      return settings;
     },
-    write(settings) {
-      writeFileAtomically(file, `${JSON.stringify(settings, undefined, '\t')}\n`);
-    },
+    write,
   };
 }
 

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../src-shared/contract/contract';
 import { applySettingsChange } from '../../src-main/core/app/settings-rules';
 import { defaultDownloadFolder, electronSettingsStore } from '../../src-main/electron/electron-settings-store';
+import { defaultSettings } from '../../src-shared/settings/default-settings';
+import { describeBadSettingsFile } from '../helpers/bad-settings-file-cases';
+import { temporaryFolder } from '../helpers/fixtures';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
@@ -112,4 +115,11 @@ describe('the desktop settings store', () => {
     const settings = electronSettingsStore(folder, downloads).read();
     expect(settings).toMatchObject({ lastEmail: 'old@example.com', concurrency: 2, retries: 4, windowBounds: null });
   });
+});
+
+describeBadSettingsFile('the desktop app', {
+  folder: temporaryFolder,
+  fileName: 'settings.json',
+  open: (folder, warn) => electronSettingsStore(folder, downloads, warn),
+  defaults: defaultSettings(path.join(downloads, 'MLSO')),
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { applySettingsChange } from '../../src-main/core/app/settings-rules';
 import { fileSettingsStore } from '../../src-main/web/file-settings-store';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
+import { describeBadSettingsFile } from '../helpers/bad-settings-file-cases';
 import { temporaryFolder } from '../helpers/fixtures';
 
 const downloads = path.resolve('/home/someone/mlso-data');
@@ -69,4 +70,11 @@ describe('the web-mode settings file', () => {
     expect(store.read()).toEqual(defaultSettings(downloads));
     expect(() => store.write(applySettingsChange(store.read(), { concurrency: 7 }))).toThrow();
   });
+});
+
+describeBadSettingsFile('web mode', {
+  folder: temporaryFolder,
+  fileName: 'web-settings.json',
+  open: (folder, warn) => fileSettingsStore(folder, downloads, warn),
+  defaults: defaultSettings(downloads),
 });

@@ -27,6 +27,41 @@ export function knownSettings(record: unknown): Partial<Settings> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => KNOWN.has(key))) as Partial<Settings>;
 }
 
+/** What a saved record (a preferences file) comes to: its good values over the defaults, and why each bad one was dropped. */
+export interface SavedSettings {
+  settings: Settings;
+  /** One sentence per value set back to its default, saying what the value must be. */
+  refused: string[];
+}
+
+/**
+ * The rule both front ends read their preferences file by: each value is checked on its own, so one bad value
+ * (hand-edited, or from another version) costs that setting alone, not the rest of the file.
+ */
+export function settingsFromSaved(defaults: Settings, record: unknown): SavedSettings {
+  const refused: string[] = [];
+  const kept: Partial<Settings> = {};
+  for (const [key, value] of Object.entries(knownSettings(record))) {
+    try {
+      applySettingsChange(defaults, { [key]: value });
+      Object.assign(kept, { [key]: value });
+    } catch (error) {
+      refused.push(error instanceof InvalidInputError ? error.message : `The saved value of "${key}" is not one this version can use.`);
+    }
+  }
+  // Values good alone may still clash together (the server address and its API version): drop the one named.
+  for (;;) {
+    try {
+      return { settings: applySettingsChange(defaults, kept), refused };
+    } catch (error) {
+      const field = error instanceof InvalidInputError ? (error.field as keyof Settings | undefined) : undefined;
+      if (field === undefined || !Object.hasOwn(kept, field)) return { settings: defaults, refused: [...refused, (error as Error).message] };
+      refused.push((error as Error).message);
+      delete kept[field];
+    }
+  }
+}
+
 /** The settings after `change`, checked and tidied; throws InvalidInputError naming the first bad value. */
 export function applySettingsChange(current: Settings, change: Partial<Settings>): Settings {
   if (typeof change !== 'object' || change === null || Array.isArray(change)) {
