@@ -3,7 +3,7 @@
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, screen, session } from 'electron';
 import type { WindowBounds } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
-import { startDemoServer } from '../core/app/demo-server';
+import { startDemoServer } from '../emulator/demo-server';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
 import { installContentSecurityPolicy } from './content-security-policy';

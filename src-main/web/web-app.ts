@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Settings } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';
-import { startDemoServer } from '../core/app/demo-server';
+import { startDemoServer } from '../emulator/demo-server';
 import { InvalidInputError } from '../core/errors';
 import { fileSettingsStore } from './file-settings-store';
 import { withRunOverrides } from './run-overrides';

@@ -3,7 +3,7 @@ import type { EventChannel, Settings } from '../../src-shared/contract/contract'
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
 import type { PlatformShell, SessionVault, SettingsStore } from '../../src-main/core/app/app-ports';
-import { startDemoServer } from '../../src-main/core/app/demo-server';
+import { startDemoServer } from '../../src-main/emulator/demo-server';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { temporaryFolder } from './fixtures';
 

@@ -2,9 +2,9 @@
 // the default catalogue, no faults) and nothing left listening once it is closed.
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MlsoClient } from '../../../src-main/core/api/mlso-client';
-import { startDemoServer } from '../../../src-main/core/app/demo-server';
-import { DEFAULT_EMULATOR_OPTIONS, DEMO_EMAIL, type RunningEmulator } from '../../../src-main/emulator';
+import { MlsoClient } from '../../src-main/core/api/mlso-client';
+import { startDemoServer } from '../../src-main/emulator/demo-server';
+import { DEFAULT_EMULATOR_OPTIONS, DEMO_EMAIL, type RunningEmulator } from '../../src-main/emulator';
 
 const started: RunningEmulator[] = [];
 
