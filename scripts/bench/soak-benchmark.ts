@@ -1,14 +1,14 @@
 // The soak: a campaign of about 5,000 small KCor files synced by mlso-dl while 10 % of the download requests fail
 // (500, 503, 429) or are cut off mid-body, from a seed. The sync's resident memory and open file descriptors are
 // sampled every 250 ms from /proc; the verdict compares the peak of the run's last third with its middle third's.
-// Every file must arrive intact (campaign verify and the folder checker of test/faults/): a lost or damaged file
+// Every file must arrive intact (campaign verify and the folder checker of scripts/faults/): a lost or damaged file
 // fails the benchmark, a trend is reported. The emulator runs in this process: the sync is measured from outside,
 // and the checker needs the exact bytes the emulator serves.
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { createEmulator } from '../../src-main/emulator';
-import { FLAT_LIMITS, type Spread } from '../../test/faults/process-sampler';
-import { faultRates, runSoak, type SoakResult } from '../../test/faults/soak-campaign';
+import { FLAT_LIMITS, type Spread } from '../faults/process-sampler';
+import { faultRates, runSoak, type SoakResult } from '../faults/soak-campaign';
 import type { BenchContext } from './bench-context';
 import { trackChild } from './cleanup';
 import { MIB } from './scenario';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
 import { temporaryFolder } from '../helpers/fixtures';
-import { checkFolderInvariants } from './folder-invariants';
+import { checkFolderInvariants } from '../../scripts/faults/folder-invariants';
 import { plainReasonProblems } from './plain-reason';
-import { judgeTrend, type ProcessSample } from './process-sampler';
+import { judgeTrend, type ProcessSample } from '../../scripts/faults/process-sampler';
 import { sha256Hex } from '../helpers/sha256';
 
 const ledgers: DownloadLedger[] = [];

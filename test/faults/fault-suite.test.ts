@@ -1,7 +1,7 @@
 // The fault suite: the real download engine, in process, against the emulator misbehaving in every way the issue
 // names. The listing goes through the streamed intake, as the command line and the app take it. After each case:
 // the engine finished (or the listing failed with a plain sentence), every file is done or failed with a plain
-// reason, and the folder keeps both promises of folder-invariants.ts.
+// reason, and the folder keeps both promises of scripts/faults/folder-invariants.ts.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
@@ -11,7 +11,7 @@ import type { DownloadEngineOptions } from '../../src-main/core/downloads/downlo
 import type { Job } from '../../src-main/core/downloads/download-ledger';
 import { createEmulator, DEFAULT_EMULATOR_OPTIONS, type DownloadFault, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { listing, useHarnesses, type Harness } from '../core/downloads/engine-harness';
-import { checkFolderInvariants } from './folder-invariants';
+import { checkFolderInvariants } from '../../scripts/faults/folder-invariants';
 import { plainReasonProblems } from './plain-reason';
 
 const BASE_OPTIONS: Partial<EmulatorOptions> = { imageSize: 32 };

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { bin } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
-import { faultRates, runSoak } from './soak-campaign';
+import { faultRates, runSoak } from '../../scripts/faults/soak-campaign';
 
 let emulator: RunningEmulator | undefined;
 const children: ChildProcess[] = [];

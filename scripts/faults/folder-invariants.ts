@@ -3,13 +3,13 @@
 //      the server serves for it (decompressed), and no temporary file is left behind once the engine is done;
 //   2. the ledger matches the folder: every `done` job's file is there with the size and SHA-256 recorded, and no
 //      final-named file exists without a `done` job.
-// Plain Node (no test framework): the benchmark's soak uses it too. It reports every violation instead of stopping
-// at the first, so one run shows the whole damage.
+// Plain Node (no test framework), under scripts/ so that the benchmark's soak may use it as test/faults/ does. It
+// reports every violation instead of stopping at the first, so one run shows the whole damage.
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
 import { isTemporaryName } from '../../src-main/core/downloads/temporary-files';
-import { sha256Hex } from '../helpers/sha256';
 
 export interface FolderInvariantsInput {
   /** The download folder; walked with its sub-folders (a campaign's layout). */
@@ -73,7 +73,7 @@ export async function checkFolderInvariants(input: FolderInvariantsInput): Promi
     }
     const bytes = await readFile(job.targetPath);
     if (bytes.length !== job.bytesWritten) violations.push(`${name} holds ${bytes.length} bytes, the ledger recorded ${job.bytesWritten}`);
-    const sha256 = sha256Hex(bytes);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
     if (sha256 !== job.sha256) violations.push(`${name} does not have the SHA-256 the ledger recorded`);
   }
 

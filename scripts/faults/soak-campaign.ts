@@ -2,7 +2,8 @@
 // fails a share of the downloads (server errors and resets, from a seed). The sync's resident memory and open file
 // descriptors are sampled all along; at the end `campaign verify` must pass and the folder must keep the promises of
 // folder-invariants.ts. The short version runs in `npm test` (test/faults/soak.test.ts), the full one in
-// `npm run bench` (scripts/bench/soak-benchmark.ts); both judge the same things.
+// `npm run bench` (scripts/bench/soak-benchmark.ts); both judge the same things, so it lives under scripts/ (which
+// imports nothing from test/) and the test imports it from here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { openStateLedger } from '../../src-main/core/downloads/open-engine';
@@ -35,7 +36,7 @@ export interface SoakPlan {
   onChild?: (child: ChildProcess) => void;
 }
 
-export interface CliStep {
+interface CliStep {
   status: number | string;
   seconds: number;
   stdout: string;
