@@ -4,6 +4,10 @@ import globals from 'globals';
 import svelte from 'eslint-plugin-svelte';
 import nodePlugin from 'eslint-plugin-n';
 import svelteConfig from './svelte.config.js';
+import { builtinModules } from 'node:module';
+
+const ELECTRON_ONLY_IN_SHELL = { name: 'electron', message: 'Only src-main/electron/ may import electron.' };
+const NO_NODE_IN_BROWSER = 'src-shared and src-renderer run in the browser window too: no Node modules; take it through the contract.';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'coverage/**'] },
@@ -44,11 +48,56 @@ export default tseslint.config(
     files: ['src-renderer/**', 'test/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // The floors of the architecture (its guide's "Rules of the house"). A file takes
+  // the options of the last block naming the rule, so each floor's block repeats the electron rule; test/lint/
+  // plants one violation of each and checks that it is reported.
   {
     // The architecture's first rule: only the Electron shell and its preload may import electron.
-    files: ['src-main/core/**', 'src-main/cli/**', 'src-main/lib/**', 'src-main/web/**', 'src-main/emulator/**', 'src-shared/**', 'src-renderer/**'],
+    files: ['src-main/cli/**', 'src-main/lib/**', 'src-main/web/**', 'src-main/emulator/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ELECTRON_ONLY_IN_SHELL] }] },
+  },
+  {
+    // The core is plain Node under every front end: it is handed what a host provides (ports), never reaches up.
+    files: ['src-main/core/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY_IN_SHELL],
+          patterns: [
+            {
+              regex: String.raw`^\.\.?/(.*/)?(cli|web|electron|emulator)(/|$)`,
+              message: 'src-main/core imports nothing from cli, web, electron or emulator: take it through a port (app-ports.ts) that the host fills.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Shared code and the renderer run in a browser window too: no main-process code, no Node modules.
+    files: ['src-shared/**', 'src-renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY_IN_SHELL, ...builtinModules.map((name) => ({ name, message: NO_NODE_IN_BROWSER }))],
+          patterns: [
+            { regex: '^node:', message: NO_NODE_IN_BROWSER },
+            { regex: '(^|/)src-main(/|$)', message: 'src-shared and src-renderer import nothing from src-main: move what both need to src-shared.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The benchmarks ship nothing from the tests: what both need lives under scripts/ (tests may import it there).
+    files: ['scripts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`^\.\.?/(.*/)?test(/|$)`, message: 'scripts/ imports nothing from test/: move what both need under scripts/.' }] },
+      ],
     },
   },
 );

@@ -1,0 +1,58 @@
+// The floors of the architecture are held by lint: this plants one violation of each rule in a file of the floor it
+// guards and runs the project's own ESLint config on it, so a rule that stops firing (a glob that no longer matches,
+// a later config block that overrides the options) fails here instead of letting the layers blur unnoticed.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ overrideConfigFile: path.resolve('eslint.config.js') });
+
+/** Every message ESLint gives for `code` as if it were the file at `filePath` (relative to the repository). */
+async function lint(filePath: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.resolve(filePath) });
+  return result?.messages ?? [];
+}
+
+async function restrictedImports(filePath: string, code: string) {
+  return (await lint(filePath, code)).filter((message) => message.ruleId === 'no-restricted-imports');
+}
+
+const plantedViolations: [rule: string, filePath: string, code: string][] = [
+  ['src-shared imports nothing from src-main', 'src-shared/filters/planted.ts', "import { MlsoError } from '../../src-main/core/errors';\nexport const x = MlsoError;\n"],
+  ['src-renderer imports nothing from src-main', 'src-renderer/lib/planted.ts', "import type { AppCore } from '../../src-main/core/app/app-core';\nexport type X = AppCore;\n"],
+  ['src-shared imports no node: module', 'src-shared/fits/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
+  ['src-renderer imports no node: module', 'src-renderer/state/planted.ts', "import path from 'node:path';\nexport const x = path;\n"],
+  ['src-shared imports no bare Node builtin', 'src-shared/files/planted.ts', "import { createHash } from 'crypto';\nexport const x = createHash;\n"],
+  ['src-renderer imports no bare Node builtin', 'src-renderer/lib/planted.ts', "import { readFile } from 'fs/promises';\nexport const x = readFile;\n"],
+  ['a Svelte component imports no node: module', 'src-renderer/components/Planted.svelte', "<script lang=\"ts\">\n  import path from 'node:path';\n  const x = path.sep;\n</script>\n\n<p>{x}</p>\n"],
+  ['src-renderer imports no electron', 'src-renderer/lib/planted.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
+  ['src-main/core imports nothing from the emulator', 'src-main/core/app/planted.ts', "import { createEmulator } from '../../emulator';\nexport const x = createEmulator;\n"],
+  ['src-main/core imports nothing from cli', 'src-main/core/downloads/planted.ts', "import { runCli } from '../../cli/run-cli';\nexport const x = runCli;\n"],
+  ['src-main/core imports nothing from web', 'src-main/core/campaigns/planted.ts', "export { startWebApp } from '../../web/web-app';\n"],
+  ['src-main/core imports nothing from electron/', 'src-main/core/planted.ts', "import { runDesktopApp } from '../electron/desktop-app';\nexport const x = runDesktopApp;\n"],
+  ['src-main/core imports no electron', 'src-main/core/app/planted.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  ['src-main/cli imports no electron', 'src-main/cli/planted.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  ['scripts/ imports nothing from test/', 'scripts/bench/planted.ts', "import { sha256Hex } from '../../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
+  ['scripts/ (.mjs) imports nothing from test/', 'scripts/planted.mjs', "import { sha256Hex } from '../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
+];
+
+describe('the layer rules of eslint.config.js', () => {
+  it.each(plantedViolations)('report a planted violation: %s', async (_rule, filePath, code) => {
+    const messages = await restrictedImports(filePath, code);
+    expect(messages, `${filePath}:\n${code}`).toHaveLength(1);
+  });
+
+  const cleanTexts: [what: string, filePath: string, code: string][] = [
+    ['src-shared importing src-shared and a package', 'src-shared/filters/planted.ts', "import { z } from 'zod';\nimport type { Result } from '../contract/contract';\nexport const x = z;\nexport type X = Result<number>;\n"],
+    ['src-renderer importing src-shared', 'src-renderer/lib/planted.ts', "import { INVOKE_CHANNELS } from '../../src-shared/contract/contract';\nexport const x = INVOKE_CHANNELS;\n"],
+    ['src-main/core importing Node, src-shared and itself', 'src-main/core/app/planted.ts', "import path from 'node:path';\nimport { readFile } from 'fs/promises';\nimport { INVOKE_CHANNELS } from '../../../src-shared/contract/contract';\nimport { invokeHandler } from './invoke-handler';\nexport const x = [path, readFile, INVOKE_CHANNELS, invokeHandler];\n"],
+    ['src-main/electron importing electron and the core', 'src-main/electron/planted.ts', "import { app } from 'electron';\nimport { createAppCore } from '../core/app/app-core';\nexport const x = [app, createAppCore];\n"],
+    ['src-main/web importing the emulator', 'src-main/web/planted.ts', "import { createEmulator } from '../emulator';\nexport const x = createEmulator;\n"],
+    ['scripts/ importing src-main and Node', 'scripts/bench/planted.ts', "import path from 'node:path';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [path, createEmulator];\n"],
+    ['test/ importing scripts/ and src-main', 'test/faults/planted.ts', "import { MIB } from '../../scripts/bench/scenario';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [MIB, createEmulator];\n"],
+  ];
+
+  it.each(cleanTexts)('pass a clean text: %s', async (_what, filePath, code) => {
+    expect(await lint(filePath, code), `${filePath}:\n${code}`).toEqual([]);
+  });
+});
