@@ -8,7 +8,7 @@ import { expectSuccess, runTimed, type TimedRun } from './timed-process';
 import type { NodeGetJob, NodeGetResult } from './node-get-worker';
 import type { ListedFile } from './cli-summaries';
 
-export interface BaselineJob {
+interface BaselineJob {
   files: readonly ListedFile[];
   cookie: string;
   concurrency: number;
@@ -17,7 +17,7 @@ export interface BaselineJob {
   scratchDir: string;
 }
 
-export interface BaselineRun {
+interface BaselineRun {
   run: TimedRun;
   /** The downloader's own batch time when it reports one (Node worker); otherwise undefined: use wall time. */
   batchSeconds?: number;

@@ -12,7 +12,7 @@ import { measureWireSizes } from './wire-sizes';
 import type { BenchContext } from './bench-context';
 import type { Progress } from './progress';
 
-export const batchEmulatorArgs = (): string[] => [
+const batchEmulatorArgs = (): string[] => [
   '--latency',
   `${Math.round(LATENCY_SECONDS * 1000)}ms`,
   '--bandwidth',

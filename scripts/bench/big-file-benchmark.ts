@@ -12,7 +12,7 @@ import { BIG, BIG_IMAGE_SIZE, BIG_RAW_MIN_BYTES } from './scenario';
 import type { BenchContext } from './bench-context';
 import type { FileQuery } from './mlso-dl-cli';
 
-export const bigEmulatorArgs = (): string[] => ['--image-size', String(BIG_IMAGE_SIZE), '--bandwidth', '0'];
+const bigEmulatorArgs = (): string[] => ['--image-size', String(BIG_IMAGE_SIZE), '--bandwidth', '0'];
 
 interface BigScenario {
   title: string;

@@ -10,7 +10,7 @@ import { MIB } from './scenario';
 import { fixed, renderTable } from './text-table';
 import { expectSuccess, runTimed } from './timed-process';
 
-export const CAMPAIGN = {
+const CAMPAIGN = {
   // One KCor pB image every 7 s over the last three observing days: about 5,000 small files.
   emulatorArgs: ['--cadence', '7', '--days', '5', '--image-size', '32'],
   query: ['-i', 'kcor', '-p', 'pb', '-s', '2025-03-22'],
@@ -21,7 +21,7 @@ export const CAMPAIGN = {
 const STEPS = ['first sync', 'second sync', 'verify', 'export csv', 'files --download (peer)'] as const;
 type Step = (typeof STEPS)[number];
 
-export interface CampaignSample {
+interface CampaignSample {
   wallSeconds: number;
   peakRssBytes?: number;
 }

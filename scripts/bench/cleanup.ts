@@ -25,11 +25,7 @@ export function trackFolder(folder: string): void {
   folders.add(folder);
 }
 
-export function untrackFolder(folder: string): void {
-  folders.delete(folder);
-}
-
-export function isRunning(child: ChildProcess): boolean {
+function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 

@@ -1,7 +1,7 @@
 // The JSON the CLI prints, checked at the boundary so a changed format fails with a clear message, not a NaN.
 import { z } from 'zod';
 
-export const listedFileSchema = z.looseObject({
+const listedFileSchema = z.looseObject({
   'date-obs': z.string(),
   filename: z.string().min(1),
   url: z.string().min(1),

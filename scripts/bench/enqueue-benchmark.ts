@@ -12,7 +12,7 @@ import { MIB } from './scenario';
 import { fixed, renderTable } from './text-table';
 import { expectSuccess, runTimed } from './timed-process';
 
-export const ENQUEUE = {
+const ENQUEUE = {
   instrument: 'kcor',
   product: 'pb',
   startDate: '2025-03-16',
@@ -26,12 +26,12 @@ const WAYS = [
   { label: 'intake, progress followed (a display)', followProgress: true },
 ] as const;
 
-export interface EnqueueSample extends EnqueueProbeResult {
+interface EnqueueSample extends EnqueueProbeResult {
   /** The probe process's peak RSS polled from outside (VmHWM), as for every other row. */
   polledPeakRssBytes?: number;
 }
 
-export interface EnqueueRow {
+interface EnqueueRow {
   label: string;
   followProgress: boolean;
   samples: EnqueueSample[];

@@ -26,14 +26,14 @@ const FORMS = [
  */
 const THROUGH_A_PIPE = 'exec "$@" > >(exec wc -c)';
 
-export interface ListingSample {
+interface ListingSample {
   wallSeconds: number;
   peakRssBytes?: number;
   /** Bytes that came out of the pipe. */
   outputBytes: number;
 }
 
-export interface ListingRow {
+interface ListingRow {
   label: string;
   args: string[];
   samples: ListingSample[];

@@ -17,7 +17,7 @@ interface StartupCommand {
   targetMs?: number;
 }
 
-export interface StartupRow extends StartupCommand {
+interface StartupRow extends StartupCommand {
   samplesMs: number[];
 }
 

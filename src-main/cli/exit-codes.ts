@@ -9,7 +9,7 @@ export const EXIT_FAILURE = 1;
 /** Bad usage or invalid input: nothing was (or should have been) sent. */
 export const EXIT_USAGE = 2;
 /** Interrupted with Ctrl-C (128 + SIGINT), as shells expect. */
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
 /** The signals that ask mlso-dl to stop: Ctrl-C, `kill`, a closed terminal. */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

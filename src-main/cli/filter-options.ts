@@ -3,11 +3,10 @@
 // commands and reaches the request, with no list here to update. Light: loaded at start-up with the program.
 import { Option, type Command } from 'commander';
 import type { FileFilters } from '../../src-shared/filters/filter-rules';
-import { FILTER_DEFINITIONS, FILTER_TABLE, type FilterDefinition } from '../../src-shared/filters/filter-table';
+import { FILTER_DEFINITIONS, type FilterDefinition, type FilterOptionSpec } from '../../src-shared/filters/filter-table';
 
 /** `carrington-rotation` -> `carringtonRotation`, the key commander stores an option's value under. */
 type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Text;
-type FilterOptionSpec = (typeof FILTER_TABLE)[number]['option'];
 type AliasesOf<Spec> = Spec extends { hiddenAliases: readonly (infer Alias extends string)[] } ? Alias : never;
 type FilterFlag = FilterOptionSpec['long'] | AliasesOf<FilterOptionSpec>;
 

@@ -7,7 +7,7 @@ import { contentSecurityPolicy } from '../core/content-security-policy';
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** The response headers with our policy in place of any policy the response carried. */
-export function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): Record<string, string[]> {
+function withContentSecurityPolicy(headers: Record<string, string[]> | undefined): Record<string, string[]> {
   const kept = Object.entries(headers ?? {}).filter(([name]) => !/^content-security-policy(-report-only)?$/i.test(name));
   return { ...Object.fromEntries(kept), 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] };
 }

@@ -15,7 +15,7 @@ export interface TrustedPage {
 }
 
 /** Refused as data (like every failure) so the page sees a message rather than an IPC exception. */
-export function untrustedSenderResult(): Result<never> {
+function untrustedSenderResult(): Result<never> {
   return { ok: false, error: { kind: 'unsupported', message: 'Only the MLSO Downloader window may use the app.' } };
 }
 
@@ -23,7 +23,7 @@ export function untrustedSenderResult(): Result<never> {
  * Whether the message comes from the app's page in the main window's top frame: not an iframe, not another page
  * the window was somehow made to show, not another web contents (a devtools extension, a window that slipped out).
  */
-export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, page: TrustedPage): boolean {
+function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, page: TrustedPage): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
   const contents = page.contents();

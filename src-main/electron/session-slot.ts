@@ -7,7 +7,7 @@ interface SessionFile {
   encryptedSession?: string;
 }
 
-export const SESSION_FILE_NAME = 'session';
+const SESSION_FILE_NAME = 'session';
 
 export function electronSessionSlot(folder: string): EncryptedSessionSlot {
   const store = new Store<SessionFile>({

@@ -85,7 +85,7 @@ function earthFromSun(jde: number): [number, number] {
 }
 
 /** The Sun's apparent Carrington longitude (degrees, [0, 360)) at a UT instant (epoch seconds). */
-export function carringtonLongitude(epochSeconds: number): number {
+function carringtonLongitude(epochSeconds: number): number {
   const jde = UNIX_EPOCH_JD + (epochSeconds + ttMinusUtcSeconds(epochSeconds)) / SECONDS_PER_DAY;
   const t = (jde - J2000_JD) / 36525;
   // The IAU's pole of the Sun (RA 286.13°, Dec 63.87°) and the node its prime meridian counts from (where the

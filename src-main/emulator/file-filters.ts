@@ -4,7 +4,7 @@ import { parseQueryDate } from './timestamps';
 import { WAVE_REGIONS, type ProductDefinition, type InstrumentDefinition } from './instruments';
 import type { FileRecord } from './catalog';
 
-export const FILTER_NAMES = ['start-date', 'end-date', 'cr', 'every', 'wave-region', 'obs-plan'] as const;
+const FILTER_NAMES = ['start-date', 'end-date', 'cr', 'every', 'wave-region', 'obs-plan'] as const;
 
 const DATE_FORMS = 'use %Y-%m-%dT%H:%M:%S or %Y-%m-%d (UT), e.g. 2025-01-01T10:30:00 or 2025-01-01';
 const EVERY = /^([0-9]+)(second|minute|hour|day|week|month|quarter|year)s?$/;

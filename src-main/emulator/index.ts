@@ -6,6 +6,5 @@
 //   POST /__emulator/fault            {filename, fault, times?}
 //   POST /__emulator/expire-sessions
 export { createEmulator, type RunningEmulator } from './create-emulator';
-export { DEMO_EMAIL, DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions, type BodyForm } from './options';
-export { DOWNLOAD_FAULTS, type DownloadFault } from './faults';
-export type { EmulatorStats } from './stats';
+export { DEMO_EMAIL, DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options';
+export type { DownloadFault } from './faults';

@@ -36,7 +36,7 @@ const ucompProduct = (id: string, title: string, description: string, filters: r
   filters,
 });
 
-export const KCOR: InstrumentDefinition = {
+const KCOR: InstrumentDefinition = {
   id: 'kcor',
   name: 'COSMO K-Coronagraph (KCor)',
   doi: 'https://doi.org/10.5065/D69G5JV8',
@@ -59,7 +59,7 @@ export const KCOR: InstrumentDefinition = {
   ],
 };
 
-export const UCOMP: InstrumentDefinition = {
+const UCOMP: InstrumentDefinition = {
   id: 'ucomp',
   name: 'Upgraded Coronal Multi-Polarimeter (UCoMP)',
   // Placeholders: the documents quoted above do not show UCoMP's DOI or landing page; these follow KCor's patterns.

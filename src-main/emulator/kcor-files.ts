@@ -3,7 +3,7 @@ import { compactDateTime } from './timestamps';
 import type { PlannedFile } from './planned-file';
 
 /** File-name suffix per product; every product has its own, so names stay unique across products. */
-export const KCOR_SUFFIXES: Readonly<Record<string, string>> = {
+const KCOR_SUFFIXES: Readonly<Record<string, string>> = {
   pb: 'pb',
   nrgf: 'nrgf',
   pbavg: 'pb_avg',

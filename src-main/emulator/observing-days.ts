@@ -68,7 +68,7 @@ function cloudGaps(random: () => number, from: number, to: number): Array<[numbe
   return gaps;
 }
 
-export type UcompPlanKind = 'synoptic' | 'waves';
+type UcompPlanKind = 'synoptic' | 'waves';
 
 export interface UcompExposure {
   time: number;

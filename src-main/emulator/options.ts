@@ -5,13 +5,13 @@ import { DEMO_EMAIL } from '../../src-shared/api/service-facts';
 /** Registered by default so the demo and the tests can authenticate without setup (shared with the app's hints). */
 export { DEMO_EMAIL };
 
-export type BodyForm = 'gzip-body' | 'content-encoding' | 'alternate';
+type BodyForm = 'gzip-body' | 'content-encoding' | 'alternate';
 
 /**
  * A files endpoint that never finishes its answer (a fault, off by default): after the real entries it sends made-up
  * ones as fast as the client reads (`flood`) or one every 100 ms (`trickle`), or it falls silent and never closes.
  */
-export const ENDLESS_LISTINGS = ['off', 'flood', 'trickle', 'silent'] as const;
+const ENDLESS_LISTINGS = ['off', 'flood', 'trickle', 'silent'] as const;
 export type EndlessListing = (typeof ENDLESS_LISTINGS)[number];
 
 export interface EmulatorOptions {

@@ -5,7 +5,7 @@ import type { PlannedFile } from './planned-file';
 import type { UcompExposure } from './observing-days';
 import type { WaveRegion } from './instruments';
 
-export const UCOMP_FILE_PRODUCTS = [
+const UCOMP_FILE_PRODUCTS = [
   'l1',
   'intensity',
   'mean',

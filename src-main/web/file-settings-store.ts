@@ -11,7 +11,7 @@ import type { SettingsStore } from '../core/app/app-ports';
 import { readSettingsFile, warnOnStandardError } from '../core/app/settings-file';
 
 /** The file's name in the state folder (the name `conf` gave it, so saved settings carry over). */
-export const WEB_SETTINGS_FILE = 'web-settings.json';
+const WEB_SETTINGS_FILE = 'web-settings.json';
 
 export function fileSettingsStore(stateFolder: string, defaultDownloadFolder: string, warn = warnOnStandardError): SettingsStore {
   const defaults = defaultSettings(defaultDownloadFolder);

@@ -12,7 +12,7 @@ import { contentSecurityPolicy } from '../core/content-security-policy';
 import { LoopbackGuard } from './loopback-guard';
 import { staticFile } from './static-files';
 
-export const WEB_SOCKET_PATH = '/ws';
+const WEB_SOCKET_PATH = '/ws';
 const LOOPBACK = '127.0.0.1';
 /**
  * The largest message a page may send; a larger one closes its connection (1009) and the server serves on. Queueing

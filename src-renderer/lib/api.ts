@@ -38,7 +38,7 @@ const TOKEN_KEY = 'mlso-downloader.web-token';
 const NOT_CONNECTED = 'Connection to MLSO Downloader lost; the request was not completed. Try again once it is back.';
 
 /** Waits between reconnection attempts, in milliseconds: quick at first, then every few seconds. */
-export const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 4000] as const;
+const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 4000] as const;
 
 function networkError(message: string): ErrorData {
   return { kind: 'network', message };
@@ -90,7 +90,7 @@ function preloadBridge(bridge: RawBridge): StatusBridge {
   };
 }
 
-export interface WebSocketBridgeOptions {
+interface WebSocketBridgeOptions {
   url: string;
   /** Injected by tests; the browser's WebSocket otherwise. */
   WebSocketImpl?: typeof WebSocket;
@@ -284,7 +284,7 @@ export function takeWebToken(location: Location, history: History, storage: Stor
   }
 }
 
-export function webSocketUrl(location: Location, token: string | null): string {
+function webSocketUrl(location: Location, token: string | null): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   return `${scheme}://${location.host}/ws${query}`;

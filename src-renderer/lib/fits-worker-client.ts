@@ -34,7 +34,7 @@ export interface FitsPort {
   close(): void;
 }
 
-export interface FitsPortEvents {
+interface FitsPortEvents {
   reply(reply: FitsReply): void;
   /** The engine stopped (its script failed to load, or it threw outside a request): every pending call fails. */
   crash(message: string): void;
@@ -137,7 +137,7 @@ export class FitsClient {
  * blob made by the page's own script starts the same way in the desktop app and in web mode (whose end-to-end
  * tests therefore cover it); the Content-Security-Policy allows workers from 'self' and blob: only.
  */
-export const workerPort: FitsPortFactory = (events) => {
+const workerPort: FitsPortFactory = (events) => {
   const worker = new FitsWorker({ name: 'fits-viewer' });
   worker.onmessage = (event: MessageEvent<FitsReply>) => events.reply(event.data);
   worker.onerror = (event) => {

@@ -19,7 +19,7 @@ import { SettingsStore } from './settings.svelte';
 
 export type Screen = 'browse' | 'downloads' | 'campaigns' | 'settings';
 
-export const SIGN_IN_TO_DOWNLOAD = 'Sign in to download: enter the e-mail address you registered with the observatory.';
+const SIGN_IN_TO_DOWNLOAD = 'Sign in to download: enter the e-mail address you registered with the observatory.';
 
 export type SearchStart = { ok: true } | { ok: false; firstProblem: FilterName | null };
 

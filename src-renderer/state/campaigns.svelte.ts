@@ -65,7 +65,7 @@ export type FieldProblems = { name: string | null; layout: string | null; autoSy
 const DEFAULT_AUTO_SYNC_HOURS = 6;
 
 /** A whole number of hours from 1 to a year's worth: the shared rule, as the core judges it. */
-export const checkAutoSyncHours = autoSyncHoursProblem;
+const checkAutoSyncHours = autoSyncHoursProblem;
 
 export type SaveSearchOutcome = { tone: 'success' | 'info' | 'error'; message: string; campaign: string | null };
 

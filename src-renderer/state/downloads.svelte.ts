@@ -7,9 +7,9 @@ import type { ApiClient } from '../lib/api';
 
 const NO_COUNTS: JobCounts = { total: 0, queued: 0, active: 0, paused: 0, done: 0, failed: 0, cancelled: 0 };
 
-export const NO_RUN: RunProgress = { ...NO_COUNTS, number: 0, inProgress: false, bytesReceived: 0, bytesWritten: 0 };
+const NO_RUN: RunProgress = { ...NO_COUNTS, number: 0, inProgress: false, bytesReceived: 0, bytesWritten: 0 };
 
-export const EMPTY_OVERALL: OverallProgress = {
+const EMPTY_OVERALL: OverallProgress = {
   ...NO_COUNTS,
   bytesReceived: 0,
   bytesWritten: 0,

@@ -27,8 +27,8 @@ export const PREFETCH_FRAMES = 3;
 export const KEPT_RENDERED_FRAMES = PREFETCH_FRAMES + 2;
 export const FPS_RANGE = { min: 1, max: 30, initial: 5 } as const;
 
-export const NOTHING_DOWNLOADED = 'None of the files listed is downloaded yet: download some, then press Play downloaded.';
-export const NOTHING_ON_DISK = 'No file of this campaign is on disk yet: press Sync, then Play once files have arrived.';
+const NOTHING_DOWNLOADED = 'None of the files listed is downloaded yet: download some, then press Play downloaded.';
+const NOTHING_ON_DISK = 'No file of this campaign is on disk yet: press Sync, then Play once files have arrived.';
 
 export class SequencePlayerStore {
   isOpen = $state(false);
@@ -312,12 +312,12 @@ export class SequencePlayerStore {
 }
 
 /** Frames in time order: by date-obs, then by name (names of MLSO files begin with the date and time too). */
-export function inTimeOrder(frames: readonly PlayerFrame[]): PlayerFrame[] {
+function inTimeOrder(frames: readonly PlayerFrame[]): PlayerFrame[] {
   return [...frames].sort((a, b) => (a.dateObs ?? '').localeCompare(b.dateObs ?? '') || a.name.localeCompare(b.name));
 }
 
 /** The campaign's files that are on disk. */
-export function campaignFrames(files: readonly CampaignFileView[]): PlayerFrame[] {
+function campaignFrames(files: readonly CampaignFileView[]): PlayerFrame[] {
   return files.flatMap((file) => (file.state === 'done' && file.jobId !== null ? [{ jobId: file.jobId, name: file.filename, dateObs: file.dateObs }] : []));
 }
 

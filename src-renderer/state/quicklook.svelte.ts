@@ -116,7 +116,7 @@ export class QuickLookStore {
 }
 
 /** Cards whose keyword, value or comment contains the text (any case); all of them for an empty filter. */
-export function filterCards(cards: readonly HeaderCard[], filter: string): HeaderCard[] {
+function filterCards(cards: readonly HeaderCard[], filter: string): HeaderCard[] {
   const wanted = filter.trim().toLowerCase();
   if (wanted === '') return [...cards];
   return cards.filter((card) => `${card.keyword}\n${card.value}\n${card.comment}`.toLowerCase().includes(wanted));

@@ -21,7 +21,7 @@ export interface ListingSummary {
   hasObsPlan: boolean;
 }
 
-export function summarise(files: readonly FileEntry[]): ListingSummary {
+function summarise(files: readonly FileEntry[]): ListingSummary {
   let first: string | null = null;
   let last: string | null = null;
   let hasWaveRegion = false;
@@ -46,7 +46,7 @@ export function summarise(files: readonly FileEntry[]): ListingSummary {
 }
 
 /** The listing's files per time bin across the range searched, for the coverage timeline; null when none were found. */
-export function listingTimeline(query: FilesQuery, files: readonly FileEntry[]): TimelineBins | null {
+function listingTimeline(query: FilesQuery, files: readonly FileEntry[]): TimelineBins | null {
   if (files.length === 0) return null;
   const dateObs = files.map((file) => file['date-obs']);
   const range = searchedRange(query.filters, dateObs);

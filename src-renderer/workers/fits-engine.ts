@@ -21,7 +21,7 @@ const KEPT_IMAGES = 2;
 const WARM_UP_SIZE = 384;
 
 /** A request about something the worker no longer holds (it restarted, or the file was closed). */
-export class FitsEngineError extends Error {}
+class FitsEngineError extends Error {}
 
 interface OpenDocument {
   file: FitsFile;

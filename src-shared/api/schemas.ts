@@ -41,7 +41,7 @@ export type InstrumentSummary = Instrument & {
   'end-date': string;
 };
 
-export const productEntrySchema = z.looseObject({
+const productEntrySchema = z.looseObject({
   id: z.string().min(1),
   title: z.string(),
   description: z.string(),

@@ -1,7 +1,7 @@
 // "Sync automatically every N hours while the app is open": the one rule for N, judged alike by the form and the core.
 
 /** The longest period accepted: a year. */
-export const LONGEST_AUTO_SYNC_HOURS = 24 * 365;
+const LONGEST_AUTO_SYNC_HOURS = 24 * 365;
 
 /** Null when `hours` is a whole number of hours from 1 to a year's worth; otherwise what to type instead. */
 export function autoSyncHoursProblem(hours: number | null): string | null {

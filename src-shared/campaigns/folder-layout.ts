@@ -5,7 +5,7 @@ import type { FileEntry } from '../api/schemas';
 import { toSafeName } from '../files/safe-filename';
 
 export const LAYOUT_PLACEHOLDERS = ['instrument', 'product', 'yyyy', 'mm', 'dd', 'wave_region', 'obs_plan'] as const;
-export type LayoutPlaceholder = (typeof LAYOUT_PLACEHOLDERS)[number];
+type LayoutPlaceholder = (typeof LAYOUT_PLACEHOLDERS)[number];
 
 export const LAYOUT_EXAMPLE = '{instrument}/{product}/{yyyy}/{mm}/{dd}';
 

@@ -4,9 +4,8 @@
 // and name what they refuse. Below the table, the compiler holds each schema to its channel's type in contract.ts.
 import { z } from 'zod';
 import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
-import { EXISTING_FILE_POLICIES } from '../downloads/existing-file-policy';
 import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
-import { CONCURRENCY_RANGE, LISTING_TIMEOUT_MINUTES_RANGE, MAX_LISTING_MEGABYTES_RANGE, RETRIES_RANGE } from '../settings/default-settings';
+import { rangeText, SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting-definitions';
 import type { ArgsOf, InvokeChannel, Settings } from './contract';
 
 /** Names, e-mails, ids, filter values, templates: one line, and far longer than any real one. */
@@ -17,7 +16,7 @@ export const PATH_MAX_CHARS = 32_767;
  * A shared campaign file (campaigns:import) with its file list takes about 530 bytes per file, so this holds some
  * 380,000 files; escaped as a JSON string (its quotes and line ends double) it still fits web mode's message limit.
  */
-export const CAMPAIGN_FILE_MAX_CHARS = 192 * 1024 * 1024;
+const CAMPAIGN_FILE_MAX_CHARS = 192 * 1024 * 1024;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
@@ -73,35 +72,34 @@ interface SettingArgument<T> {
   schema: z.ZodType<T>;
 }
 
-function setting<T>(label: string, schema: z.ZodType<T>): SettingArgument<T> {
-  return { label, schema };
+/**
+ * The type of each kind of setting in the table. Ranges are the settings rules' business (they name the value
+ * refused), but a value of the wrong type is refused here with the same sentence.
+ */
+function settingSchema(definition: SettingDefinition<unknown>): z.ZodType {
+  switch (definition.kind) {
+    case 'link':
+      return link();
+    case 'name':
+    case 'text':
+      return name();
+    case 'path':
+      return path();
+    case 'whole':
+      return z.number({ error: `must be a whole number ${rangeText(definition.range)}` });
+    case 'choice':
+      return z.enum(definition.choices as readonly string[] as [string, ...string[]], { error: `must be one of ${definition.choices.join(', ')}` });
+    case 'switch':
+      return z.boolean();
+    case 'bounds':
+      return z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() }).nullable();
+  }
 }
 
-/** Whole numbers in a range: the range itself is the settings rules' business, but their sentence is the same. */
-function wholeSetting(label: string, range: { min: number; max: number }): SettingArgument<number> {
-  return setting(label, z.number({ error: `must be a whole number from ${range.min} to ${range.max}` }));
-}
-
-/** One entry per setting: a setting added to Settings without one here is a type error. */
-export const SETTING_ARGUMENTS = {
-  baseUrl: setting('The server address', link()),
-  apiVersion: setting('The API version', name()),
-  clientName: setting('The client name', name()),
-  downloadFolder: setting('The download folder', path()),
-  concurrency: wholeSetting('Concurrency', CONCURRENCY_RANGE),
-  retries: wholeSetting('Retries', RETRIES_RANGE),
-  existingFiles: setting('The choice for files already there', z.enum(EXISTING_FILE_POLICIES, { error: `must be one of ${EXISTING_FILE_POLICIES.join(', ')}` })),
-  lastEmail: setting('The last e-mail', name()),
-  rememberSession: setting('Remember the session', z.boolean()),
-  useDemoServer: setting('Use the demo server', z.boolean()),
-  allowOtherHosts: setting('Allow downloads from other servers', z.boolean()),
-  windowBounds: setting(
-    'The window position',
-    z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() }).nullable(),
-  ),
-  listingTimeoutMinutes: wholeSetting('The listing time limit (minutes)', LISTING_TIMEOUT_MINUTES_RANGE),
-  maxListingMegabytes: wholeSetting('The listing size limit (MB)', MAX_LISTING_MEGABYTES_RANGE),
-} satisfies { [K in keyof Settings]-?: SettingArgument<Settings[K]> };
+/** One entry per setting of the table, its label and the schema of its kind. */
+export const SETTING_ARGUMENTS = Object.fromEntries(
+  Object.entries(SETTING_DEFINITIONS).map(([key, definition]) => [key, { label: definition.label, schema: settingSchema(definition as SettingDefinition<unknown>) }]),
+) as { [K in keyof Settings]-?: SettingArgument<Settings[K]> };
 
 const settingsChange = z.strictObject(
   Object.fromEntries(Object.entries(SETTING_ARGUMENTS).map(([key, argument]) => [key, argument.schema.optional()])) as {
@@ -162,4 +160,5 @@ type Agrees<C extends InvokeChannel> = [z.output<(typeof INVOKE_ARGUMENTS)[C]>] 
     : false
   : false;
 type Disagreeing = { [C in InvokeChannel]: Agrees<C> extends true ? never : C }[InvokeChannel];
+/** @public Exported so the compiler keeps it: nothing reads it, the check is its type. */
 export const SCHEMAS_MATCH_CONTRACT: [Disagreeing] extends [never] ? true : { schemaDisagreesWith: Disagreeing } = true;

@@ -126,12 +126,12 @@ export interface CampaignFileView {
   jobId: number | null;
 }
 
-export interface DownloadsSnapshot {
+interface DownloadsSnapshot {
   jobs: JobView[];
   overall: OverallProgress;
 }
 
-export interface InvokeChannels {
+interface InvokeChannels {
   'app:info': { args: void; result: AppInfo };
   'settings:get': { args: void; result: Settings };
   /** Validates and saves; a change of server, concurrency or retries takes effect at once. */

@@ -2,7 +2,7 @@
 // bins), bins on natural UT boundaries (whole hours, days, Mondays, calendar months), and the files counted per
 // bin in one pass over their date-obs text. A listing can hold 100,000 files, so no Date is made per file.
 
-export type BinUnit = 'minute' | 'hour' | 'day' | 'week' | 'month';
+type BinUnit = 'minute' | 'hour' | 'day' | 'week' | 'month';
 
 export interface BinSize {
   readonly unit: BinUnit;
@@ -35,7 +35,7 @@ export interface TimelineBins extends TimelineScale {
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
-export const WEEK_MS = 7 * DAY_MS;
+const WEEK_MS = 7 * DAY_MS;
 /** A calendar month's average length, only for choosing a size; month bins follow the calendar. */
 const MONTH_MS = 30.436875 * DAY_MS;
 const UNIT_MS: Record<BinUnit, number> = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS, week: WEEK_MS, month: MONTH_MS };

@@ -7,7 +7,7 @@ import { DATE_FORMS } from './ut-timestamp';
 export const WAVE_REGIONS = ['637', '706', '789', '1074', '1079'] as const;
 
 /** A filter's command-line option; commander gives its value under the camel-cased long name (`carringtonRotation`). */
-export interface FilterOption {
+interface FilterOption {
   /** The long flag without its dashes. */
   long: string;
   /** The one-letter flag without its dash, when the filter has one. */
@@ -22,7 +22,7 @@ export interface FilterOption {
 }
 
 /** A field typed freely. */
-export interface TextField {
+interface TextField {
   kind: 'text';
   inputMode?: 'numeric';
   placeholder?: string;
@@ -32,7 +32,7 @@ export interface TextField {
 }
 
 /** A field chosen from a fixed list, with an empty choice meaning "not set". */
-export interface SelectField {
+interface SelectField {
   kind: 'select';
   emptyLabel: string;
   choices: readonly { value: string; label: string }[];
@@ -52,7 +52,7 @@ export interface FilterDefinition<Name extends string = string> {
 const DATE_FIELD: TextField = { kind: 'text', placeholder: 'YYYY-MM-DD', suffix: 'UT', monospace: true };
 
 /** In the order the window shows the fields and the rules report problems. */
-export const FILTER_TABLE = [
+const FILTER_TABLE = [
   {
     name: 'start-date',
     label: 'Start date',
@@ -98,6 +98,8 @@ export const FILTER_TABLE = [
 ] as const satisfies readonly FilterDefinition[];
 
 export type FilterName = (typeof FILTER_TABLE)[number]['name'];
+/** A filter's command-line option as the table writes it: its long name and hidden aliases as literal types. */
+export type FilterOptionSpec = (typeof FILTER_TABLE)[number]['option'];
 
 /** The table read entry by entry, with every optional part visible to the type checker. */
 export const FILTER_DEFINITIONS: readonly FilterDefinition<FilterName>[] = FILTER_TABLE;

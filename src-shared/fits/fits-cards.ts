@@ -57,7 +57,7 @@ export function cardText(bytes: Uint8Array, offset: number): string {
 }
 
 /** Whether a card is END (the keyword alone, blank-filled to 8 columns). */
-export function isEndRecord(record: string): boolean {
+function isEndRecord(record: string): boolean {
   return record.startsWith('END     ');
 }
 

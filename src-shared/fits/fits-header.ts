@@ -15,8 +15,6 @@ const VALID_BITPIX = [8, 16, 32, 64, -32, -64];
 /** A header whose values cannot describe a data unit; the message says which card, e.g. "no NAXIS2 card". */
 export class FitsHeaderError extends Error {}
 
-export type { FitsValue };
-
 export interface FitsHeader {
   /** Values by keyword (the first card of each), in the order the cards came. */
   cards: Map<string, FitsValue>;

@@ -11,7 +11,7 @@ import { checkPercents, interpolated, orderStatistic, ranksFor } from './image-p
 export type ImagePass = (visit: (values: Float32Array | Float64Array) => void) => void;
 
 /** A group of values this large or smaller is collected and selected from: 32 MiB of doubles. */
-export const COLLECT_LIMIT = 1 << 22;
+const COLLECT_LIMIT = 1 << 22;
 
 const DIGIT_BITS = 16;
 const DIGITS = 1 << DIGIT_BITS;

@@ -9,7 +9,7 @@ import { displayBytes, type ClipRange, type StretchName } from './image-stretch'
 import { streamedPercentiles, type ImagePass } from './streamed-percentiles';
 
 /** Pixels decoded at once: a band of 16 MiB of doubles, or one tile's height of rows if that is more. */
-export const BAND_PIXELS = 1 << 21;
+const BAND_PIXELS = 1 << 21;
 
 export interface QuicklookChoice {
   percents: readonly [number, number];

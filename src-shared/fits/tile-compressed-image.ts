@@ -16,8 +16,8 @@ import type { TileCompression } from './tile-compression';
  * The most pixels a tile-compressed image may claim, and a tile: a few bytes of a hostile file's header could
  * otherwise ask for terabytes. 2^31 pixels is a 46,000-pixel square; 2^26 a tile of 8192 x 8192.
  */
-export const MAX_COMPRESSED_PIXELS = 2 ** 31;
-export const MAX_TILE_PIXELS = 2 ** 26;
+const MAX_COMPRESSED_PIXELS = 2 ** 31;
+const MAX_TILE_PIXELS = 2 ** 26;
 
 /** What a quantized integer stands for in SUBTRACTIVE_DITHER_2: an exact zero (ZBLANK, usually -2147483647, NaN). */
 const ZERO_VALUE = -2147483646;

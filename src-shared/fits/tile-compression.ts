@@ -4,9 +4,9 @@
 import type { FitsValue } from './fits-cards';
 
 /** The algorithms the reader decodes (RICE_ONE is an old name of RICE_1 that cfitsio still writes). */
-export const DECODED_COMPRESSIONS = ['RICE_1', 'RICE_ONE', 'GZIP_1', 'GZIP_2', 'NOCOMPRESS'] as const;
+const DECODED_COMPRESSIONS = ['RICE_1', 'RICE_ONE', 'GZIP_1', 'GZIP_2', 'NOCOMPRESS'] as const;
 
-export type Quantization = 'NO_DITHER' | 'SUBTRACTIVE_DITHER_1' | 'SUBTRACTIVE_DITHER_2';
+type Quantization = 'NO_DITHER' | 'SUBTRACTIVE_DITHER_1' | 'SUBTRACTIVE_DITHER_2';
 
 export interface TileCompression {
   /** ZCMPTYPE as written, e.g. RICE_1, GZIP_1, HCOMPRESS_1. */

@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { oddServer } from '../helpers/fixtures';
 
-export type RequestKind = 'authenticate' | 'listing' | 'download' | 'other';
+type RequestKind = 'authenticate' | 'listing' | 'download' | 'other';
 
 export interface HoldRules {
   /** Hold the listing's answer (its headers and body) until a request of this kind arrives. */
@@ -23,7 +23,7 @@ export interface HeldListingProxy {
 
 const TAIL_BYTES = 200;
 
-export function kindOf(path: string): RequestKind {
+function kindOf(path: string): RequestKind {
   if (path.startsWith('/v1/authenticate')) return 'authenticate';
   if (path.startsWith('/v1/download')) return 'download';
   if (/^\/v1\/instruments\/[^/]+\/products\/[^/]+\/files\/?(\?|$)/.test(path)) return 'listing';

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (Playwright's own browser download does not work here).
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -13,7 +13,7 @@ import { temporaryFolder } from '../helpers/fixtures';
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const PACKAGE_NAME = 'mlso-downloader';
 
-export interface PackedFile {
+interface PackedFile {
   path: string;
   size: number;
 }

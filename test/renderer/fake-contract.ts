@@ -82,7 +82,7 @@ export const METADATA: Record<string, ProductMetadata[]> = {
   ],
 };
 
-export const WAVE_REGIONS_CYCLE = ['1074', '789', '637', '706', '1079'] as const;
+const WAVE_REGIONS_CYCLE = ['1074', '789', '637', '706', '1079'] as const;
 const OBS_PLANS = ['synoptic-original-lines.cbk', 'waves.cbk'] as const;
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
@@ -217,7 +217,7 @@ export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}
   };
 }
 
-export const DEFAULT_SETTINGS: Settings = {
+const DEFAULT_SETTINGS: Settings = {
   baseUrl: 'http://api.mlso.ucar.edu',
   apiVersion: 'v1',
   clientName: 'mlso-downloader',
@@ -234,7 +234,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxListingMegabytes: 256,
 };
 
-export const DEFAULT_APP_INFO: AppInfo = {
+const DEFAULT_APP_INFO: AppInfo = {
   version: '0.1.0',
   transport: 'electron',
   platform: 'linux',

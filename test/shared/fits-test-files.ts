@@ -6,7 +6,7 @@ const CARD = 80;
 export type CardValue = string | number | boolean;
 
 /** One header card, formatted as the standard's fixed format (values right-aligned in columns 11-30). */
-export function card(keyword: string, value: CardValue): string {
+function card(keyword: string, value: CardValue): string {
   const text = typeof value === 'boolean' ? (value ? 'T' : 'F') : typeof value === 'number' ? String(value) : `'${value.padEnd(8)}'`;
   return `${keyword.padEnd(8)}= ${typeof value === 'string' ? text.padEnd(20) : text.padStart(20)}`.padEnd(CARD);
 }

@@ -167,7 +167,7 @@ export function closeCodeOf(bytes: Buffer): number | undefined {
 }
 
 /** GET / answers with the page, as a browser would ask for it. */
-export function getPage(port: number): Promise<number> {
+function getPage(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/', headers: { host: `127.0.0.1:${port}` } }, (res) => {
       res.resume();

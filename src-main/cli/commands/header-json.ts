@@ -11,7 +11,7 @@ export class JsonReal {
   constructor(readonly value: number) {}
 }
 
-export type JsonCardValue = string | number | boolean | null | JsonReal | { re: JsonReal | string; im: JsonReal | string };
+type JsonCardValue = string | number | boolean | null | JsonReal | { re: JsonReal | string; im: JsonReal | string };
 
 /** One card in --json: a commentary card (COMMENT, HISTORY) has a null value and its text as the comment. */
 export interface JsonCard {

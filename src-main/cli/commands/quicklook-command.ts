@@ -28,7 +28,7 @@ export interface QuicklookOptions {
 }
 
 /** What was written, as --json prints it. */
-export interface QuicklookSummary {
+interface QuicklookSummary {
   file: string;
   hdu: number;
   /** The image's own size, and the PNG's (smaller with --size). */

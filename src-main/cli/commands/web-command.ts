@@ -17,7 +17,7 @@ export interface WebOptions {
 }
 
 /** The renderer's build sits beside the bundled command line: dist/cli/mlso-dl.js and dist/renderer/. */
-export function rendererFolder(): string {
+function rendererFolder(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
 }
 

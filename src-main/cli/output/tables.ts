@@ -45,7 +45,7 @@ export function columnsTable(head: readonly string[], rows: readonly (readonly s
 }
 
 /** Wraps text at word boundaries to `width` columns. */
-export function wrap(text: string, width: number): string[] {
+function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
@@ -78,7 +78,7 @@ export function productsTable(products: readonly ProductEntry[], style: TableSty
 }
 
 /** A listing's total: its sum, and whether an unknown size (0) makes it a lower bound. */
-export type ListingTotal = ReturnType<typeof listingTotal>;
+type ListingTotal = ReturnType<typeof listingTotal>;
 
 /** The lines of a files table; its columns are measured once, on a sample of the entries. */
 export interface FilesTableLayout {
@@ -108,7 +108,7 @@ function fileCells(file: FileEntry): Record<'date' | 'instrument' | 'product' | 
 }
 
 /** What the total under a files table is: compressed bytes in binary units, not what the saved files take. */
-export const TOTAL_LABEL = 'compressed (KB = 1024 B); files are saved decompressed';
+const TOTAL_LABEL = 'compressed (KB = 1024 B); files are saved decompressed';
 
 /**
  * The layout of mlsoapi's files table, measured on `sample` (a streamed listing's first block). A later,

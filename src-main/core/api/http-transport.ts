@@ -22,7 +22,7 @@ import { RequestWatch } from './request-watch';
 import type { SessionCookieJar } from './session-cookie-jar';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 
 export interface HttpResponse<T> {
   status: number;
@@ -238,7 +238,7 @@ export async function textOf(chunks: AsyncIterable<Buffer>, limit = Infinity): P
   return Buffer.concat(pieces).toString('utf8').replace(/^\uFEFF/, '');
 }
 
-export function toNetworkError(error: unknown, url: string): NetworkError {
+function toNetworkError(error: unknown, url: string): NetworkError {
   const code = error instanceof AxiosError ? error.code : (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === AxiosError.ETIMEDOUT) return new NetworkError('timeout', url);
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') return new NetworkError('reset', url);

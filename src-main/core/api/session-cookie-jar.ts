@@ -4,7 +4,7 @@
 import { CookieJar } from 'tough-cookie';
 import { ApiServer } from './api-server';
 
-export const SESSION_COOKIE_NAME = 'session';
+const SESSION_COOKIE_NAME = 'session';
 
 export class SessionCookieJar {
   private jar = new CookieJar();

@@ -17,8 +17,6 @@ import { SettingsKeeper } from './settings-keeper';
 import { settingsHandlers } from './settings-handlers';
 import { shellHandlers } from './shell-handlers';
 
-export { UnsupportedError } from './shell-handlers';
-
 export interface AppCore {
   handlers: ContractHandlers;
   /** True while files are transferring or waiting to (quitting should ask first). */

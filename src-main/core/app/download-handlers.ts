@@ -36,7 +36,7 @@ type DownloadChannels =
   | 'files:read';
 
 /** The download folder of a request, or the settings' one; it must be a full path. */
-export function downloadTarget(folder: string | undefined, settings: Settings): string {
+function downloadTarget(folder: string | undefined, settings: Settings): string {
   const target = folder ?? settings.downloadFolder;
   if (!path.isAbsolute(target)) throw new InvalidInputError('The download folder must be a full path: choose one in Settings.');
   return path.resolve(target);

@@ -9,7 +9,7 @@ import { InvalidInputError, MlsoError } from '../errors';
 import type { PlatformShell } from './app-ports';
 import type { SettingsKeeper } from './settings-keeper';
 
-export class UnsupportedError extends MlsoError {
+class UnsupportedError extends MlsoError {
   readonly kind = 'unsupported' as const;
 }
 

@@ -10,9 +10,9 @@ import { InvalidInputError } from '../errors';
 import { MAX_CAMPAIGN_FILE_BYTES, campaignFileSchema, checkedCampaign, notReadable, sharedFileSchema, type ReadCampaignFile, type SharedFile } from './campaign-file';
 
 /** The most one element of `files` may take: some 150 times a real entry (about 450 bytes). */
-export const MAX_SHARED_ENTRY_BYTES = 64 * 1024;
+const MAX_SHARED_ENTRY_BYTES = 64 * 1024;
 /** The most the file may take besides its file list: up to 100 queries take some 30 KB. */
-export const MAX_OUTSIDE_FILES_BYTES = 4 * 1024 * 1024;
+const MAX_OUTSIDE_FILES_BYTES = 4 * 1024 * 1024;
 /** Entries handed on at a time. */
 const BATCH = 1000;
 
@@ -20,7 +20,7 @@ const BATCH = 1000;
 const HEADER_MEMBERS = ['format', 'version', 'name', 'layout', 'queries'] as const;
 
 const headerSchema = campaignFileSchema.omit({ files: true });
-export type CampaignHeader = Omit<ReadCampaignFile, 'files'>;
+type CampaignHeader = Omit<ReadCampaignFile, 'files'>;
 
 export interface CampaignFileSink {
   /** The campaign's name, layout and queries, checked; once, before any entry. */

@@ -9,8 +9,8 @@ import { checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import { InvalidInputError } from '../errors';
 import type { CampaignFileState, StoredCampaign } from './campaign-store';
 
-export const CAMPAIGN_FILE_FORMAT = 'mlso-downloader-campaign';
-export const CAMPAIGN_FILE_VERSION = 1;
+const CAMPAIGN_FILE_FORMAT = 'mlso-downloader-campaign';
+const CAMPAIGN_FILE_VERSION = 1;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 

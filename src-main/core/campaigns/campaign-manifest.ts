@@ -18,7 +18,7 @@ export interface ManifestRow {
   downloaded_at: string | null;
 }
 
-export const MANIFEST_COLUMNS: readonly (keyof ManifestRow)[] = [
+const MANIFEST_COLUMNS: readonly (keyof ManifestRow)[] = [
   'date_obs',
   'instrument',
   'product',

@@ -26,7 +26,6 @@ import { SessionKeeper } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
 
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from './download-limits';
-export { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS };
 const QUEUE_PAUSED_SETTING = 'queue-paused';
 
 export interface DownloadEngineOptions {

@@ -33,7 +33,7 @@ export interface DownloadTarget {
   localName?: string;
 }
 
-export interface DownloadProgress {
+interface DownloadProgress {
   /** Bytes of the body as they came over the wire (compressed). */
   bytesReceived: number;
   /** Decompressed bytes written to the temporary file. */

@@ -2,10 +2,10 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 
-import { EXISTING_FILE_POLICIES, type ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
+import type { ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
 import { MAX_NAME_BYTES, truncateUtf8, utf8Length } from '../../../src-shared/files/safe-filename';
 
-export { EXISTING_FILE_POLICIES, type ExistingFilePolicy };
+export type { ExistingFilePolicy };
 
 export async function exists(file: string): Promise<boolean> {
   try {

@@ -8,7 +8,7 @@ const MAX_LAYERS = 3;
 // Large output chunks mean fewer callbacks per file: decompression is the hot path of a bulk download.
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 
-export function startsWithGzipMagic(bytes: Uint8Array): boolean {
+function startsWithGzipMagic(bytes: Uint8Array): boolean {
   return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { NewJob } from '../../../src-main/core/downloads/download-ledger';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 
-export const JOB_FOLDER = path.resolve('/data/fits');
+const JOB_FOLDER = path.resolve('/data/fits');
 
 export function newJob(filename: string, options: { folder?: string; batchId?: string | null; expectedSize?: number; state?: JobState } = {}): NewJob {
   const folder = options.folder ?? JOB_FOLDER;

@@ -2,7 +2,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { waitFor } from '../../helpers/wait-for';
 
-export const TIMEOUT_MS = 15_000;
+const TIMEOUT_MS = 15_000;
 
 /** Polls `condition` until it holds, or fails with `what` after the timeout; a check that throws counts as "not yet". */
 export async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = TIMEOUT_MS): Promise<void> {

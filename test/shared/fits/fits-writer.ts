@@ -68,7 +68,7 @@ export function imageHdu(spec: ImageSpec): Uint8Array {
 }
 
 /** Big-endian data of the stored values, zero-padded to whole blocks unless `unpadded`. */
-export function dataBytes(bitpix: Bitpix, stored: readonly (number | bigint)[], unpadded = false): Uint8Array {
+function dataBytes(bitpix: Bitpix, stored: readonly (number | bigint)[], unpadded = false): Uint8Array {
   const size = Math.abs(bitpix) / 8;
   const length = stored.length * size;
   const bytes = new Uint8Array(unpadded ? length : Math.ceil(length / BLOCK) * BLOCK);
