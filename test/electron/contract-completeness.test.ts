@@ -1,6 +1,10 @@
 // The contract over Electron: every invoke channel has an ipcMain handler and a preload function, the
-// handlers answer only the app's own page, and the preload passes nothing else through. These fail
-// when a channel is added to the contract and one side is missing it.
+// handlers answer only the app's own page, and the preload passes nothing else through.
+// The compiler already holds the contract's channel list to its interfaces (INVOKE_CHANNEL_SET) and the core's
+// handler map to the list's every channel (ContractHandlers); the ipcMain handlers and the preload functions are
+// made by looping over that list. So the sides are compared with the core's map, which is written channel by
+// channel: a side that skips or adds a channel at run time, or a handler the core keeps for a channel the
+// contract no longer names (a spread the compiler lets through), fails here.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +18,8 @@ import {
 } from '../../src-shared/contract/contract';
 import { registerContractHandlers, type TrustedPage } from '../../src-main/electron/contract-ipc';
 import { createChannelInvokers, createRawBridge } from '../../src-main/electron/preload-bridge';
+import { coreHarness } from '../helpers/app-core-harness';
+import { useEmulator } from '../helpers/fixtures';
 import { fake, FakeWebContents, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
@@ -46,11 +52,25 @@ const REFUSED = { ok: false, error: { kind: 'unsupported', message: 'Only the ML
 
 beforeEach(() => resetFakeElectron());
 
-describe('main process handlers', () => {
-  it('exist for exactly the contract channels', () => {
-    registeredHandlers();
-    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
+describe('every side has the channels of the core, each side made on its own', () => {
+  const emulator = useEmulator({ imageSize: 8 });
+
+  it("the contract's list, the ipcMain handlers and the preload functions name the core's handlers, no more, no fewer", async () => {
+    const { core } = await coreHarness(emulator());
+    try {
+      const coreChannels = Object.keys(core.handlers).sort();
+      expect(coreChannels.length).toBeGreaterThan(30);
+      expect([...INVOKE_CHANNELS].sort(), 'the contract').toEqual(coreChannels);
+      registeredHandlers();
+      expect([...fake.ipcMain.handlers.keys()].sort(), 'ipcMain').toEqual(coreChannels);
+      expect(Object.keys(createChannelInvokers(fake.ipcRenderer)).sort(), 'the preload').toEqual(coreChannels);
+    } finally {
+      await core.close();
+    }
   });
+});
+
+describe('main process handlers', () => {
 
   it.each(INVOKE_CHANNELS)('%s reaches the core with its arguments', async (channel) => {
     const { handler } = registeredHandlers();
@@ -88,7 +108,6 @@ describe('main process handlers', () => {
 describe('preload bridge', () => {
   it('has a function for every contract channel, each invoking its own channel', async () => {
     const invokers = createChannelInvokers(fake.ipcRenderer);
-    expect(Object.keys(invokers).sort()).toEqual([...INVOKE_CHANNELS].sort());
     for (const channel of INVOKE_CHANNELS) {
       fake.ipcRenderer.invoke.mockClear();
       await invokers[channel]({ probe: channel });
