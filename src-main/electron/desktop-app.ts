@@ -1,6 +1,6 @@
 // The desktop app put together: the core behind the contract, the window, the ports it needs, and the
 // way out. Called once the single-instance lock is held.
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, screen, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, screen, session } from 'electron';
 import type { WindowBounds } from '../../src-shared/contract/contract';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { startDemoServer } from '../emulator/demo-server';
@@ -73,6 +73,13 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
   };
   const boundsTracker = trackWindowBounds(openedWindow, saveBounds);
 
+  // Automatic sync is checked once a minute, by a timer that may stand still while the computer sleeps: on waking,
+  // the campaigns that fell due meanwhile are synced at once rather than at its next tick.
+  const syncDueOnWake = () => {
+    core.syncDueCampaigns().catch((error: unknown) => console.warn('Could not check the campaigns due a sync:', error));
+  };
+  powerMonitor.on('resume', syncDueOnWake);
+
   const quitGuard = createQuitGuard({
     countActiveDownloads: async () => core.countActiveDownloads(),
     confirmQuit: async (message, detail) => {
@@ -82,6 +89,7 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
       return response === 0;
     },
     shutDown: async () => {
+      powerMonitor.off('resume', syncDueOnWake);
       boundsTracker.flush();
       boundsTracker.dispose();
       await core.close();

@@ -92,6 +92,17 @@ describe('the desktop app', () => {
     });
   });
 
+  it('checks for campaigns due an automatic sync as soon as the computer wakes, not at the next minute', async () => {
+    desktop = await runDesktopApp(locations);
+    const syncDue = vi.spyOn(desktop.core, 'syncDueCampaigns');
+    fake.powerMonitor.emit('resume');
+    expect(syncDue).toHaveBeenCalledTimes(1);
+    await syncDue.mock.results[0]?.value;
+    await desktop.quitGuard.requestQuit({ ask: false });
+    fake.powerMonitor.emit('resume');
+    expect(syncDue).toHaveBeenCalledTimes(1);
+  });
+
   it('loads the renderer in a secure window and sets the CSP header', async () => {
     desktop = await runDesktopApp(locations);
     expect(mainWindow().loadedFile).toBe(locations.rendererIndex);

@@ -121,6 +121,7 @@ function createState() {
   return {
     app: new FakeApp(),
     ipcMain: new FakeIpcMain(),
+    powerMonitor: new EventEmitter(),
     shell: {
       openExternal: vi.fn(async (_url: string) => undefined),
       openPath: vi.fn(async (_path: string) => ''),
@@ -166,6 +167,9 @@ export const fakeElectron = {
   },
   get ipcMain() {
     return fake.ipcMain;
+  },
+  get powerMonitor() {
+    return fake.powerMonitor;
   },
   get shell() {
     return fake.shell;

@@ -24,8 +24,8 @@ export interface AppCore {
   /** Files transferring or waiting to, for the quit question. */
   countActiveDownloads(): number;
   /**
-   * Syncs the campaigns whose automatic sync is due (what a timer does once a minute); the names synced. The host
-   * may call it at once, e.g. when the computer wakes from sleep.
+   * Syncs the campaigns whose automatic sync is due (what a timer does once a minute); the names synced. The
+   * desktop app calls it when the computer wakes from sleep (desktop-app.ts), when the timer may be far behind.
    */
   syncDueCampaigns(nowMs?: number): Promise<string[]>;
   /** Saves the window's position without announcing a settings change (it happens on every move). */
