@@ -1,41 +1,48 @@
-// The JSON schema electron-store checks the preferences file against, built from the same limits the
-// core's settings rules use, so a value the core accepts is always one the store accepts.
+// The JSON schema electron-store checks the preferences file against, derived from the table of setting
+// definitions the core's settings rules read, so a value the core accepts is always one the store accepts.
 import type { Schema } from 'electron-store';
 import type { Settings } from '../../src-shared/contract/contract';
-import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
-import { CONCURRENCY_RANGE, LISTING_TIMEOUT_MINUTES_RANGE, MAX_LISTING_MEGABYTES_RANGE, RETRIES_RANGE } from '../../src-shared/settings/default-settings';
+import { SETTING_DEFINITIONS, type SettingDefinition } from '../../src-shared/settings/setting-definitions';
 
-const text = { type: 'string' } as const;
-const nonEmptyText = { type: 'string', minLength: 1 } as const;
+type JsonSchema = Schema<Settings>[keyof Settings];
 
-export const SETTINGS_SCHEMA: Schema<Settings> = {
-  baseUrl: { type: 'string', pattern: '^https?://' },
-  apiVersion: nonEmptyText,
-  clientName: nonEmptyText,
-  downloadFolder: nonEmptyText,
-  concurrency: { type: 'integer', minimum: CONCURRENCY_RANGE.min, maximum: CONCURRENCY_RANGE.max },
-  retries: { type: 'integer', minimum: RETRIES_RANGE.min, maximum: RETRIES_RANGE.max },
-  listingTimeoutMinutes: { type: 'integer', minimum: LISTING_TIMEOUT_MINUTES_RANGE.min, maximum: LISTING_TIMEOUT_MINUTES_RANGE.max },
-  maxListingMegabytes: { type: 'integer', minimum: MAX_LISTING_MEGABYTES_RANGE.min, maximum: MAX_LISTING_MEGABYTES_RANGE.max },
-  existingFiles: { enum: [...EXISTING_FILE_POLICIES] },
-  lastEmail: text,
-  rememberSession: { type: 'boolean' },
-  useDemoServer: { type: 'boolean' },
-  allowOtherHosts: { type: 'boolean' },
-  windowBounds: {
-    anyOf: [
-      { type: 'null' },
-      {
-        type: 'object',
-        properties: {
-          x: { type: 'number' },
-          y: { type: 'number' },
-          width: { type: 'number', exclusiveMinimum: 0 },
-          height: { type: 'number', exclusiveMinimum: 0 },
-          maximized: { type: 'boolean' },
-        },
-        required: ['x', 'y', 'width', 'height'],
+const WINDOW_BOUNDS = {
+  anyOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      properties: {
+        x: { type: 'number' },
+        y: { type: 'number' },
+        width: { type: 'number', exclusiveMinimum: 0 },
+        height: { type: 'number', exclusiveMinimum: 0 },
+        maximized: { type: 'boolean' },
       },
-    ],
-  },
-};
+      required: ['x', 'y', 'width', 'height'],
+    },
+  ],
+} satisfies JsonSchema;
+
+function jsonSchemaOf(definition: SettingDefinition<unknown>): JsonSchema {
+  switch (definition.kind) {
+    case 'link':
+      return { type: 'string', pattern: '^https?://' };
+    case 'name':
+    case 'path':
+      return { type: 'string', minLength: 1 };
+    case 'text':
+      return { type: 'string' };
+    case 'whole':
+      return { type: 'integer', minimum: definition.range.min, maximum: definition.range.max };
+    case 'choice':
+      return { enum: [...definition.choices] };
+    case 'switch':
+      return { type: 'boolean' };
+    case 'bounds':
+      return WINDOW_BOUNDS;
+  }
+}
+
+export const SETTINGS_SCHEMA = Object.fromEntries(
+  Object.entries(SETTING_DEFINITIONS).map(([key, definition]) => [key, jsonSchemaOf(definition as SettingDefinition<unknown>)]),
+) as Schema<Settings>;

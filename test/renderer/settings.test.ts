@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { renderApp } from './render-app';
 import type { FakeOptions } from './fake-contract';
+import { SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS } from '../../src-shared/settings/setting-definitions';
 
 async function openSettings(options: FakeOptions = {}) {
   const rendered = await renderApp(options);
@@ -23,6 +24,24 @@ function messageUnder(field: HTMLElement): string | null {
 }
 
 describe('settings', () => {
+  it('bounds every number field, and words its hint, by the table the main side checks it by', async () => {
+    await openSettings();
+    const fields: Record<(typeof WHOLE_NUMBER_SETTINGS)[number], string> = {
+      concurrency: 'Concurrent downloads',
+      retries: 'Retries',
+      listingTimeoutMinutes: 'Listing time limit',
+      maxListingMegabytes: 'Listing size limit',
+    };
+    for (const key of WHOLE_NUMBER_SETTINGS) {
+      const { min, max } = SETTING_DEFINITIONS[key].range;
+      const field = spin(fields[key]);
+      expect([field.min, field.max], key).toEqual([String(min), String(max)]);
+    }
+    const { concurrency, retries } = SETTING_DEFINITIONS;
+    screen.getByText(`${concurrency.range.min} to ${concurrency.range.max} files at a time`);
+    screen.getByText(`further attempts for a file that fails, ${retries.range.min} to ${retries.range.max}`);
+  });
+
   it('shows the saved settings', async () => {
     const { folder } = await openSettings();
     expect(folder.value).toBe('/home/ada/mlso');

@@ -1,22 +1,16 @@
 // Checks a change of preferences before it is saved, with messages a person can act on.
 import path from 'node:path';
 import type { Settings } from '../../../src-shared/contract/contract';
-import { EXISTING_FILE_POLICIES } from '../../../src-shared/downloads/existing-file-policy';
-import {
-  CONCURRENCY_RANGE,
-  LISTING_TIMEOUT_MINUTES_RANGE,
-  MAX_LISTING_MEGABYTES_RANGE,
-  RETRIES_RANGE,
-  SETTING_NAMES,
-} from '../../../src-shared/settings/default-settings';
+import { SETTING_NAMES } from '../../../src-shared/settings/default-settings';
+import { rangeText, SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS, type WholeRange } from '../../../src-shared/settings/setting-definitions';
 import { normaliseSettings } from '../api/client-settings';
 import { InvalidInputError } from '../errors';
 
 const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
 
-function wholeNumber(value: unknown, range: { min: number; max: number }, label: string, field: keyof Settings): number {
+function wholeNumber(value: unknown, range: WholeRange, label: string, field: keyof Settings): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new InvalidInputError(`${label} must be a whole number from ${range.min} to ${range.max}.`, field);
+    throw new InvalidInputError(`${label} must be a whole number ${rangeText(range)}.`, field);
   }
   return value;
 }
@@ -79,12 +73,13 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   next.baseUrl = client.baseUrl;
   next.apiVersion = client.apiVersion;
   next.clientName = client.clientName;
-  next.concurrency = wholeNumber(next.concurrency, CONCURRENCY_RANGE, 'Concurrency', 'concurrency');
-  next.retries = wholeNumber(next.retries, RETRIES_RANGE, 'Retries', 'retries');
-  next.listingTimeoutMinutes = wholeNumber(next.listingTimeoutMinutes, LISTING_TIMEOUT_MINUTES_RANGE, 'The listing time limit (minutes)', 'listingTimeoutMinutes');
-  next.maxListingMegabytes = wholeNumber(next.maxListingMegabytes, MAX_LISTING_MEGABYTES_RANGE, 'The listing size limit (MB)', 'maxListingMegabytes');
-  if (!EXISTING_FILE_POLICIES.includes(next.existingFiles)) {
-    throw new InvalidInputError(`When a file is already there, choose one of: ${EXISTING_FILE_POLICIES.join(', ')}.`, 'existingFiles');
+  for (const key of WHOLE_NUMBER_SETTINGS) {
+    const { range, label } = SETTING_DEFINITIONS[key];
+    next[key] = wholeNumber(next[key], range, label, key);
+  }
+  const { choices } = SETTING_DEFINITIONS.existingFiles;
+  if (!(choices as readonly unknown[]).includes(next.existingFiles)) {
+    throw new InvalidInputError(`When a file is already there, choose one of: ${choices.join(', ')}.`, 'existingFiles');
   }
   const folder = typeof next.downloadFolder === 'string' ? next.downloadFolder.trim() : '';
   if (folder.length === 0 || !path.isAbsolute(folder)) {
