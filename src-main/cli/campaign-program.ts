@@ -4,12 +4,12 @@ import { Option, type Command } from 'commander';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { LAYOUT_EXAMPLE, LAYOUT_PLACEHOLDERS } from '../../src-shared/campaigns/folder-layout';
 import { CAMPAIGN_EXPORT_FORMATS } from '../../src-shared/campaigns/campaign-types';
-import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
 import { defaultStateFolder } from '../core/downloads/state-folder';
 import type { CliContext } from './cli-context';
 import type { CampaignCommandOptions, CampaignSubcommand } from './commands/campaign-commands';
+import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
-import { integerParser, parseDurationSeconds } from './option-parsers';
+import { integerParser } from './option-parsers';
 
 export interface CampaignProgramHooks {
   context(): Promise<CliContext>;
@@ -95,22 +95,17 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .addOption(json())
     .action(run('remove'));
 
-  campaign
+  const sync = campaign
     .command('sync')
     .argument('<name>', 'the campaign')
     .description('list every query and download what is missing, lost or changed; reports per query and in total')
-    .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory())
-    .addOption(
-      new Option('--concurrency <n>', 'files downloaded at once').default(CONCURRENCY_LIMITS.default).argParser(integerParser(CONCURRENCY_LIMITS.min, CONCURRENCY_LIMITS.max)),
-    )
-    .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(DEFAULT_MAX_ATTEMPTS - 1).argParser(integerParser(0, 100)))
-    .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
-    .addOption(
-      new Option('--on-existing <policy>', 'a file in the folder that is not the one the campaign expects: replace it, or leave it (and count it missing)')
-        .choices(['overwrite', 'skip'])
-        .default('overwrite'),
-    )
-    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)")
+    .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory());
+  addEngineOptions(
+    sync,
+    new Option('--on-existing <policy>', 'a file in the folder that is not the one the campaign expects: replace it, or leave it (and count it missing)')
+      .choices(['overwrite', 'skip'])
+      .default('overwrite'),
+  )
     .addOption(stateDir())
     .addOption(json())
     .action(run('sync'));

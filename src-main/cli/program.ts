@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { terminalText } from './output/terminal-text';
 import { addCampaignCommands } from './campaign-program';
+import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
 import type { CliContext, CliIo } from './cli-context';
 import type { FilesOptions } from './commands/files-command';
@@ -20,7 +21,6 @@ import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file
 import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';
 import { integerParser, parseByteSize, parseCalendarDay, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
-import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
 import { defaultStateFolder } from '../core/downloads/state-folder';
 
 export interface ProgramRun {
@@ -108,16 +108,8 @@ export function buildProgram(io: CliIo): ProgramRun {
   addFilterOptions(files)
     .option('-d, --download', 'download the listed files')
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
-    .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.')
-    .addOption(
-      new Option('--concurrency <n>', 'files downloaded at once')
-        .default(CONCURRENCY_LIMITS.default)
-        .argParser(integerParser(CONCURRENCY_LIMITS.min, CONCURRENCY_LIMITS.max)),
-    )
-    .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(DEFAULT_MAX_ATTEMPTS - 1).argParser(integerParser(0, 100)))
-    .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
-    .addOption(new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
-    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)")
+    .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.');
+  addEngineOptions(files, new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
     .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
     .addOption(json())
     .action(async (options: FilesOptions) => {

@@ -1,0 +1,33 @@
+// The download engine's options, declared once for every command that downloads (`files --download`,
+// `campaign sync`), with the app's ranges and defaults (the settings table, through download-limits.ts).
+// Light: loaded at start-up with the program.
+import { Option, type Command } from 'commander';
+import { CONCURRENCY_LIMITS, RETRIES_LIMITS } from '../core/downloads/download-limits';
+import { integerParser, parseDurationSeconds } from './option-parsers';
+
+/** The parsed values, as commander gives them. */
+export interface EngineOptions {
+  concurrency: number;
+  retries: number;
+  /** Seconds. */
+  retryDelay: number;
+  allowOtherHosts?: boolean;
+}
+
+/**
+ * Adds --concurrency, --retries, --retry-delay and --allow-other-hosts. What to do with a file already there
+ * differs between the commands (its choices and its default), so each passes its own --on-existing, which is shown
+ * in its place among these.
+ */
+export function addEngineOptions(command: Command, onExisting: Option): Command {
+  return command
+    .addOption(
+      new Option('--concurrency <n>', 'files downloaded at once')
+        .default(CONCURRENCY_LIMITS.default)
+        .argParser(integerParser(CONCURRENCY_LIMITS.min, CONCURRENCY_LIMITS.max)),
+    )
+    .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(RETRIES_LIMITS.default).argParser(integerParser(RETRIES_LIMITS.min, RETRIES_LIMITS.max)))
+    .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
+    .addOption(onExisting)
+    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)");
+}
