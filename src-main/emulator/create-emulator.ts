@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BodyCache } from './body-cache';
 import { Catalog } from './catalog';
 import { FaultPlan, isDownloadFault, type DownloadFault } from './faults';
-import { SessionStore } from './sessions';
+import { EmulatorSessions } from './sessions';
 import { StatsRecorder, type EmulatorStats } from './stats';
 import { CATALOG_SHAPING_KEYS, resolveOptions, validateOptionsPatch, type EmulatorOptions } from './options';
 import { matchRoute } from './routes';
@@ -54,7 +54,7 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
   const sockets = new Set<Socket>();
   const stats = new StatsRecorder();
   const faults = new FaultPlan(options.seed);
-  const sessions = new SessionStore();
+  const sessions = new EmulatorSessions();
   const bodies = new BodyCache(BODY_CACHE_BYTES);
 
   const ctx: EmulatorContext = {

@@ -3,7 +3,7 @@ import type { BodyCache } from './body-cache';
 import type { Catalog } from './catalog';
 import type { FaultPlan } from './faults';
 import type { EmulatorOptions } from './options';
-import type { SessionStore } from './sessions';
+import type { EmulatorSessions } from './sessions';
 import type { StatsRecorder } from './stats';
 
 export interface EmulatorContext {
@@ -13,7 +13,7 @@ export interface EmulatorContext {
   /** host:port we listen on, for requests without a Host header. */
   listenAddress(): string;
   transformListing(): ((listing: Record<string, unknown>) => Record<string, unknown>) | undefined;
-  readonly sessions: SessionStore;
+  readonly sessions: EmulatorSessions;
   readonly faults: FaultPlan;
   readonly stats: StatsRecorder;
   readonly bodies: BodyCache;

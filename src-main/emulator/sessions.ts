@@ -7,7 +7,7 @@ interface Session {
   expiresAt: number;
 }
 
-export class SessionStore {
+export class EmulatorSessions {
   private readonly sessions = new Map<string, Session>();
 
   /** Opens a session and returns the Set-Cookie header value for it, shaped like the real service's. */
