@@ -6,7 +6,7 @@ import path from 'node:path';
 import Store from 'electron-store';
 import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
-import type { SettingsStore } from '../core/app/app-ports';
+import type { SettingsPersistence } from '../core/app/app-ports';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';
 import { readSettingsFile, setFileAside, warnOnStandardError } from '../core/app/settings-file';
 import { knownSettings } from '../core/app/settings-rules';
@@ -15,7 +15,7 @@ import { SETTINGS_SCHEMA } from './settings-schema';
 
 export { defaultDownloadFolder };
 
-export function electronSettingsStore(folder: string, osDownloadsFolder: string, warn = warnOnStandardError): SettingsStore {
+export function electronSettingsStore(folder: string, osDownloadsFolder: string, warn = warnOnStandardError): SettingsPersistence {
   const defaults = defaultSettings(defaultDownloadFolder(osDownloadsFolder));
   const file = path.join(folder, `${SETTINGS_FILE_NAME}.json`);
   const reading = readSettingsFile(file, defaults, warn);

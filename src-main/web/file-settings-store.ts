@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
-import type { SettingsStore } from '../core/app/app-ports';
+import type { SettingsPersistence } from '../core/app/app-ports';
 import { readSettingsFile, warnOnStandardError } from '../core/app/settings-file';
 
 /** The file's name in the state folder (the name `conf` gave it, so saved settings carry over). */
 const WEB_SETTINGS_FILE = 'web-settings.json';
 
-export function fileSettingsStore(stateFolder: string, defaultDownloadFolder: string, warn = warnOnStandardError): SettingsStore {
+export function fileSettingsStore(stateFolder: string, defaultDownloadFolder: string, warn = warnOnStandardError): SettingsPersistence {
   const defaults = defaultSettings(defaultDownloadFolder);
   const file = path.join(stateFolder, WEB_SETTINGS_FILE);
   const write = (settings: Settings): void => writeFileAtomically(file, `${JSON.stringify(settings, undefined, '\t')}\n`);

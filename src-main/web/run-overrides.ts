@@ -2,7 +2,7 @@
 // make every later start open on that server or folder, long after the user stopped asking for it.
 import { isDeepStrictEqual } from 'node:util';
 import type { Settings } from '../../src-shared/contract/contract';
-import type { SettingsStore } from '../core/app/app-ports';
+import type { SettingsPersistence } from '../core/app/app-ports';
 import { applySettingsChange } from '../core/app/settings-rules';
 
 /**
@@ -10,7 +10,7 @@ import { applySettingsChange } from '../core/app/settings-rules';
  * the user changed that field during the run (it then differs from the override): that choice is saved
  * and the field is no longer overridden. Throws InvalidInputError for an invalid override.
  */
-export function withRunOverrides(saved: SettingsStore, overrides: Partial<Settings>): SettingsStore {
+export function withRunOverrides(saved: SettingsPersistence, overrides: Partial<Settings>): SettingsPersistence {
   const fields = (Object.keys(overrides) as (keyof Settings)[]).filter((field) => overrides[field] !== undefined);
   if (fields.length === 0) return saved;
   // Tidied as the core tidies settings, so an unchanged override compares equal to what the core writes back.

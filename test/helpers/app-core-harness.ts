@@ -2,14 +2,14 @@
 import type { EventChannel, Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
-import type { PlatformShell, SessionVault, SettingsStore } from '../../src-main/core/app/app-ports';
+import type { PlatformShell, SessionVault, SettingsPersistence } from '../../src-main/core/app/app-ports';
 import { startDemoServer } from '../../src-main/emulator/demo-server';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { temporaryFolder } from './fixtures';
 
 export interface CoreHarness {
   core: AppCore;
-  settings: SettingsStore & { saved: Settings };
+  settings: SettingsPersistence & { saved: Settings };
   events: { event: EventChannel; payload: unknown }[];
   shellCalls: string[];
   vault: SessionVault & { value: string | null };

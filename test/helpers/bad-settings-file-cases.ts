@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../src-shared/contract/contract';
-import type { SettingsStore } from '../../src-main/core/app/app-ports';
+import type { SettingsPersistence } from '../../src-main/core/app/app-ports';
 
 export interface BadFileSubject {
   /** A new empty folder for one case. */
@@ -13,7 +13,7 @@ export interface BadFileSubject {
   /** The preferences file's name in that folder. */
   fileName: string;
   /** Opens the store on the folder; notices go to `warn`. */
-  open(folder: string, warn: (message: string) => void): SettingsStore;
+  open(folder: string, warn: (message: string) => void): SettingsPersistence;
   defaults: Settings;
 }
 

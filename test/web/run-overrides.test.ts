@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../src-shared/contract/contract';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
-import type { SettingsStore } from '../../src-main/core/app/app-ports';
+import type { SettingsPersistence } from '../../src-main/core/app/app-ports';
 import { InvalidInputError } from '../../src-main/core/errors';
 import { withRunOverrides } from '../../src-main/web/run-overrides';
 
-function memoryStore(saved: Settings): SettingsStore & { saved: Settings; writes: number } {
+function memoryStore(saved: Settings): SettingsPersistence & { saved: Settings; writes: number } {
   return {
     saved,
     writes: 0,

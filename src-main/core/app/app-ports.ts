@@ -4,7 +4,7 @@
 import type { EventSink, Settings } from '../../../src-shared/contract/contract';
 
 /** Preferences storage: electron-store in the desktop app, a JSON file written atomically in web mode, memory in tests. */
-export interface SettingsStore {
+export interface SettingsPersistence {
   read(): Settings;
   /** Saves the given (already validated) settings. */
   write(settings: Settings): void;
@@ -32,7 +32,7 @@ export interface AppCoreOptions {
   transport: 'electron' | 'web';
   /** Folder of the download ledger (and, in web mode, the preferences file). */
   stateFolder: string;
-  settings: SettingsStore;
+  settings: SettingsPersistence;
   sessionVault?: SessionVault;
   shell?: PlatformShell;
   startDemoServer: DemoServerStarter;

@@ -1,13 +1,13 @@
 // The current settings: read once from the front end's store, saved through it, announced on every change.
 import type { EventSink, Settings } from '../../../src-shared/contract/contract';
-import type { SettingsStore } from './app-ports';
+import type { SettingsPersistence } from './app-ports';
 import { applySettingsChange } from './settings-rules';
 
 export class SettingsKeeper {
   private current: Settings;
 
   constructor(
-    private readonly store: SettingsStore,
+    private readonly store: SettingsPersistence,
     private readonly emit: EventSink,
   ) {
     this.current = applySettingsChange(store.read(), {});
