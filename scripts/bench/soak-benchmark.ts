@@ -14,7 +14,7 @@ import { trackChild } from './cleanup';
 import { MIB } from './scenario';
 import { fixed, renderTable } from './text-table';
 
-export const SOAK = {
+const SOAK = {
   // One KCor pB image every 7 s, from the evening of 2025-03-21 to the end of 2025-03-24: about 5,000 files of 11 KB.
   emulator: { imageSize: 32, cadenceSeconds: 7, days: 5, seed: 1, ...faultRates(0.1) },
   query: ['-i', 'kcor', '-p', 'pb', '-s', '2025-03-21T20:50:00'],
@@ -23,7 +23,7 @@ export const SOAK = {
   sampleIntervalMs: 250,
 } as const;
 
-export interface SoakRun {
+interface SoakRun {
   files: number;
   syncSeconds: number;
   /** Download requests that failed or were cut off, over all download requests. */
