@@ -90,6 +90,19 @@ describe('the desktop settings store', () => {
     }
   });
 
+  it('accepts every window position the core rules keep (a window of no size is forgotten, not kept)', () => {
+    const store = electronSettingsStore(folder, downloads);
+    for (const windowBounds of [
+      { x: -20, y: 0, width: 1, height: 1, maximized: false },
+      { x: 0, y: 0, width: 0, height: 700, maximized: false },
+      { x: 0, y: 0, width: 1100, height: -1, maximized: true },
+    ]) {
+      const next = applySettingsChange(store.read(), { windowBounds });
+      store.write(next);
+      expect(store.read()).toEqual(next);
+    }
+  });
+
   it('sets a file that breaks the schema aside and starts from the defaults', async () => {
     await writeFile(settingsFile(), JSON.stringify({ concurrency: 'lots', lastEmail: 'kept@example.com' }));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

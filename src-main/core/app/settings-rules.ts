@@ -93,10 +93,14 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   if (typeof next.allowOtherHosts !== 'boolean') {
     throw new InvalidInputError('Allowing downloads from other servers is either on or off (true or false).', 'allowOtherHosts');
   }
-  const bounds = next.windowBounds;
+  // A window of no size is forgotten (as electron-store's schema would refuse it), so the window opens at its default.
+  const bounds = next.windowBounds as unknown as Record<string, unknown> | null;
   const validBounds =
     bounds === null ||
-    (typeof bounds === 'object' && ['x', 'y', 'width', 'height'].every((key) => Number.isFinite((bounds as unknown as Record<string, unknown>)[key])));
+    (typeof bounds === 'object' &&
+      ['x', 'y', 'width', 'height'].every((key) => Number.isFinite(bounds[key])) &&
+      (bounds['width'] as number) > 0 &&
+      (bounds['height'] as number) > 0);
   if (!validBounds) next.windowBounds = null;
   return next;
 }
