@@ -46,7 +46,3 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
   );
   return { client, out, signal: io.signal };
 }
-
-export function printJson(out: CliOutput, value: unknown): void {
-  out.result(JSON.stringify(value, null, 2));
-}

@@ -1,5 +1,6 @@
 // about, instruments, products: the catalogue, as tables or as the server's JSON.
-import { printJson, type CliContext } from '../cli-context';
+import type { CliContext } from '../cli-context';
+import { printJson } from '../output/cli-output';
 import { EXIT_OK } from '../exit-codes';
 import { instrumentsTable, productsTable } from '../output/tables';
 import { CLIENT_VERSION } from '../version';

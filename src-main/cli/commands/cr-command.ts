@@ -7,7 +7,8 @@ import { utMinute } from '../../../src-shared/format/ut-minute';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
-import { localOutput, printJson } from './local-output';
+import { printJson } from '../output/cli-output';
+import { localOutput } from './local-output';
 
 export interface CrOptions {
   date?: string;

@@ -12,8 +12,3 @@ export function localOutput(options: GlobalOptions, io: CliIo): CliOutput {
     ...(io.stderr ? { stderr: io.stderr } : {}),
   });
 }
-
-/** A result as JSON, as cli-context's printJson writes it. */
-export function printJson(out: CliOutput, value: unknown): void {
-  out.result(JSON.stringify(value, null, 2));
-}

@@ -10,13 +10,13 @@ import { streamedQuicklookRows } from '../../../src-shared/fits/streamed-quicklo
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
-import type { CliOutput } from '../output/cli-output';
+import { printJson, type CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, parseHdu, stillWanted } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
 import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';
-import { localOutput, printJson } from './local-output';
+import { localOutput } from './local-output';
 
 export interface QuicklookOptions {
   out: string;

@@ -76,3 +76,8 @@ export class CliOutput {
     return Boolean(this.stderr.isTTY) && !this.quiet;
   }
 }
+
+/** A command's result as JSON (--json), indented. */
+export function printJson(out: CliOutput, value: unknown): void {
+  out.result(JSON.stringify(value, null, 2));
+}
