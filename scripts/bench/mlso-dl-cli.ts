@@ -2,7 +2,7 @@
 // would, so process start, module loading and memory are the real ones.
 import { expectSuccess, runTimed, type TimedRun } from './timed-process';
 import { downloadSummarySchema, listingSchema, parseCliJson, type DownloadSummary, type ListedFile } from './cli-summaries';
-import { DEMO_EMAIL } from './scenario';
+import { DEMO_EMAIL } from '../../src-shared/api/service-facts';
 
 export interface CliCapabilities {
   /** `files --concurrency N` (the parallel engine); without it the CLI downloads one file at a time. */

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { DEMO_EMAIL } from './scenario';
+import { DEMO_EMAIL } from '../../src-shared/api/service-facts';
 
 /** mlso-dl's own sizes (download-file.ts, gzip-layers.ts), so the floor differs from it only in what it leaves out. */
 const STREAM_BUFFER_BYTES = 1024 * 1024;

@@ -3,8 +3,6 @@
 
 export const MIB = 1024 * 1024;
 
-export const DEMO_EMAIL = 'demo@example.com';
-
 /** The imitated link: every request waits this long before its answer... */
 export const LATENCY_SECONDS = 0.04;
 /** ...and every connection is paced to this rate (the emulator's --bandwidth, per connection). */
