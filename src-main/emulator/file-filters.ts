@@ -11,7 +11,7 @@ const EVERY = /^([0-9]+)(second|minute|hour|day|week|month|quarter|year)s?$/;
 const SECONDS_PER: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
 const MONTHS_PER: Record<string, number> = { month: 1, quarter: 3 };
 
-export interface FileFilters {
+export interface EmulatorFileFilters {
   /** Epoch seconds; files with date-obs >= start and < end. */
   start?: number;
   end?: number;
@@ -21,7 +21,7 @@ export interface FileFilters {
   obsPlan?: string;
 }
 
-export type ParsedFilters = { ok: true; filters: FileFilters } | { ok: false; message: string };
+export type ParsedFilters = { ok: true; filters: EmulatorFileFilters } | { ok: false; message: string };
 
 /** Reads the filters from a query. Parameters that are not filters (e.g. `client`) are ignored, as the service does. */
 export function parseFileFilters(
@@ -37,7 +37,7 @@ export function parseFileFilters(
       };
     }
   }
-  const filters: FileFilters = {};
+  const filters: EmulatorFileFilters = {};
   const value = (name: string): string | null => query.get(name);
 
   for (const [name, key] of [['start-date', 'start'], ['end-date', 'end']] as const) {
@@ -87,7 +87,7 @@ export function parseFileFilters(
 }
 
 /** The files (sorted by date-obs) that pass the filters, still sorted. */
-export function applyFileFilters(files: readonly FileRecord[], filters: FileFilters): FileRecord[] {
+export function applyFileFilters(files: readonly FileRecord[], filters: EmulatorFileFilters): FileRecord[] {
   let from = filters.start ?? -Infinity;
   let to = filters.end ?? Infinity;
   if (filters.cr !== undefined) {
