@@ -3,6 +3,7 @@ import type { FileEntry, FileListing } from '../../../src-shared/api/schemas';
 import { REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { CliContext } from '../cli-context';
 import { filtersFrom, type FilterOptions } from '../filter-options';
+import type { EngineOptions } from '../engine-options';
 import { EXIT_FAILURE, EXIT_OK, UsageError } from '../exit-codes';
 import { StreamedFilesTable } from '../output/streamed-files-table';
 import { StreamedListingJson } from '../output/streamed-listing-json';
@@ -11,19 +12,15 @@ import { downloadListing } from './download-listing';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
 import { defaultStateFolder } from '../../core/downloads/state-folder';
 
-/** The filter options (see filter-options.ts) and the files command's own. */
-export interface FilesOptions extends FilterOptions {
+/** The filter options (see filter-options.ts), the engine options (engine-options.ts) and the files command's own. */
+export interface FilesOptions extends FilterOptions, EngineOptions {
   instrument: string;
   product: string;
   download?: boolean;
   username?: string;
   outputDir: string;
   stateDir?: string;
-  concurrency: number;
-  retries: number;
-  retryDelay: number;
   onExisting: ExistingFilePolicy;
-  allowOtherHosts?: boolean;
   json?: boolean;
 }
 
