@@ -1,40 +1,15 @@
 // `mlso-dl mock-server` as users start it: the start-up line names where it really listens, and its control
 // endpoints refuse other web sites. Needs the built command line (node scripts/build-main.mjs).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin } from '../helpers/built-cli';
+import { startMockServer, stopBuiltCli } from '../helpers/built-cli';
 
-const started: ChildProcessWithoutNullStreams[] = [];
 afterEach(async () => {
-  await Promise.all(
-    started.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
+  await stopBuiltCli();
 });
-
-/** Starts the emulator and resolves with the first line it prints on stdout. */
-async function startMockServer(...args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; banner: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, 'mock-server', '--port', '0', '--image-size', '16', ...args]);
-  started.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const banner = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`mock-server exited with ${code}: ${stderr}`)));
-  });
-  return { child, banner, stderr: () => stderr };
-}
 
 describe('mlso-dl mock-server', () => {
   it('says plainly that --host 0.0.0.0 listens on every interface, and gives the address to use here', async () => {
-    const { banner } = await startMockServer('--host', '0.0.0.0');
+    const { banner } = await startMockServer(['--image-size', '16', '--host', '0.0.0.0']);
     const match = /^MLSO API emulator listening on all interfaces \(0\.0\.0\.0\), port (\d+); on this computer: (http:\/\/127\.0\.0\.1:(\d+))$/.exec(banner);
     expect(match, banner).not.toBeNull();
     expect(match![3]).toBe(match![1]);
@@ -42,7 +17,7 @@ describe('mlso-dl mock-server', () => {
   });
 
   it('names its loopback address and real port by default, and refuses a control request from another site', async () => {
-    const { banner } = await startMockServer();
+    const { banner } = await startMockServer(['--image-size', '16']);
     const url = /^MLSO API emulator listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(banner)?.[1];
     expect(url, banner).toBeDefined();
     expect(url).not.toMatch(/:0$/);

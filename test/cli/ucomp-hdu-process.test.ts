@@ -1,51 +1,25 @@
 // The README's `--hdu 1` examples, run as users run them: the built mlso-dl starts the emulator, downloads a UCoMP
 // level 2 file (multi-extension FITS: an empty primary HDU, then named image extensions) and looks at HDU 1.
 // Needs the built command line (node scripts/build-main.mjs).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { bin, runBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { runBuiltCli, startMockServer, stopBuiltCli } from '../helpers/built-cli';
 import { listFolder, temporaryFolder } from '../helpers/fixtures';
 import { readPng } from './fits-test-input';
 
-const started: ChildProcessWithoutNullStreams[] = [];
 afterEach(async () => {
   await stopBuiltCli();
-  await Promise.all(
-    started.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
 });
-
-/** Starts `mlso-dl mock-server` on a free port; resolves with its address. */
-async function startMockServer(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'mock-server', '--port', '0', ...args]);
-  started.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const banner = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`mock-server exited with ${code}: ${stderr}`)));
-  });
-  const url = /listening on (http:\/\/\S+)$/.exec(banner)?.[1];
-  if (!url) throw new Error(`no address in "${banner}"`);
-  return url;
-}
 
 describe('a UCoMP file from the emulator, looked at with --hdu 1', () => {
   it('downloads as multi-extension FITS; quicklook --hdu 1 and header --hdu 1 --json read its first extension', async () => {
-    const url = await startMockServer('--image-size', '16', '--ucomp-image-size', '40');
+    const { banner } = await startMockServer(['--image-size', '16', '--ucomp-image-size', '40']);
+    const url = /listening on (http:\/\/\S+)$/.exec(banner)?.[1];
+    expect(url, banner).toBeDefined();
     const folder = path.join(await temporaryFolder(), 'out');
     const query = ['files', '-i', 'ucomp', '-p', 'l2', '--wave-region', '789', '-s', '2025-03-24', '--every', '1day'];
-    const download = await runBuiltCli(['--base-url', url, ...query, '-d', '-u', DEMO_EMAIL, '-o', folder]);
+    const download = await runBuiltCli(['--base-url', url!, ...query, '-d', '-u', DEMO_EMAIL, '-o', folder]);
     expect(download.status, download.stderr).toBe(0);
     const [name] = await listFolder(folder);
     expect(name).toMatch(/^20250324\.\d{6}\.ucomp\.789\.l2\.fts$/);

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { waitFor } from './wait-for';
 
 export const bin = path.resolve(import.meta.dirname, '../../bin/mlso-dl.js');
 const running = new Set<ChildProcess>();
@@ -90,6 +91,19 @@ export function startBuiltCli(args: readonly string[], options: StartOptions = {
   const stderr = collect(child.stderr);
   const exited = new Promise<number | string>((resolve) => child.on('close', (status, signal) => resolve(status ?? signal ?? 'unknown')));
   return { child, stdout: () => stdout().toString(), stderr: () => stderr().toString(), exited };
+}
+
+/**
+ * Starts `mlso-dl mock-server` on a free port and resolves with the first line it prints (the address it listens
+ * on); `stopBuiltCli` ends it. Fails with its stderr if it exits first.
+ */
+export async function startMockServer(args: readonly string[] = []): Promise<{ banner: string; stderr: () => string }> {
+  const run = startBuiltCli(['mock-server', '--port', '0', ...args]);
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  await waitFor(() => ended || run.stdout().includes('\n'), 'the emulator to print its address');
+  if (!run.stdout().includes('\n')) throw new Error(`mock-server exited before printing its address: ${run.stderr()}`);
+  return { banner: run.stdout().split('\n')[0]!, stderr: run.stderr };
 }
 
 /**
