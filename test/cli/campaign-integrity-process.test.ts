@@ -34,6 +34,17 @@ function changeListedFile(filename: string, change: Record<string, unknown>): vo
 
 const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
 
+/** A day of KCor synced as campaign "season" (laid out by day) and shared with its file list; the file's path. */
+async function sharedSeason(): Promise<{ original: string; shared: string }> {
+  const state = await temporaryFolder();
+  const original = path.join(await temporaryFolder(), 'original');
+  await mlsoDl(state, 'campaign', 'create', 'season', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', original, '--layout', '{yyyy}{mm}{dd}');
+  expect((await sync(state, 'season')).status).toBe(0);
+  const shared = path.join(await temporaryFolder(), 'season.campaign.json');
+  await mlsoDl(state, 'campaign', 'export', 'season', '--format', 'campaign', '--with-files', '--out', shared);
+  return { original, shared };
+}
+
 describe('campaign sync integrity, out of process', () => {
   it('moves a file the server now lists under another obs-plan, says so, and the next syncs and verify are clean', { timeout: 60_000 }, async () => {
     const state = await temporaryFolder();
@@ -87,12 +98,7 @@ describe('campaign sync integrity, out of process', () => {
   });
 
   it('moves a file a shared file list placed by another date-obs to where the archive places it, and fetches it there when the folder lacks it', { timeout: 60_000 }, async () => {
-    const state = await temporaryFolder();
-    const original = path.join(await temporaryFolder(), 'original');
-    await mlsoDl(state, 'campaign', 'create', 'season', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', original, '--layout', '{yyyy}{mm}{dd}');
-    expect((await sync(state, 'season')).status).toBe(0);
-    const shared = path.join(await temporaryFolder(), 'season.campaign.json');
-    await mlsoDl(state, 'campaign', 'export', 'season', '--format', 'campaign', '--with-files', '--out', shared);
+    const { original, shared } = await sharedSeason();
     const campaignFile = JSON.parse(await readFile(shared, 'utf8')) as { files: { path: string; filename: string; 'date-obs': string }[] };
     const [early, late] = [campaignFile.files[0]!, campaignFile.files[1]!];
     const places = { early: early.path, late: late.path };
@@ -128,12 +134,7 @@ describe('campaign sync integrity, out of process', () => {
   });
 
   it('names the files that differ from the SHA-256 of a shared file list, keeps them apart, and re-exports the shared hashes', { timeout: 60_000 }, async () => {
-    const state = await temporaryFolder();
-    const original = path.join(await temporaryFolder(), 'original');
-    await mlsoDl(state, 'campaign', 'create', 'season', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', original, '--layout', '{yyyy}{mm}{dd}');
-    expect((await sync(state, 'season')).status).toBe(0);
-    const shared = path.join(await temporaryFolder(), 'season.campaign.json');
-    await mlsoDl(state, 'campaign', 'export', 'season', '--format', 'campaign', '--with-files', '--out', shared);
+    const { shared } = await sharedSeason();
     const campaignFile = JSON.parse(await readFile(shared, 'utf8')) as { files: { path: string; filename: string; sha256: string }[] };
     const wrong = ['0'.repeat(64), 'f'.repeat(64)];
     const [bad1, bad2] = [campaignFile.files[0]!, campaignFile.files[2]!];
