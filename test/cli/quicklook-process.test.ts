@@ -38,7 +38,7 @@ describe('the built mlso-dl quicklook on tile-compressed files', () => {
   });
 });
 
-describe('the built mlso-dl quicklook of a large image holds a few bands and the compressed PNG, not the image', () => {
+describe('the built mlso-dl on a large image holds a few bands (quicklook) or the headers (header), not the image', () => {
   /**
    * An 8-bit `side` x `side` image, sparse on disk (zeros but for a ramp of 64 rows, so the clip is not empty):
    * large to decode, cheap to make, and read from the page cache.
@@ -72,6 +72,17 @@ describe('the built mlso-dl quicklook of a large image holds a few bands and the
   // grey levels, the PNG's filtered copy): 5.4 GB for a 600 MB image. Streamed, the image is held a band of a few
   // MB at a time and the PNG compressed as its rows come, so the peak is Node's own 50 MB, the bands and the
   // compressed PNG (small here: the image is mostly one value).
+  // header reads the header blocks alone and skips the data units (it read the whole file: 1.1 GB for a 1 GiB image).
+  it('header of a 268 MB image: under 100 MB at the peak (it read the whole file)', { timeout: 120_000 }, async () => {
+    const folder = await temporaryFolder();
+    const input = path.join(folder, 'large.fts');
+    await largeImage(input, 16384);
+    const run = await peakMemory(['header', input]);
+    expect(run.status, run.stderr).toBe(0);
+    console.log(`header of a 16384 x 16384 8-bit image: peak ${Math.round(run.peakBytes / MB)} MB`);
+    expect(run.peakBytes).toBeLessThan(100 * MB);
+  });
+
   it('a 67 MB image shrunk to 512 pixels: under 200 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
     const input = path.join(folder, 'large.fts');

@@ -1,7 +1,8 @@
 // A FITS file named on the command line, opened and read piece by piece instead of whole: its headers when it is
 // opened, then whatever a command decodes (a band of an image's rows at a time). So `quicklook` of a 2 GB image
-// holds a few megabytes of it at once. The same refusals as reading it whole (fits-file-input.ts): only a regular
-// file, never more bytes than it had when opened, every problem one UsageError line naming the file.
+// holds a few megabytes of it at once, and `header` reads its header blocks alone. Only a regular file is read (a
+// device such as /dev/zero or a FIFO has no end), never more bytes than it had when opened, and every problem is
+// one UsageError line naming the file.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
 import { UsageError } from '../exit-codes';

@@ -10,7 +10,9 @@ import type { CliIo } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { EXIT_OK } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
-import { asUsageError, FitsFileRefusal, parseHdu, readFitsFile } from './fits-file-input';
+import { stopAtOnceDuring } from '../stop-at-once';
+import { asUsageError, FitsFileRefusal, parseHdu } from './fits-file-input';
+import { openFitsFile } from './fits-file-on-disk';
 import { jsonCard, jsonText } from './header-json';
 import { localOutput } from './local-output';
 
@@ -24,7 +26,13 @@ export async function headerCommand(globals: GlobalOptions, io: CliIo, path: str
   const chosen = parseHdu(options.hdu);
   let file: FitsFile;
   try {
-    file = await readFitsFile(path, io.signal);
+    // Headers only: the data units are skipped, so a 2 GB image costs its header blocks, not 2 GB. Parsing is
+    // synchronous work with nothing to undo (a file of 100,000 HDUs takes a while): a stop signal ends it at once.
+    file = stopAtOnceDuring(io.signal, () => {
+      const opened = openFitsFile(path);
+      opened.close();
+      return opened.file;
+    });
   } catch (error) {
     // The asked-for HDU, or every one, as far as the headers arrived whole; the refusal follows on stderr.
     if (error instanceof FitsFileRefusal) printHeaders(out, error.hdus, chosen, options);
