@@ -136,6 +136,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--session-lifetime <duration>', 'how long a session cookie lasts, e.g. 10m').argParser(parseDurationSeconds))
     .addOption(new Option('--registered <emails>', 'comma-separated registered e-mails'))
     .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
+    .addOption(new Option('--no-byte-ranges', 'send every download whole, ignoring Range requests (as a server without resume support does)'))
     .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
     .action(async (options: MockServerOptions) => {
       const { mockServerCommand } = await import('./commands/mock-server-command');

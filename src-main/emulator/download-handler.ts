@@ -6,6 +6,7 @@ import { fitsBytes, fitsChunks, fitsHeader, imageSizeOf, rawFitsSize, GZIP_OPTIO
 import { gzipBuffer, gzipStream } from './gzip-bodies';
 import { requestOrigin, sendError, sendJson, sendText } from './http-replies';
 import { sendBody, type Cut, type CutAction } from './send-body';
+import { answerRange, bytesOf, entityTag } from './byte-ranges';
 import { Pacer } from './throttle';
 import { unitHash } from './seeded-random';
 import type { DownloadFault } from './faults';
@@ -47,7 +48,7 @@ export async function handleDownload(ctx: EmulatorContext, req: IncomingMessage,
   if (injected) return serveFault(ctx, req, res, record, gzipped, injected);
   if (drawn.failure) return serveFault(ctx, req, res, record, gzipped, drawn.failure);
   const cut = drawn.resetAfter === undefined ? undefined : { share: drawn.resetAfter, action: 'reset' as const };
-  await serveFile(ctx, res, record, gzipped, cut);
+  await serveFile(ctx, req, res, record, gzipped, cut);
 }
 
 /** Marks the second address of a redirect loop: the same download with this parameter added. */
@@ -98,7 +99,7 @@ async function serveFault(ctx: EmulatorContext, req: IncomingMessage, res: Serve
     case 'reset':
     case 'truncate':
     case 'stall':
-      return serveFile(ctx, res, record, gzipped, { share: ctx.faults.cutShare(), action: fault });
+      return serveFile(ctx, req, res, record, gzipped, { share: ctx.faults.cutShare(), action: fault });
     case 'redirect-self':
     case 'redirect-loop':
       return sendRedirectFault(ctx, req, res, fault);
@@ -130,6 +131,7 @@ function fileHeaders(form: WireForm, filename: string, length: number | undefine
 
 async function serveFile(
   ctx: EmulatorContext,
+  req: IncomingMessage,
   res: ServerResponse,
   record: FileRecord,
   gzipped: boolean,
@@ -139,13 +141,13 @@ async function serveFile(
   const { gzipMembers } = options;
   const form = wireForm(ctx, record.filename, gzipped);
   const rawSize = rawFitsSize(record, options);
+  const key = `${record.instrument}/${record.filename}/${imageSizeOf(record, options)}/${gzipMembers}`;
   let body: Iterable<Buffer> | AsyncIterable<Buffer>;
   let length: number | undefined;
   if (form === 'raw') {
     body = fitsChunks(record, options);
     length = rawSize;
   } else if (rawSize <= CACHEABLE_RAW_BYTES) {
-    const key = `${record.instrument}/${record.filename}/${imageSizeOf(record, options)}/${gzipMembers}`;
     const whole = await ctx.bodies.get(key, () => gzipBuffer(fitsBytes(record, options), gzipMembers));
     if (res.destroyed) return;
     body = [whole];
@@ -154,12 +156,32 @@ async function serveFile(
     body = gzipStream(fitsChunks(record, options), rawSize, gzipMembers);
   }
 
+  // Ranges only for a body whose length is known before it is sent (a streamed gzip body's is not).
+  const headers = fileHeaders(form, record.filename, length);
+  let status = 200;
+  if (options.byteRanges && length !== undefined && Symbol.iterator in body) {
+    const tag = entityTag(`${form}/${key}`);
+    Object.assign(headers, { 'Accept-Ranges': 'bytes', ETag: tag });
+    const answer = answerRange(req.headers, length, tag);
+    if (answer.kind === 'unsatisfiable') {
+      return sendError(res, 416, `range not satisfiable: ${record.filename} is ${answer.length} bytes`, { 'Content-Range': `bytes */${answer.length}` });
+    }
+    if (answer.kind === 'partial') {
+      const { start, end } = answer.span;
+      ctx.stats.partialDownload(record.filename, start);
+      body = bytesOf(body, answer.span);
+      length = end - start + 1;
+      status = 206;
+      Object.assign(headers, { 'Content-Range': `bytes ${start}-${end}/${answer.span.length}`, 'Content-Length': length });
+    }
+  }
+
   const expected = length ?? Math.round(rawSize * MEASURED_GZIP_RATIO);
   const plannedCut: Cut | undefined = cut && { atByte: Math.max(1, Math.floor(expected * cut.share)), action: cut.action };
   // A truncated body must end cleanly, which only a body without Content-Length can.
-  if (plannedCut?.action === 'truncate') length = undefined;
+  if (plannedCut?.action === 'truncate') delete headers['Content-Length'];
 
-  res.writeHead(200, fileHeaders(form, record.filename, length));
+  res.writeHead(status, headers);
   const outcome = await sendBody(res, body, new Pacer(() => ctx.options().bandwidthBytesPerSecond), plannedCut);
   if (outcome === 'completed') ctx.stats.downloadCompleted(record.filename);
   else ctx.stats.downloadAborted();

@@ -35,6 +35,8 @@ export interface EmulatorOptions {
   unauthenticatedStatus: 401 | 403;
   redirectStatus: 301 | 302 | 307 | 308;
   endlessListing: EndlessListing;
+  /** Honour Range requests on downloads (206 with part of the body); off, every download is sent whole (200). */
+  byteRanges: boolean;
   seed: number;
   publicBaseUrl?: string;
 }
@@ -59,6 +61,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = Object.freeze({
   unauthenticatedStatus: 401,
   redirectStatus: 308,
   endlessListing: 'off',
+  byteRanges: true,
   seed: 1,
 }) as EmulatorOptions;
 
@@ -98,6 +101,7 @@ const CHECKS: Record<keyof EmulatorOptions, Check> = {
   unauthenticatedStatus: oneOf([401, 403]),
   redirectStatus: oneOf([301, 302, 307, 308]),
   endlessListing: oneOf(ENDLESS_LISTINGS),
+  byteRanges: oneOf([true, false]),
   seed: (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? null : 'a safe integer'),
   publicBaseUrl: (v) =>
     v === undefined || (typeof v === 'string' && /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v)) ? null : 'an absolute http(s) URL without query, or undefined',

@@ -26,6 +26,10 @@ export interface EmulatorStats {
    */
   downloadStartsByFile: Record<string, number[]>;
   completedByFile: Record<string, number>;
+  /** Downloads answered with part of the body (206) for a Range request. */
+  partialDownloads: number;
+  /** The first byte each of those answers began at, per listed file name (the first STARTS_KEPT_PER_FILE). */
+  partialStartsByFile: Record<string, number[]>;
   /** Files-endpoint answers being sent right now (an endless listing stays here until its client leaves). */
   activeListings: number;
   /** Body bytes of files-endpoint answers handed to the sockets. */
@@ -40,7 +44,14 @@ export class StatsRecorder {
 
   snapshot(): EmulatorStats {
     const starts = Object.fromEntries(Object.entries(this.stats.downloadStartsByFile).map(([name, times]) => [name, [...times]]));
-    return { ...this.stats, downloadsByFile: { ...this.stats.downloadsByFile }, downloadStartsByFile: starts, completedByFile: { ...this.stats.completedByFile } };
+    const partialStarts = Object.fromEntries(Object.entries(this.stats.partialStartsByFile).map(([name, offsets]) => [name, [...offsets]]));
+    return {
+      ...this.stats,
+      downloadsByFile: { ...this.stats.downloadsByFile },
+      downloadStartsByFile: starts,
+      completedByFile: { ...this.stats.completedByFile },
+      partialStartsByFile: partialStarts,
+    };
   }
 
   /** Zeroes the counters; what is in flight stays counted as in flight, and peaks restart from it. */
@@ -87,6 +98,12 @@ export class StatsRecorder {
     this.stats.completedByFile[filename] = (this.stats.completedByFile[filename] ?? 0) + 1;
   }
 
+  partialDownload(filename: string, firstByte: number): void {
+    this.stats.partialDownloads++;
+    const offsets = (this.stats.partialStartsByFile[filename] ??= []);
+    if (offsets.length < STARTS_KEPT_PER_FILE) offsets.push(firstByte);
+  }
+
   downloadAborted(): void {
     this.stats.downloadsAborted++;
   }
@@ -129,6 +146,8 @@ function emptyStats(activeDownloads: number, activeConnections: number, activeLi
     downloadsByFile: {},
     downloadStartsByFile: {},
     completedByFile: {},
+    partialDownloads: 0,
+    partialStartsByFile: {},
     activeListings,
     listingBytesSent: 0,
   };

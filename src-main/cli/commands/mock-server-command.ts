@@ -18,6 +18,8 @@ export interface MockServerOptions {
   sessionLifetime?: number;
   registered?: string;
   bodyForm?: EmulatorOptions['bodyForm'];
+  /** false with --no-byte-ranges. */
+  byteRanges?: boolean;
   seed?: number;
 }
 
@@ -37,6 +39,7 @@ export async function mockServerCommand(context: CliContext, options: MockServer
     ...(options.sessionLifetime !== undefined ? { sessionLifetimeSeconds: options.sessionLifetime } : {}),
     ...(options.registered !== undefined ? { registeredEmails: options.registered.split(',').map((e) => e.trim()).filter(Boolean) } : {}),
     ...(options.bodyForm !== undefined ? { bodyForm: options.bodyForm } : {}),
+    ...(options.byteRanges === false ? { byteRanges: false } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   const emulator = await createEmulator(settings);
