@@ -40,7 +40,7 @@ export {
 } from '../core/errors';
 export type { ErrorData, ErrorKind } from '../../src-shared/errors';
 export { InsufficientSpaceError } from '../core/downloads/disk-space';
-export { FolderAccessError, type FolderRole, type FolderStep } from '../core/downloads/folder-errors';
+export { FolderAccessError, type FolderRole, type FolderStep } from '../core/folder-errors';
 export { LedgerUnavailableError } from '../core/downloads/ledger-recovery';
 export { LedgerVersionError } from '../core/downloads/download-ledger';
 export { SignInRequiredError } from '../core/downloads/session-keeper';

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
 import type { DownloadLedger } from '../downloads/download-ledger';
-import { FolderAccessError, fileSystemCode } from '../downloads/folder-errors';
+import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import { readCampaignBackup, writeCampaignBackup, type ReadCampaignBackup } from './campaign-file';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 

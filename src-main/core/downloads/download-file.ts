@@ -15,7 +15,7 @@ import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
 import { fitsLayoutGuard } from './fits-layout-guard';
-import { cannotWriteThere, inPlainWords, isNoRoom } from './folder-errors';
+import { cannotWriteThere, inPlainWords, isNoRoom } from '../folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { temporaryNameFor } from './temporary-files';

@@ -2,7 +2,7 @@
 // written is one plain message up front rather than a failure for every file.
 import { constants as fsConstants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
-import { onFolder } from './folder-errors';
+import { onFolder } from '../folder-errors';
 
 /** Creates a folder and its parents; a port so tests can meet file systems they cannot mount. */
 export type MakeFolder = (folder: string) => Promise<unknown>;

@@ -7,7 +7,7 @@ import { CampaignBackups, describeCampaignRestore, restoreCampaigns, type Campai
 import { CampaignStore } from '../campaigns/campaign-store';
 import { DownloadEngine, type DownloadEngineOptions } from './download-engine';
 import type { DownloadLedger } from './download-ledger';
-import { onFolder } from './folder-errors';
+import { onFolder } from '../folder-errors';
 import { describeLedgerRecovery, openLedgerRecovering, type LedgerRecovery } from './ledger-recovery';
 import { lockStateFolder } from './state-lock';
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MlsoError } from '../errors';
-import { FolderAccessError, fileSystemCode } from './folder-errors';
+import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import { isDamagedDatabaseError, isSqliteError, sqliteCode } from './sqlite-errors';
 
 /** The database whose exclusive lock is the state folder's lock. Never deleted: see `release`. */

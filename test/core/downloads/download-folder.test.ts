@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { prepareDownloadFolder } from '../../../src-main/core/downloads/download-folder';
-import { FolderAccessError } from '../../../src-main/core/downloads/folder-errors';
+import { FolderAccessError } from '../../../src-main/core/folder-errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FolderAccessError, inPlainWords } from '../../../src-main/core/downloads/folder-errors';
+import { FolderAccessError, inPlainWords } from '../../../src-main/core/folder-errors';
 import { LOCK_FILE, OWNER_FILE, StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
 import { temporaryFolder } from '../../helpers/fixtures';
 

@@ -1,6 +1,6 @@
 // A folder the engine needs (the download folder, the state folder) that cannot be created or written:
 // said in one sentence that names the folder, the reason in plain words, and what to do.
-import { MlsoError } from '../errors';
+import { MlsoError } from './errors';
 
 /** Plain words for the file-system errors a folder can meet. */
 const REASONS: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FolderAccessError, fileSystemCode, inPlainWords, onFolder } from '../../../src-main/core/downloads/folder-errors';
+import { FolderAccessError, fileSystemCode, inPlainWords, onFolder } from '../../src-main/core/folder-errors';
 
 describe('file-system error codes', () => {
   it('are read from errors that carry an E-code, and from nothing else', () => {
