@@ -218,3 +218,50 @@ describe('a change of server', () => {
     await waitFor(() => expect(fake.callsTo('catalog:instruments').length).toBe(callsBefore + 1));
   });
 });
+
+/** A grid row as text: each cell's classes (Svelte's scoping class left out), its tooltip and its text. */
+function cellsOf(rowElement: HTMLElement): string[] {
+  return [...rowElement.children].map((cell) => {
+    const classes = [...cell.classList].filter((name) => !name.startsWith('svelte-')).sort();
+    return `${classes.join('.')}|${cell.getAttribute('title') ?? ''}|${cell.textContent?.trim() ?? ''}`;
+  });
+}
+
+describe("the grid's columns", () => {
+  it('lays out KCor with date, name and size, an unknown size muted', async () => {
+    const { grid } = await search({ listingSize: 4, zeroEvery: 2 });
+    expect(grid.style.getPropertyValue('--columns')).toBe('32px 156px minmax(240px, 340px) 88px minmax(0, 1fr)');
+    const header = within(grid).getAllByRole('row')[0]!;
+    expect(cellsOf(header)).toEqual([
+      'cell.check||',
+      'cell||Date-obs (UT)',
+      'cell||File name',
+      'cell.num|The size the listing gives (as the server sends the file)|Listed size',
+    ]);
+    expect(cellsOf(row(grid, 0))).toEqual([
+      'cell.check||',
+      'cell||2025-03-24 18:00:00',
+      'cell.mono.name|20250324_180000_kcor_l2_pb.fts|20250324_180000_kcor_l2_pb.fts',
+      'cell.num||2.5 MB',
+    ]);
+    expect(cellsOf(row(grid, 1))).toEqual([
+      'cell.check||',
+      'cell||2025-03-24 18:00:15',
+      'cell.mono.name|20250324_180015_kcor_l2_pb.fts|20250324_180015_kcor_l2_pb.fts',
+      'cell.muted.num||unknown',
+    ]);
+  });
+
+  it('lays out UCoMP with its wave region and observing plan', async () => {
+    const { grid } = await search({ listingSize: 4 }, 'ucomp');
+    expect(grid.style.getPropertyValue('--columns')).toBe('32px 156px minmax(240px, 340px) 88px 104px minmax(160px, 280px) minmax(0, 1fr)');
+    expect(cellsOf(row(grid, 0))).toEqual([
+      'cell.check||',
+      'cell||2025-03-24 18:00:00',
+      'cell.mono.name|20250324.180000.ucomp.1074.l1.fts|20250324.180000.ucomp.1074.l1.fts',
+      'cell.num||30.0 MB',
+      'cell.num||1074',
+      'cell.plan|synoptic-original-lines.cbk|synoptic-original-lines.cbk',
+    ]);
+  });
+});
