@@ -21,11 +21,6 @@ export function formatEta(seconds: number | null): string {
   return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
-/** A service timestamp (`YYYY-MM-DDTHH:MM:SS`) shown with a space for readability; it is already UT. */
-export function formatDateObs(timestamp: string): string {
-  return timestamp.replace('T', ' ');
-}
-
 /** The day part of a service timestamp. */
 export function dayOf(timestamp: string): string {
   return timestamp.slice(0, 10);

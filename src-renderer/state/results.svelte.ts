@@ -6,6 +6,7 @@ import { searchedRange } from '../../src-shared/coverage/searched-range';
 import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
 import { listingTotal } from '../../src-shared/format/human-size';
+import { columnsShown, type ListingColumn } from '../../src-shared/listing/listing-columns';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
 import { RowSelection } from './row-selection.svelte';
@@ -17,21 +18,17 @@ export interface ListingSummary {
   lowerBound: boolean;
   firstDay: string | null;
   lastDay: string | null;
-  hasWaveRegion: boolean;
-  hasObsPlan: boolean;
+  /** The listing's columns: the optional ones (UCoMP's wave region, say) only when some file has a value for them. */
+  columns: readonly ListingColumn[];
 }
 
 function summarise(files: readonly FileEntry[]): ListingSummary {
   let first: string | null = null;
   let last: string | null = null;
-  let hasWaveRegion = false;
-  let hasObsPlan = false;
   for (const file of files) {
     const dateObs = file['date-obs'];
     if (first === null || dateObs < first) first = dateObs;
     if (last === null || dateObs > last) last = dateObs;
-    if (!hasWaveRegion && file['wave-region'] !== undefined) hasWaveRegion = true;
-    if (!hasObsPlan && file['obs-plan'] !== undefined) hasObsPlan = true;
   }
   const total = listingTotal(files.map((file) => file.filesize));
   return {
@@ -40,8 +37,7 @@ function summarise(files: readonly FileEntry[]): ListingSummary {
     lowerBound: total.lowerBound,
     firstDay: first === null ? null : dayOf(first),
     lastDay: last === null ? null : dayOf(last),
-    hasWaveRegion,
-    hasObsPlan,
+    columns: columnsShown(files),
   };
 }
 
