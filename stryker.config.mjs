@@ -1,5 +1,5 @@
 // Mutation testing of the download engine (`npm run mutation`, never part of `npm test`): StrykerJS changes the
-// code in src-main/core/downloads one small way at a time (a condition flipped, a constant changed, a call
+// code in src-main/core/downloads (and the state folder's modules under it) one small way at a time (a condition flipped, a constant changed, a call
 // removed) and reruns the tests that cover it; a change no test notices is a gap in the tests. The score and the
 // survivors go to reports/mutation/ (HTML and JSON) and to the terminal.
 // A part of the folder can be run alone, with its own report (a whole run takes hours on two cores):
@@ -12,7 +12,7 @@ const report = process.env.MUTATION_REPORT ?? 'mutation';
 const config = {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: ['src-main/core/downloads/**/*.ts'],
+  mutate: ['src-main/core/downloads/**/*.ts', 'src-main/core/state/**/*.ts', 'src-main/core/folder-errors.ts'],
   coverageAnalysis: 'perTest',
   // Two cores: one test process per core.
   concurrency: 2,

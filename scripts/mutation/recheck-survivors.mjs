@@ -12,12 +12,13 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const D = 'test/core/downloads/';
+const S = 'test/core/state/';
 /** The tests that exercise each module most directly, fastest first. */
 const FOCUSED = {
   'download-file.ts': [`${D}download-file-answers.test.ts`, `${D}download-file.test.ts`, `${D}read-only-folder.test.ts`, `${D}error-page-sign-in.test.ts`],
   'gzip-layers.ts': ['test/hostile/gzip-layers-properties.test.ts', `${D}gzip-layers.test.ts`, `${D}download-file-answers.test.ts`],
   'listing-intake.ts': [`${D}listing-intake.test.ts`, `${D}listing-intake-paths.test.ts`, `${D}listing-intake-hosts.test.ts`, 'test/core/campaigns/campaign-sync.test.ts'],
-  'folder-errors.ts': [`${D}folder-errors.test.ts`, `${D}read-only-folder.test.ts`, `${D}download-folder.test.ts`, 'test/core/campaigns/campaign-backups.test.ts'],
+  'folder-errors.ts': ['test/core/folder-errors.test.ts', `${D}read-only-folder.test.ts`, `${D}download-folder.test.ts`, 'test/core/campaigns/campaign-backups.test.ts'],
   'disk-space.ts': [`${D}listing-intake.test.ts`, `${D}download-engine.test.ts`],
   'fits-layout-guard.ts': [`${D}fits-layout-guard.test.ts`, `${D}fits-layout-faults.test.ts`, `${D}download-file.test.ts`],
   'fits-completeness.ts': [`${D}fits-completeness.test.ts`, `${D}download-file.test.ts`],
@@ -34,9 +35,9 @@ const FOCUSED = {
   'job-views.ts': [`${D}estimate-seconds-left.test.ts`, `${D}run-progress.test.ts`],
   'crash-recovery.ts': [`${D}ledger-and-recovery.test.ts`],
   'progress-board.ts': [`${D}progress-board.test.ts`, `${D}run-progress.test.ts`],
-  'state-lock.ts': [`${D}state-lock-unit.test.ts`, `${D}state-lock.test.ts`],
-  'state-folder.ts': [`${D}state-folder.test.ts`],
-  'sqlite-errors.ts': [`${D}sqlite-errors.test.ts`, `${D}damaged-ledger.test.ts`],
+  'state-lock.ts': [`${S}state-lock-unit.test.ts`, `${S}state-lock.test.ts`],
+  'state-folder.ts': [`${S}state-folder.test.ts`],
+  'sqlite-errors.ts': [`${S}sqlite-errors.test.ts`, `${D}damaged-ledger.test.ts`],
   'download-folder.ts': [`${D}download-folder.test.ts`],
   'ledger-recovery.ts': [`${D}ledger-recovery.test.ts`, `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
   'ledger-schema.ts': [`${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { LAYOUT_EXAMPLE, LAYOUT_PLACEHOLDERS } from '../../src-shared/campaigns/folder-layout';
 import { CAMPAIGN_EXPORT_FORMATS } from '../../src-shared/campaigns/campaign-types';
-import { defaultStateFolder } from '../core/downloads/state-folder';
+import { defaultStateFolder } from '../core/state/state-folder';
 import type { CliContext } from './cli-context';
 import type { CampaignCommandOptions, CampaignSubcommand } from './commands/campaign-commands';
 import { addEngineOptions } from './engine-options';

@@ -21,7 +21,7 @@ import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file
 import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';
 import { integerParser, parseByteSize, parseCalendarDay, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
-import { defaultStateFolder } from '../core/downloads/state-folder';
+import { defaultStateFolder } from '../core/state/state-folder';
 
 export interface ProgramRun {
   program: Command;

@@ -44,7 +44,7 @@ export { FolderAccessError, type FolderRole, type FolderStep } from '../core/fol
 export { LedgerUnavailableError } from '../core/downloads/ledger-recovery';
 export { LedgerVersionError } from '../core/downloads/download-ledger';
 export { SignInRequiredError } from '../core/downloads/session-keeper';
-export { StateFolderBusyError } from '../core/downloads/state-lock';
+export { StateFolderBusyError } from '../core/state/state-lock';
 
 // ---- The filter rules (the same checks the command line and the app make) ------------------------
 export {
@@ -66,7 +66,7 @@ export { DATE_FORMS, formatUtTimestamp, parseUtTimestamp, type TimestampParse, t
 
 // ---- The download engine -------------------------------------------------------------------------
 export { describeLedgerRecovery, openDownloadEngine, type LedgerRecovery, type OpenedEngine } from '../core/downloads/open-engine';
-export { defaultStateFolder } from '../core/downloads/state-folder';
+export { defaultStateFolder } from '../core/state/state-folder';
 export { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
 // The engine comes from openDownloadEngine (which takes the state folder's lock): its class is a type here.
 export type { DownloadEngine, DownloadEngineOptions, EnqueueOptions, EnqueueResult, SettleOutcome } from '../core/downloads/download-engine';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
 import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
-import { OWNER_FILE } from '../../src-main/core/downloads/state-lock';
+import { OWNER_FILE } from '../../src-main/core/state/state-lock';
 import { isTemporaryName } from '../../src-main/core/downloads/temporary-files';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';

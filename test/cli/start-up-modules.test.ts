@@ -14,7 +14,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', '@streamparser/json', 'fast-png'];
 const HEAVY_SOURCES = ['src-main/emulator/', 'src-main/web/', 'src-main/core/api/', 'src-main/core/app/', 'src-shared/api/schemas.ts', 'src-main/cli/commands/', 'src-shared/fits/'];
 /** The only engine modules the program's definition needs: its limits and the default state folder, for the help. */
-const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/downloads/state-folder.ts'];
+const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts'];
 
 const emulator = useEmulator();
 
@@ -79,7 +79,7 @@ function heavyIn(loaded: Loaded): string[] {
   return [
     ...loaded.packages.filter((name) => HEAVY_PACKAGES.includes(name)),
     ...loaded.sources.filter((source) => HEAVY_SOURCES.some((heavy) => source.startsWith(heavy))),
-    ...loaded.sources.filter((source) => source.startsWith('src-main/core/downloads/') && !LEAF_ENGINE_MODULES.includes(source)),
+    ...loaded.sources.filter((source) => /^src-main\/core\/(downloads|state)\//.test(source) && !LEAF_ENGINE_MODULES.includes(source)),
   ];
 }
 

@@ -13,7 +13,7 @@ import { CampaignService } from '../../core/campaigns/campaign-service';
 import { InvalidInputError } from '../../core/errors';
 import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
-import { defaultStateFolder } from '../../core/downloads/state-folder';
+import { defaultStateFolder } from '../../core/state/state-folder';
 import type { CliContext } from '../cli-context';
 import { printJson } from '../output/cli-output';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';

@@ -10,7 +10,7 @@ import { StreamedListingJson } from '../output/streamed-listing-json';
 import type { FilesRequest } from '../../core/api/mlso-client';
 import { downloadListing } from './download-listing';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
-import { defaultStateFolder } from '../../core/downloads/state-folder';
+import { defaultStateFolder } from '../../core/state/state-folder';
 
 /** The filter options (see filter-options.ts), the engine options (engine-options.ts) and the files command's own. */
 export interface FilesOptions extends FilterOptions, EngineOptions {

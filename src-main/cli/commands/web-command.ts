@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Settings } from '../../../src-shared/contract/contract';
-import { defaultStateFolder } from '../../core/downloads/state-folder';
+import { defaultStateFolder } from '../../core/state/state-folder';
 import { startWebApp } from '../../web/web-app';
 import type { CliContext } from '../cli-context';
 import { EXIT_OK } from '../exit-codes';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { MlsoError } from '../errors';
 import { LEDGER_MIGRATIONS } from './ledger-migrations';
 import { schemaProblem } from './ledger-schema';
-import { isDamagedDatabaseError } from './sqlite-errors';
+import { isDamagedDatabaseError } from '../state/sqlite-errors';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 

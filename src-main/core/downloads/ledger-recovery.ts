@@ -7,7 +7,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
 import { DownloadLedger, type LedgerOpenOptions } from './download-ledger';
 import { fileSystemCode, inPlainWords } from '../folder-errors';
-import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
+import { isDamagedDatabaseError, isSqliteError } from '../state/sqlite-errors';
 
 /** What was done about a damaged ledger, for the front end to tell the user once. */
 export interface LedgerRecovery {

@@ -9,13 +9,13 @@ import { DownloadEngine, type DownloadEngineOptions } from './download-engine';
 import type { DownloadLedger } from './download-ledger';
 import { onFolder } from '../folder-errors';
 import { describeLedgerRecovery, openLedgerRecovering, type LedgerRecovery } from './ledger-recovery';
-import { lockStateFolder } from './state-lock';
+import { lockStateFolder } from '../state/state-lock';
 
 export { describeLedgerRecovery, type LedgerRecovery } from './ledger-recovery';
 
 export const LEDGER_FILE = 'downloads.sqlite';
 
-export { defaultStateFolder } from './state-folder';
+export { defaultStateFolder } from '../state/state-folder';
 
 /** What was done to make the ledger usable, and the sentences each front end tells the user once. */
 export interface LedgerOpening {

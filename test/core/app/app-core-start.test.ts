@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../src-shared/settings/default-settings';
 import { createAppCore } from '../../../src-main/core/app/app-core';
 import { startDemoServer } from '../../../src-main/emulator/demo-server';
-import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
+import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/state/state-lock';
 import type { RunningEmulator } from '../../../src-main/emulator';
 import { temporaryFolder } from '../../helpers/fixtures';
 

@@ -1,7 +1,7 @@
 // Where the ledger lives unless the user says otherwise: the per-user data folder named after the app alone.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultStateFolder } from '../../../src-main/core/downloads/state-folder';
+import { defaultStateFolder } from '../../../src-main/core/state/state-folder';
 
 describe('the default state folder', () => {
   it("is an absolute path ending in the app's name, without a runtime suffix such as -nodejs", () => {

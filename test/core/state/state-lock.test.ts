@@ -3,12 +3,12 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
+import { StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/state/state-lock';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { processState, stopBuiltCli } from '../../helpers/built-cli';
 import { waitFor } from '../../helpers/wait-for';
-import { runDownload, startUnreapedDownload } from './cli-process';
-import { expectExactFolder, listing } from './engine-harness';
+import { runDownload, startUnreapedDownload } from '../downloads/cli-process';
+import { expectExactFolder, listing } from '../downloads/engine-harness';
 
 const emulator = useEmulator({ imageSize: 128 });
 const locks: StateLock[] = [];

@@ -1,6 +1,6 @@
 // Reading SQLite's result codes from better-sqlite3's errors: the family and its extended codes, and nothing else.
 import { describe, expect, it } from 'vitest';
-import { isDamagedDatabaseError, isSqliteError, sqliteCode } from '../../../src-main/core/downloads/sqlite-errors';
+import { isDamagedDatabaseError, isSqliteError, sqliteCode } from '../../../src-main/core/state/sqlite-errors';
 
 const withCode = (code: unknown): Error => Object.assign(new Error('x'), { code });
 

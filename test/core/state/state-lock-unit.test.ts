@@ -6,7 +6,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderAccessError, inPlainWords } from '../../../src-main/core/folder-errors';
-import { LOCK_FILE, OWNER_FILE, StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/downloads/state-lock';
+import { LOCK_FILE, OWNER_FILE, StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/state/state-lock';
 import { temporaryFolder } from '../../helpers/fixtures';
 
 const locks: StateLock[] = [];
