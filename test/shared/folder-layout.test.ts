@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLayout, placeEntry } from '../../src-shared/campaigns/folder-layout';
+import { LAYOUT_PLACEHOLDERS, checkLayout, placeEntry } from '../../src-shared/campaigns/folder-layout';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 
 const KCOR = { instrument: 'kcor', product: 'pb', 'date-obs': '2025-03-24T21:03:04', filename: 'a.fts' };
@@ -50,6 +50,19 @@ describe('folder layout templates', () => {
     expect(placeEntry('{instrument}/{wave_region}/{obs_plan}', UCOMP)).toBe('ucomp/1074/synoptic-original-lines.cbk');
     expect(placeEntry('{instrument}/{wave_region}', KCOR)).toBe('kcor/unknown');
     expect(placeEntry('{yyyy}', { ...KCOR, 'date-obs': 'not a date' })).toBe('unknown');
+  });
+
+  it('knows its placeholders in the order the help and the form list them, each with its value', () => {
+    expect(LAYOUT_PLACEHOLDERS).toEqual(['instrument', 'product', 'yyyy', 'mm', 'dd', 'wave_region', 'obs_plan']);
+    expect(checkLayout('{year}')).toEqual({
+      ok: false,
+      message:
+        'The folder layout "{year}" uses an unknown placeholder {year} (known: {instrument}, {product}, {yyyy}, {mm}, {dd}, {wave_region}, {obs_plan}). Use folders and placeholders inside the campaign folder, e.g. {instrument}/{product}/{yyyy}/{mm}/{dd}.',
+    });
+    const all = '{dd}-{mm}-{yyyy}/{obs_plan}_{wave_region}/{product}.{instrument}';
+    expect(placeEntry(all, UCOMP)).toBe('24-03-2025/synoptic-original-lines.cbk_1074/l2.ucomp');
+    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03', 'wave-region': 1074.5, 'obs-plan': Number.NaN })).toBe('unknown-unknown-unknown/unknown_1074.5/l2.ucomp');
+    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03-24', 'wave-region': ' 789 ', 'obs-plan': null })).toBe('24-03-2025/unknown_789/l2.ucomp');
   });
 
   it('turns hostile values from the server into one safe folder name each', () => {
