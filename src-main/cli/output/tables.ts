@@ -3,7 +3,8 @@
 // escaped before the widths are measured, so hostile text neither drives the terminal nor skews columns.
 import type { FileEntry, InstrumentSummary, ProductEntry } from '../../../src-shared/api/schemas';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
-import { humanFileSize, listingTotal } from '../../../src-shared/format/human-size';
+import { listingTotal } from '../../../src-shared/format/human-size';
+import { columnsShown, LISTING_COLUMNS, type ListingColumn } from '../../../src-shared/listing/listing-columns';
 
 const rule = (width: number): string => '-'.repeat(width);
 
@@ -89,64 +90,47 @@ export interface FilesTableLayout {
   foot(count: number, total: ListingTotal): string[];
 }
 
-/** UCoMP entries carry wave region and observing plan; their columns appear when an entry of the sample has them. */
-function optionalColumn(files: readonly FileEntry[], field: string): boolean {
-  return files.some((file) => file[field] !== undefined && file[field] !== null && file[field] !== '');
-}
-
-/** A file's cells, server text escaped, so the widths are those of the text shown. */
-function fileCells(file: FileEntry): Record<'date' | 'instrument' | 'product' | 'size' | 'wave' | 'plan' | 'name', string> {
-  return {
-    date: cell(file['date-obs']),
-    instrument: cell(file.instrument),
-    product: cell(file.product),
-    size: humanFileSize(file.filesize),
-    wave: cell(file['wave-region']),
-    plan: cell(file['obs-plan']),
-    name: cell(file.filename),
-  };
-}
-
 /** What the total under a files table is: compressed bytes in binary units, not what the saved files take. */
 const TOTAL_LABEL = 'compressed (KB = 1024 B); files are saved decompressed';
 
+/** The listing field whose column the total stands under. */
+const TOTAL_UNDER = 'filesize';
+
 /**
- * The layout of mlsoapi's files table, measured on `sample` (a streamed listing's first block). A later,
- * wider cell pushes only its own row along; the file name is the last column, so only the rules depend on it.
+ * The layout of mlsoapi's files table, measured on `sample` (a streamed listing's first block), with the columns of
+ * the listing's column table (listing-columns.ts) in their command-line order; an optional one (UCoMP's wave region)
+ * only when an entry of the sample has a value for it. A later, wider cell pushes only its own row along; the file
+ * name is the last column, so only the rules depend on it.
  */
-export function filesTableLayout(sample: readonly FileEntry[]): FilesTableLayout {
-  const showWave = optionalColumn(sample, 'wave-region');
-  const showPlan = optionalColumn(sample, 'obs-plan');
-  const rows = sample.map(fileCells);
+export function filesTableLayout(sample: readonly FileEntry[], table: readonly ListingColumn[] = LISTING_COLUMNS): FilesTableLayout {
+  const shown = columnsShown(sample, table)
+    .flatMap((column) => (column.cli ? [{ ...column.cli, field: column.field }] : []))
+    .sort((a, b) => a.order - b.order);
+  // Server text escaped, so the widths are those of the text shown.
+  const cellsOf = (file: FileEntry): string[] => shown.map((column) => cell(column.text(file)));
+  const rows = sample.map(cellsOf);
   // mlsoapi's widths, widened only for an odd value (escaped text, an unusual instrument), so columns stay aligned.
-  const dateWidth = widest(rows, (row) => row.date, 20);
-  const instrumentWidth = widest(rows, (row) => row.instrument, 10);
-  const planWidth = showPlan ? widest(rows, (row) => row.plan, 8) : 0;
-  const productWidth = widest(rows, (row) => row.product, 13);
-  const nameWidth = widest(rows, (row) => row.name, 8);
-  const columns = (date: string, instrument: string, product: string, size: string, wave: string, plan: string, name: string): string =>
-    [
-      pad(date, dateWidth),
-      pad(instrument, instrumentWidth),
-      pad(product, productWidth),
-      size.padStart(10),
-      ...(showWave ? [pad(wave, 6)] : []),
-      ...(showPlan ? [pad(plan, planWidth)] : []),
-      name,
-    ].join(' ');
-  const separator = columns(rule(dateWidth), rule(instrumentWidth), rule(productWidth), rule(10), rule(6), rule(planWidth), rule(nameWidth));
+  const widths = shown.map((column, index) => (column.fixed ? column.width : widest(rows, (row) => row[index]!, column.width)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((text, index) => {
+        if (index === cells.length - 1) return text;
+        return shown[index]!.align === 'right' ? text.padStart(widths[index]!) : pad(text, widths[index]!);
+      })
+      .join(' ');
+  const separator = line(widths.map(rule));
+  // The count spans the columns before the size column, and the total stands under it.
+  const totalAt = shown.findIndex((column) => column.field === TOTAL_UNDER);
+  const countWidth = widths.slice(0, Math.max(totalAt, 0)).reduce((sum, width) => sum + width + 1, -1);
   return {
     // The sizes are the listing's: of the gzip-compressed bodies the server sends, in binary units. The files are
     // saved decompressed, so larger; the header and the total say which sizes these are (the app's Downloads
     // table names both, Received and On disk).
-    head: () => [columns('Date/time', 'Instrument', 'Product', 'Size (gz)', 'Wave', 'Obs plan', 'Filename'), separator],
-    row: (file) => {
-      const row = fileCells(file);
-      return columns(row.date, row.instrument, row.product, row.size, row.wave, row.plan, row.name);
-    },
+    head: () => [line(shown.map((column) => column.header)), separator],
+    row: (file) => line(cellsOf(file)),
     foot: (count, total) => [
       separator,
-      `${pad(`${count} ${count === 1 ? 'file' : 'files'}`, dateWidth + 1 + instrumentWidth + 1 + productWidth)} ${total.text.padStart(10)} ${TOTAL_LABEL}`,
+      `${pad(`${count} ${count === 1 ? 'file' : 'files'}`, countWidth)} ${total.text.padStart(widths[totalAt] ?? 0)} ${TOTAL_LABEL}`,
       ...(total.lowerBound ? ['(some sizes are unknown, so the total is a lower bound)'] : []),
     ],
   };
