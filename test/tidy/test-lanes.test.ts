@@ -1,0 +1,50 @@
+// The unit lane's list (vitest.config.ts) stays true: every file it names exists (a moved file would
+// otherwise run as integration without anyone noticing), every folder pattern finds tests, and no file in the lane
+// starts a server, spawns a process or reads the build. Only what each file says itself is read: a helper it
+// imports that starts a server is not seen, so helpers that do are named here (engine and app-core harnesses).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UNIT_TESTS } from '../../vitest.config';
+
+const INTEGRATION_SIGNS: [RegExp, string][] = [
+  [/\b(useEmulator|createEmulator|startDemoServer)\(/, 'starts the emulator'],
+  [/\b(oddServer|otherServer|createServer|startWebServer)\(/, 'starts a server'],
+  [/\/(engine|app-core)-harness['"]/, 'opens an engine or app core against the emulator'],
+  [/\/helpers\/built-cli['"]/, 'runs the built mlso-dl'],
+  [/['"]node:(child_process|worker_threads)['"]/, 'spawns a process or thread'],
+  [/resolve\(['"]dist\b/, 'reads the build'],
+];
+
+function testFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.posix.join(folder, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/** The glob patterns the list uses: `**` for any folders, `*` within a name. */
+function globPattern(glob: string): RegExp {
+  const withinName = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+  return new RegExp(`^${glob.split('**/').map(withinName).join('(?:.*/)?')}$`);
+}
+
+const allTests = testFiles('test');
+const unitTests = allTests.filter((file) => UNIT_TESTS.some((glob) => globPattern(glob).test(file)));
+
+describe('the unit lane', () => {
+  it('names only files and folders that hold tests', () => {
+    const unmatched = UNIT_TESTS.filter((glob) => !allTests.some((file) => globPattern(glob).test(file)));
+    expect(unmatched, 'moved or deleted: update UNIT_FILES in vitest.config.ts').toEqual([]);
+    expect(unitTests.length).toBeGreaterThan(50);
+  });
+
+  it('holds no test that starts a server, spawns a process or reads the build', () => {
+    const misplaced = unitTests.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return INTEGRATION_SIGNS.filter(([sign]) => sign.test(text)).map(([, what]) => `${file} ${what}`);
+    });
+    expect(misplaced, 'move these to the integration lane (take them off UNIT_FILES in vitest.config.ts)').toEqual([]);
+  });
+});
