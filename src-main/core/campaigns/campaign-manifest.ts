@@ -1,53 +1,47 @@
 // A campaign's manifest: its resolved file set, one row per file (CSV for spreadsheets, JSON for programs), and an
 // acknowledgement naming each instrument used with its DOI, ready to paste into a paper.
 import type { InstrumentSummary } from '../../../src-shared/api/schemas';
+import { LISTING_COLUMNS, type ListedFields, type ListingColumn } from '../../../src-shared/listing/listing-columns';
+import { entryOfStored } from './campaign-paths';
 import type { CampaignFileState, StoredCampaign } from './campaign-store';
 
-export interface ManifestRow {
-  date_obs: string | null;
-  instrument: string;
-  product: string;
-  filename: string;
-  wave_region: string | null;
-  obs_plan: string | null;
-  url: string;
+/**
+ * A file's row: the listing's fields that have a manifest column (listing-columns.ts: date_obs, instrument, product,
+ * filename, wave_region, obs_plan, url), then where the campaign put the file and what was written.
+ */
+export type ManifestRow = Readonly<Record<string, string | number | null>>;
+
+/** The manifest's own columns, after the listing's. */
+interface FileOnDisk {
   local_path: string;
   /** Bytes of the file on disk as the ledger recorded them when it was written (decompressed); null when not on disk. */
   size_on_disk: number | null;
   sha256: string | null;
   downloaded_at: string | null;
 }
+const ON_DISK_COLUMNS: readonly (keyof FileOnDisk)[] = ['local_path', 'size_on_disk', 'sha256', 'downloaded_at'];
 
-const MANIFEST_COLUMNS: readonly (keyof ManifestRow)[] = [
-  'date_obs',
-  'instrument',
-  'product',
-  'filename',
-  'wave_region',
-  'obs_plan',
-  'url',
-  'local_path',
-  'size_on_disk',
-  'sha256',
-  'downloaded_at',
-];
+const listedColumns = (table: readonly ListingColumn[]): ListingColumn[] => table.filter((column) => column.manifest !== null);
 
-export function manifestRows(files: readonly CampaignFileState[]): ManifestRow[] {
+/** A listed value as the manifest gives it: numbers and text as they are, null where the file has none. */
+function manifestValue(value: unknown): string | number | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'number' || typeof value === 'string' ? value : String(value);
+}
+
+export function manifestRows(files: readonly CampaignFileState[], table: readonly ListingColumn[] = LISTING_COLUMNS): ManifestRow[] {
+  const listed = listedColumns(table);
   return files.map((file) => {
+    // A shared file list may give no date: the manifest says null, where placing the file again reads ''.
+    const fields: ListedFields = { ...entryOfStored(file), 'date-obs': file.dateObs };
     const onDisk = file.state === 'done';
-    return {
-      date_obs: file.dateObs,
-      instrument: file.instrument,
-      product: file.product,
-      filename: file.filename,
-      wave_region: file.waveRegion,
-      obs_plan: file.obsPlan,
-      url: file.url,
+    const local: FileOnDisk = {
       local_path: file.targetPath,
       size_on_disk: onDisk ? file.bytesWritten : null,
       sha256: onDisk ? file.sha256 : null,
       downloaded_at: onDisk ? file.finishedAt : null,
     };
+    return { ...Object.fromEntries(listed.map((column) => [column.manifest, manifestValue(fields[column.field])])), ...local };
   });
 }
 
@@ -59,9 +53,10 @@ export function manifestRows(files: readonly CampaignFileState[]): ManifestRow[]
  * a plain number such as a wave region of -1.5, which no spreadsheet takes for a formula). The JSON manifest keeps
  * the exact strings.
  */
-export function manifestCsv(rows: readonly ManifestRow[]): string {
-  const lines = [MANIFEST_COLUMNS.join(',')];
-  for (const row of rows) lines.push(MANIFEST_COLUMNS.map((column) => csvField(row[column])).join(','));
+export function manifestCsv(rows: readonly ManifestRow[], table: readonly ListingColumn[] = LISTING_COLUMNS): string {
+  const columns = [...listedColumns(table).map((column) => column.manifest!), ...ON_DISK_COLUMNS];
+  const lines = [columns.join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvField(row[column] ?? null)).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
