@@ -38,6 +38,15 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** A download may ask for the rest of a body it has the beginning of. */
+export interface DownloadRequestOptions extends RequestOptions {
+  /**
+   * Asks for the body from byte `from` on (`Range`), only if it is still the version `validator` names
+   * (`If-Range`: its strong ETag or Last-Modified); a server that has another version sends it whole (200).
+   */
+  rest?: { from: number; validator: string };
+}
+
 export interface AnswerOptions extends RequestOptions {
   /** How the answer is named in messages, and what to advise when it breaks a limit. */
   subject: AnswerSubject;
@@ -142,12 +151,13 @@ export class HttpTransport {
   }
 
   /** GET with the body as a raw byte stream: no content decoding, the caller inspects the bytes itself. */
-  async getStream(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
+  async getStream(url: string, options: DownloadRequestOptions = {}): Promise<HttpResponse<Readable>> {
     // Only the wait for the headers is timed here; the body's pace is the download engine's business.
     const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, signal: options.signal });
     let current = url;
     try {
-      return await this.follow(url, 'download', watch, (hop) => (current = hop));
+      const rest: Record<string, string> = options.rest ? { Range: `bytes=${options.rest.from}-`, 'If-Range': options.rest.validator } : {};
+      return await this.follow(url, 'download', watch, (hop) => (current = hop), rest);
     } catch (error) {
       throw this.explain(error, watch, current);
     } finally {
@@ -155,11 +165,17 @@ export class HttpTransport {
     }
   }
 
-  private async follow(startUrl: string, kind: RequestKind, watch: RequestWatch, onHop: (url: string) => void): Promise<HttpResponse<Readable>> {
+  private async follow(
+    startUrl: string,
+    kind: RequestKind,
+    watch: RequestWatch,
+    onHop: (url: string) => void,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<HttpResponse<Readable>> {
     let url = startUrl;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
       onHop(url);
-      const response = await this.once(url, kind, watch.signal);
+      const response = await this.once(url, kind, watch.signal, extraHeaders);
       watch.heard();
       const location = response.headers['location'];
       if (!REDIRECT_STATUSES.has(response.status) || typeof location !== 'string') return response;
@@ -173,9 +189,9 @@ export class HttpTransport {
     throw RedirectError.tooMany(startUrl, MAX_REDIRECTS);
   }
 
-  private async once(url: string, kind: RequestKind, signal: AbortSignal): Promise<HttpResponse<Readable>> {
+  private async once(url: string, kind: RequestKind, signal: AbortSignal, extraHeaders: Record<string, string>): Promise<HttpResponse<Readable>> {
     this.log?.(url);
-    const headers: Record<string, string> = kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*' };
+    const headers: Record<string, string> = kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*', ...extraHeaders };
     const cookie = await this.cookies.headerFor(url);
     if (cookie) headers['Cookie'] = cookie;
     const response = await this.axios.get(url, {

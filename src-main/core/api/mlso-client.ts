@@ -23,7 +23,7 @@ import { ApiServer } from './api-server';
 import { normaliseSettings, type ClientSettings } from './client-settings';
 import { checkDownloadAddress, type DownloadFence } from './download-fence';
 import { FileListingParser } from './file-listing-parser';
-import { HttpTransport, textOf, type AnswerReader, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import { HttpTransport, textOf, type AnswerReader, type DownloadRequestOptions, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
 import { parseJsonAnswer } from './json-answer';
 import { SessionCookieJar } from './session-cookie-jar';
 
@@ -285,7 +285,7 @@ export class MlsoClient {
   }
 
   /** Opens a download URL exactly as the listing gave it (a relative one resolves against the base URL). */
-  async openDownload(url: string, options: RequestOptions = {}): Promise<HttpResponse<Readable>> {
+  async openDownload(url: string, options: DownloadRequestOptions = {}): Promise<HttpResponse<Readable>> {
     // Checked here too, not only at intake: a job queued while other servers were allowed may run after.
     const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
     if (!check.ok) throw check.error;

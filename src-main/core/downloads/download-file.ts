@@ -1,16 +1,19 @@
 // The one-file download primitive. The body streams through gzip detection and a check against its FITS
 // headers into a hidden temporary file beside the target; only a body that ended cleanly and holds exactly
 // what its headers declare is renamed to its real name. JSON or HTML answers are errors whatever their
-// status, and are never written to disk.
+// status, and are never written to disk. Where the server serves byte ranges, the body as sent is also kept
+// beside the target (kept-body.ts) until the file is done, so a transfer cut short resumes where it stopped.
 import { createHash } from 'node:crypto';
-import { rename, unlink } from 'node:fs/promises';
+import { close, createReadStream, createWriteStream, fsync, open as openFd, type WriteStream } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, pipeline, type Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import { displayName } from '../../../src-shared/format/display-text';
-import type { HttpResponse, RequestOptions } from '../api/http-transport';
+import type { DownloadRequestOptions, HttpResponse } from '../api/http-transport';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
@@ -18,9 +21,10 @@ import { fitsLayoutGuard } from './fits-layout-guard';
 import { cannotWriteThere, inPlainWords, isNoRoom } from '../folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
+import { contentRangeOf, keptBodyNameFor, resumeValidator, type ResumePoint } from './kept-body';
 import { temporaryNameFor } from './temporary-files';
 
-export type OpenDownload = (url: string, options: RequestOptions) => Promise<HttpResponse<Readable>>;
+export type OpenDownload = (url: string, options: DownloadRequestOptions) => Promise<HttpResponse<Readable>>;
 
 export interface DownloadTarget {
   /** The listing's `url`, used as given. */
@@ -34,7 +38,7 @@ export interface DownloadTarget {
 }
 
 interface DownloadProgress {
-  /** Bytes of the body as they came over the wire (compressed). */
+  /** Bytes of the body as they came over the wire (compressed), the kept beginning of a resumed body included. */
   bytesReceived: number;
   /** Decompressed bytes written to the temporary file. */
   bytesWritten: number;
@@ -63,6 +67,20 @@ export interface DownloadOptions {
    */
   onBodyReceived?: () => void;
   openSink?: OpenFileSink;
+  /** The kept beginning of this file's body from an earlier attempt: only the rest is asked for. */
+  resumeFrom?: ResumePoint;
+  /**
+   * Called when what is kept of the body changes: a new point before its file is created (the answer's headers
+   * said it can be resumed), null when nothing is kept (the server serves no byte ranges or names no version, or
+   * the kept bytes were dropped). The engine records it, so a later attempt, or run, asks only for the rest.
+   * Without it nothing is kept.
+   */
+  onResumePoint?: (point: ResumePoint | null) => void;
+  /**
+   * Bodies announced shorter than this are not kept for resuming (default 1 MiB): fetching one again costs less
+   * than writing it twice. A body of unknown length is kept.
+   */
+  resumableFromBytes?: number;
 }
 
 export interface DownloadResult {
@@ -71,6 +89,8 @@ export interface DownloadResult {
   bytesWritten: number;
   /** SHA-256 of the decompressed file as written, hex. */
   sha256: string;
+  /** Bytes of the body an earlier attempt had received, which this one did not ask for again. */
+  resumedBytes: number;
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -78,6 +98,10 @@ const DEFAULT_STALL_MS = 60_000;
 // Room for a few socket reads between stages, so a busy moment downstream does not pause the socket
 // (a paused socket fills the TCP window and the link sits idle).
 const STREAM_BUFFER_BYTES = 1024 * 1024;
+const DEFAULT_RESUMABLE_FROM_BYTES = 1024 * 1024;
+const openFile = promisify(openFd);
+const syncFile = promisify(fsync);
+const closeFile = promisify(close);
 
 export async function downloadFile(openDownload: OpenDownload, target: DownloadTarget, options: DownloadOptions = {}): Promise<DownloadResult> {
   const localName = target.localName ?? target.filename;
@@ -87,8 +111,22 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   }
   if (options.signal?.aborted) throw new CancelledError('The download');
 
+  const kept = await keptBeginning(target.folder, options);
   // Waiting for the headers is waiting for bytes too: a server that accepts and then says nothing is stalled.
-  const response = await openDownload(target.url, { signal: options.signal, timeoutMs: options.headerTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_MS });
+  const open = (from?: KeptBeginning): Promise<HttpResponse<Readable>> =>
+    openDownload(target.url, {
+      signal: options.signal,
+      timeoutMs: options.headerTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_MS,
+      ...(from ? { rest: { from: from.bytes, validator: from.point.validator } } : {}),
+    });
+  let response = await open(kept);
+  let resumed = kept;
+  if (resumed && response.status === 416) {
+    // Nothing left past what is kept: the kept bytes are not what the server has now. Start again.
+    response.data.destroy();
+    resumed = await dropKept(target.folder, resumed, options);
+    response = await open();
+  }
   const body = response.data;
   if (response.status < 200 || response.status >= 300) {
     const text = await readLimited(body, ERROR_BODY_LIMIT).catch(() => '');
@@ -96,10 +134,22 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     if (response.status === 401 || response.status === 403) throw new SessionError(response.status, message);
     throw new ServerError(response.status, message, response.url, retryAfterSeconds(response.headers));
   }
-
+  const range = response.status === 206 ? contentRangeOf(response.headers) : undefined;
+  if (response.status === 206 && (!resumed || range?.first !== resumed.bytes)) {
+    body.destroy();
+    await dropKept(target.folder, resumed, options);
+    throw new NetworkError('reset', response.url, 'the server sent another part of the file than the one asked for');
+  }
+  // A whole answer to a request for the rest: the file changed, or the server ignored the range. Start again.
+  if (resumed && response.status !== 206) resumed = await dropKept(target.folder, resumed, options);
   const lengthHeader = response.headers['content-length'];
-  const bodyLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-  const progress: DownloadProgress = { bytesReceived: 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
+  const sentLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  const bodyLength = resumed ? (range?.length ?? (sentLength !== undefined ? resumed.bytes + sentLength : undefined)) : sentLength;
+  // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter.
+  const worthKeeping = options.onResumePoint !== undefined && (bodyLength === undefined || bodyLength >= (options.resumableFromBytes ?? DEFAULT_RESUMABLE_FROM_BYTES));
+  const keeping = resumed?.point ?? (worthKeeping ? newResumePoint(localName, response.headers) : undefined);
+  if (!resumed) options.onResumePoint?.(keeping ?? null);
+  const progress: DownloadProgress = { bytesReceived: resumed?.bytes ?? 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
 
   const watchdog = new StallWatchdog(body, options.stallTimeoutMs ?? DEFAULT_STALL_MS);
   const onAbort = (): void => {
@@ -107,22 +157,30 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog.
-  const counted = new Transform({
-    highWaterMark: STREAM_BUFFER_BYTES,
-    transform(chunk: Buffer, _encoding, done) {
-      progress.bytesReceived += chunk.length;
-      watchdog.fed();
-      done(null, chunk);
-    },
-  });
-  pipeline(body, counted, () => {});
-  keepErrorsForTheReader(counted);
-
+  let keeper: Keeper | undefined;
   let sink: FileSink | undefined;
   let temporaryPath: string | undefined;
+  let failure: MlsoError | undefined;
   try {
-    const peeked = await peekStream(await withoutGzipLayers(counted), 80);
+    if (keeping) keeper = await openKeeper(path.join(target.folder, keeping.name), resumed ? 'a' : 'wx');
+    const keptWriter = keeper?.stream;
+    // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog and, when the
+    // body can be resumed, goes to the kept file too (waiting for it, so a slow disk slows the socket, not memory).
+    const counted = new Transform({
+      highWaterMark: STREAM_BUFFER_BYTES,
+      transform(chunk: Buffer, _encoding, done) {
+        progress.bytesReceived += chunk.length;
+        watchdog.fed();
+        if (!keptWriter || keptWriter.write(chunk)) done(null, chunk);
+        else keptWriter.once('drain', () => done(null, chunk));
+      },
+    });
+    keptWriter?.on('error', (error) => counted.destroy(error));
+    pipeline(body, counted, () => {});
+    keepErrorsForTheReader(counted);
+    const wire = resumed ? joined(path.join(target.folder, resumed.point.name), resumed.bytes, counted, () => watchdog.fed()) : counted;
+
+    const peeked = await peekStream(await withoutGzipLayers(wire), 80);
     const decoded = peeked.stream;
     if (!startsWithFitsSignature(peeked.head)) {
       throw await notFitsError(decoded, target.filename);
@@ -156,16 +214,107 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     // loses it the file is simply absent (the ledger notices and fetches it again), never corrupt.
     await rename(temporaryPath, finalPath);
     temporaryPath = undefined;
-    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256 };
+    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256, resumedBytes: resumed?.bytes ?? 0 };
   } catch (error) {
-    throw classify(error, target, response.url, watchdog.stalled);
+    failure = classify(error, target, response.url, watchdog.stalled);
+    throw failure;
   } finally {
     watchdog.stop();
     options.signal?.removeEventListener('abort', onAbort);
     body.destroy();
     await sink?.close().catch(() => undefined);
     if (temporaryPath) await unlink(temporaryPath).catch(() => undefined);
+    if (keeping) await settleKept(target.folder, keeping, keeper, failure, options);
   }
+}
+
+/** The kept beginning of a body: where it is and how many bytes it holds. */
+interface KeptBeginning {
+  point: ResumePoint;
+  bytes: number;
+}
+
+/** What an earlier attempt kept of the body, if its file is still there and holds something. */
+async function keptBeginning(folder: string, options: DownloadOptions): Promise<KeptBeginning | undefined> {
+  const point = options.resumeFrom;
+  if (!point) return undefined;
+  const bytes = await stat(path.join(folder, point.name)).then(
+    (found) => (found.isFile() ? found.size : 0),
+    () => 0,
+  );
+  if (bytes > 0) return { point, bytes };
+  await dropKept(folder, { point, bytes }, options);
+  return undefined;
+}
+
+/** Forgets the kept beginning of a body (its file and the engine's record of it). */
+async function dropKept(folder: string, kept: KeptBeginning | undefined, options: DownloadOptions): Promise<undefined> {
+  if (!kept) return undefined;
+  await unlink(path.join(folder, kept.point.name)).catch(() => undefined);
+  options.onResumePoint?.(null);
+  return undefined;
+}
+
+function newResumePoint(localName: string, headers: Record<string, string | string[] | undefined>): ResumePoint | undefined {
+  const validator = resumeValidator(headers);
+  return validator === undefined ? undefined : { name: keptBodyNameFor(localName), validator };
+}
+
+/** The kept file's write stream over a descriptor of our own, which closeKeeper may flush to disk before closing. */
+interface Keeper {
+  stream: WriteStream;
+  fd: number;
+}
+
+async function openKeeper(file: string, flags: 'a' | 'wx'): Promise<Keeper> {
+  const fd = await openFile(file, flags, 0o644);
+  return { fd, stream: createWriteStream('', { fd, highWaterMark: STREAM_BUFFER_BYTES, autoClose: false }) };
+}
+
+/**
+ * After the attempt: a finished file needs its kept body no more; a transfer cut short (network, pause, cancel,
+ * a body that ended early) keeps what arrived, flushed to disk so a crash after it does not lose it; any other
+ * failure (bad content, a full disk) drops it, so the next attempt starts from the first byte.
+ */
+async function settleKept(folder: string, point: ResumePoint, keeper: Keeper | undefined, failure: MlsoError | undefined, options: DownloadOptions): Promise<void> {
+  const keep = failure !== undefined && isCutShort(failure);
+  if (keeper) await closeKeeper(keeper, keep);
+  if (keep) return;
+  await unlink(path.join(folder, point.name)).catch(() => undefined);
+  if (failure) options.onResumePoint?.(null);
+}
+
+function isCutShort(failure: MlsoError): boolean {
+  return failure instanceof NetworkError || failure instanceof CancelledError || (failure instanceof DownloadError && failure.reason === 'truncated');
+}
+
+async function closeKeeper({ stream, fd }: Keeper, flush: boolean): Promise<void> {
+  if (!stream.destroyed) {
+    await new Promise<void>((resolve) => {
+      stream.once('error', () => resolve());
+      stream.end(() => resolve());
+    });
+  }
+  // Best effort: what is flushed survives a power cut; if the tail is lost the next attempt asks for more.
+  if (flush) await syncFile(fd).catch(() => undefined);
+  await closeFile(fd).catch(() => undefined);
+}
+
+/**
+ * The whole body as sent: the kept beginning read back from disk, then what arrives now. Reading the beginning
+ * back feeds the stall watchdog, so a long kept beginning is not taken for a silent server.
+ */
+function joined(keptFile: string, keptBytes: number, rest: Readable, fed: () => void): Readable {
+  async function* bytes(): AsyncGenerator<Buffer> {
+    for await (const chunk of createReadStream(keptFile, { start: 0, end: keptBytes - 1, highWaterMark: STREAM_BUFFER_BYTES }) as AsyncIterable<Buffer>) {
+      fed();
+      yield chunk;
+    }
+    yield* rest as AsyncIterable<Buffer>;
+  }
+  const stream = Readable.from(bytes(), { objectMode: false, highWaterMark: STREAM_BUFFER_BYTES });
+  keepErrorsForTheReader(stream);
+  return stream;
 }
 
 /** Destroys the body when no byte has arrived for `timeoutMs`: a stalled read is a failure, not a wait. */

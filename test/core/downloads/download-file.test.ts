@@ -9,6 +9,7 @@ import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
 import type { OpenFileSink } from '../../../src-main/core/downloads/file-sink';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
+import type { ResumePoint } from '../../../src-main/core/downloads/kept-body';
 import { handlingFor } from '../../../src-main/core/downloads/retry-policy';
 import { removeStaleTemporaryFiles, temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionError } from '../../../src-main/core/errors';
@@ -133,13 +134,21 @@ describe('broken transfers leave nothing behind', () => {
     expect(await listFolder(folder)).toEqual([]);
   });
 
-  it('a gzip stream that ends early although the response ended cleanly', async () => {
+  it('a gzip stream that ends early although the response ended cleanly (what arrived is kept to resume from, nothing else)', async () => {
     const folder = await temporaryFolder();
     emulator().injectFault(files[0]!.filename, 'truncate');
-    const error = await download(files[0]!, folder).catch((e: unknown) => e);
+    const kept: (ResumePoint | null)[] = [];
+    const error = await download(files[0]!, folder, { onResumePoint: (point) => kept.push(point) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect((error as DownloadError).reason).toBe('truncated');
-    expect(await listFolder(folder)).toEqual([]);
+    // Sent without Content-Length, the body's size was unknown, so it was kept for resuming.
+    expect(kept).toEqual([expect.objectContaining({ name: expect.stringMatching(/\.resume$/) })]);
+    expect(await listFolder(folder)).toEqual([kept[0]!.name]);
+    // A caller that records no resume point gets nothing kept.
+    emulator().injectFault(files[0]!.filename, 'truncate');
+    const elsewhere = await temporaryFolder();
+    await download(files[0]!, elsewhere).catch(() => undefined);
+    expect(await listFolder(elsewhere)).toEqual([]);
   });
 
   it('a stalled read', async () => {
