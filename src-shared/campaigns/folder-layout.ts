@@ -3,9 +3,13 @@
 // from the server (an observing plan, say) are made safe before they become part of a path.
 import type { FileEntry } from '../api/schemas';
 import { toSafeName } from '../files/safe-filename';
+import { LISTING_COLUMNS } from '../listing/listing-columns';
 
-export const LAYOUT_PLACEHOLDERS = ['instrument', 'product', 'yyyy', 'mm', 'dd', 'wave_region', 'obs_plan'] as const;
-type LayoutPlaceholder = (typeof LAYOUT_PLACEHOLDERS)[number];
+/** The placeholders the listing's fields fill (listing-columns.ts), in the order the help and the campaign form list them. */
+const PLACEHOLDERS = LISTING_COLUMNS.flatMap((column) => column.placeholders).sort((a, b) => a.order - b.order);
+const PLACEHOLDERS_BY_NAME = new Map(PLACEHOLDERS.map((placeholder) => [placeholder.name, placeholder]));
+
+export const LAYOUT_PLACEHOLDERS: readonly string[] = PLACEHOLDERS.map((placeholder) => placeholder.name);
 
 export const LAYOUT_EXAMPLE = '{instrument}/{product}/{yyyy}/{mm}/{dd}';
 
@@ -33,7 +37,7 @@ export function checkLayout(raw: string): LayoutCheck {
   if (/^[\\/]/.test(template) || /^[a-z]:/i.test(template)) return refuse('is an absolute path');
   if (template.includes(':')) return refuse('holds a colon');
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
-    if (!(LAYOUT_PLACEHOLDERS as readonly string[]).includes(name!)) {
+    if (!PLACEHOLDERS_BY_NAME.has(name!)) {
       return refuse(`uses an unknown placeholder {${printable(name!)}} (known: ${LAYOUT_PLACEHOLDERS.map((known) => `{${known}}`).join(', ')})`);
     }
   }
@@ -54,19 +58,9 @@ export function checkLayout(raw: string): LayoutCheck {
  */
 export function placeEntry(template: string, entry: Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>): string {
   if (template === '') return '';
-  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(entry['date-obs']);
-  const values: Record<LayoutPlaceholder, unknown> = {
-    instrument: entry.instrument,
-    product: entry.product,
-    yyyy: date?.[1],
-    mm: date?.[2],
-    dd: date?.[3],
-    wave_region: entry['wave-region'],
-    obs_plan: entry['obs-plan'],
-  };
   return template
     .split('/')
-    .map((folder) => safeFolderName(folder.replace(PLACEHOLDER, (_whole, name: string) => valueText(values[name as LayoutPlaceholder]))))
+    .map((folder) => safeFolderName(folder.replace(PLACEHOLDER, (_whole, name: string) => valueText(PLACEHOLDERS_BY_NAME.get(name)?.value(entry)))))
     .join('/');
 }
 
