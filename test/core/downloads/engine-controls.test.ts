@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { DownloadEngine } from '../../../src-main/core/downloads/download-engine';
@@ -20,7 +19,7 @@ import { newJob } from './ledger-jobs';
 import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 32 });
-const { harness } = useHarnesses(emulator);
+const { harness, closeEarly } = useHarnesses(emulator);
 const window = { 'start-date': '2025-03-24T19:00:00', 'end-date': '2025-03-24T19:01:00' };
 
 describe('the download engine’s controls', () => {
@@ -96,20 +95,27 @@ describe('the download engine’s controls', () => {
   });
 
   it('sends updates only when there is news, and one when finished files are cleared', async () => {
-    const h = await harness({ batchId: 'cleared', progressIntervalMs: 20 });
-    const updates: unknown[] = [];
-    h.engine.on('progress', (update: unknown) => updates.push(update));
-    await h.engine.enqueue((await listing(emulator(), window)).slice(0, 1), h.folder);
-    expect(await h.engine.whenSettled()).toBe('finished');
-    // The news of the finished file goes out within an interval or two; then ten intervals with nothing new.
-    await sleep(100);
-    expect(updates.length).toBeGreaterThan(0);
-    const before = updates.length;
-    await sleep(200);
-    expect(updates).toHaveLength(before);
-    // Clearing changes nothing the board counts, but the list a front end shows must lose the file now.
-    expect(h.engine.clearFinished()).toBe(1);
-    expect(updates).toHaveLength(before + 1);
+    // The progress timer runs on a fake clock: its intervals pass when the test says, and exactly.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const h = await harness({ batchId: 'cleared', progressIntervalMs: 20 });
+      const updates: unknown[] = [];
+      h.engine.on('progress', (update: unknown) => updates.push(update));
+      await h.engine.enqueue((await listing(emulator(), window)).slice(0, 1), h.folder);
+      expect(await h.engine.whenSettled()).toBe('finished');
+      // The news of the finished file goes out at the next interval; then ten intervals with nothing new.
+      vi.advanceTimersByTime(20);
+      expect(updates.length).toBeGreaterThan(0);
+      const before = updates.length;
+      vi.advanceTimersByTime(200);
+      expect(updates).toHaveLength(before);
+      // Clearing changes nothing the board counts, but the list a front end shows must lose the file now.
+      expect(h.engine.clearFinished()).toBe(1);
+      expect(updates).toHaveLength(before + 1);
+      await closeEarly(h);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cancelling a failed file: one that failed in this run is counted as cancelled instead; an older one, or a finished one, does not join the run', async () => {
@@ -140,10 +146,12 @@ describe('the download engine’s controls', () => {
     try {
       engine.setConcurrency(2);
       const files = (await listing(emulator(), window)).slice(0, 2);
+      const claims = vi.spyOn(ledger, 'claimNext');
       await engine.enqueue(files, await temporaryFolder());
-      await sleep(100);
-      expect(emulator().stats().downloadsStarted).toBe(0);
+      // Enqueueing wakes the workers, if there are any: a worker asks the ledger for a file at once.
+      expect(claims).not.toHaveBeenCalled();
       expect(ledger.counts('unstarted')).toMatchObject({ queued: 2, active: 0 });
+      expect(emulator().stats().downloadsStarted).toBe(0);
       await engine.start();
       expect(await engine.whenSettled()).toBe('finished');
       expect(emulator().stats().downloadsStarted).toBe(2);
@@ -154,26 +162,35 @@ describe('the download engine’s controls', () => {
   });
 
   it('sleeps while idle or waiting for a retry instead of asking the ledger again and again, and the run goes on while it waits', async () => {
-    const h = await harness({ batchId: 'napping', concurrency: 2, backoff: { baseMs: 1_200, maxMs: 1_200 }, random: () => 1 });
-    const claims = vi.spyOn(h.ledger, 'claimNext');
-    await sleep(300);
-    expect(claims).not.toHaveBeenCalled();
+    // The engine's clock is fake (its timers and Date; the emulator's throttle and waitFor use timers/promises),
+    // so a minute of idleness and the retry's wait pass at once, and exactly.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      const h = await harness({ batchId: 'napping', concurrency: 2, backoff: { baseMs: 1_200, maxMs: 1_200 }, random: () => 1 });
+      const claims = vi.spyOn(h.ledger, 'claimNext');
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(claims).not.toHaveBeenCalled();
 
-    const [file] = await listing(emulator(), window);
-    emulator().injectFault(file!.filename, 'status-503');
-    await h.engine.enqueue([file!], h.folder);
-    await waitFor(() => h.ledger.list()[0]!.attempts === 1 && h.ledger.list()[0]!.state === 'queued', 'the first attempt to fail');
-    const failedAt = Date.now();
-    claims.mockClear();
-    await sleep(600);
-    // Half-way through the wait: still the run's, and nobody has asked for the next file since.
-    expect(h.engine.overall().run).toMatchObject({ inProgress: true, queued: 1 });
-    expect(claims).not.toHaveBeenCalled();
-    expect(await h.engine.whenSettled()).toBe('finished');
-    expect(Date.now() - failedAt).toBeGreaterThanOrEqual(1_000);
-    expect(claims.mock.calls.length).toBeLessThan(10);
-    expect(h.ledger.list()[0]).toMatchObject({ state: 'done', attempts: 2 });
-    await waitFor(() => !h.engine.overall().run.inProgress, 'the run to end');
+      const [file] = await listing(emulator(), window);
+      emulator().injectFault(file!.filename, 'status-503');
+      await h.engine.enqueue([file!], h.folder);
+      await waitFor(() => h.ledger.list()[0]!.attempts === 1 && h.ledger.list()[0]!.state === 'queued', 'the first attempt to fail');
+      claims.mockClear();
+      await vi.advanceTimersByTimeAsync(1_199);
+      // A moment before the wait is over: still the run's, and nobody has asked for the next file since.
+      expect(h.engine.overall().run).toMatchObject({ inProgress: true, queued: 1 });
+      expect(claims).not.toHaveBeenCalled();
+      expect(emulator().stats().downloadsByFile[file!.filename]).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await h.engine.whenSettled()).toBe('finished');
+      expect(claims.mock.calls.length).toBeGreaterThan(0);
+      expect(claims.mock.calls.length).toBeLessThan(10);
+      expect(h.ledger.list()[0]).toMatchObject({ state: 'done', attempts: 2 });
+      await waitFor(() => !h.engine.overall().run.inProgress, 'the run to end');
+      await closeEarly(h);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('records the checksum of a checked file before it takes its real name', async () => {
@@ -306,10 +323,17 @@ describe('the download engine’s controls during a transfer', () => {
     const h = await slowHarness({ batchId: 'run-figures', concurrency: 2, maxAttempts: 1 });
     const [long, failing] = await listing(slow(), window);
     slow().injectFault(failing!.filename, 'status-404');
+    const failingJob = () => h.engine.jobs().find((job) => job.filename === failing!.filename);
+    // The worker whose file failed asks for another, finds none while the other transfer goes on, and naps.
+    let foundNothingAfterTheFailure = false;
+    const claimNext = h.ledger.claimNext.bind(h.ledger);
+    vi.spyOn(h.ledger, 'claimNext').mockImplementation((now, batchId) => {
+      const claimed = claimNext(now, batchId);
+      if (!claimed && failingJob()?.state === 'failed') foundNothingAfterTheFailure = true;
+      return claimed;
+    });
     await h.engine.enqueue([long!, failing!], h.folder);
-    const failingJob = () => h.engine.jobs().find((job) => job.filename === failing!.filename)!;
-    await until(() => failingJob().state === 'failed' && h.engine.jobs()[0]!.bytesReceived > 0);
-    await sleep(100); // the idle worker has looked for work again by now
+    await until(() => foundNothingAfterTheFailure && h.engine.jobs()[0]!.bytesReceived > 0);
     expect(h.engine.overall().run).toMatchObject({ inProgress: true, total: 2, active: 1, failed: 1 });
 
     await h.engine.enqueue([failing!], h.folder);
