@@ -1,15 +1,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InsufficientSpaceError } from '../../../src-main/core/downloads/disk-space';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
 import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 import { sha256Hex } from '../../helpers/sha256';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 128 });
-const { harness } = useHarnesses(emulator);
+const { harness, closeEarly } = useHarnesses(emulator);
 
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:05:00' }; // 20 files at 15 s
 
@@ -39,7 +40,8 @@ describe('queue', () => {
     const files = await listing(emulator(), morning);
     const h = await harness({ concurrency: 1 });
     await h.engine.enqueue(files, h.folder);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor(() => emulator().stats().downloadsStarted >= 1, 'the first download to start');
+    expect(emulator().stats().peakActiveDownloads).toBe(1);
     h.engine.setConcurrency(5);
     await h.engine.whenSettled();
     expect(emulator().stats().peakActiveDownloads).toBe(5);
@@ -67,7 +69,7 @@ describe('queue', () => {
     h.engine.on('progress', (update) => updates.push({ at: performance.now(), update }));
     await h.engine.enqueue(files, h.folder);
     await h.engine.whenSettled();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await waitFor(() => updates.at(-1)?.update.overall.done === files.length, 'the news of the last file');
     expect(updates.length).toBeGreaterThan(3);
     for (let i = 1; i < updates.length; i += 1) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(90);
     const active = updates.flatMap((u) => u.update.jobs).filter((job) => job.state === 'active' && job.bytesReceived > 0);
@@ -82,25 +84,36 @@ describe('queue', () => {
 
 describe('pause, resume, cancel, retry', () => {
   it('pauses and resumes everything', async () => {
-    emulator().setOptions({ bandwidthBytesPerSecond: 150_000 });
-    const files = await listing(emulator(), morning);
-    const h = await harness({ concurrency: 4 });
-    await h.engine.enqueue(files, h.folder);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    h.engine.pauseAll();
-    expect(await h.engine.whenSettled()).toBe('paused');
-    const paused = h.engine.overall();
-    expect(paused.active).toBe(0);
-    expect(paused.queuePaused).toBe(true);
-    expect(paused.done).toBeLessThan(files.length);
-    // Nothing partial is left while paused.
-    for (const name of await listFolder(h.folder)) expect(name.startsWith('.')).toBe(false);
-    const started = emulator().stats().downloadsStarted;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(emulator().stats().downloadsStarted).toBe(started);
-    h.engine.resumeAll();
-    expect(await h.engine.whenSettled()).toBe('finished');
-    await expectExactFolder(emulator(), h.folder, files);
+    // The engine's clock is fake (its timers and Date; the emulator's throttle uses timers/promises), so a minute
+    // of being paused passes at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      emulator().setOptions({ bandwidthBytesPerSecond: 150_000 });
+      const files = await listing(emulator(), morning);
+      const h = await harness({ concurrency: 4 });
+      await h.engine.enqueue(files, h.folder);
+      await waitFor(() => emulator().stats().downloadsStarted >= 4, 'four downloads to start');
+      h.engine.pauseAll();
+      expect(await h.engine.whenSettled()).toBe('paused');
+      const paused = h.engine.overall();
+      expect(paused.active).toBe(0);
+      expect(paused.queuePaused).toBe(true);
+      expect(paused.done).toBeLessThan(files.length);
+      // Nothing partial is left while paused.
+      for (const name of await listFolder(h.folder)) expect(name.startsWith('.')).toBe(false);
+      // A minute paused: no worker asks for a file, none reaches the server.
+      const started = emulator().stats().downloadsStarted;
+      const claims = vi.spyOn(h.ledger, 'claimNext');
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(claims).not.toHaveBeenCalled();
+      expect(emulator().stats()).toMatchObject({ downloadsStarted: started, activeDownloads: 0 });
+      h.engine.resumeAll();
+      expect(await h.engine.whenSettled()).toBe('finished');
+      await expectExactFolder(emulator(), h.folder, files);
+      await closeEarly(h);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('pauses, resumes and cancels single files', async () => {
@@ -109,7 +122,7 @@ describe('pause, resume, cancel, retry', () => {
     const h = await harness({ concurrency: 2 });
     const { queued } = await h.engine.enqueue(files, h.folder);
     const [first, , third, fourth] = queued;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => h.ledger.get(first!)!.state === 'active', 'the first file to start');
     h.engine.pause(first!); // active now
     h.engine.pause(third!); // still queued
     h.engine.cancel(fourth!);
@@ -203,7 +216,7 @@ describe('session', () => {
     const h = await harness({ concurrency: 6 });
     await h.engine.signIn();
     await h.engine.enqueue(files, h.folder);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor(() => emulator().stats().downloadsStarted >= 6, 'every worker to start a download');
     emulator().expireSessions();
     expect(await h.engine.whenSettled()).toBe('finished');
     await expectExactFolder(emulator(), h.folder, files);
