@@ -2,15 +2,24 @@
 import type { AppInfo } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
+import { Request } from '../lib/request.svelte';
 
 export class AppInfoStore {
-  info = $state.raw<AppInfo | null>(null);
-  error = $state.raw<ErrorData | null>(null);
+  /** The info stays on screen while it is asked for again (the server changed) and when that fails. */
+  private readonly request = new Request<AppInfo>({ keepErrorWhileLoading: true });
 
   private readonly client: ApiClient;
 
   constructor(client: ApiClient) {
     this.client = client;
+  }
+
+  get info(): AppInfo | null {
+    return this.request.value;
+  }
+
+  get error(): ErrorData | null {
+    return this.request.error;
   }
 
   /** Native dialogs and the file manager exist only in the desktop app. */
@@ -19,12 +28,6 @@ export class AppInfoStore {
   }
 
   async load(): Promise<void> {
-    const result = await this.client.invoke('app:info');
-    if (result.ok) {
-      this.info = result.value;
-      this.error = null;
-    } else {
-      this.error = result.error;
-    }
+    await this.request.run(() => this.client.invoke('app:info'));
   }
 }

@@ -107,17 +107,6 @@ export class AppState {
     this.report(result.error);
   }
 
-  /** Opens the download folder (or another) in the system file manager. */
-  async openFolder(path?: string): Promise<void> {
-    const result = await this.client.invoke('shell:open-folder', path === undefined ? {} : { path });
-    if (!result.ok) this.downloads.error = result.error;
-  }
-
-  async showFile(id: number): Promise<void> {
-    const result = await this.client.invoke('shell:show-file', { id });
-    if (!result.ok) this.downloads.error = result.error;
-  }
-
   go(screen: Screen): void {
     this.screen = screen;
     if (screen === 'downloads') void this.downloads.refresh();

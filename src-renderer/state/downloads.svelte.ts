@@ -1,9 +1,11 @@
 // The download queue as the engine reports it: a snapshot on entry, then progress events that carry only the
 // jobs that changed. Queues can hold thousands of jobs, so updates patch a raw array in place of a deep proxy.
+import type { ResultOf } from '../../src-shared/contract/contract';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
+import { Request } from '../lib/request.svelte';
 
 const NO_COUNTS: JobCounts = { total: 0, queued: 0, active: 0, paused: 0, done: 0, failed: 0, cancelled: 0 };
 
@@ -39,9 +41,6 @@ export class DownloadsStore {
   overall = $state.raw<OverallProgress>(EMPTY_OVERALL);
   /** Why the engine paused the queue by itself (disk full, sign-in refused); null when running or paused by the user. */
   pauseReason = $state.raw<ErrorData | null>(null);
-  /** A control that failed, in the app's words. */
-  error = $state.raw<ErrorData | null>(null);
-  loading = $state(false);
   filter = $state<JobFilter>('all');
   /** A short note after a control did something not visible in the list (e.g. "Retrying 3 files"). */
   note = $state<string | null>(null);
@@ -52,6 +51,11 @@ export class DownloadsStore {
     const states: readonly JobState[] | null = JOB_FILTERS[this.filter].states;
     return states === null ? this.jobs : this.jobs.filter((job) => states.includes(job.state));
   });
+
+  /** The engine's list; a failure stays on screen while it is asked for again. */
+  private readonly snapshot = new Request<ResultOf<'downloads:snapshot'>>({ keepErrorWhileLoading: true });
+  /** The controls: what the last one pressed said is what the screen shows. */
+  private readonly controls = new Request<unknown>();
 
   private readonly client: ApiClient;
   /** Where each job id sits in `jobs`; `jobs` itself is the reactive value, this index is not. */
@@ -71,14 +75,18 @@ export class DownloadsStore {
     });
   }
 
+  get loading(): boolean {
+    return this.snapshot.loading;
+  }
+
+  /** A control (or the list) that failed, in the app's words. */
+  get error(): ErrorData | null {
+    return this.controls.error ?? this.snapshot.error;
+  }
+
   async refresh(): Promise<void> {
-    this.loading = true;
-    const result = await this.client.invoke('downloads:snapshot');
-    this.loading = false;
-    if (!result.ok) {
-      this.error = result.error;
-      return;
-    }
+    const result = await this.snapshot.run(() => this.client.invoke('downloads:snapshot'));
+    if (!result?.ok) return;
     this.jobs = result.value.jobs;
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see `positions`
     this.positions = new Map(result.value.jobs.map((job, index) => [job.id, index]));
@@ -104,37 +112,45 @@ export class DownloadsStore {
 
   /** Queue-wide controls: pause all, resume all, retry failed, clear finished. */
   async runQueue(channel: QueueChannel): Promise<void> {
-    const result = await this.client.invoke(channel);
-    if (!result.ok) {
-      this.error = result.error;
-      return;
-    }
-    this.error = null;
-    if (channel === 'downloads:retry-failed' && typeof result.value === 'number' && result.value > 0) {
-      // The engine put the files back in the queue before answering, so every update from now on is of the run
-      // retrying them; the first that says the run has ended takes the note away.
-      this.showNote(`Retrying ${result.value === 1 ? '1 file' : `${result.value} files`}.`, true);
-    }
-    // Cleared jobs leave the engine's list, which progress events cannot say; reload it.
-    if (channel === 'downloads:clear-finished') {
-      this.showNote(`Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`, false);
-      await this.refresh();
-    }
+    // What a control did to the list is followed even when another control was pressed before it answered.
+    await this.controls.run(async () => {
+      const result = await this.client.invoke(channel);
+      if (!result.ok) return result;
+      if (channel === 'downloads:retry-failed' && typeof result.value === 'number' && result.value > 0) {
+        // The engine put the files back in the queue before answering, so every update from now on is of the run
+        // retrying them; the first that says the run has ended takes the note away.
+        this.showNote(`Retrying ${result.value === 1 ? '1 file' : `${result.value} files`}.`, true);
+      }
+      // Cleared jobs leave the engine's list, which progress events cannot say; reload it.
+      if (channel === 'downloads:clear-finished') {
+        this.showNote(`Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`, false);
+        await this.refresh();
+      }
+      return result;
+    });
   }
 
   async runJob(channel: JobChannel, id: number): Promise<void> {
-    const result = await this.client.invoke(channel, { id });
-    if (!result.ok) {
-      this.error = result.error;
-      return;
-    }
-    this.error = null;
-    // The order of the list is the queue's order, which only a snapshot tells.
-    if (channel === 'downloads:move-to-front') await this.refresh();
+    await this.controls.run(async () => {
+      const result = await this.client.invoke(channel, { id });
+      // The order of the list is the queue's order, which only a snapshot tells.
+      if (result.ok && channel === 'downloads:move-to-front') await this.refresh();
+      return result;
+    });
+  }
+
+  /** Opens the download folder (or another) in the system file manager. */
+  async openFolder(path?: string): Promise<void> {
+    await this.controls.run(() => this.client.invoke('shell:open-folder', path === undefined ? {} : { path }));
+  }
+
+  async showFile(id: number): Promise<void> {
+    await this.controls.run(() => this.client.invoke('shell:show-file', { id }));
   }
 
   dismissError(): void {
-    this.error = null;
+    this.controls.error = null;
+    this.snapshot.error = null;
   }
 
   dismissNote(): void {

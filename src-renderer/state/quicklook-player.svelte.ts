@@ -9,6 +9,7 @@ import type { JobView } from '../../src-shared/downloads/progress-types';
 import type { ClipRange } from '../../src-shared/fits/image-stretch';
 import type { ApiClient } from '../lib/api';
 import type { FitsClient } from '../lib/fits-worker-client';
+import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, RenderedImage } from '../workers/fits-protocol';
 import { messageOf } from './quicklook.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
@@ -47,16 +48,19 @@ export class SequencePlayerStore {
   clip = $state.raw<ClipRange | null>(null);
   /** The frame the clip is taken from: the first, unless the user chose another with "Use this frame". */
   clipFrom = $state(0);
-  /** The list of files is being fetched (a campaign's), or the frame asked for is being made. */
-  loading = $state(false);
-  /** Why the frame asked for (or the list) cannot be shown. */
-  error = $state<string | null>(null);
+  /** The frame asked for is being made. */
+  private frameLoading = $state(false);
+  /** Why the frame asked for cannot be shown. */
+  private frameError = $state<string | null>(null);
   /** Why there is nothing to play. */
   emptyMessage = $state<string | null>(null);
 
   /** With a running difference the first frame has nothing to subtract, so it is never shown. */
   firstIndex = $derived(this.difference ? 1 : 0);
 
+  /** A campaign's files on disk; opening something else drops the answer. */
+  private readonly fileList = new Request<CampaignFileView[]>();
+  /** Bumped when every frame made so far goes stale (another sequence, display or clip): a frame made before is dropped. */
   private generation = 0;
   // Bookkeeping of the pump, not shown: what is on screen is published through `image` and `error`.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -70,6 +74,16 @@ export class SequencePlayerStore {
     private readonly client: ApiClient,
     private readonly fits: FitsClient,
   ) {}
+
+  /** The list of files is being fetched (a campaign's), or the frame asked for is being made. */
+  get loading(): boolean {
+    return this.fileList.loading || this.frameLoading;
+  }
+
+  /** Why the list or the frame asked for cannot be shown. */
+  get error(): string | null {
+    return this.fileList.error?.message ?? this.frameError;
+  }
 
   /** Rendered frames held now (bounded by KEPT_RENDERED_FRAMES). */
   get renderedFrameCount(): number {
@@ -85,25 +99,18 @@ export class SequencePlayerStore {
   /** Plays the files of a campaign that are on disk. */
   async openCampaign(name: string): Promise<void> {
     this.reset(`Campaign ${name}`);
-    this.loading = true;
-    const generation = this.generation;
-    const result = await this.client.invoke('campaigns:files', { name });
-    if (generation !== this.generation) return;
-    this.loading = false;
-    if (!result.ok) {
-      this.error = result.error.message;
-      return;
-    }
+    const result = await this.fileList.run(() => this.client.invoke('campaigns:files', { name }));
+    if (!result?.ok) return;
     this.start(campaignFrames(result.value), NOTHING_ON_DISK);
   }
 
   goTo(index: number): void {
     if (this.frames.length === 0) return;
     this.index = Math.min(this.frames.length - 1, Math.max(this.firstIndex, Math.round(index)));
-    this.error = this.failed.get(this.index) ?? null;
+    this.frameError = this.failed.get(this.index) ?? null;
     if (this.rendered.has(this.index)) this.showRendered();
     else {
-      this.loading = !this.error;
+      this.frameLoading = !this.frameError;
       void this.pump();
     }
   }
@@ -162,6 +169,7 @@ export class SequencePlayerStore {
 
   private reset(title: string): void {
     this.pause();
+    this.fileList.reset();
     this.generation += 1;
     this.rendered.clear();
     this.failed.clear();
@@ -175,8 +183,8 @@ export class SequencePlayerStore {
     this.clip = null;
     this.clipFrom = 0;
     this.difference = false;
-    this.loading = false;
-    this.error = null;
+    this.frameLoading = false;
+    this.frameError = null;
     this.emptyMessage = null;
   }
 
@@ -203,8 +211,8 @@ export class SequencePlayerStore {
     if (!image) return;
     this.image = image;
     this.shownIndex = this.index;
-    this.loading = false;
-    this.error = null;
+    this.frameLoading = false;
+    this.frameError = null;
     if (this.playing) this.scheduleTick();
     void this.pump();
   }
@@ -254,8 +262,8 @@ export class SequencePlayerStore {
           // A frame that failed is not tried again until the settings change; the player does not stop on it unless shown.
           this.failed.set(next, messageOf(error));
           if (next === this.index) {
-            this.error = messageOf(error);
-            this.loading = false;
+            this.frameError = messageOf(error);
+            this.frameLoading = false;
             this.pause();
           }
         }

@@ -1,117 +1,122 @@
 // The quick-look of one downloaded file: its bytes fetched through files:read, opened by the FITS worker, the
 // chosen HDU drawn with the chosen stretch and clip, and its header searchable. The worker keeps the decoded image,
 // so a new stretch or clip is only re-rendered. The newest request wins: a reply to an older one is dropped.
+import type { Result } from '../../src-shared/contract/contract';
+import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
 import { FitsViewerError, type FitsClient } from '../lib/fits-worker-client';
+import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, RenderedImage } from '../workers/fits-protocol';
 import { DEFAULT_DISPLAY } from './quicklook-display';
+
+/** What a look given up before its file was read answers: it is dropped, never shown. */
+const GIVEN_UP: Result<never> = { ok: false, error: { kind: 'cancelled', message: 'The quick look was closed before the file was read.' } };
 
 export class QuickLookStore {
   isOpen = $state(false);
   /** The file's name on disk (as the list shows it until the file has been read). */
   fileName = $state('');
-  opened = $state.raw<OpenedFile | null>(null);
   hdu = $state<number | null>(null);
   /** Kept from one file to the next: whoever picked log for one file likely wants it for the next. */
   display = $state.raw<DisplayChoice>(DEFAULT_DISPLAY);
-  image = $state.raw<RenderedImage | null>(null);
-  loading = $state(false);
-  /** Why nothing can be shown: the reader's one-line message, or why the file could not be read. */
-  error = $state<string | null>(null);
   headerFilter = $state('');
 
   currentHdu: HduSummary | null = $derived(this.opened?.hdus.find((hdu) => hdu.index === this.hdu) ?? null);
   visibleCards: HeaderCard[] = $derived(filterCards(this.currentHdu?.cards ?? [], this.headerFilter));
 
-  private request = 0;
+  /** Reading the file and opening it in the worker; a file opened for a look given up meanwhile is closed again. */
+  private readonly opening: Request<OpenedFile>;
+  /** Drawing the chosen HDU: another HDU or display asked for meanwhile supersedes it. */
+  private readonly drawing = new Request<RenderedImage>();
 
   constructor(
     private readonly client: ApiClient,
     private readonly fits: FitsClient,
-  ) {}
+  ) {
+    this.opening = new Request<OpenedFile>({ discard: (opened) => void this.fits.close(opened.document).catch(() => undefined) });
+  }
+
+  get opened(): OpenedFile | null {
+    return this.opening.value;
+  }
+
+  get image(): RenderedImage | null {
+    return this.drawing.value;
+  }
+
+  get loading(): boolean {
+    return this.opening.loading || this.drawing.loading;
+  }
+
+  /** Why nothing can be shown: the reader's one-line message, or why the file could not be read. */
+  get error(): string | null {
+    return (this.opening.error ?? this.drawing.error)?.message ?? null;
+  }
 
   /** Opens the dialog on a finished download and draws its first image. */
   async show(jobId: number, fileName: string): Promise<void> {
     this.forgetFile();
-    const token = ++this.request;
     this.isOpen = true;
     this.fileName = fileName;
     this.headerFilter = '';
-    this.loading = true;
-    const read = await this.client.invoke('files:read', { id: jobId });
-    if (token !== this.request) return;
-    if (!read.ok) {
-      this.fail(token, read.error.message);
-      return;
-    }
-    this.fileName = read.value.name;
-    try {
-      const opened = await this.fits.open(read.value.bytes, read.value.name);
-      if (token !== this.request) {
-        void this.fits.close(opened.document).catch(() => undefined);
-        return;
-      }
-      this.opened = opened;
-      this.hdu = opened.imageHdu ?? 0;
-      await this.draw(token);
-    } catch (error) {
-      this.fail(token, messageOf(error));
-    }
+    const opened = await this.opening.run(async (stillWanted) => {
+      const read = await this.client.invoke('files:read', { id: jobId });
+      if (!read.ok) return read;
+      // A look given up meanwhile opens nothing: the worker has the next file to open.
+      if (!stillWanted()) return GIVEN_UP;
+      this.fileName = read.value.name;
+      return attempt(() => this.fits.open(read.value.bytes, read.value.name));
+    });
+    if (!opened?.ok) return;
+    this.hdu = opened.value.imageHdu ?? 0;
+    await this.draw();
   }
 
   selectHdu(index: number): void {
     if (!this.opened || index === this.hdu) return;
     this.hdu = index;
-    void this.draw(++this.request);
+    void this.draw();
   }
 
   setDisplay(display: DisplayChoice): void {
     this.display = display;
-    if (this.opened) void this.draw(++this.request);
+    if (this.opened) void this.draw();
   }
 
   close(): void {
     if (!this.isOpen) return;
-    this.request += 1;
     this.isOpen = false;
     this.forgetFile();
   }
 
   /** Renders the current HDU; an HDU without an image shows its header only. */
-  private async draw(token: number): Promise<void> {
+  private async draw(): Promise<void> {
     const opened = this.opened;
     const hdu = this.currentHdu;
-    this.error = null;
     if (!opened || !hdu?.isImage) {
-      this.image = null;
-      this.loading = false;
+      this.drawing.reset();
       return;
     }
-    this.loading = true;
-    try {
-      const image = await this.fits.render(opened.document, hdu.index, this.display);
-      if (token !== this.request) return;
-      this.image = image;
-      this.loading = false;
-    } catch (error) {
-      this.fail(token, messageOf(error));
-    }
+    await this.drawing.run(() => attempt(() => this.fits.render(opened.document, hdu.index, this.display)));
   }
 
-  private fail(token: number, message: string): void {
-    if (token !== this.request) return;
-    this.error = message;
-    this.image = null;
-    this.loading = false;
-  }
-
+  /** Closes the file in the worker and drops every answer still to come for it. */
   private forgetFile(): void {
-    if (this.opened) void this.fits.close(this.opened.document).catch(() => undefined);
-    this.opened = null;
+    const opened = this.opened;
+    if (opened) void this.fits.close(opened.document).catch(() => undefined);
+    this.opening.reset();
+    this.drawing.reset();
     this.hdu = null;
-    this.image = null;
-    this.error = null;
-    this.loading = false;
+  }
+}
+
+/** A call to the FITS worker as a Result, its failure in the viewer's words. */
+async function attempt<T>(work: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    const failure: ErrorData = { kind: error instanceof FitsViewerError && error.kind === 'fits' ? 'download' : 'internal', message: messageOf(error) };
+    return { ok: false, error: failure };
   }
 }
 

@@ -9,6 +9,7 @@ import { listingTotal } from '../../src-shared/format/human-size';
 import { columnsShown, type ListingColumn } from '../../src-shared/listing/listing-columns';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
+import { Request } from '../lib/request.svelte';
 import { RowSelection } from './row-selection.svelte';
 
 export interface ListingSummary {
@@ -58,20 +59,33 @@ export class ResultsStore {
   timeline = $state.raw<TimelineBins | null>(null);
   /** The query of the listing on screen (or of the search running). */
   query = $state.raw<FilesQuery | null>(null);
-  searching = $state(false);
-  error = $state.raw<ErrorData | null>(null);
   selection = new RowSelection();
-  /** How many files are being handed to the queue right now (0 when idle). */
-  enqueueing = $state(0);
   /** What the last "Download" did, shown until dismissed or the next search. */
   enqueueOutcome = $state.raw<EnqueueOutcome | null>(null);
 
   private readonly client: ApiClient;
-  /** Identifies the search whose answer is still wanted; a cancelled or superseded search's answer is dropped. */
-  private searchToken = 0;
+  /** The search whose answer is still wanted; a cancelled or superseded search's answer is dropped. */
+  private readonly searchRequest = new Request<KeptFileListing>();
+  private readonly enqueueRequest = new Request<EnqueueSummary>();
+  /** How many files the Download in flight hands to the queue. */
+  private enqueueRequested = $state(0);
 
   constructor(client: ApiClient) {
     this.client = client;
+  }
+
+  get searching(): boolean {
+    return this.searchRequest.loading;
+  }
+
+  /** Why the last search failed, in the service's words. */
+  get error(): ErrorData | null {
+    return this.searchRequest.error;
+  }
+
+  /** How many files are being handed to the queue right now (0 when idle). */
+  get enqueueing(): number {
+    return this.enqueueRequest.loading ? this.enqueueRequested : 0;
   }
 
   get files(): readonly FileEntry[] {
@@ -79,18 +93,10 @@ export class ResultsStore {
   }
 
   async search(query: FilesQuery): Promise<void> {
-    const token = ++this.searchToken;
-    this.searching = true;
-    this.error = null;
     this.enqueueOutcome = null;
     this.query = query;
-    const result = await this.client.invoke('catalog:files', query);
-    if (token !== this.searchToken) return;
-    this.searching = false;
-    if (!result.ok) {
-      this.error = result.error;
-      return;
-    }
+    const result = await this.searchRequest.run(() => this.client.invoke('catalog:files', query));
+    if (!result?.ok) return;
     this.listing = result.value;
     this.summary = summarise(result.value.files);
     this.timeline = listingTimeline(query, result.value.files);
@@ -99,8 +105,7 @@ export class ResultsStore {
 
   /** The service cannot be told to stop, but the window stops waiting and keeps what it showed before. */
   cancelSearch(): void {
-    this.searchToken += 1;
-    this.searching = false;
+    this.searchRequest.cancel();
   }
 
   /**
@@ -113,9 +118,9 @@ export class ResultsStore {
     const entries = which === 'all' ? undefined : this.selection.indices();
     const requested = entries?.length ?? listing.files.length;
     if (requested === 0) return null;
-    this.enqueueing = requested;
-    const result = await this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) });
-    this.enqueueing = 0;
+    this.enqueueRequested = requested;
+    const result = await this.enqueueRequest.run(() => this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) }));
+    if (!result) return null;
     const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested } : { error: result.error };
     this.enqueueOutcome = outcome;
     return outcome;
@@ -123,18 +128,17 @@ export class ResultsStore {
 
   /** Forgets the listing on screen (it was another server's): no file of it can be downloaded any more. */
   clear(): void {
-    this.cancelSearch();
+    this.searchRequest.reset();
     this.listing = null;
     this.summary = null;
     this.timeline = null;
     this.query = null;
-    this.error = null;
     this.enqueueOutcome = null;
     this.selection.reset(0);
   }
 
   dismissError(): void {
-    this.error = null;
+    this.searchRequest.error = null;
   }
 
   dismissOutcome(): void {

@@ -3,6 +3,7 @@
 import type { SessionState } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
+import { Request } from '../lib/request.svelte';
 
 const SIGNED_OUT: SessionState = { signedIn: false, email: null, expiresAt: null };
 
@@ -10,13 +11,15 @@ export class SessionStore {
   session = $state.raw<SessionState>(SIGNED_OUT);
   /** The E-mail field. */
   email = $state('');
-  busy = $state(false);
-  /** The server's answer to a failed sign-in (an unknown e-mail carries the registration link). */
-  error = $state.raw<ErrorData | null>(null);
   /** Why a sign-in is needed right now (e.g. a download was asked for while signed out). */
   prompt = $state<string | null>(null);
   /** Bumped to move focus to the E-mail field. */
   focusRequests = $state(0);
+
+  /** Signing in or out: the form is busy meanwhile. */
+  private readonly signing = new Request<SessionState>();
+  /** Asking for the session at start-up: the form stays as it is. */
+  private readonly reading = new Request<SessionState>({ keepErrorWhileLoading: true });
 
   private readonly client: ApiClient;
 
@@ -29,10 +32,18 @@ export class SessionStore {
     return this.session.signedIn;
   }
 
+  get busy(): boolean {
+    return this.signing.loading;
+  }
+
+  /** The server's answer to a failed sign-in (an unknown e-mail carries the registration link). */
+  get error(): ErrorData | null {
+    return this.signing.error ?? this.reading.error;
+  }
+
   async load(): Promise<void> {
-    const result = await this.client.invoke('session:get');
-    if (result.ok) this.accept(result.value);
-    else this.error = result.error;
+    const result = await this.reading.run(() => this.client.invoke('session:get'));
+    if (result?.ok) this.accept(result.value);
   }
 
   /** Fills the field with the last e-mail used, unless the user has typed something already. */
@@ -43,27 +54,20 @@ export class SessionStore {
   async signIn(): Promise<void> {
     const email = this.email.trim();
     if (email === '') {
-      this.error = { kind: 'invalid-input', message: 'Enter the e-mail address you registered with the observatory.' };
+      this.signing.error = { kind: 'invalid-input', message: 'Enter the e-mail address you registered with the observatory.' };
       this.focusRequests += 1;
       return;
     }
-    this.busy = true;
-    this.error = null;
-    const result = await this.client.invoke('session:sign-in', { email });
-    this.busy = false;
-    if (result.ok) this.accept(result.value);
-    else {
-      this.error = result.error;
-      this.focusRequests += 1;
-    }
+    // A new attempt puts away whatever was said before, the start-up's failure too.
+    this.reading.error = null;
+    const result = await this.signing.run(() => this.client.invoke('session:sign-in', { email }));
+    if (result?.ok) this.accept(result.value);
+    else if (result) this.focusRequests += 1;
   }
 
   async signOut(): Promise<void> {
-    this.busy = true;
-    const result = await this.client.invoke('session:sign-out');
-    this.busy = false;
-    if (result.ok) this.accept(result.value);
-    else this.error = result.error;
+    const result = await this.signing.run(() => this.client.invoke('session:sign-out'));
+    if (result?.ok) this.accept(result.value);
   }
 
   requireSignIn(reason: string): void {
@@ -72,16 +76,21 @@ export class SessionStore {
   }
 
   dismissMessages(): void {
-    this.error = null;
+    this.forgetErrors();
     this.prompt = null;
   }
 
   private accept(session: SessionState): void {
     this.session = session;
     if (session.signedIn) {
-      this.error = null;
+      this.forgetErrors();
       this.prompt = null;
       if (session.email) this.email = session.email;
     }
+  }
+
+  private forgetErrors(): void {
+    this.signing.error = null;
+    this.reading.error = null;
   }
 }

@@ -5,6 +5,7 @@ import type { Settings } from '../../src-shared/contract/contract';
 import type { ExistingFilePolicy } from '../../src-shared/downloads/existing-file-policy';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
+import { Request } from '../lib/request.svelte';
 
 /** The fields the form edits (window bounds and the last e-mail are the app's business, not the user's). */
 export interface SettingsDraft {
@@ -44,9 +45,6 @@ function draftOf(settings: Settings): SettingsDraft {
 export class SettingsStore {
   saved = $state.raw<Settings | null>(null);
   draft = $state<SettingsDraft | null>(null);
-  saving = $state(false);
-  choosingFolder = $state(false);
-  error = $state.raw<ErrorData | null>(null);
   /**
    * The field `error` is about, when that is known: the core names it (`field`), or the refused save changed only
    * that setting. A refusal about no one field (an unknown key) stays in a banner.
@@ -56,6 +54,10 @@ export class SettingsStore {
   confirmation = $state<string | null>(null);
 
   dirty = $derived(this.saved !== null && this.draft !== null && DRAFT_KEYS.some((key) => this.draft?.[key] !== this.saved?.[key]));
+
+  private readonly reading = new Request<Settings>({ keepErrorWhileLoading: true });
+  private readonly saveRequest = new Request<Settings>();
+  private readonly folderChoice = new Request<string | null>({ keepErrorWhileLoading: true });
 
   private readonly client: ApiClient;
   private readonly onChange: (settings: Settings) => void;
@@ -67,10 +69,22 @@ export class SettingsStore {
     client.on('settings:changed', (settings) => this.accept(settings));
   }
 
+  get saving(): boolean {
+    return this.saveRequest.loading;
+  }
+
+  get choosingFolder(): boolean {
+    return this.folderChoice.loading;
+  }
+
+  /** Why the settings could not be loaded, saved or given a folder, in the app's words. */
+  get error(): ErrorData | null {
+    return this.saveRequest.error ?? this.folderChoice.error ?? this.reading.error;
+  }
+
   async load(): Promise<void> {
-    const result = await this.client.invoke('settings:get');
-    if (result.ok) this.accept(result.value);
-    else this.error = result.error;
+    const result = await this.reading.run(() => this.client.invoke('settings:get'));
+    if (result?.ok) this.accept(result.value);
   }
 
   /** Sends only what changed, so a save never overwrites a field another window changed meanwhile. */
@@ -80,13 +94,11 @@ export class SettingsStore {
     for (const key of DRAFT_KEYS) {
       if (this.draft[key] !== this.saved[key]) Object.assign(changes, { [key]: this.draft[key] });
     }
-    this.saving = true;
     this.dismissError();
     this.confirmation = null;
-    const result = await this.client.invoke('settings:update', changes);
-    this.saving = false;
+    const result = await this.saveRequest.run(() => this.client.invoke('settings:update', changes));
+    if (!result) return false;
     if (!result.ok) {
-      this.error = result.error;
       const keys = Object.keys(changes) as (keyof SettingsDraft)[];
       const named = result.error.field as keyof SettingsDraft | undefined;
       const field = named !== undefined && (DRAFT_KEYS as readonly string[]).includes(named) ? named : keys.length === 1 ? keys[0]! : null;
@@ -121,11 +133,8 @@ export class SettingsStore {
   }
 
   async chooseFolder(): Promise<void> {
-    this.choosingFolder = true;
-    const result = await this.client.invoke('settings:choose-folder');
-    this.choosingFolder = false;
-    if (!result.ok) this.error = result.error;
-    else if (result.value !== null && this.draft) this.draft.downloadFolder = result.value;
+    const result = await this.folderChoice.run(() => this.client.invoke('settings:choose-folder'));
+    if (result?.ok && result.value !== null && this.draft) this.draft.downloadFolder = result.value;
   }
 
   edited(): void {
@@ -133,7 +142,9 @@ export class SettingsStore {
   }
 
   dismissError(): void {
-    this.error = null;
+    this.reading.error = null;
+    this.saveRequest.error = null;
+    this.folderChoice.error = null;
     this.errorField = null;
   }
 

@@ -79,7 +79,8 @@ describe('the quick-look', () => {
     await openDownloads({ 4: gradientFits({ dateObs: '2025-03-24T18:00:15' }) });
     const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
     const header = within(dialog).getByRole('region', { name: 'Header' });
-    const table = within(header).getByRole('table');
+    // The header shows once the file is open in the worker, a few steps after the dialog.
+    const table = await within(header).findByRole('table');
     within(table).getByRole('row', { name: 'DATE-OBS 2025-03-24T18:00:15 [UT] date/time of the observation' });
     within(table).getByRole('row', { name: 'COMMENT A gradient written for the quick-look tests' });
     within(header).getByText('9 cards');
@@ -95,7 +96,7 @@ describe('the quick-look', () => {
   it('offers every HDU of a multi-extension file, starting at the first image; one without an image shows its header only', async () => {
     await openDownloads({ 4: multiExtensionFits() });
     const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');
-    const picker = within(dialog).getByRole('combobox', { name: 'Extension' }) as HTMLSelectElement;
+    const picker = (await within(dialog).findByRole('combobox', { name: 'Extension' })) as HTMLSelectElement;
     expect([...picker.options].map((option) => option.textContent)).toEqual([
       'HDU 0 (primary): no image',
       'HDU 1 (IMAGE, I): 4 × 3, float32',
