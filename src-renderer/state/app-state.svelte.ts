@@ -7,7 +7,9 @@ import type { FilterName } from '../../src-shared/filters/filter-rules';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
 import { AppInfoStore } from './app-info.svelte';
-import { CampaignsStore } from './campaigns.svelte';
+import { CampaignFormStore } from './campaign-form.svelte';
+import { CampaignImportStore } from './campaign-import.svelte';
+import { CampaignListStore } from './campaign-list.svelte';
 import { CatalogStore } from './catalog.svelte';
 import { ConnectionStore } from './connection.svelte';
 import { DiskStore } from './disk.svelte';
@@ -34,7 +36,9 @@ export class AppState {
   readonly downloads: DownloadsStore;
   readonly settings: SettingsStore;
   readonly disk: DiskStore;
-  readonly campaigns: CampaignsStore;
+  readonly campaignList: CampaignListStore;
+  readonly campaignForm: CampaignFormStore;
+  readonly campaignImport: CampaignImportStore;
   screen = $state<Screen>('browse');
   /** A failure with no field or screen of its own (e.g. a link that could not be opened). */
   problem = $state.raw<ErrorData | null>(null);
@@ -49,7 +53,9 @@ export class AppState {
     this.results = new ResultsStore(client);
     this.downloads = new DownloadsStore(client);
     this.disk = new DiskStore(client);
-    this.campaigns = new CampaignsStore(client);
+    this.campaignList = new CampaignListStore(client);
+    this.campaignForm = new CampaignFormStore(client, this.campaignList);
+    this.campaignImport = new CampaignImportStore(client, this.campaignList);
     this.settings = new SettingsStore(client, (settings) => this.settingsChanged(settings));
   }
 
@@ -82,7 +88,7 @@ export class AppState {
       this.catalog.loadInstruments(),
       this.downloads.refresh(),
       this.disk.refresh(),
-      this.campaigns.load(),
+      this.campaignList.load(),
     ]);
   }
 
