@@ -1,6 +1,6 @@
 // The whole renderer state, created once per window and shared through Svelte context. Screens only read and
 // call it, so nothing is lost when a screen is left and re-entered.
-import { getContext, setContext } from 'svelte';
+import { createContext } from 'svelte';
 import type { Settings } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
@@ -151,14 +151,5 @@ function serverOf(settings: Settings): string {
   return JSON.stringify([settings.useDemoServer, settings.baseUrl, settings.apiVersion]);
 }
 
-const APP_STATE = Symbol('app-state');
-
-export function provideAppState(state: AppState): void {
-  setContext(APP_STATE, state);
-}
-
-export function useAppState(): AppState {
-  const state = getContext<AppState | undefined>(APP_STATE);
-  if (!state) throw new Error('useAppState() was called outside <App>.');
-  return state;
-}
+/** The window's AppState: App.svelte provides it, every screen and component below uses it (throws outside <App>). */
+export const [useAppState, provideAppState] = createContext<AppState>();

@@ -1,6 +1,6 @@
 // Everything that shows images of downloaded files: one FITS worker shared by the quick-look, the Downloads list's
 // thumbnails and the sequence player. Created once per window (App.svelte) and shared through Svelte context.
-import { getContext, setContext } from 'svelte';
+import { createContext } from 'svelte';
 import type { ApiClient } from '../lib/api';
 import { createFitsClient, type FitsClient } from '../lib/fits-worker-client';
 import { QuickLookStore } from './quicklook.svelte';
@@ -39,14 +39,5 @@ export class QuickLookState {
   }
 }
 
-const QUICK_LOOK = Symbol('quick-look');
-
-export function provideQuickLook(state: QuickLookState): void {
-  setContext(QUICK_LOOK, state);
-}
-
-export function useQuickLook(): QuickLookState {
-  const state = getContext<QuickLookState | undefined>(QUICK_LOOK);
-  if (!state) throw new Error('useQuickLook() was called outside <App>.');
-  return state;
-}
+/** The window's QuickLookState: App.svelte provides it, the dialogs and thumbnails use it (throws outside <App>). */
+export const [useQuickLook, provideQuickLook] = createContext<QuickLookState>();
