@@ -1,0 +1,213 @@
+// The stores' requests against the fake contract, without a window: which answer wins, when an error shows and
+// goes, and what the loading flags say meanwhile.
+import { describe, expect, it } from 'vitest';
+import { apiClientFrom } from '../../src-renderer/lib/api';
+import { CatalogStore } from '../../src-renderer/state/catalog.svelte';
+import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
+import { ResultsStore } from '../../src-renderer/state/results.svelte';
+import { SessionStore } from '../../src-renderer/state/session.svelte';
+import type { ErrorData } from '../../src-shared/errors';
+import { DEMO_EMAIL, FakeContract, FakeFailure, makeJob, METADATA } from './fake-contract';
+
+const UNREACHABLE: ErrorData = { kind: 'network', message: 'Cannot reach the service; check your network, then try again.' };
+
+/** A promise the test lets go of when it likes. */
+function gate(): { passed: Promise<void>; open: () => void } {
+  let open: () => void = () => {};
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { passed, open };
+}
+
+const KCOR_DAY = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25' } };
+const UCOMP_DAY = { instrument: 'ucomp', product: 'l2', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25' } };
+
+describe('the results store', () => {
+  it('shows the newest search even when an older one answers after it', async () => {
+    const fake = new FakeContract({ listingSize: 3 });
+    const results = new ResultsStore(apiClientFrom(fake));
+    const slow = gate();
+    fake.handle('catalog:files', async (query) => {
+      if (query.instrument === 'kcor') await slow.passed;
+      return { ...fake.listingFor(query), listingId: `listing-${query.instrument}` };
+    });
+    const older = results.search(KCOR_DAY);
+    await results.search(UCOMP_DAY);
+    slow.open();
+    await older;
+    expect(results.listing?.listingId).toBe('listing-ucomp');
+    expect(results.files.every((file) => file.instrument === 'ucomp')).toBe(true);
+    expect(results.searching).toBe(false);
+  });
+
+  it('stops waiting when cancelled, keeping the listing it showed', async () => {
+    const fake = new FakeContract({ listingSize: 3 });
+    const results = new ResultsStore(apiClientFrom(fake));
+    await results.search(KCOR_DAY);
+    const shown = results.listing;
+    const slow = gate();
+    fake.handle('catalog:files', async (query) => {
+      await slow.passed;
+      return { ...fake.listingFor(query), listingId: 'too-late' };
+    });
+    const waiting = results.search(UCOMP_DAY);
+    expect(results.searching).toBe(true);
+    results.cancelSearch();
+    expect(results.searching).toBe(false);
+    slow.open();
+    await waiting;
+    expect(results.listing).toBe(shown);
+  });
+
+  it('puts a failed search away when the next one starts, and clear() forgets it', async () => {
+    const fake = new FakeContract({ listingSize: 3 });
+    const results = new ResultsStore(apiClientFrom(fake));
+    fake.fail('catalog:files', UNREACHABLE);
+    await results.search(KCOR_DAY);
+    expect(results.error).toEqual(UNREACHABLE);
+    const slow = gate();
+    fake.handle('catalog:files', async (query) => {
+      await slow.passed;
+      return { ...fake.listingFor(query), listingId: 'next' };
+    });
+    const next = results.search(KCOR_DAY);
+    expect(results.error).toBeNull();
+    slow.open();
+    await next;
+    fake.fail('catalog:files', UNREACHABLE);
+    await results.search(KCOR_DAY);
+    results.clear();
+    expect(results.error).toBeNull();
+    expect(results.listing).toBeNull();
+  });
+
+  it('says how many files are being queued until the queue answers', async () => {
+    const fake = new FakeContract({ listingSize: 4 });
+    const results = new ResultsStore(apiClientFrom(fake));
+    await results.search(KCOR_DAY);
+    const queuing = results.enqueue('all');
+    expect(results.enqueueing).toBe(4);
+    const outcome = await queuing;
+    expect(results.enqueueing).toBe(0);
+    expect(outcome).toMatchObject({ requested: 4, summary: { queued: 4 } });
+    expect(results.enqueueOutcome).toBe(outcome);
+  });
+});
+
+describe('the catalogue store', () => {
+  it('drops the products of an instrument left while they loaded, even for one whose products were known', async () => {
+    const fake = new FakeContract();
+    const catalog = new CatalogStore(apiClientFrom(fake));
+    await catalog.chooseInstrument('kcor');
+    const slow = gate();
+    fake.handle('catalog:products', async ({ instrument }) => {
+      await slow.passed;
+      return METADATA[instrument]!.map(({ id, title, description }) => ({ id, title, description }));
+    });
+    const ucomp = catalog.chooseInstrument('ucomp');
+    expect(catalog.productsLoading).toBe(true);
+    // KCor's products are cached: no request, and UCoMP's answer is no longer wanted.
+    await catalog.chooseInstrument('kcor');
+    expect(catalog.productsLoading).toBe(false);
+    slow.open();
+    await ucomp;
+    expect(catalog.instrumentId).toBe('kcor');
+    expect(catalog.products.map((product) => product.id)).toEqual(METADATA.kcor!.map((product) => product.id));
+    expect(catalog.productId).toBe('pb');
+  });
+
+  it('keeps a failure on screen while the instruments are asked for again, and a success puts it away', async () => {
+    const fake = new FakeContract();
+    const catalog = new CatalogStore(apiClientFrom(fake));
+    fake.fail('catalog:instruments', UNREACHABLE);
+    await catalog.loadInstruments();
+    expect(catalog.error).toEqual(UNREACHABLE);
+    const slow = gate();
+    fake.handle('catalog:instruments', async () => {
+      await slow.passed;
+      return [];
+    });
+    const again = catalog.loadInstruments();
+    expect(catalog.instrumentsLoading).toBe(true);
+    expect(catalog.error).toEqual(UNREACHABLE);
+    slow.open();
+    await again;
+    expect(catalog.error).toBeNull();
+    expect(catalog.instrumentsLoading).toBe(false);
+  });
+});
+
+describe('the session store', () => {
+  it('refuses an empty e-mail without asking, shows a refused sign-in, and a good one puts it away', async () => {
+    const fake = new FakeContract();
+    const session = new SessionStore(apiClientFrom(fake));
+    await session.signIn();
+    expect(session.error?.kind).toBe('invalid-input');
+    expect(fake.callsTo('session:sign-in')).toEqual([]);
+    session.email = 'nobody@example.org';
+    await session.signIn();
+    expect(session.error?.kind).toBe('unknown-user');
+    session.email = DEMO_EMAIL;
+    const signingIn = session.signIn();
+    expect(session.busy).toBe(true);
+    expect(session.error).toBeNull();
+    await signingIn;
+    expect(session.busy).toBe(false);
+    expect(session.signedIn).toBe(true);
+  });
+
+  it('shows why the session could not be read at start-up until dismissed', async () => {
+    const fake = new FakeContract();
+    const session = new SessionStore(apiClientFrom(fake));
+    fake.fail('session:get', UNREACHABLE);
+    await session.load();
+    expect(session.error).toEqual(UNREACHABLE);
+    expect(session.busy).toBe(false);
+    session.dismissMessages();
+    expect(session.error).toBeNull();
+  });
+});
+
+describe('the downloads store', () => {
+  it('shows a failed control until the next control succeeds', async () => {
+    const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'active'), makeJob(2, 'b.fts', 'queued')] });
+    const downloads = new DownloadsStore(apiClientFrom(fake));
+    await downloads.refresh();
+    fake.handle('downloads:pause', () => {
+      throw new FakeFailure({ kind: 'internal', message: 'The download ledger is locked by another instance.' });
+    });
+    await downloads.runJob('downloads:pause', 1);
+    expect(downloads.error?.message).toBe('The download ledger is locked by another instance.');
+    await downloads.runJob('downloads:cancel', 2);
+    expect(downloads.error).toBeNull();
+  });
+
+  it('keeps a failed list on screen while it is loaded again', async () => {
+    const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'queued')] });
+    const downloads = new DownloadsStore(apiClientFrom(fake));
+    fake.fail('downloads:snapshot', UNREACHABLE);
+    await downloads.refresh();
+    expect(downloads.error).toEqual(UNREACHABLE);
+    const slow = gate();
+    fake.handle('downloads:snapshot', async () => {
+      await slow.passed;
+      return { jobs: [...fake.jobs], overall: fake.overall() };
+    });
+    const again = downloads.refresh();
+    expect(downloads.loading).toBe(true);
+    expect(downloads.error).toEqual(UNREACHABLE);
+    slow.open();
+    await again;
+    expect(downloads.error).toBeNull();
+    expect(downloads.jobs.map((job) => job.id)).toEqual([1]);
+  });
+
+  it('reloads the order after a move to the front, and the list after clearing finished files', async () => {
+    const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'done'), makeJob(2, 'b.fts', 'queued')] });
+    const downloads = new DownloadsStore(apiClientFrom(fake));
+    await downloads.refresh();
+    await downloads.runQueue('downloads:clear-finished');
+    expect(downloads.note).toBe('Cleared 1 finished file from the list.');
+    expect(downloads.jobs.map((job) => job.id)).toEqual([2]);
+    expect(fake.callsTo('downloads:snapshot')).toHaveLength(2);
+  });
+});
