@@ -42,18 +42,21 @@ describe('mlso-dl files', () => {
   });
 
   it.each([
-    [['--every', '2fortnights'], /second, minute, hour, day, week, month, quarter or year/],
-    [['-s', '2025-02-30'], /real calendar date/],
-    [['-s', '24/03/2025'], /YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS/],
-    [['-c', 'x'], /positive whole number/],
-    [['-s', '2025-03-25', '-e', '2025-03-24'], /is after end date/],
-    [['--wave-region', '789'], /does not accept the wave-region filter; it accepts start-date, end-date, cr, every/],
-  ])('refuses %j with exit 2 and the allowed form', async (args, message) => {
+    // The last figure is the requests it makes first: one for the product's metadata, which lists its filters.
+    [['--every', '2fortnights'], /second, minute, hour, day, week, month, quarter or year/, 0],
+    [['-s', '2025-02-30'], /real calendar date/, 0],
+    [['-s', '24/03/2025'], /YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS/, 0],
+    [['-c', 'x'], /positive whole number/, 0],
+    [['-s', '2025-03-25', '-e', '2025-03-24'], /is after end date/, 0],
+    [['--wave-region', '789'], /does not accept the wave-region filter; it accepts start-date, end-date, cr, every/, 1],
+  ])('refuses %j with exit 2 and the allowed form', async (args, message, requests) => {
     emulator().resetStats();
     const { status, stderr } = await cli('files', '-i', 'kcor', '-p', 'pb', ...args);
     expect(status).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
+    // Refused before listing or downloading anything.
+    expect(emulator().stats()).toMatchObject({ requests, listingBytesSent: 0, downloadsStarted: 0 });
   });
 
   it('refuses a bad wave region with the allowed values', async () => {
