@@ -56,7 +56,11 @@ export interface ListingColumn {
   cli: CliColumn | null;
   /** Its column in the window's results grid, if it has one. */
   grid: GridColumn | null;
-  /** Its column in a campaign's manifest (CSV header, JSON key), if it has one. */
+  /**
+   * Its column in a campaign's manifest (CSV header, JSON key), if it has one. The value is read from the campaign's
+   * stored file, which keeps the fields its table has columns for (campaign-store.ts): a new field's values reach
+   * the manifest once it is stored too; until then its cells are empty.
+   */
   manifest: string | null;
   placeholders: readonly LayoutPlaceholder[];
 }
