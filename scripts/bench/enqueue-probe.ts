@@ -4,7 +4,7 @@
 // client and the listing, not the benchmark's.
 import { randomUUID } from 'node:crypto';
 import { MlsoClient } from '../../src-main/core/api/mlso-client';
-import { openDownloadEngine } from '../../src-main/core/downloads/open-engine';
+import { openDownloadEngine } from '../../src-main/core/app/open-engine';
 
 export interface EnqueueProbeJob {
   baseUrl: string;

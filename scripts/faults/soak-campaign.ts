@@ -6,7 +6,7 @@
 // imports nothing from test/) and the test imports it from here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { openStateLedger } from '../../src-main/core/downloads/open-engine';
+import { openStateLedger } from '../../src-main/core/app/open-engine';
 import { DEMO_EMAIL, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { checkFolderInvariants, type FolderReport } from './folder-invariants';
 import { judgeTrend, ProcessSampler, type FlatLimits, type ProcessSample, type TrendVerdict } from './process-sampler';

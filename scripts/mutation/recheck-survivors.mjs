@@ -39,9 +39,11 @@ const FOCUSED = {
   'state-folder.ts': [`${S}state-folder.test.ts`],
   'sqlite-errors.ts': [`${S}sqlite-errors.test.ts`, `${D}damaged-ledger.test.ts`],
   'download-folder.ts': [`${D}download-folder.test.ts`],
-  'ledger-recovery.ts': [`${D}ledger-recovery.test.ts`, `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
+  'ledger-recovery.ts': [`${S}ledger-recovery.test.ts`, `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
   'ledger-schema.ts': [`${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
-  'open-engine.ts': ['test/core/campaigns/campaign-backups.test.ts', `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}download-folder.test.ts`],
+  'state-migrations.ts': [`${S}state-migrations.test.ts`, `${S}old-ledgers.test.ts`, `${D}ledger-and-recovery.test.ts`],
+  'state-database.ts': [`${S}state-migrations.test.ts`, `${S}old-ledgers.test.ts`, `${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
+  'open-state-folder.ts': ['test/core/campaigns/campaign-backups.test.ts', `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}download-folder.test.ts`],
   'download-ledger.ts': [`${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
   'download-engine.ts': [`${D}engine-controls.test.ts`, `${D}download-engine.test.ts`, `${D}batch-pause.test.ts`, `${D}run-progress.test.ts`, `${D}error-page-sign-in.test.ts`, `${D}read-only-folder.test.ts`, `${D}ledger-and-recovery.test.ts`, 'test/faults/fault-suite.test.ts'],
 };

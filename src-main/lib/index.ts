@@ -41,8 +41,8 @@ export {
 export type { ErrorData, ErrorKind } from '../../src-shared/errors';
 export { InsufficientSpaceError } from '../core/downloads/disk-space';
 export { FolderAccessError, type FolderRole, type FolderStep } from '../core/folder-errors';
-export { LedgerUnavailableError } from '../core/downloads/ledger-recovery';
-export { LedgerVersionError } from '../core/downloads/download-ledger';
+export { LedgerUnavailableError } from '../core/state/ledger-recovery';
+export { LedgerVersionError } from '../core/state/state-migrations';
 export { SignInRequiredError } from '../core/downloads/session-keeper';
 export { StateFolderBusyError } from '../core/state/state-lock';
 
@@ -65,7 +65,8 @@ export { EVERY_UNITS, parseEvery, type Every, type EveryUnit } from '../../src-s
 export { DATE_FORMS, formatUtTimestamp, parseUtTimestamp, type TimestampParse, type UtTimestamp } from '../../src-shared/filters/ut-timestamp';
 
 // ---- The download engine -------------------------------------------------------------------------
-export { describeLedgerRecovery, openDownloadEngine, type LedgerRecovery, type OpenedEngine } from '../core/downloads/open-engine';
+export { openDownloadEngine, type OpenedEngine } from '../core/app/open-engine';
+export { describeLedgerRecovery, type LedgerRecovery } from '../core/state/ledger-recovery';
 export { defaultStateFolder } from '../core/state/state-folder';
 export { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from '../core/downloads/download-limits';
 // The engine comes from openDownloadEngine (which takes the state folder's lock): its class is a type here.

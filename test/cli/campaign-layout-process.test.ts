@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entryOfStored, relativePathOf, targetPathOf } from '../../src-main/core/campaigns/campaign-paths';
 import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
-import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
+import { openStateFile } from '../core/state/state-file';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { waitFor } from '../helpers/wait-for';
@@ -89,8 +89,8 @@ describe('campaign update --layout, out of process', () => {
     const count = 4000;
     const body = Buffer.alloc(2048, 7);
     const sha256 = createHash('sha256').update(body).digest('hex');
-    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
-    const store = new CampaignStore(ledger);
+    const { ledger, state: database } = openStateFile(path.join(state, LEDGER_FILE));
+    const store = new CampaignStore(database);
     const campaign = store.require('big');
     const records = Array.from({ length: count }, (_, index) => {
       const stored = {
@@ -146,8 +146,8 @@ describe('campaign update --layout, out of process', () => {
     const folder = path.join(await temporaryFolder(), 'twice');
     await mlsoDl(state, 'campaign', 'create', 'twice', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}');
     // One name at two dates, as a shared file list can give it.
-    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
-    const store = new CampaignStore(ledger);
+    const { ledger, state: database } = openStateFile(path.join(state, LEDGER_FILE));
+    const store = new CampaignStore(database);
     const campaign = store.require('twice');
     const filename = '20250324_180000_kcor_l2_pb.fts.gz';
     store.recordFiles(

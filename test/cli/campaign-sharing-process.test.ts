@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { waitFor } from '../helpers/wait-for';
-import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
 import { temporaryFolder } from '../helpers/fixtures';
 
 afterEach(stopBuiltCli);

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src-main/cli/run-cli';
-import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
+import { openStateFile } from '../core/state/state-file';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { Capture, listFolder, temporaryFolder, useEmulator } from '../helpers/fixtures';
@@ -39,7 +39,7 @@ async function download(rules: HoldRules, username = DEMO_EMAIL): Promise<Run> {
 }
 
 function jobsIn(stateFolder: string): number {
-  const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+  const { ledger } = openStateFile(path.join(stateFolder, LEDGER_FILE));
   try {
     return ledger.list({ includeCleared: true }).length;
   } finally {

@@ -6,8 +6,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
-import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
+import { openStateFile } from '../core/state/state-file';
 import { OWNER_FILE } from '../../src-main/core/state/state-lock';
 import { isTemporaryName } from '../../src-main/core/downloads/temporary-files';
 import { DEMO_EMAIL } from '../../src-main/emulator';
@@ -71,7 +71,7 @@ describe('mlso-dl files --download and stop signals', () => {
     expect(run.stderr()).not.toMatch(/unexpected problem|\n\s+at /);
     expect(await temporaryFiles(download.folder)).toEqual([]);
     expect(await readdir(download.stateFolder)).not.toContain(OWNER_FILE);
-    const ledger = DownloadLedger.open(path.join(download.stateFolder, LEDGER_FILE));
+    const { ledger } = openStateFile(path.join(download.stateFolder, LEDGER_FILE));
     try {
       expect(ledger.list({ states: ['active'], includeCleared: true })).toEqual([]);
     } finally {

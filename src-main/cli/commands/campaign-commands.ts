@@ -11,7 +11,7 @@ import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
 import { InvalidInputError } from '../../core/errors';
-import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/downloads/open-engine';
+import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/state/state-folder';
 import type { CliContext } from '../cli-context';
@@ -65,7 +65,7 @@ export async function runCampaignCommand(
   }
   try {
     tellRecovery(context, state);
-    return await runOnLedger(context, new CampaignService({ ledger: state.ledger, client: context.client }), subcommand, first, options, importing);
+    return await runOnLedger(context, new CampaignService({ ledger: state.ledger, state: state.state, client: context.client }), subcommand, first, options, importing);
   } finally {
     state.close();
     if (importing) await importing.handle.close();
@@ -329,7 +329,7 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
   let display: DownloadDisplay | undefined;
   const show = (update: ProgressUpdate): void => display?.update(update);
   try {
-    const service = new CampaignService({ ledger: opened.ledger, client: context.client });
+    const service = new CampaignService({ ledger: opened.ledger, state: opened.state, client: context.client });
     const campaign = service.store.require(name);
     // A wrong e-mail stops here, before anything is listed or queued.
     await opened.engine.signIn();

@@ -9,7 +9,7 @@ import { humanSize } from '../../../src-shared/format/human-size';
 import type { FilesRequest } from '../../core/api/mlso-client';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
 import type { EnqueueResult, ListingIntake } from '../../core/downloads/listing-intake';
-import type { OpenedEngine } from '../../core/downloads/open-engine';
+import type { OpenedEngine } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import type { CliContext } from '../cli-context';
 import { printJson } from '../output/cli-output';
@@ -68,10 +68,10 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   const displayModule = showProgress ? import('../output/download-display') : undefined;
   displayModule?.catch(() => undefined);
 
-  let engineModule: typeof import('../../core/downloads/open-engine');
+  let engineModule: typeof import('../../core/app/open-engine');
   let opened: OpenedEngine;
   try {
-    engineModule = await import('../../core/downloads/open-engine');
+    engineModule = await import('../../core/app/open-engine');
     opened = await engineModule.openDownloadEngine(options.stateDir, {
       client: context.client,
       username: () => options.username,

@@ -4,7 +4,7 @@
 // the shell) keeps its handlers in a module of its own; this file only wires them together.
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers, Settings } from '../../../src-shared/contract/contract';
-import { openDownloadEngine } from '../downloads/open-engine';
+import { openDownloadEngine } from './open-engine';
 import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';
 import { AppCampaigns } from './campaign-handlers';
@@ -71,7 +71,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const kept = new KeptListings();
   const signedIn = async (): Promise<boolean> => (await session.state()).signedIn;
-  const campaigns = new AppCampaigns({ service: new CampaignService({ ledger: opened.ledger, client }), engine, settings, signedIn, emit });
+  const campaigns = new AppCampaigns({ service: new CampaignService({ ledger: opened.ledger, state: opened.state, client }), engine, settings, signedIn, emit });
   campaigns.autoSync.start();
   const info = (): AppInfo => ({
     version: options.version,

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
-import type { DownloadLedger } from '../downloads/download-ledger';
 import { FolderAccessError, fileSystemCode } from '../folder-errors';
+import type { StateDatabase } from '../state/state-database';
 import { readCampaignBackup, writeCampaignBackup, type ReadCampaignBackup } from './campaign-file';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 
@@ -26,9 +26,9 @@ export interface CampaignRestore {
 export class CampaignBackups {
   constructor(readonly folder: string) {}
 
-  /** The copies kept for the campaigns of this ledger: in its state folder (none for a ledger in memory). */
-  static beside(ledger: DownloadLedger): CampaignBackups | undefined {
-    const file = ledger.location;
+  /** The copies kept for the campaigns of this database: in its state folder (none for a database in memory). */
+  static beside(state: StateDatabase): CampaignBackups | undefined {
+    const file = state.location;
     return file === undefined ? undefined : new CampaignBackups(path.join(path.dirname(file), CAMPAIGN_BACKUP_FOLDER));
   }
 

@@ -18,6 +18,7 @@ import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { CancelledError, InvalidInputError } from '../errors';
+import type { StateDatabase } from '../state/state-database';
 import { CampaignBackups } from './campaign-backups';
 import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile, type SharedFile } from './campaign-file';
 import { CampaignFileReader } from './campaign-file-reader';
@@ -30,6 +31,8 @@ import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves } from './campaig
 
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
+  /** The database the ledger and the campaigns share (opened with both their tables). */
+  state: StateDatabase;
   client: MlsoClient;
   /** Where each campaign's copy is kept; beside the ledger unless given (none for a ledger in memory). */
   backups?: CampaignBackups;
@@ -74,8 +77,8 @@ export class CampaignService {
   private readonly backups: CampaignBackups | undefined;
 
   constructor(private readonly deps: CampaignServiceDeps) {
-    this.store = new CampaignStore(deps.ledger);
-    this.backups = deps.backups ?? CampaignBackups.beside(deps.ledger);
+    this.store = new CampaignStore(deps.state);
+    this.backups = deps.backups ?? CampaignBackups.beside(deps.state);
   }
 
   overview(campaign: StoredCampaign): CampaignOverview {
@@ -239,7 +242,7 @@ export class CampaignService {
    * failure or a killed process leaves the ledger as it was.
    */
   async importStream(chunks: AsyncIterable<Uint8Array>, options: ImportOptions, signal?: AbortSignal): Promise<ImportResult> {
-    const db = this.deps.ledger.database;
+    const db = this.deps.state.connection;
     if (db.inTransaction) throw new Error('importStream needs the ledger to itself.');
     db.exec('BEGIN IMMEDIATE');
     let result: ImportResult | undefined;

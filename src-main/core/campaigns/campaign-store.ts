@@ -1,15 +1,15 @@
-// Campaigns in SQLite, in the download ledger's file (schema migration 2): their queries, and every file their
-// queries listed with the path it has in the campaign's folder. A file's state is that of the ledger's job with
-// the same target path, so the counts always agree with the download queue. A campaign is found by its name as
-// campaign-name.ts compares names (its folded key, unique: schema migration 3).
+// Campaigns in SQLite, in the state folder's database beside the download ledger (campaign-migrations.ts, 2): their
+// queries, and every file their queries listed with the path it has in the campaign's folder. A file's state is that
+// of the ledger's job with the same target path, so the counts always agree with the download queue. A campaign is
+// found by its name as campaign-name.ts compares names (its folded key, unique: migration 3).
 import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
-import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
+import type { StateDatabase } from '../state/state-database';
 import { countStandingGroups, type StandingGroup } from './file-standing';
 
 export interface StoredCampaign extends Campaign {
@@ -89,8 +89,9 @@ const now = (): string => new Date().toISOString();
 export class CampaignStore {
   private readonly db: Database.Database;
 
-  constructor(ledger: DownloadLedger) {
-    this.db = ledger.database;
+  /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
+  constructor(state: StateDatabase) {
+    this.db = state.connection;
     this.keyOlderNames();
   }
 

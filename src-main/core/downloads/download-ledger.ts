@@ -1,13 +1,9 @@
 // The download ledger: SQLite (better-sqlite3, WAL) with one row per file. It is the engine's memory
 // across crashes: what is queued, what finished (with the SHA-256 of the written file), what failed
 // and why, which temporary file a job was writing.
-import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { MlsoError } from '../errors';
-import { LEDGER_MIGRATIONS } from './ledger-migrations';
-import { schemaProblem } from './ledger-schema';
-import { isDamagedDatabaseError } from '../state/sqlite-errors';
+import type Database from 'better-sqlite3';
+import { StateDatabase } from '../state/state-database';
+import { DOWNLOAD_TABLES } from './ledger-migrations';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 
@@ -124,23 +120,16 @@ function toJob(row: JobRow): Job {
 
 const now = (): string => new Date().toISOString();
 
-/** The ledger comes from a later release, whose schema this one cannot read. */
-export class LedgerVersionError extends MlsoError {
-  readonly kind = 'unsupported' as const;
-}
-
-export interface LedgerOpenOptions {
-  /** better-sqlite3's native module built for another runtime (Electron in development). */
-  nativeBinding?: string;
-}
-
+/** The jobs and settings tables (ledger-migrations.ts) of the state folder's database. */
 export class DownloadLedger {
   /** Prepared statements by SQL text: compiling SQL on every call would cost more than running it. */
   private readonly statements = new Map<string, Database.Statement>();
-  /** The file held no ledger before this opening (new, emptied or deleted): nothing it recorded survives. */
-  private startedEmptyFlag = false;
+  private readonly db: Database.Database;
 
-  private constructor(private readonly db: Database.Database) {}
+  /** The ledger in a state folder's database opened with the downloads' tables (state/open-state-folder.ts). */
+  constructor(private readonly state: StateDatabase) {
+    this.db = state.connection;
+  }
 
   private sql<P extends unknown[] = unknown[], R = unknown>(text: string): Database.Statement<P, R> {
     let statement = this.statements.get(text);
@@ -152,98 +141,20 @@ export class DownloadLedger {
   }
 
   /**
-   * Opens (creating if needed) the ledger file and brings its schema up to date. `nativeBinding` points
-   * better-sqlite3 at a copy of its native module built for another runtime (Electron in development).
+   * A ledger with a database of its own, holding the downloads' tables alone (a tool's or a test's, or ':memory:').
+   * A state folder's ledger is opened with every domain's tables instead (app/open-engine.ts).
    */
-  static open(file: string, options: LedgerOpenOptions = {}): DownloadLedger {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    try {
-      db.pragma('journal_mode = WAL');
-      // WAL with synchronous=NORMAL is durable against process crashes (the case that matters here) and
-      // avoids an fsync per state change.
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
-      // better-sqlite3 builds SQLite with a 16 MB page cache; a quarter of it keeps enqueueing a listing of
-      // 100,000 files as fast, and leaves that memory to the listing (the operating system caches the file too).
-      db.pragma('cache_size = -4000');
-      // A campaign's queries and files go with it.
-      db.pragma('foreign_keys = ON');
-      const ledger = new DownloadLedger(db);
-      ledger.migrate();
-      return ledger;
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+  static open(file: string, options: { nativeBinding?: string } = {}): DownloadLedger {
+    return new DownloadLedger(StateDatabase.open(file, [DOWNLOAD_TABLES], options));
   }
 
-  /**
-   * What is damaged in an existing ledger file (SQLite's words), or undefined when it is sound or absent.
-   * It looks read-only, so that a damaged file and its -wal and -shm stay as they were (a writing
-   * connection would checkpoint into the file and delete the -wal on closing). SQLite's quick check reads
-   * every page (but does not match indexes against their tables): 75-110 ms on a ledger of 100,000 jobs (61 MB).
-   * A file whose tables do not match its schema version (dropped or altered since) is damaged too.
-   * Problems that are not damage (a lock held elsewhere, a file that cannot be opened) are thrown.
-   */
-  static findDamage(file: string, options: LedgerOpenOptions = {}): string | undefined {
-    if (!existsSync(file)) return undefined;
-    let db: Database.Database | undefined;
-    try {
-      db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-      const rows = db.pragma('quick_check') as { quick_check: string }[];
-      if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return 'it failed the integrity check';
-      return schemaProblem(db, options);
-    } catch (error) {
-      if (isDamagedDatabaseError(error)) return (error as Error).message;
-      throw error;
-    } finally {
-      db?.close();
-    }
-  }
-
-  /**
-   * The ledger's database, for the campaigns kept in the same file (their files join the jobs by target path).
-   * @internal
-   */
-  get database(): Database.Database {
-    return this.db;
-  }
-
-  /** The ledger's file, or undefined for a ledger in memory. */
-  get location(): string | undefined {
-    return this.db.memory ? undefined : path.resolve(this.db.name);
-  }
-
-  /** True when this opening created the schema: the file held no ledger before (a new one, or one deleted since). */
-  get startedEmpty(): boolean {
-    return this.startedEmptyFlag;
-  }
-
-  get schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
-  }
-
-  private migrate(): void {
-    const version = this.schemaVersion;
-    this.startedEmptyFlag = version === 0;
-    if (version > LEDGER_MIGRATIONS.length) {
-      throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
-    }
-    for (let step = version; step < LEDGER_MIGRATIONS.length; step += 1) {
-      this.db.transaction(() => {
-        this.db.exec(LEDGER_MIGRATIONS[step]!);
-        this.db.pragma(`user_version = ${step + 1}`);
-      })();
-    }
-  }
-
+  /** Closes the database under it. */
   close(): void {
-    this.db.close();
+    this.state.close();
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.state.transaction(work);
   }
 
   get(id: number): Job | undefined {

@@ -16,7 +16,7 @@ export const UCOMP_DAY: CampaignQuery = {
 };
 
 export function serviceOver(harness: Harness): CampaignService {
-  return new CampaignService({ ledger: harness.ledger, client: harness.client });
+  return new CampaignService({ ledger: harness.ledger, state: harness.state, client: harness.client });
 }
 
 /** Syncs and waits for the queue to finish; the report as it stands then. */

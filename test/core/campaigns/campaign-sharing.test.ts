@@ -2,7 +2,6 @@
 // at all (streamed, with a size cap, a BOM accepted, auto-sync left for the user to turn on), and a CSV manifest
 // that a spreadsheet cannot run as formulas.
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { CampaignBackups, restoreCampaigns } from '../../../src-main/core/campaigns/campaign-backups';
@@ -10,9 +9,10 @@ import { MAX_CAMPAIGN_FILE_BYTES } from '../../../src-main/core/campaigns/campai
 import { manifestCsv, manifestJson, manifestRows, type ManifestRow } from '../../../src-main/core/campaigns/campaign-manifest';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import { CampaignStore } from '../../../src-main/core/campaigns/campaign-store';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
-import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
+import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { temporaryFolder } from '../../helpers/fixtures';
+import { oldLedger } from '../state/old-ledgers';
+import { openStateFile } from '../state/state-file';
 import { KCOR_DAY } from './campaign-harness';
 
 /** Only what importing and exporting ask of a client: no instrument is described. */
@@ -23,9 +23,10 @@ afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-function service(ledger = DownloadLedger.open(':memory:')): CampaignService {
+function service(): CampaignService {
+  const { ledger, state } = openStateFile(':memory:');
   ledgers.push(ledger);
-  return new CampaignService({ ledger, client: OFFLINE_CLIENT });
+  return new CampaignService({ ledger, state, client: OFFLINE_CLIENT });
 }
 
 const FOLDER = path.resolve('/data/campaigns');
@@ -74,17 +75,14 @@ describe('campaign names, one rule everywhere', () => {
 
   it('brings an older ledger up to date: two names the same by the new rule stay two campaigns, the later one renamed', async () => {
     const file = path.join(await temporaryFolder(), 'ledger.sqlite');
-    const old = new Database(file);
-    old.exec(LEDGER_MIGRATIONS[0]!);
-    old.exec(LEDGER_MIGRATIONS[1]!);
-    old.pragma('user_version = 2');
+    const old = oldLedger(file, 2);
     const insert = old.prepare("INSERT INTO campaigns (name, folder, layout, created_at) VALUES (?, ?, '', '2025-01-01T00:00:00Z')");
     for (const name of ['Été', 'été', 'été (2)', 'Hiver']) insert.run(name, `/data/${name}`);
     old.close();
 
-    const ledger = DownloadLedger.open(file);
+    const { ledger, state } = openStateFile(file);
     ledgers.push(ledger);
-    const store = new CampaignStore(ledger);
+    const store = new CampaignStore(state);
     expect(store.list().map(({ name, folder }) => [name, folder])).toEqual([
       ['Hiver', '/data/Hiver'],
       ['Été', '/data/Été'],
@@ -100,9 +98,9 @@ describe('campaign names, one rule everywhere', () => {
     const copy = { id: 1, folder: '/data/a', layout: '', queries: [KCOR_DAY], autoSyncHours: null, createdAt: 'x', lastSyncAt: null, lastSync: null };
     backups.save({ ...copy, name: 'Été' });
     backups.save({ ...copy, name: 'été', folder: '/data/b' });
-    const ledger = DownloadLedger.open(':memory:');
+    const { ledger, state } = openStateFile(':memory:');
     ledgers.push(ledger);
-    const store = new CampaignStore(ledger);
+    const store = new CampaignStore(state);
     const restore = restoreCampaigns(store, backups);
     expect(restore.unreadable).toEqual([]);
     expect(store.list().map((campaign) => campaign.folder).sort()).toEqual(['/data/a', '/data/b']);

@@ -4,14 +4,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
 import { emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
-import { DownloadLedger, JOB_STATES } from '../../../src-main/core/downloads/download-ledger';
+import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
+import { openStateFile } from '../state/state-file';
 
 const [SHARED, OTHER] = ['a'.repeat(64), 'b'.repeat(64)];
 
 let ledger: DownloadLedger;
+let state: StateDatabase;
 beforeAll(async () => {
-  ledger = DownloadLedger.open(path.join(await temporaryFolder(), 'ledger.sqlite'));
+  ({ ledger, state } = openStateFile(path.join(await temporaryFolder(), 'ledger.sqlite')));
 });
 afterAll(() => ledger.close());
 
@@ -27,7 +30,7 @@ describe('a campaign file standing', () => {
   });
 
   it('is counted the same by the store (grouped in SQL) as file by file, for every state and every pair of hashes', () => {
-    const store = new CampaignStore(ledger);
+    const store = new CampaignStore(state);
     const folder = '/data/standing';
     const campaign = store.create({ name: 'standing', folder, layout: '', queries: [{ instrument: 'kcor', product: 'pb', filters: {} }], autoSyncHours: null });
     const records: CampaignFileRecord[] = [];

@@ -2,8 +2,8 @@
 // app's queue pause, by contrast, is remembered across restarts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
+import { openStateFile } from '../state/state-file';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
 import { expectExactFolder, listing, useHarnesses } from './engine-harness';
@@ -49,7 +49,7 @@ describe('a batch (command-line run) that hit a full disk', () => {
   it('is not blocked by a queue pause an older version of the command line left in the ledger', async () => {
     const files = await listing(emulator(), evening);
     const stateFolder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+    const { ledger } = openStateFile(path.join(stateFolder, LEDGER_FILE));
     ledger.setSetting('queue-paused', 'true');
     ledger.close();
 
@@ -70,7 +70,7 @@ describe("the desktop app's queue pause", () => {
     expect(await batch.engine.whenSettled()).toBe('paused');
     await closeEarly(batch);
 
-    const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+    const { ledger } = openStateFile(path.join(stateFolder, LEDGER_FILE));
     expect(ledger.getSetting('queue-paused')).toBeUndefined();
     ledger.close();
 

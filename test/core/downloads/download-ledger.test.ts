@@ -3,8 +3,11 @@
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
+import { openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 
 const ledgers: DownloadLedger[] = [];
@@ -87,14 +90,14 @@ describe('the download ledger', () => {
 
   it('opens a ledger in a folder not made yet, and knows whether it held a ledger before', async () => {
     const file = path.join(await temporaryFolder(), 'state', 'deeper', 'downloads.sqlite');
-    const first = DownloadLedger.open(file);
-    expect(first.startedEmpty).toBe(true);
-    first.insert(newJob('a.fts'));
-    first.close();
-    const again = DownloadLedger.open(file);
-    ledgers.push(again);
-    expect(again.startedEmpty).toBe(false);
-    expect(names(again.list())).toEqual(['a.fts']);
+    const first = openStateFile(file);
+    expect(first.state.startedEmpty).toBe(true);
+    first.ledger.insert(newJob('a.fts'));
+    first.ledger.close();
+    const again = openStateFile(file);
+    ledgers.push(again.ledger);
+    expect(again.state.startedEmpty).toBe(false);
+    expect(names(again.ledger.list())).toEqual(['a.fts']);
   });
 
   it('looks for damage read-only: a ledger’s -wal is left as it was, not folded into the file', async () => {
@@ -108,7 +111,7 @@ describe('the download ledger', () => {
     await copyFile(path.join(folder, 'live.sqlite-wal'), `${copy}-wal`);
     const walBytes = (await stat(`${copy}-wal`)).size;
     expect(walBytes).toBeGreaterThan(0);
-    expect(DownloadLedger.findDamage(copy)).toBeUndefined();
+    expect(StateDatabase.findDamage(copy, STATE_DOMAINS)).toBeUndefined();
     expect((await stat(`${copy}-wal`)).size).toBe(walBytes);
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { DownloadEngine } from '../../../src-main/core/downloads/download-engine';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
 import { InvalidInputError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { waitFor } from '../../helpers/wait-for';

@@ -6,7 +6,7 @@ import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FileFilters } from '../../../src-shared/filters/filter-rules';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import type { DownloadEngineOptions } from '../../../src-main/core/downloads/download-engine';
-import { openDownloadEngine, type OpenedEngine } from '../../../src-main/core/downloads/open-engine';
+import { openDownloadEngine, type OpenedEngine } from '../../../src-main/core/app/open-engine';
 import { DEMO_EMAIL, type RunningEmulator } from '../../../src-main/emulator';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
 

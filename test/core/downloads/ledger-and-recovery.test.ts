@@ -3,67 +3,69 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { STATE_DOMAINS, openDownloadEngine } from '../../../src-main/core/app/open-engine';
 import { DownloadLedger, type Job } from '../../../src-main/core/downloads/download-ledger';
-import { LEDGER_MIGRATIONS } from '../../../src-main/core/downloads/ledger-migrations';
-import { LEDGER_FILE, openDownloadEngine } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
+import { StateDatabase } from '../../../src-main/core/state/state-database';
+import { migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
+import { oldLedger } from '../state/old-ledgers';
+import { openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 import { sha256Hex } from '../../helpers/sha256';
 
 
 
+/** How many migrations every domain has registered: the user_version of an up-to-date ledger. */
+const CURRENT_VERSION = migrationsInOrder(STATE_DOMAINS).length;
+
 describe('ledger', () => {
   it('brings a ledger of the first schema up to date, keeping its jobs, and adds the campaign tables', async () => {
     const file = path.join(await temporaryFolder(), LEDGER_FILE);
-    const old = new Database(file);
-    old.exec(LEDGER_MIGRATIONS[0]!);
-    old.pragma('user_version = 1');
+    const old = oldLedger(file, 1);
     old
       .prepare(`INSERT INTO jobs (url, instrument, product, filename, folder, target_path, state, created_at, updated_at) VALUES ('u', 'kcor', 'pb', 'a.fts', '/f', '/f/a.fts', 'done', 'x', 'x')`)
       .run();
     old.close();
-    const ledger = DownloadLedger.open(file);
-    expect(ledger.schemaVersion).toBe(LEDGER_MIGRATIONS.length);
+    const { ledger, state } = openStateFile(file);
+    expect(state.schemaVersion).toBe(CURRENT_VERSION);
     expect(ledger.list({ includeCleared: true }).map((job) => job.targetPath)).toEqual(['/f/a.fts']);
-    expect(ledger.database.prepare('SELECT COUNT(*) AS n FROM campaigns').get()).toEqual({ n: 0 });
+    expect(state.connection.prepare('SELECT COUNT(*) AS n FROM campaigns').get()).toEqual({ n: 0 });
     ledger.close();
   });
 
   it('creates the schema with WAL and records its version; refuses a newer one', async () => {
     const state = await temporaryFolder();
     const file = path.join(state, LEDGER_FILE);
-    const ledger = DownloadLedger.open(file);
-    expect(ledger.schemaVersion).toBe(LEDGER_MIGRATIONS.length);
+    const { ledger, state: database } = openStateFile(file);
+    expect(database.schemaVersion).toBe(CURRENT_VERSION);
     ledger.close();
     const db = new Database(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual(
       ['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'].map((name) => ({ name })),
     );
-    db.pragma(`user_version = ${LEDGER_MIGRATIONS.length + 1}`);
+    db.pragma(`user_version = ${CURRENT_VERSION + 1}`);
     db.close();
-    expect(() => DownloadLedger.open(file)).toThrow(/newer version/);
+    expect(() => openStateFile(file)).toThrow(/newer version/);
   });
 
   it('finds no damage in a ledger of an older schema (it is brought up to date), nor in a newer one (refused by its version)', async () => {
     const state = await temporaryFolder();
     const older = path.join(state, 'older.sqlite');
-    const db = new Database(older);
-    db.exec(LEDGER_MIGRATIONS[0]!);
-    db.pragma('user_version = 1');
-    db.close();
+    oldLedger(older, 1).close();
     // Version 1 had no campaign tables: they are not missing from it.
-    expect(DownloadLedger.findDamage(older)).toBeUndefined();
+    expect(StateDatabase.findDamage(older, STATE_DOMAINS)).toBeUndefined();
 
     const newer = path.join(state, 'newer.sqlite');
-    DownloadLedger.open(newer).close();
+    openStateFile(newer).ledger.close();
     const changed = new Database(newer);
     // A newer version may have dropped or reshaped a table: that is not damage to move aside.
     changed.exec('DROP TABLE settings');
-    changed.pragma(`user_version = ${LEDGER_MIGRATIONS.length + 1}`);
+    changed.pragma(`user_version = ${CURRENT_VERSION + 1}`);
     changed.close();
-    expect(DownloadLedger.findDamage(newer)).toBeUndefined();
-    expect(() => DownloadLedger.open(newer)).toThrow(/newer version/);
+    expect(StateDatabase.findDamage(newer, STATE_DOMAINS)).toBeUndefined();
+    expect(() => openStateFile(newer)).toThrow(/newer version/);
   });
 
   it('hands each queued job to one worker only, in priority order, and respects retry times', async () => {

@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
 
 /** Deleted with its -wal and -shm files, as by someone clearing out the state folder. */
 export async function deleteLedger(stateFolder: string): Promise<void> {

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
-import { openDownloadEngine, type OpenedEngine } from '../../../src-main/core/downloads/open-engine';
+import { openDownloadEngine, type OpenedEngine } from '../../../src-main/core/app/open-engine';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { otherServer, type OtherServer } from '../../helpers/other-server';

@@ -3,8 +3,8 @@
 import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
-import { LEDGER_FILE } from '../../../src-main/core/downloads/open-engine';
+import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
+import { openStateFile } from '../state/state-file';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { stopBuiltCli } from '../../helpers/built-cli';
 import { runDownload } from './cli-process';
@@ -22,7 +22,7 @@ describe('mlso-dl files --download, run after run on one state folder', () => {
   it('downloads although an earlier run (a full disk, say) left the queue paused in the ledger', async () => {
     const files = await listing(emulator(), window);
     const stateFolder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+    const { ledger } = openStateFile(path.join(stateFolder, LEDGER_FILE));
     ledger.setSetting('queue-paused', 'true'); // as a run of an older version left it
     ledger.close();
     const folder = await temporaryFolder();

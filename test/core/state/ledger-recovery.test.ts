@@ -3,9 +3,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
-import { LedgerUnavailableError, openLedgerRecovering } from '../../../src-main/core/downloads/ledger-recovery';
+import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { InvalidInputError } from '../../../src-main/core/errors';
+import { LedgerUnavailableError, openLedgerRecovering as openRecovering } from '../../../src-main/core/state/ledger-recovery';
+import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
 
 /** Set by a test to make the next rename fail as a file system would. */
@@ -34,9 +35,15 @@ afterEach(() => {
   delete renameFailure.code;
 });
 
+/** The ledger's file opened with every domain's tables, as the app opens it. */
+const openLedgerRecovering = (file: string) => {
+  const { database, recovered } = openRecovering(file, STATE_DOMAINS);
+  return { ledger: database, ...(recovered ? { recovered } : {}) };
+};
+
 async function ledgerFile(): Promise<string> {
   const file = path.join(await temporaryFolder(), 'downloads.sqlite');
-  DownloadLedger.open(file).close();
+  StateDatabase.open(file, STATE_DOMAINS).close();
   return file;
 }
 
@@ -70,7 +77,7 @@ describe('a ledger that cannot be used', () => {
       [withCode('EACCES', 'EACCES: permission denied'), cannotUse('EACCES: permission denied')],
     ];
     for (const [thrown, message] of cases) {
-      vi.spyOn(DownloadLedger, 'findDamage').mockImplementationOnce(() => {
+      vi.spyOn(StateDatabase, 'findDamage').mockImplementationOnce(() => {
         throw thrown;
       });
       const error = failureOf(() => openLedgerRecovering(file));
@@ -82,7 +89,7 @@ describe('a ledger that cannot be used', () => {
   it('passes the app’s own errors and unforeseen ones through as they are', async () => {
     const file = await ledgerFile();
     for (const thrown of [new InvalidInputError('already plain'), withCode('SQLITE_MISUSE'), new Error('no code')]) {
-      vi.spyOn(DownloadLedger, 'findDamage').mockImplementationOnce(() => {
+      vi.spyOn(StateDatabase, 'findDamage').mockImplementationOnce(() => {
         throw thrown;
       });
       expect(failureOf(() => openLedgerRecovering(file))).toBe(thrown);
@@ -94,7 +101,7 @@ describe('a damaged ledger', () => {
   it('is moved to a name stamped with the time, and to the next free one when that or a companion of it is taken', async () => {
     const file = await ledgerFile();
     const stamped = `${file}.damaged-20261124T120000Z`;
-    vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue('file is not a database');
+    vi.spyOn(StateDatabase, 'findDamage').mockReturnValue('file is not a database');
     const recoverOnce = (): string => {
       const { ledger, recovered } = openLedgerRecovering(file);
       ledger.close();
@@ -111,9 +118,9 @@ describe('a damaged ledger', () => {
 
   it('met only when opening it for writing (while its -wal is replayed, say) is moved aside all the same', async () => {
     const file = await ledgerFile();
-    vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue(undefined);
-    const open = DownloadLedger.open.bind(DownloadLedger);
-    vi.spyOn(DownloadLedger, 'open')
+    vi.spyOn(StateDatabase, 'findDamage').mockReturnValue(undefined);
+    const open = StateDatabase.open.bind(StateDatabase);
+    vi.spyOn(StateDatabase, 'open')
       .mockImplementationOnce(() => {
         throw withCode('SQLITE_CORRUPT', 'database disk image is malformed');
       })
@@ -125,7 +132,7 @@ describe('a damaged ledger', () => {
 
   it('that cannot be moved aside is left where it is, and the message says what to do', async () => {
     const file = await ledgerFile();
-    vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue('database disk image is malformed');
+    vi.spyOn(StateDatabase, 'findDamage').mockReturnValue('database disk image is malformed');
     renameFailure.code = 'EACCES';
     const error = failureOf(() => openLedgerRecovering(file));
     expect(error).toBeInstanceOf(LedgerUnavailableError);
@@ -137,8 +144,8 @@ describe('a damaged ledger', () => {
 
   it('moved aside, then a new one that cannot be made, gives the plain message of that', async () => {
     const file = await ledgerFile();
-    vi.spyOn(DownloadLedger, 'findDamage').mockReturnValue('file is not a database');
-    vi.spyOn(DownloadLedger, 'open').mockImplementation(() => {
+    vi.spyOn(StateDatabase, 'findDamage').mockReturnValue('file is not a database');
+    vi.spyOn(StateDatabase, 'open').mockImplementation(() => {
       throw withCode('SQLITE_FULL');
     });
     const error = failureOf(() => openLedgerRecovering(file));

@@ -2,25 +2,29 @@
 // tables were dropped or altered (by hand, or by another program); the engine would then fail the same way at
 // every start. Such a file is damage like any other: moved aside, and a new ledger started.
 import Database from 'better-sqlite3';
-import { LEDGER_MIGRATIONS } from './ledger-migrations';
+import type { StateMigration } from './state-migrations';
 
 type Schema = Map<string, Set<string>>;
 
-/** The tables and their columns after the first `version` migrations, by version (worked out once each). */
+/**
+ * The tables and their columns after the first `version` migrations, by version (worked out once each). The first
+ * `version` migrations are the same whichever domains were asked for, as every domain numbers its migrations in the
+ * one sequence (state-migrations.ts).
+ */
 const expectedByVersion = new Map<number, Schema>();
 
 /** What is missing from `db` for its schema version, in a few words; undefined when nothing is. */
-export function schemaProblem(db: Database.Database, options: { nativeBinding?: string } = {}): string | undefined {
+export function schemaProblem(db: Database.Database, migrations: readonly StateMigration[], options: { nativeBinding?: string } = {}): string | undefined {
   const version = db.pragma('user_version', { simple: true }) as number;
   // A newer ledger is refused by its version, with its own message.
-  if (version > LEDGER_MIGRATIONS.length) return undefined;
+  if (version > migrations.length) return undefined;
   const actual = schemaOf(db);
   if (version === 0) {
     // No schema yet: the migrations will create every table, and must not find one of that name in the way.
-    const taken = [...expectedSchema(LEDGER_MIGRATIONS.length, options).keys()].find((table) => actual.has(table));
+    const taken = [...expectedSchema(migrations, migrations.length, options).keys()].find((table) => actual.has(table));
     return taken === undefined ? undefined : `it holds a table "${taken}" but no download ledger`;
   }
-  for (const [table, columns] of expectedSchema(version, options)) {
+  for (const [table, columns] of expectedSchema(migrations, version, options)) {
     const found = actual.get(table);
     if (!found) return `its table "${table}" is missing`;
     for (const column of columns) if (!found.has(column)) return `its table "${table}" lacks the column "${column}"`;
@@ -28,12 +32,12 @@ export function schemaProblem(db: Database.Database, options: { nativeBinding?: 
   return undefined;
 }
 
-function expectedSchema(version: number, options: { nativeBinding?: string }): Schema {
+function expectedSchema(migrations: readonly StateMigration[], version: number, options: { nativeBinding?: string }): Schema {
   let schema = expectedByVersion.get(version);
   if (!schema) {
     const db = new Database(':memory:', options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     try {
-      for (const migration of LEDGER_MIGRATIONS.slice(0, version)) db.exec(migration);
+      for (const migration of migrations.slice(0, version)) db.exec(migration.sql);
       schema = schemaOf(db);
     } finally {
       db.close();

@@ -5,9 +5,10 @@
 // and is said plainly, naming the file.
 import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
-import { DownloadLedger, type LedgerOpenOptions } from './download-ledger';
 import { fileSystemCode, inPlainWords } from '../folder-errors';
-import { isDamagedDatabaseError, isSqliteError } from '../state/sqlite-errors';
+import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
+import { StateDatabase, type StateOpenOptions } from './state-database';
+import type { StateTables } from './state-migrations';
 
 /** What was done about a damaged ledger, for the front end to tell the user once. */
 export interface LedgerRecovery {
@@ -32,11 +33,15 @@ export function describeLedgerRecovery(recovery: LedgerRecovery): string {
   );
 }
 
-export function openLedgerRecovering(file: string, options: LedgerOpenOptions = {}): { ledger: DownloadLedger; recovered?: LedgerRecovery } {
+export function openLedgerRecovering(
+  file: string,
+  tables: readonly StateTables[],
+  options: StateOpenOptions = {},
+): { database: StateDatabase; recovered?: LedgerRecovery } {
   let reason: string | undefined;
   try {
-    reason = DownloadLedger.findDamage(file, options);
-    if (reason === undefined) return { ledger: DownloadLedger.open(file, options) };
+    reason = StateDatabase.findDamage(file, tables, options);
+    if (reason === undefined) return { database: StateDatabase.open(file, tables, options) };
   } catch (error) {
     // Damage that only a writing connection meets (while replaying the -wal, say) is damage all the same.
     reason = damageOf(error);
@@ -44,7 +49,7 @@ export function openLedgerRecovering(file: string, options: LedgerOpenOptions = 
   }
   const movedTo = moveAside(file, reason);
   try {
-    return { ledger: DownloadLedger.open(file, options), recovered: { damagedFile: file, movedTo, reason } };
+    return { database: StateDatabase.open(file, tables, options), recovered: { damagedFile: file, movedTo, reason } };
   } catch (error) {
     throw unavailable(file, error);
   }

@@ -1,0 +1,39 @@
+// The state folder's database is shared by domains (the downloads' jobs and settings, the campaigns), each of which
+// registers its own tables as migrations. PRAGMA user_version counts the migrations that have run, across every
+// domain, as it has since the first release: ledgers already on users' disks say 1, 2 or 3, counting the downloads'
+// first migration (downloads/ledger-migrations.ts) then the campaigns' two (campaigns/campaign-migrations.ts), and a
+// release that reads them must count the same way. So each migration carries its place in that one sequence, and a
+// new one of any domain takes the next free number.
+import { MlsoError } from '../errors';
+
+export interface StateMigration {
+  /** Its place in the one sequence of every domain's migrations (1 for the first ever): the user_version it leaves. */
+  readonly version: number;
+  readonly sql: string;
+}
+
+/** A domain's tables in the state folder's database, as the migrations that create and change them. */
+export interface StateTables {
+  readonly domain: string;
+  readonly migrations: readonly StateMigration[];
+}
+
+/** The ledger comes from a later release, whose schema this one cannot read. */
+export class LedgerVersionError extends MlsoError {
+  readonly kind = 'unsupported' as const;
+}
+
+/**
+ * Every domain's migrations in the order they run. Two domains taking the same number, or a number left out, is a
+ * mistake in the code (the files on disk would be read wrongly), so it stops the opening at once.
+ */
+export function migrationsInOrder(tables: readonly StateTables[]): readonly StateMigration[] {
+  const migrations = tables.flatMap((domain) => domain.migrations).sort((a, b) => a.version - b.version);
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      const domains = tables.map((domain) => `${domain.domain} (${domain.migrations.map((each) => each.version).join(', ')})`).join(', ');
+      throw new Error(`The state folder's migrations must be numbered 1, 2, 3… across domains, each number once: ${domains}.`);
+    }
+  });
+  return migrations;
+}
