@@ -7,6 +7,10 @@ import svelteConfig from './svelte.config.js';
 import { builtinModules } from 'node:module';
 
 const ELECTRON_ONLY_IN_SHELL = { name: 'electron', message: 'Only src-main/electron/ may import electron.' };
+const CORE_REACHES_UP = {
+  regex: String.raw`^\.\.?/(.*/)?(cli|web|electron|emulator)(/|$)`,
+  message: 'src-main/core imports nothing from cli, web, electron or emulator: take it through a port (app-ports.ts) that the host fills.',
+};
 const NO_NODE_IN_BROWSER = 'src-shared and src-renderer run in the browser window too: no Node modules; take it through the contract.';
 
 export default tseslint.config(
@@ -64,10 +68,44 @@ export default tseslint.config(
         'error',
         {
           paths: [ELECTRON_ONLY_IN_SHELL],
+          patterns: [CORE_REACHES_UP],
+        },
+      ],
+    },
+  },
+  {
+    // The downloads and the campaigns meet only through core/state/ (the state folder's database, its opening, each
+    // domain's own tables): the campaigns may queue downloads, the downloads never reach into the campaigns.
+    files: ['src-main/core/downloads/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY_IN_SHELL],
           patterns: [
+            CORE_REACHES_UP,
             {
-              regex: String.raw`^\.\.?/(.*/)?(cli|web|electron|emulator)(/|$)`,
-              message: 'src-main/core imports nothing from cli, web, electron or emulator: take it through a port (app-ports.ts) that the host fills.',
+              regex: String.raw`^\.\.?/(.*/)?campaigns(/|$)`,
+              message: 'src-main/core/downloads imports nothing from campaigns: what both need belongs in core/state/ (a domain hook, a table of its own).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The state folder's module is the floor under both: it knows no domain, each registers with it.
+    files: ['src-main/core/state/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY_IN_SHELL],
+          patterns: [
+            CORE_REACHES_UP,
+            {
+              regex: String.raw`^\.\.?/(.*/)?(downloads|campaigns|app|api)(/|$)`,
+              message: 'src-main/core/state imports no domain (downloads, campaigns, app, api): each domain registers its tables and hooks with it.',
             },
           ],
         },
