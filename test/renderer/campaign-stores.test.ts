@@ -19,28 +19,17 @@ function stores(seeds: CampaignSeed[] = []) {
   return { fake, list, form: new CampaignFormStore(client, list), imports: new CampaignImportStore(client, list) };
 }
 
-/** A promise the test lets go of when it likes. */
-function gate(): { passed: Promise<void>; open: () => void } {
-  let open: () => void = () => {};
-  const passed = new Promise<void>((resolve) => (open = resolve));
-  return { passed, open };
-}
-
 const names = (campaigns: readonly CampaignOverview[]): string[] => campaigns.map((campaign) => campaign.name);
 
 describe('the campaign list store', () => {
   it('drops a list answer asked for before a campaigns:changed event, which is newer', async () => {
     const { fake, list } = stores([{ name: 'Eclipse' }]);
-    const held = gate();
     const stale = fake.campaigns.list();
-    fake.handle('campaigns:list', async () => {
-      await held.passed;
-      return stale;
-    });
+    const release = fake.hold('campaigns:list', () => stale);
     const loading = list.load();
     fake.campaigns.seed({ name: 'Flare' });
     fake.emit('campaigns:changed', fake.campaigns.list());
-    held.open();
+    release();
     await loading;
     expect(names(list.campaigns)).toEqual(['Eclipse', 'Flare']);
     expect(list.loaded).toBe(true);
@@ -52,14 +41,10 @@ describe('the campaign list store', () => {
     await list.load();
     expect(list.error).toEqual(LOCKED);
     expect(list.loaded).toBe(false);
-    const held = gate();
-    fake.handle('campaigns:list', async () => {
-      await held.passed;
-      return fake.campaigns.list();
-    });
+    const release = fake.hold('campaigns:list');
     const again = list.load();
     expect(list.error).toEqual(LOCKED);
-    held.open();
+    release();
     await again;
     expect(list.error).toBeNull();
     expect(names(list.campaigns)).toEqual(['Eclipse']);

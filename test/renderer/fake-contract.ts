@@ -304,6 +304,20 @@ export class FakeContract implements ContractClient {
     this.overrides.set(channel, handler as (args: unknown) => unknown);
   }
 
+  /**
+   * Holds the channel's answers (its usual ones, or `answer`'s) until the returned function is called, so a test can
+   * look at what the window shows while it waits, or answer requests out of order.
+   */
+  hold<C extends InvokeChannel>(channel: C, answer: Handler<C> = this.defaults[channel] as Handler<C>): () => void {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.handle(channel, async (args) => {
+      await released;
+      return answer(args);
+    });
+    return release;
+  }
+
   /** Makes a channel answer with this error from now on. */
   fail(channel: InvokeChannel, error: ErrorData): void {
     this.overrides.set(channel, () => {

@@ -11,13 +11,6 @@ import { DEMO_EMAIL, FakeContract, FakeFailure, makeJob, METADATA } from './fake
 
 const UNREACHABLE: ErrorData = { kind: 'network', message: 'Cannot reach the service; check your network, then try again.' };
 
-/** A promise the test lets go of when it likes. */
-function gate(): { passed: Promise<void>; open: () => void } {
-  let open: () => void = () => {};
-  const passed = new Promise<void>((resolve) => (open = resolve));
-  return { passed, open };
-}
-
 const KCOR_DAY = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25' } };
 const UCOMP_DAY = { instrument: 'ucomp', product: 'l2', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25' } };
 
@@ -25,14 +18,15 @@ describe('the results store', () => {
   it('shows the newest search even when an older one answers after it', async () => {
     const fake = new FakeContract({ listingSize: 3 });
     const results = new ResultsStore(apiClientFrom(fake));
-    const slow = gate();
+    let releaseKcor: () => void = () => {};
+    const kcorHeld = new Promise<void>((resolve) => (releaseKcor = resolve));
     fake.handle('catalog:files', async (query) => {
-      if (query.instrument === 'kcor') await slow.passed;
+      if (query.instrument === 'kcor') await kcorHeld;
       return { ...fake.listingFor(query), listingId: `listing-${query.instrument}` };
     });
     const older = results.search(KCOR_DAY);
     await results.search(UCOMP_DAY);
-    slow.open();
+    releaseKcor();
     await older;
     expect(results.listing?.listingId).toBe('listing-ucomp');
     expect(results.files.every((file) => file.instrument === 'ucomp')).toBe(true);
@@ -44,16 +38,12 @@ describe('the results store', () => {
     const results = new ResultsStore(apiClientFrom(fake));
     await results.search(KCOR_DAY);
     const shown = results.listing;
-    const slow = gate();
-    fake.handle('catalog:files', async (query) => {
-      await slow.passed;
-      return { ...fake.listingFor(query), listingId: 'too-late' };
-    });
+    const release = fake.hold('catalog:files', (query) => ({ ...fake.listingFor(query), listingId: 'too-late' }));
     const waiting = results.search(UCOMP_DAY);
     expect(results.searching).toBe(true);
     results.cancelSearch();
     expect(results.searching).toBe(false);
-    slow.open();
+    release();
     await waiting;
     expect(results.listing).toBe(shown);
   });
@@ -64,14 +54,10 @@ describe('the results store', () => {
     fake.fail('catalog:files', UNREACHABLE);
     await results.search(KCOR_DAY);
     expect(results.error).toEqual(UNREACHABLE);
-    const slow = gate();
-    fake.handle('catalog:files', async (query) => {
-      await slow.passed;
-      return { ...fake.listingFor(query), listingId: 'next' };
-    });
+    const release = fake.hold('catalog:files');
     const next = results.search(KCOR_DAY);
     expect(results.error).toBeNull();
-    slow.open();
+    release();
     await next;
     fake.fail('catalog:files', UNREACHABLE);
     await results.search(KCOR_DAY);
@@ -98,17 +84,13 @@ describe('the catalogue store', () => {
     const fake = new FakeContract();
     const catalog = new CatalogStore(apiClientFrom(fake));
     await catalog.chooseInstrument('kcor');
-    const slow = gate();
-    fake.handle('catalog:products', async ({ instrument }) => {
-      await slow.passed;
-      return METADATA[instrument]!.map(({ id, title, description }) => ({ id, title, description }));
-    });
+    const release = fake.hold('catalog:products');
     const ucomp = catalog.chooseInstrument('ucomp');
     expect(catalog.productsLoading).toBe(true);
     // KCor's products are cached: no request, and UCoMP's answer is no longer wanted.
     await catalog.chooseInstrument('kcor');
     expect(catalog.productsLoading).toBe(false);
-    slow.open();
+    release();
     await ucomp;
     expect(catalog.instrumentId).toBe('kcor');
     expect(catalog.products.map((product) => product.id)).toEqual(METADATA.kcor!.map((product) => product.id));
@@ -121,15 +103,11 @@ describe('the catalogue store', () => {
     fake.fail('catalog:instruments', UNREACHABLE);
     await catalog.loadInstruments();
     expect(catalog.error).toEqual(UNREACHABLE);
-    const slow = gate();
-    fake.handle('catalog:instruments', async () => {
-      await slow.passed;
-      return [];
-    });
+    const release = fake.hold('catalog:instruments');
     const again = catalog.loadInstruments();
     expect(catalog.instrumentsLoading).toBe(true);
     expect(catalog.error).toEqual(UNREACHABLE);
-    slow.open();
+    release();
     await again;
     expect(catalog.error).toBeNull();
     expect(catalog.instrumentsLoading).toBe(false);
@@ -187,15 +165,11 @@ describe('the downloads store', () => {
     fake.fail('downloads:snapshot', UNREACHABLE);
     await downloads.refresh();
     expect(downloads.error).toEqual(UNREACHABLE);
-    const slow = gate();
-    fake.handle('downloads:snapshot', async () => {
-      await slow.passed;
-      return { jobs: [...fake.jobs], overall: fake.overall() };
-    });
+    const release = fake.hold('downloads:snapshot');
     const again = downloads.refresh();
     expect(downloads.loading).toBe(true);
     expect(downloads.error).toEqual(UNREACHABLE);
-    slow.open();
+    release();
     await again;
     expect(downloads.error).toBeNull();
     expect(downloads.jobs.map((job) => job.id)).toEqual([1]);
