@@ -11,6 +11,10 @@ const CORE_REACHES_UP = {
   regex: String.raw`^\.\.?/(.*/)?(cli|web|electron|emulator)(/|$)`,
   message: 'src-main/core imports nothing from cli, web, electron or emulator: take it through a port (app-ports.ts) that the host fills.',
 };
+/** The core's import rule, with what one of its folders may not import either (a folder's block replaces the core's). */
+const coreImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { paths: [ELECTRON_ONLY_IN_SHELL], patterns: [CORE_REACHES_UP, ...patterns] }],
+});
 const NO_NODE_IN_BROWSER = 'src-shared and src-renderer run in the browser window too: no Node modules; take it through the contract.';
 
 export default tseslint.config(
@@ -63,54 +67,24 @@ export default tseslint.config(
   {
     // The core is plain Node under every front end: it is handed what a host provides (ports), never reaches up.
     files: ['src-main/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY_IN_SHELL],
-          patterns: [CORE_REACHES_UP],
-        },
-      ],
-    },
+    rules: coreImports(),
   },
   {
     // The downloads and the campaigns meet only through core/state/ (the state folder's database, its opening, each
     // domain's own tables): the campaigns may queue downloads, the downloads never reach into the campaigns.
     files: ['src-main/core/downloads/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY_IN_SHELL],
-          patterns: [
-            CORE_REACHES_UP,
-            {
-              regex: String.raw`^\.\.?/(.*/)?campaigns(/|$)`,
-              message: 'src-main/core/downloads imports nothing from campaigns: what both need belongs in core/state/ (a domain hook, a table of its own).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: coreImports({
+      regex: String.raw`^\.\.?/(.*/)?campaigns(/|$)`,
+      message: 'src-main/core/downloads imports nothing from campaigns: what both need belongs in core/state/ (a domain hook, a table of its own).',
+    }),
   },
   {
     // The state folder's module is the floor under both: it knows no domain, each registers with it.
     files: ['src-main/core/state/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY_IN_SHELL],
-          patterns: [
-            CORE_REACHES_UP,
-            {
-              regex: String.raw`^\.\.?/(.*/)?(downloads|campaigns|app|api)(/|$)`,
-              message: 'src-main/core/state imports no domain (downloads, campaigns, app, api): each domain registers its tables and hooks with it.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: coreImports({
+      regex: String.raw`^\.\.?/(.*/)?(downloads|campaigns|app|api)(/|$)`,
+      message: 'src-main/core/state imports no domain (downloads, campaigns, app, api): each domain registers its tables and hooks with it.',
+    }),
   },
   {
     // Shared code and the renderer run in a browser window too: no main-process code, no Node modules.
