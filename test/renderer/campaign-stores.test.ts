@@ -6,10 +6,7 @@ import { CampaignFormStore } from '../../src-renderer/state/campaign-form.svelte
 import { CampaignImportStore } from '../../src-renderer/state/campaign-import.svelte';
 import { CampaignListStore } from '../../src-renderer/state/campaign-list.svelte';
 import type { CampaignOverview } from '../../src-shared/campaigns/campaign-types';
-import type { ErrorData } from '../../src-shared/errors';
 import { FakeContract, KCOR_PB_DAY, type CampaignSeed } from './fake-contract';
-
-const LOCKED: ErrorData = { kind: 'internal', message: 'The campaign list could not be read; try again.' };
 
 function stores(seeds: CampaignSeed[] = []) {
   const fake = new FakeContract();
@@ -33,21 +30,6 @@ describe('the campaign list store', () => {
     await loading;
     expect(names(list.campaigns)).toEqual(['Eclipse', 'Flare']);
     expect(list.loaded).toBe(true);
-  });
-
-  it('keeps a failure on screen while the list is asked for again, and puts it away when it comes', async () => {
-    const { fake, list } = stores([{ name: 'Eclipse' }]);
-    fake.fail('campaigns:list', LOCKED);
-    await list.load();
-    expect(list.error).toEqual(LOCKED);
-    expect(list.loaded).toBe(false);
-    const release = fake.hold('campaigns:list');
-    const again = list.load();
-    expect(list.error).toEqual(LOCKED);
-    release();
-    await again;
-    expect(list.error).toBeNull();
-    expect(names(list.campaigns)).toEqual(['Eclipse']);
   });
 });
 

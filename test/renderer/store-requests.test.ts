@@ -2,10 +2,13 @@
 // goes, and what the loading flags say meanwhile.
 import { describe, expect, it } from 'vitest';
 import { apiClientFrom } from '../../src-renderer/lib/api';
+import type { ApiClient } from '../../src-renderer/lib/api';
+import { CampaignListStore } from '../../src-renderer/state/campaign-list.svelte';
 import { CatalogStore } from '../../src-renderer/state/catalog.svelte';
 import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
 import { ResultsStore } from '../../src-renderer/state/results.svelte';
 import { SessionStore } from '../../src-renderer/state/session.svelte';
+import type { InvokeChannel } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import { DEMO_EMAIL, FakeContract, FakeFailure, makeJob, METADATA } from './fake-contract';
 
@@ -96,22 +99,6 @@ describe('the catalogue store', () => {
     expect(catalog.products.map((product) => product.id)).toEqual(METADATA.kcor!.map((product) => product.id));
     expect(catalog.productId).toBe('pb');
   });
-
-  it('keeps a failure on screen while the instruments are asked for again, and a success puts it away', async () => {
-    const fake = new FakeContract();
-    const catalog = new CatalogStore(apiClientFrom(fake));
-    fake.fail('catalog:instruments', UNREACHABLE);
-    await catalog.loadInstruments();
-    expect(catalog.error).toEqual(UNREACHABLE);
-    const release = fake.hold('catalog:instruments');
-    const again = catalog.loadInstruments();
-    expect(catalog.instrumentsLoading).toBe(true);
-    expect(catalog.error).toEqual(UNREACHABLE);
-    release();
-    await again;
-    expect(catalog.error).toBeNull();
-    expect(catalog.instrumentsLoading).toBe(false);
-  });
 });
 
 describe('the session store', () => {
@@ -159,22 +146,6 @@ describe('the downloads store', () => {
     expect(downloads.error).toBeNull();
   });
 
-  it('keeps a failed list on screen while it is loaded again', async () => {
-    const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'queued')] });
-    const downloads = new DownloadsStore(apiClientFrom(fake));
-    fake.fail('downloads:snapshot', UNREACHABLE);
-    await downloads.refresh();
-    expect(downloads.error).toEqual(UNREACHABLE);
-    const release = fake.hold('downloads:snapshot');
-    const again = downloads.refresh();
-    expect(downloads.loading).toBe(true);
-    expect(downloads.error).toEqual(UNREACHABLE);
-    release();
-    await again;
-    expect(downloads.error).toBeNull();
-    expect(downloads.jobs.map((job) => job.id)).toEqual([1]);
-  });
-
   it('reloads the order after a move to the front, and the list after clearing finished files', async () => {
     const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'done'), makeJob(2, 'b.fts', 'queued')] });
     const downloads = new DownloadsStore(apiClientFrom(fake));
@@ -183,5 +154,57 @@ describe('the downloads store', () => {
     expect(downloads.note).toBe('Cleared 1 finished file from the list.');
     expect(downloads.jobs.map((job) => job.id)).toEqual([2]);
     expect(fake.callsTo('downloads:snapshot')).toHaveLength(2);
+  });
+});
+
+/** A store's reload of what it shows, seen from outside: asking again, its error, and its loading flag if it has one. */
+interface Reload {
+  what: string;
+  channel: InvokeChannel;
+  start: (client: ApiClient) => { load: () => Promise<void>; error: () => ErrorData | null; loading?: () => boolean };
+}
+
+const RELOADS: Reload[] = [
+  {
+    what: 'the instruments',
+    channel: 'catalog:instruments',
+    start: (client) => {
+      const catalog = new CatalogStore(client);
+      return { load: () => catalog.loadInstruments(), error: () => catalog.error, loading: () => catalog.instrumentsLoading };
+    },
+  },
+  {
+    what: 'the download queue',
+    channel: 'downloads:snapshot',
+    start: (client) => {
+      const downloads = new DownloadsStore(client);
+      return { load: () => downloads.refresh(), error: () => downloads.error, loading: () => downloads.loading };
+    },
+  },
+  {
+    what: 'the campaign list',
+    channel: 'campaigns:list',
+    start: (client) => {
+      const list = new CampaignListStore(client);
+      return { load: () => list.load(), error: () => list.error };
+    },
+  },
+];
+
+describe.each(RELOADS)('a reload of $what', ({ channel, start }) => {
+  it('keeps the failure on screen while it is asked for again, and a success puts it away', async () => {
+    const fake = new FakeContract({ jobs: [makeJob(1, 'a.fts', 'queued')] });
+    const store = start(apiClientFrom(fake));
+    fake.fail(channel, UNREACHABLE);
+    await store.load();
+    expect(store.error()).toEqual(UNREACHABLE);
+    const release = fake.hold(channel);
+    const again = store.load();
+    expect(store.loading?.() ?? true).toBe(true);
+    expect(store.error()).toEqual(UNREACHABLE);
+    release();
+    await again;
+    expect(store.error()).toBeNull();
+    expect(store.loading?.() ?? false).toBe(false);
   });
 });
