@@ -102,6 +102,7 @@ describe('pause, resume, cancel, retry', () => {
       // Nothing partial is left while paused.
       for (const name of await listFolder(h.folder)) expect(name.startsWith('.')).toBe(false);
       // A minute paused: no worker asks for a file, none reaches the server.
+      await waitFor(() => emulator().stats().activeDownloads === 0, 'the server to see the stopped transfers end');
       const started = emulator().stats().downloadsStarted;
       const claims = vi.spyOn(h.ledger, 'claimNext');
       await vi.advanceTimersByTimeAsync(60_000);
