@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { createEmulator, DEMO_EMAIL, type RunningEmulator } from '../../src-main/emulator';
 import { decodeBody, listFiles, rawGet, sessionCookie, type ListedFile } from './http-helpers';
@@ -80,11 +80,19 @@ describe('downloads', () => {
     emulator.expireSessions();
     expect((await rawGet(file(0).url, { Cookie: cookie })).status).toBe(401);
 
-    emulator.setOptions({ sessionLifetimeSeconds: 0.5 });
-    const shortLived = await sessionCookie(emulator);
-    expect((await rawGet(file(0).url, { Cookie: shortLived })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await rawGet(file(0).url, { Cookie: shortLived })).status).toBe(401);
+    // On a fake clock (Date only), the half-second lifetime ends exactly: valid at 499 ms, refused at 500 ms.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      emulator.setOptions({ sessionLifetimeSeconds: 0.5 });
+      const shortLived = await sessionCookie(emulator);
+      expect((await rawGet(file(0).url, { Cookie: shortLived })).status).toBe(200);
+      vi.advanceTimersByTime(499);
+      expect((await rawGet(file(0).url, { Cookie: shortLived })).status).toBe(200);
+      vi.advanceTimersByTime(1);
+      expect((await rawGet(file(0).url, { Cookie: shortLived })).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends a gzip body as application/gzip', async () => {

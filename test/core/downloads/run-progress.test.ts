@@ -1,6 +1,6 @@
 // The current run's figures: what the status bar shows is the work queued since the queue was last idle, not every
 // file the ledger ever held; once idle, the last run's result stays until new work arrives.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunProgress } from '../../../src-shared/downloads/progress-types';
 import { useEmulator } from '../../helpers/fixtures';
 import { listing, useHarnesses } from './engine-harness';
@@ -34,20 +34,27 @@ describe('the current run', () => {
   });
 
   it('keeps the last result while idle, and starts a new run of just the retried file', async () => {
-    const files = (await listing(emulator(), morning)).slice(0, 4);
-    emulator().injectFault(files[1]!.filename, 'status-404');
-    const h = await harness({ concurrency: 2 });
-    await h.engine.enqueue(files, h.folder);
-    await h.engine.whenSettled();
-    expect(h.engine.overall().run).toMatchObject(ended({ number: 1, total: 4, done: 3, failed: 1 }));
-    // Nothing happens meanwhile: the result stays as it was.
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(h.engine.overall().run).toMatchObject(ended({ number: 1, total: 4, done: 3, failed: 1 }));
+    // The engine's clock is fake (its timers and Date; the emulator's use timers/promises): an idle minute passes at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      const files = (await listing(emulator(), morning)).slice(0, 4);
+      emulator().injectFault(files[1]!.filename, 'status-404');
+      const h = await harness({ concurrency: 2 });
+      await h.engine.enqueue(files, h.folder);
+      await h.engine.whenSettled();
+      expect(h.engine.overall().run).toMatchObject(ended({ number: 1, total: 4, done: 3, failed: 1 }));
+      // Nothing happens meanwhile: the result stays as it was.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(h.engine.overall().run).toMatchObject(ended({ number: 1, total: 4, done: 3, failed: 1 }));
 
-    expect(h.engine.retryFailed()).toBe(1);
-    expect(h.engine.overall().run).toMatchObject({ number: 2, total: 1, done: 0, failed: 0, inProgress: true });
-    await h.engine.whenSettled();
-    expect(h.engine.overall().run).toMatchObject(ended({ number: 2, total: 1, done: 1, failed: 0 }));
+      expect(h.engine.retryFailed()).toBe(1);
+      expect(h.engine.overall().run).toMatchObject({ number: 2, total: 1, done: 0, failed: 0, inProgress: true });
+      await h.engine.whenSettled();
+      expect(h.engine.overall().run).toMatchObject(ended({ number: 2, total: 1, done: 1, failed: 0 }));
+      await closeEarly(h);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts a file retried within the run once, and a cancelled one out of what is left', async () => {
