@@ -13,6 +13,7 @@ import { createEmulator, DEFAULT_EMULATOR_OPTIONS, type DownloadFault, type Emul
 import { listing, useHarnesses, type Harness } from '../core/downloads/engine-harness';
 import { checkFolderInvariants } from '../../scripts/faults/folder-invariants';
 import { plainReasonProblems } from './plain-reason';
+import { waitFor } from '../helpers/wait-for';
 
 const BASE_OPTIONS: Partial<EmulatorOptions> = { imageSize: 32 };
 /** Eight KCor pB files, 15 s apart. */
@@ -76,11 +77,6 @@ interface FaultCase {
   listingFails?: RegExp;
   /** Further checks once the run is over. */
   then?: (ctx: CaseContext, run: { harness: Harness; jobs: Job[] }) => void | Promise<void>;
-}
-
-/** Resolves once `condition` holds (checked every 10 ms); the run's own end bounds the wait. */
-async function when(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,9 +159,9 @@ const CASES: FaultCase[] = [
     options: { latencyMs: 50 },
     engine: { concurrency: 2 },
     meanwhile: async ({ server }) => {
-      await when(() => server().stats().downloadsCompleted >= 1);
+      await waitFor(() => server().stats().downloadsCompleted >= 1, 'a file downloaded');
       server().expireSessions();
-      await when(() => server().stats().downloadsCompleted >= 4);
+      await waitFor(() => server().stats().downloadsCompleted >= 4, 'four files downloaded');
       server().expireSessions();
     },
     then: ({ server }) => {
@@ -184,9 +180,9 @@ const CASES: FaultCase[] = [
     options: { latencyMs: 50 },
     engine: { concurrency: 2, backoff: { baseMs: 100, maxMs: 400 }, maxAttempts: 10 },
     meanwhile: async ({ server }) => {
-      await when(() => server().stats().downloadsCompleted >= 2);
+      await waitFor(() => server().stats().downloadsCompleted >= 2, 'two files downloaded');
       await stopServer();
-      await sleep(500);
+      await sleep(500); // how long the server is away: the fault itself, not a wait for something to happen
       await startAgain();
     },
     // The new server knows none of the old sessions: signing in again is part of coming back.
@@ -200,7 +196,7 @@ const CASES: FaultCase[] = [
     options: { latencyMs: 50 },
     engine: { concurrency: 2, maxAttempts: 3 },
     meanwhile: async ({ server }) => {
-      await when(() => server().stats().downloadsCompleted >= 1);
+      await waitFor(() => server().stats().downloadsCompleted >= 1, 'a file downloaded');
       await stopServer();
     },
     fails: {
@@ -230,7 +226,7 @@ const CASES: FaultCase[] = [
     then: async ({ server }, { jobs }) => {
       // Memory stays bounded by the limit: an entry is ~250 bytes on the wire, and the connection was dropped.
       expect(jobs.length).toBeLessThan((256 * 1024) / 200);
-      await when(() => server().stats().activeListings === 0);
+      await waitFor(() => server().stats().activeListings === 0, 'the listing’s connection to close');
     },
   },
   {
@@ -238,14 +234,14 @@ const CASES: FaultCase[] = [
     options: { endlessListing: 'trickle' },
     client: { listingDeadlineMs: 800 },
     listingFails: /^The server at http:\/\/127\.0\.0\.1:\d+ did not finish sending the file listing within 800 ms; try again later, narrow the search \(fewer dates, or one file per period\) or raise the listing time limit\.$/,
-    then: async ({ server }) => when(() => server().stats().activeListings === 0),
+    then: async ({ server }) => waitFor(() => server().stats().activeListings === 0, 'the listing’s connection to close'),
   },
   {
     name: 'a listing that never closes (silent): stops at the idle timeout',
     options: { endlessListing: 'silent' },
     client: { timeoutMs: 300 },
     listingFails: /^http:\/\/127\.0\.0\.1:\d+ did not answer in time\. Try again later\.$/,
-    then: async ({ server }) => when(() => server().stats().activeListings === 0),
+    then: async ({ server }) => waitFor(() => server().stats().activeListings === 0, 'the listing’s connection to close'),
   },
 ];
 

@@ -8,6 +8,7 @@ import { contentSecurityPolicy } from '../../src-main/core/content-security-poli
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
+import { waitFor } from '../helpers/wait-for';
 import { firstData, openRawSocket, upgradeRequest } from './hostile-client';
 
 const emulator = useEmulator({ imageSize: 32 });
@@ -156,22 +157,18 @@ describe('web mode', () => {
     const ws = await connect(`?token=${token}`, ownOrigin());
     const messages: WebSocketServerMessage[] = [];
     ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as WebSocketServerMessage));
-    const waitFor = async (match: (m: WebSocketServerMessage) => boolean): Promise<WebSocketServerMessage> => {
-      for (let i = 0; i < 100; i += 1) {
-        const found = messages.find(match);
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error('no such message');
+    const messageWhere = async (match: (m: WebSocketServerMessage) => boolean): Promise<WebSocketServerMessage> => {
+      await waitFor(() => messages.some(match), 'such a message');
+      return messages.find(match)!;
     };
     ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'app:info', args: null }));
-    expect(await waitFor((m) => m.type === 'result' && m.id === 1)).toMatchObject({ result: { ok: true, value: { transport: 'web', serverUrl: emulator().url } } });
+    expect(await messageWhere((m) => m.type === 'result' && m.id === 1)).toMatchObject({ result: { ok: true, value: { transport: 'web', serverUrl: emulator().url } } });
     ws.send(JSON.stringify({ type: 'invoke', id: 2, channel: 'session:sign-in', args: { email: 'nobody@example.org' } }));
-    expect(await waitFor((m) => m.type === 'result' && m.id === 2)).toMatchObject({ result: { ok: false, error: { kind: 'unknown-user' } } });
+    expect(await messageWhere((m) => m.type === 'result' && m.id === 2)).toMatchObject({ result: { ok: false, error: { kind: 'unknown-user' } } });
     ws.send(JSON.stringify({ type: 'invoke', id: 3, channel: 'session:sign-in', args: { email: DEMO_EMAIL } }));
-    expect(await waitFor((m) => m.type === 'event' && m.event === 'session:changed')).toMatchObject({ payload: { signedIn: true, email: DEMO_EMAIL } });
+    expect(await messageWhere((m) => m.type === 'event' && m.event === 'session:changed')).toMatchObject({ payload: { signedIn: true, email: DEMO_EMAIL } });
     ws.send(JSON.stringify({ type: 'invoke', id: 4, channel: 'no:such', args: null }));
-    expect(await waitFor((m) => m.type === 'result' && m.id === 4)).toMatchObject({ result: { ok: false } });
+    expect(await messageWhere((m) => m.type === 'result' && m.id === 4)).toMatchObject({ result: { ok: false } });
     ws.close();
   });
 });
@@ -185,12 +182,9 @@ describe('web mode: file bytes for quick-look', () => {
     const resultIndex = (id: number) => frames.findIndex((f) => !f.binary && parsed(f).type === 'result' && (parsed(f) as { id: number }).id === id);
     const call = async (id: number, channel: string, args: unknown): Promise<{ result: { ok: boolean; value?: unknown; error?: unknown }; index: number }> => {
       ws.send(JSON.stringify({ type: 'invoke', id, channel, args }));
-      for (let i = 0; i < 400; i += 1) {
-        const index = resultIndex(id);
-        if (index >= 0) return { result: (parsed(frames[index]!) as { result: { ok: boolean } }).result, index };
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`no answer to ${channel}`);
+      await waitFor(() => resultIndex(id) >= 0, `the answer to ${channel}`);
+      const index = resultIndex(id);
+      return { result: (parsed(frames[index]!) as { result: { ok: boolean } }).result, index };
     };
     await call(10, 'session:sign-in', { email: DEMO_EMAIL });
     const listing = (await call(11, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '4hours' } })).result
@@ -198,16 +192,21 @@ describe('web mode: file bytes for quick-look', () => {
     const filename = listing.files[0]!.filename;
     await call(12, 'downloads:enqueue', { listingId: listing.listingId, entries: [0] });
     let jobId: number | undefined;
-    for (let id = 13; jobId === undefined && id < 200; id += 1) {
-      const snapshot = (await call(id, 'downloads:snapshot', null)).result.value as { jobs: { id: number; filename: string; state: string }[] };
-      jobId = snapshot.jobs.find((job) => job.filename === filename && job.state === 'done')?.id;
-      if (jobId === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(jobId).toBeDefined();
+    let nextId = 13;
+    await waitFor(
+      async () => {
+        const snapshot = (await call(nextId++, 'downloads:snapshot', null)).result.value as { jobs: { id: number; filename: string; state: string }[] };
+        jobId = snapshot.jobs.find((job) => job.filename === filename && job.state === 'done')?.id;
+        return jobId !== undefined;
+      },
+      'the file to be downloaded',
+      15_000,
+      50,
+    );
     const read = await call(500, 'files:read', { id: jobId });
     expect(read.result).toEqual({ ok: true, value: { name: filename, bytes: null } });
     expect(parsed(frames[read.index]!)).toMatchObject({ binary: true });
-    for (let i = 0; i < 200 && frames.length <= read.index + 1; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => frames.length > read.index + 1, 'the frame after the answer');
     const next = frames[read.index + 1]!;
     expect(next.binary).toBe(true);
     expect(next.data.equals(await emulator().fileBytes('kcor', filename))).toBe(true);

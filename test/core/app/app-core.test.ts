@@ -7,6 +7,7 @@ import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { useEmulator } from '../../helpers/fixtures';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 64 });
 const open: CoreHarness[] = [];
@@ -74,14 +75,13 @@ describe('the app core behind the contract', () => {
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
     const summary = await core.handlers['downloads:enqueue']({ listingId: listing.listingId });
     expect(summary).toMatchObject({ queued: listing.files.length, skipped: [], rejected: [], folder: downloadFolder });
-    for (let i = 0; i < 100 && (await core.handlers['downloads:snapshot']()).overall.done < listing.files.length; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(async () => (await core.handlers['downloads:snapshot']()).overall.done === listing.files.length, 'every file to be downloaded', 5_000, 50);
     const snapshot = await core.handlers['downloads:snapshot']();
     expect(snapshot.overall).toMatchObject({ done: listing.files.length, failed: 0 });
     expect((await readdir(downloadFolder)).sort()).toEqual(listing.files.map((f) => f.filename).sort());
-    await new Promise((resolve) => setTimeout(resolve, 150)); // one progress tick after the last file
-    const progress = events.filter((e) => e.event === 'downloads:progress').map((e) => e.payload as ProgressUpdate);
+    const updates = () => events.filter((e) => e.event === 'downloads:progress').map((e) => e.payload as ProgressUpdate);
+    await waitFor(() => updates().at(-1)?.overall.done === listing.files.length, 'the progress event of the last file');
+    const progress = updates();
     expect(progress.length).toBeGreaterThan(0);
     await core.handlers['shell:show-file']({ id: snapshot.jobs[0]!.id });
     await core.handlers['shell:open-folder']({});

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { expectExactFolder, listing } from './engine-harness';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 128, bandwidthBytesPerSecond: 150_000 });
 const bin = path.resolve(import.meta.dirname, '../../../bin/mlso-dl.js');
@@ -45,7 +46,7 @@ describe('crash safety', () => {
       const requestsAtStart = emulator().stats().downloadsByFile;
       const child = startDownload(folder, stateFolder);
       const exited = new Promise((resolve) => child.on('exit', resolve));
-      while ((await finalNames(folder)).length < killAfter) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(async () => (await finalNames(folder)).length >= killAfter, `${killAfter} files under their real names`);
       child.kill('SIGKILL');
       await exited;
 

@@ -8,6 +8,7 @@ import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { useEmulator } from '../../helpers/fixtures';
 import { listing, useHarnesses } from './engine-harness';
+import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 8 });
 const { harness } = useHarnesses(emulator);
@@ -79,8 +80,9 @@ describe('a listing taken in piece by piece', () => {
     h.engine.on('progress', (update) => updates.push(update));
     const intake = await h.engine.openIntake(h.folder);
     await intake.add(files);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    const announced = new Map(updates.flatMap((update) => update.jobs).map((job) => [job.id, job]));
+    const announcedJobs = () => new Map(updates.flatMap((update) => update.jobs).map((job) => [job.id, job]));
+    await waitFor(() => intake.result.queued.every((id) => announcedJobs().has(id)), 'every queued job to be announced');
+    const announced = announcedJobs();
     expect([...announced.keys()].sort((a, b) => a - b)).toEqual([...intake.result.queued].sort((a, b) => a - b));
     for (const job of h.engine.jobs()) expect(announced.get(job.id)).toEqual(job);
   });
