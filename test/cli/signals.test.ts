@@ -14,6 +14,7 @@ import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { startBuiltCli, stopBuiltCli, type StartedRun } from '../helpers/built-cli';
+import { waitFor } from '../helpers/wait-for';
 
 // Large images over a slow line: each file takes seconds, so a signal always finds transfers in flight.
 const SLOW = 200_000;
@@ -46,12 +47,10 @@ async function temporaryFiles(folder: string): Promise<string[]> {
 
 /** Waits until a transfer has written part of a file (its hidden temporary file is there). */
 async function inFlight(run: StartedRun, folder: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while ((await temporaryFiles(folder)).length === 0) {
+  await waitFor(async () => {
     if (run.child.exitCode !== null) throw new Error(`mlso-dl ended before any transfer began: ${run.stderr()}`);
-    if (Date.now() > deadline) throw new Error('no transfer began within 15 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return (await temporaryFiles(folder)).length > 0;
+  }, 'a transfer to begin');
 }
 
 describe('mlso-dl files --download and stop signals', () => {

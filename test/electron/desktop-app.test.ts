@@ -3,6 +3,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS, type Result } from '../../src-shared/contract/contract';
@@ -180,7 +181,8 @@ describe('the desktop app', () => {
     const [, options] = fake.dialog.showMessageBox.mock.calls[0] as [unknown, { message: string; detail: string; buttons: string[] }];
     expect(options.message).toMatch(/^1 download is in progress\. Quit anyway\?$/);
     expect(options.buttons).toEqual(['Quit', 'Cancel']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The answer is handled in promise callbacks only: all of them have run by the next turn of the loop.
+    await setImmediate();
     expect(fake.app.quit).not.toHaveBeenCalled();
     expect(desktop.quitGuard.mayQuit).toBe(false);
   });

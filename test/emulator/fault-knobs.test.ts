@@ -1,7 +1,7 @@
 // The emulator's knobs for the fault suite: redirect loops on downloads, listings that never end, and the request
 // timestamps that let a test check a client's waits from the server's side.
 import { request } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, DEFAULT_EMULATOR_OPTIONS, type RunningEmulator } from '../../src-main/emulator';
 import { decodeBody, listFiles, rawGet, sessionCookie, type ListedFile } from './http-helpers';
 import { waitFor } from '../helpers/wait-for';
@@ -119,15 +119,19 @@ describe('fault sequences', () => {
 describe('request timestamps', () => {
   it('records when each download of a file started, on the emulator clock', async () => {
     const target = pick(3);
-    const before = Date.now();
-    emulator.injectFault(target.filename, 'status-503');
-    await rawGet(target.url, { Cookie: cookie });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await rawGet(target.url, { Cookie: cookie });
-    const starts = emulator.stats().downloadStartsByFile[target.filename]!;
-    expect(starts).toHaveLength(2);
-    expect(starts[0]).toBeGreaterThanOrEqual(before);
-    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(30);
+    // The emulator's clock is fake (Date only): the two downloads start exactly 30 ms apart.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const before = Date.now();
+      emulator.injectFault(target.filename, 'status-503');
+      await rawGet(target.url, { Cookie: cookie });
+      vi.advanceTimersByTime(30);
+      await rawGet(target.url, { Cookie: cookie });
+      const starts = emulator.stats().downloadStartsByFile[target.filename]!;
+      expect(starts).toEqual([before, before + 30]);
+    } finally {
+      vi.useRealTimers();
+    }
     emulator.resetStats();
     expect(emulator.stats().downloadStartsByFile).toEqual({});
   });
@@ -161,7 +165,9 @@ describe('endless listings', () => {
     expect([...madeUp].sort()).toEqual(madeUp); // later and later, like a real listing
     await waitFor(() => emulator.stats().activeListings === 0, 'the flood to stop', 5000);
     const sent = emulator.stats().listingBytesSent;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A whole download answered meanwhile: many turns of the emulator's loop, each of which a flood still
+    // running would have used to write another batch.
+    expect((await rawGet(pick(0).url, { Cookie: cookie })).status).toBe(200);
     expect(emulator.stats().listingBytesSent).toBe(sent);
   });
 
