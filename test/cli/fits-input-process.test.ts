@@ -4,10 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { open, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBuiltCli, stopBuiltCli, type FinishedRun } from '../helpers/built-cli';
 import { waitFor } from '../helpers/wait-for';
+import { cpuTicks } from '../helpers/cpu-time';
 import { temporaryFolder } from '../helpers/fixtures';
 
 afterEach(async () => {
@@ -103,7 +103,11 @@ describe('a stop signal ends a long quick look promptly', () => {
     const out = path.join(folder, 'look.png');
     const run = startBuiltCli(['quicklook', input, '--out', out]);
     await waitFor(async () => (await bytesRead(run.child.pid!)) >= size * readFraction || run.child.exitCode !== null, 'the read under way', 30_000);
-    if (readFraction === 1) await sleep(300);
+    if (readFraction === 1) {
+      // Into the work on the image: 0.3 s of the process's CPU time after the last byte was read.
+      const atRead = await cpuTicks(run.child.pid!);
+      await waitFor(async () => run.child.exitCode !== null || (await cpuTicks(run.child.pid!)) - atRead >= 30, 'the work on the image under way', 30_000);
+    }
     expect(run.child.exitCode, run.stderr()).toBeNull();
     const signalled = Date.now();
     run.child.kill(signal);

@@ -3,13 +3,13 @@
 // reader that stops reading holds the listing back at the socket instead of letting it pile up in memory.
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MlsoClient, type FilesRequest } from '../../src-main/core/api/mlso-client';
 import { runCli } from '../../src-main/cli/run-cli';
 import { Capture, cliAgainst, oddServer, useEmulator } from '../helpers/fixtures';
 import { startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { waitFor } from '../helpers/wait-for';
+import { cpuTicks } from '../helpers/cpu-time';
 
 // One pB exposure every 5 s over five observing days: some 11,000 KCor pB entries, so a listing arrives in many pieces.
 const emulator = useEmulator({ cadenceSeconds: 5, imageSize: 8 });
@@ -238,13 +238,6 @@ describe('a reader that stops reading', () => {
     }
   }, 60_000);
 });
-
-/** CPU time a process has used, in clock ticks (user + system), from /proc/PID/stat. */
-async function cpuTicks(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 
 // Needs the built command line (node scripts/build-main.mjs).
 describe('the built mlso-dl, its output waiting for a reader that stopped reading', () => {
