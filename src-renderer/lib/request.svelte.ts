@@ -31,7 +31,8 @@ export class Request<T> {
 
   /**
    * Starts a request; resolves with its answer, or with null when the answer came too late to be wanted. A call
-   * made of several steps can ask `stillWanted()` between them and skip the rest of the work.
+   * made of several steps can ask `stillWanted()` between them and skip the rest of the work. The call answers
+   * with a Result, as the contract does, and never throws.
    */
   async run(call: (stillWanted: () => boolean) => Promise<Result<T>>): Promise<Result<T> | null> {
     const ticket = ++this.latest;
