@@ -14,7 +14,7 @@ import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
 import { createE2eContext, type E2eContext } from './e2e-context';
 import { APP_SPECS } from './specs/app-specs';
-import { goTo, visible } from './specs/ui-helpers';
+import { goTo, inColourScheme, visible } from './specs/ui-helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const rendererFolder = path.join(root, 'dist/renderer');
@@ -71,7 +71,7 @@ describe('the app in web mode', () => {
     for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
       await page.setViewportSize({ width, height });
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await inColourScheme(page, scheme);
         const pictures = new Set<string>();
         for (const screen of screens) {
           await goTo(page, screen);
@@ -80,7 +80,6 @@ describe('the app in web mode', () => {
           for (const other of screens.filter((each) => each !== screen)) {
             expect(await page.getByRole('region', { name: other, exact: true }).count()).toBe(0);
           }
-          await page.waitForTimeout(150);
           // A picture left by an earlier run must not stand in for this one.
           const name = `${screen.toLowerCase()}-${width}x${height}-${scheme}`;
           await rm(path.join(screenshots, `${name}.png`), { force: true });

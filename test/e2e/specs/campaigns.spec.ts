@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
 import type { E2eContext } from '../e2e-context';
-import { chooseProduct, fillFilter, signIn, visible, waitUntil } from './ui-helpers';
+import { chooseProduct, fillFilter, inColourScheme, signIn, visible, waitUntil } from './ui-helpers';
 
 const CAMPAIGN = 'E2E eclipse day';
 const LAYOUT = '{instrument}/{yyyy}/{mm}/{dd}';
@@ -116,8 +116,7 @@ export async function syncsVerifiesAndExportsACampaign(ctx: E2eContext): Promise
   expect(await acknowledgement.inputValue()).toContain('10.5065/D69G5JV8');
 
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
+    await inColourScheme(page, scheme);
     await screenshot(`campaigns-1280x800-${scheme}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -10,6 +10,13 @@ export async function waitUntil(what: string, condition: () => Promise<boolean>,
   await waitFor(() => condition().catch(() => false), `until ${what}`, timeoutMs, 100);
 }
 
+/** Shows the page in a colour scheme, once the page itself answers to it (there are no colour transitions). */
+export async function inColourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  const dark = async () => (await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches")) === true;
+  await waitUntil(`the page is ${scheme}`, async () => (await dark()) === (scheme === 'dark'));
+}
+
 /** The first match that is visible (hidden screens and <option>s can hold the same text). */
 export async function visible(locator: Locator, timeout = TIMEOUT_MS): Promise<Locator> {
   const shown = locator.filter({ visible: true }).first();
