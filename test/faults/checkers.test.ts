@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
+import { openLedgerFile } from '../core/state/state-file';
 import { temporaryFolder } from '../helpers/fixtures';
 import { checkFolderInvariants } from '../../scripts/faults/folder-invariants';
 import { plainReasonProblems } from './plain-reason';
@@ -19,7 +20,7 @@ const served = (name: string): Buffer => Buffer.from(`SIMPLE  = T ${name}`.padEn
 /** A folder (with a sub-folder, as a campaign layout makes) and its ledger, each file done and intact. */
 async function intactFolder(names: readonly string[]): Promise<{ folder: string; ledger: DownloadLedger; target: (name: string) => string }> {
   const folder = await temporaryFolder();
-  const ledger = DownloadLedger.open(path.join(await temporaryFolder(), 'ledger.sqlite'));
+  const ledger = openLedgerFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
   ledgers.push(ledger);
   const target = (name: string): string => path.join(folder, 'kcor', name);
   await mkdir(path.join(folder, 'kcor'));

@@ -7,7 +7,7 @@ import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
-import { openStateFile } from '../state/state-file';
+import { openLedgerFile, openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 
 const ledgers: DownloadLedger[] = [];
@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 function memoryLedger(): DownloadLedger {
-  const ledger = DownloadLedger.open(':memory:');
+  const ledger = openLedgerFile(':memory:');
   ledgers.push(ledger);
   return ledger;
 }
@@ -102,7 +102,7 @@ describe('the download ledger', () => {
 
   it('looks for damage read-only: a ledger’s -wal is left as it was, not folded into the file', async () => {
     const folder = await temporaryFolder();
-    const live = DownloadLedger.open(path.join(folder, 'live.sqlite'));
+    const live = openLedgerFile(path.join(folder, 'live.sqlite'));
     ledgers.push(live);
     live.insert(newJob('a.fts'));
     // A copy of the file and its -wal as a crash leaves them (the live connection keeps its -wal until it closes).

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { DownloadEngine } from '../../../src-main/core/downloads/download-engine';
-import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { openLedgerFile } from '../state/state-file';
 import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
 import { InvalidInputError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
@@ -141,7 +141,7 @@ describe('the download engine’s controls', () => {
 
   it('does not start work before it is started, whatever its concurrency is set to', async () => {
     const stateFolder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(stateFolder, LEDGER_FILE));
+    const ledger = openLedgerFile(path.join(stateFolder, LEDGER_FILE));
     const engine = new DownloadEngine({ client: new MlsoClient({ baseUrl: emulator().url }), ledger, username: () => DEMO_EMAIL, batchId: 'unstarted' });
     try {
       engine.setConcurrency(2);

@@ -10,7 +10,7 @@ import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
 import { oldLedger } from '../state/old-ledgers';
-import { openStateFile } from '../state/state-file';
+import { openLedgerFile, openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 import { sha256Hex } from '../../helpers/sha256';
 
@@ -70,7 +70,7 @@ describe('ledger', () => {
 
   it('hands each queued job to one worker only, in priority order, and respects retry times', async () => {
     const folder = await temporaryFolder();
-    const ledger = DownloadLedger.open(':memory:');
+    const ledger = openLedgerFile(':memory:');
     const a = ledger.insert(newJob('a.fts', { folder }));
     const b = ledger.insert(newJob('b.fts', { folder }));
     const c = ledger.insert(newJob('c.fts', { folder }));
@@ -103,7 +103,7 @@ describe('recovery after a crash', () => {
   it('finishes renames that were due, re-queues interrupted jobs and removes their temporary files', async () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const ledger = openLedgerFile(path.join(state, LEDGER_FILE));
 
     // 1: verified and renamed, but the crash came before the ledger said done.
     const renamed = interruptedJob(ledger, folder, 'renamed.fts', '.renamed.fts.0000000a.part', body);
@@ -139,7 +139,7 @@ describe('recovery after a crash', () => {
   it('re-queues a verified file whose temporary copy no longer matches its hash, and deletes only temporary files', async () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const ledger = openLedgerFile(path.join(state, LEDGER_FILE));
     // Verified, then the temporary copy changed (a disk error, another program) before the crash.
     const changed = interruptedJob(ledger, folder, 'changed.fts', '.changed.fts.00000010.part', body);
     await writeFile(path.join(folder, '.changed.fts.00000010.part'), body.subarray(0, 2000));
@@ -162,7 +162,7 @@ describe('recovery after a crash', () => {
   it('puts back in the queue a verified file whose rename cannot be finished now, and starts all the same', async () => {
     const state = await temporaryFolder();
     const folder = await temporaryFolder();
-    const ledger = DownloadLedger.open(path.join(state, LEDGER_FILE));
+    const ledger = openLedgerFile(path.join(state, LEDGER_FILE));
     const blocked = interruptedJob(ledger, folder, 'blocked.fts', '.blocked.fts.0000000f.part', body);
     await writeFile(path.join(folder, '.blocked.fts.0000000f.part'), body);
     // Something in the way of the rename since the crash (as a folder turned read-only would be): a folder by its name.

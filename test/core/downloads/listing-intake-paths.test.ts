@@ -7,6 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { openLedgerFile } from '../state/state-file';
 import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
 import { LONGEST_PATH_BYTES } from '../../../src-main/core/downloads/path-limits';
 import { temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
@@ -20,7 +21,7 @@ const API = 'http://api.mlso.ucar.edu';
 let ledger: DownloadLedger;
 let folder: string;
 beforeAll(async () => {
-  ledger = DownloadLedger.open(path.join(await temporaryFolder(), 'ledger.sqlite'));
+  ledger = openLedgerFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
   folder = await temporaryFolder();
 });
 afterAll(() => ledger.close());

@@ -2,6 +2,7 @@
 // (counts, speed, time left) are read within their budget, over a real ledger in memory.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { openLedgerFile } from '../state/state-file';
 import { ProgressBoard, type TransferCounters } from '../../../src-main/core/downloads/progress-board';
 import { RunTally } from '../../../src-main/core/downloads/run-tally';
 import { SpeedMeter } from '../../../src-main/core/downloads/speed-meter';
@@ -22,7 +23,7 @@ interface Setup {
 
 /** A board over a ledger in memory; `costly` makes the ledger's counts or pending sizes take 20 ms each (so a second reading within 400 ms is an earlier one). */
 function setUp(costly: { counts?: boolean; pendingSizes?: boolean } = {}): Setup {
-  const ledger = DownloadLedger.open(':memory:');
+  const ledger = openLedgerFile(':memory:');
   ledgers.push(ledger);
   const running = new Map<number, TransferCounters>();
   const source = {

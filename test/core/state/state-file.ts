@@ -9,3 +9,8 @@ export function openStateFile(file: string): { state: StateDatabase; ledger: Dow
   const state = StateDatabase.open(file, STATE_DOMAINS);
   return { state, ledger: new DownloadLedger(state) };
 }
+
+/** The download ledger of such a database (a file, or ':memory:'), closed with its database by ledger.close(). */
+export function openLedgerFile(file: string): DownloadLedger {
+  return openStateFile(file).ledger;
+}
