@@ -4,6 +4,7 @@
 // run's leftovers (crash-recovery), how jobs look to the front ends (job-views). Plain Node: the command line,
 // the desktop app and web mode all drive this one class.
 import { EventEmitter } from 'node:events';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ErrorData } from '../../../src-shared/errors';
@@ -18,6 +19,7 @@ import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shar
 import type { ExistingFilePolicy } from './existing-files';
 import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
+import type { ResumePoint } from './kept-body';
 import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement } from './listing-intake';
 import { ProgressBoard } from './progress-board';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
@@ -43,6 +45,8 @@ export interface DownloadEngineOptions {
   progressIntervalMs?: number;
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
+  /** Bodies announced shorter than this are fetched again whole rather than kept for resuming (download-file.ts). */
+  resumableFromBytes?: number;
   /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
   makeFolder?: MakeFolder;
   random?: () => number;
@@ -62,6 +66,8 @@ interface RunningJob {
   job: Job;
   controller: AbortController;
   stopReason?: 'pause' | 'cancel' | 'shutdown';
+  /** Where the beginning of the body is kept for resuming, as the attempt last said (null: nothing kept). */
+  resume: ResumePoint | null;
   bytesReceived: number;
   bytesWritten: number;
   speed: SpeedMeter;
@@ -248,7 +254,9 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       this.stop(run, 'cancel');
       return;
     }
+    const kept = this.ledger.get(id);
     const from = this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
+    if (from && kept?.resume) void this.dropKeptBody(id, kept.folder, kept.resume);
     // A failed file cancelled is still the run's if it failed in it; an older one does not join the run.
     if (from === 'failed') this.currentRun.restated(id, 'cancelled');
     else if (from) this.currentRun.finishedAs(id, 'cancelled');
@@ -296,6 +304,14 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private touched(id: number): void {
     this.progress.touched(id);
     this.nudge();
+  }
+
+  /** Deletes what a job kept of its body for resuming, and its record: the file will not be resumed. */
+  private async dropKeptBody(id: number, folder: string, kept: ResumePoint | null): Promise<void> {
+    if (!kept) return;
+    // The record first: a crash between the two leaves a file no job records, which the next start removes.
+    this.ledger.setResumePoint(id, null);
+    await unlink(path.join(folder, kept.name)).catch(() => undefined);
   }
 
   private stop(run: RunningJob, reason: NonNullable<RunningJob['stopReason']>): void {
@@ -391,7 +407,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   private async transfer(job: Job, releaseSlot: () => void): Promise<void> {
-    const run: RunningJob = { job, controller: new AbortController(), bytesReceived: 0, bytesWritten: 0, speed: new SpeedMeter(3_000) };
+    const run: RunningJob = { job, controller: new AbortController(), resume: job.resume, bytesReceived: 0, bytesWritten: 0, speed: new SpeedMeter(3_000) };
     this.running.set(job.id, run);
     this.progress.touched(job.id);
     let generation = 0;
@@ -405,6 +421,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           signal: run.controller.signal,
           ...(this.options.stallTimeoutMs !== undefined ? { stallTimeoutMs: this.options.stallTimeoutMs } : {}),
           ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
+          ...(this.options.resumableFromBytes !== undefined ? { resumableFromBytes: this.options.resumableFromBytes } : {}),
           onProgress: (progress) => {
             const received = progress.bytesReceived - run.bytesReceived;
             const written = progress.bytesWritten - run.bytesWritten;
@@ -415,6 +432,11 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
             run.bytesWritten = progress.bytesWritten;
           },
           onTemporaryFile: (name) => this.ledger.recordTemporaryFile(job.id, name),
+          ...(job.resume ? { resumeFrom: job.resume } : {}),
+          onResumePoint: (point) => {
+            run.resume = point;
+            this.ledger.setResumePoint(job.id, point);
+          },
           onVerified: (verified) => this.ledger.recordVerified(job.id, verified.sha256, verified.bytesWritten),
           onBodyReceived: releaseSlot,
         },
@@ -434,8 +456,11 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private async handleFailure(run: RunningJob, error: unknown, generation: number): Promise<void> {
     const { job } = run;
     if (run.stopReason) {
-      // Stopped on purpose: the attempt does not count against the file.
+      // Stopped on purpose: the attempt does not count against the file. Paused or shut down, it resumes later
+      // from what it kept; cancelled, what it kept goes.
       this.ledger.refundAttempt(job.id);
+      if (run.stopReason === 'cancel') await this.dropKeptBody(job.id, job.folder, run.resume);
+      else this.ledger.recordResumeBytes(job.id, run.bytesReceived);
       const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
       this.ledger.setState(job.id, next[run.stopReason]);
       if (run.stopReason === 'cancel') this.currentRun.finishedAs(job.id, 'cancelled');
@@ -450,6 +475,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       ...(this.options.random ? { random: this.options.random } : {}),
     });
     const { kind, message } = decision.error;
+    if (decision.action === 'fail') await this.dropKeptBody(job.id, job.folder, run.resume);
+    else this.ledger.recordResumeBytes(job.id, run.bytesReceived);
     switch (decision.action) {
       case 'retry':
         // The attempt got past the session (it failed for another reason), so a later refusal of the session is

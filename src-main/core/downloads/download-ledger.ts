@@ -2,8 +2,8 @@
 // across crashes: what is queued, what finished (with the SHA-256 of the written file), what failed
 // and why, which temporary file a job was writing.
 import type Database from 'better-sqlite3';
-import { StateDatabase } from '../state/state-database';
-import { DOWNLOAD_TABLES } from './ledger-migrations';
+import type { StateDatabase } from '../state/state-database';
+import type { ResumePoint } from './kept-body';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 
@@ -29,6 +29,10 @@ export interface Job {
   bytesWritten: number;
   sha256: string | null;
   tempName: string | null;
+  /** Where the beginning of the body is kept for resuming (kept-body.ts), and the file's version it belongs to. */
+  resume: ResumePoint | null;
+  /** Bytes of the body kept when the last attempt stopped (0 when nothing is kept). */
+  resumeBytes: number;
   batchId: string | null;
   cleared: boolean;
   nextAttemptAt: number | null;
@@ -79,6 +83,9 @@ interface JobRow {
   bytes_written: number;
   sha256: string | null;
   temp_name: string | null;
+  resume_name: string | null;
+  resume_validator: string | null;
+  resume_bytes: number;
   batch_id: string | null;
   cleared: number;
   next_attempt_at: number | null;
@@ -108,6 +115,8 @@ function toJob(row: JobRow): Job {
     bytesWritten: row.bytes_written,
     sha256: row.sha256,
     tempName: row.temp_name,
+    resume: row.resume_name !== null && row.resume_validator !== null ? { name: row.resume_name, validator: row.resume_validator } : null,
+    resumeBytes: row.resume_bytes,
     batchId: row.batch_id,
     cleared: row.cleared === 1,
     nextAttemptAt: row.next_attempt_at,
@@ -138,14 +147,6 @@ export class DownloadLedger {
       this.statements.set(text, statement);
     }
     return statement as unknown as Database.Statement<P, R>;
-  }
-
-  /**
-   * A ledger with a database of its own, holding the downloads' tables alone (a tool's or a test's, or ':memory:').
-   * A state folder's ledger is opened with every domain's tables instead (app/open-engine.ts).
-   */
-  static open(file: string, options: { nativeBinding?: string } = {}): DownloadLedger {
-    return new DownloadLedger(StateDatabase.open(file, [DOWNLOAD_TABLES], options));
   }
 
   /** Closes the database under it. */
@@ -218,6 +219,7 @@ export class DownloadLedger {
            bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
       )
       .run(url, expectedSize, batchId, now(), id);
+    // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
 
   /** Tags an already finished job with the current batch, so the batch's summary counts it. */
@@ -299,6 +301,24 @@ export class DownloadLedger {
     return row?.at ?? undefined;
   }
 
+  /** Where the job keeps the beginning of its body now (null: nothing kept); the bytes are set when an attempt stops. */
+  setResumePoint(id: number, point: ResumePoint | null): void {
+    this
+      .sql('UPDATE jobs SET resume_name = ?, resume_validator = ?, resume_bytes = 0, updated_at = ? WHERE id = ?')
+      .run(point?.name ?? null, point?.validator ?? null, now(), id);
+  }
+
+  /** How much of the body is kept, as the attempt that kept it stopped. */
+  recordResumeBytes(id: number, bytes: number): void {
+    this.sql('UPDATE jobs SET resume_bytes = ? WHERE id = ? AND resume_name IS NOT NULL').run(bytes, id);
+  }
+
+  /** The kept bodies recorded in a folder (their names), so a start can tell them from ones nobody will resume. */
+  resumeNamesIn(folder: string): Set<string> {
+    const rows = this.sql<[string], { name: string }>('SELECT resume_name AS name FROM jobs WHERE folder = ? AND resume_name IS NOT NULL').all(folder);
+    return new Set(rows.map((row) => row.name));
+  }
+
   recordTemporaryFile(id: number, tempName: string): void {
     this.sql('UPDATE jobs SET temp_name = ?, updated_at = ? WHERE id = ?').run(tempName, now(), id);
   }
@@ -313,7 +333,8 @@ export class DownloadLedger {
     this
       .sql(
         `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
-           last_error_kind = NULL, next_attempt_at = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
+           last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
+           finished_at = ?, updated_at = ? WHERE id = ?`,
       )
       .run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
   }

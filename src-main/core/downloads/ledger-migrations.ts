@@ -39,5 +39,13 @@ export const DOWNLOAD_TABLES: StateTables = {
    CREATE INDEX jobs_batch ON jobs (batch_id, state);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
     },
+    // 4: where a job keeps the beginning of its body for resuming (kept-body.ts), and the version of the file it is
+    // the beginning of; resume_bytes says how much was kept when the last attempt stopped, for the queue's rows.
+    {
+      version: 4,
+      sql: `ALTER TABLE jobs ADD COLUMN resume_name TEXT;
+   ALTER TABLE jobs ADD COLUMN resume_validator TEXT;
+   ALTER TABLE jobs ADD COLUMN resume_bytes INTEGER NOT NULL DEFAULT 0;`,
+    },
   ],
 };

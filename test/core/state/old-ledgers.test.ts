@@ -9,9 +9,12 @@ import { STATE_DOMAINS, openStateLedger, type OpenedLedger } from '../../../src-
 import { CampaignStore } from '../../../src-main/core/campaigns/campaign-store';
 import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
-import { LedgerVersionError } from '../../../src-main/core/state/state-migrations';
+import { LedgerVersionError, migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { temporaryFolder } from '../../helpers/fixtures';
 import { oldLedger, releasedMigrations } from './old-ledgers';
+
+/** The schema version this release leaves a ledger at (4: the jobs' resume columns). */
+const LATEST = migrationsInOrder(STATE_DOMAINS).length;
 
 const opened: OpenedLedger[] = [];
 afterEach(() => {
@@ -51,7 +54,7 @@ describe('a ledger written by an earlier release', () => {
     const state = await openStateLedger(folder);
     opened.push(state);
 
-    expect(state.state.schemaVersion).toBe(3);
+    expect(state.state.schemaVersion).toBe(LATEST);
     expect(state.state.startedEmpty).toBe(false);
     // Nothing was moved aside or restored: the file was sound, only older.
     expect(state).not.toHaveProperty('notice');
@@ -74,8 +77,9 @@ describe('a ledger written by an earlier release', () => {
     expect(store.files(store.require('été').id)).toEqual([expect.objectContaining({ relativePath: 'a.fts', state: 'done', sha256: 'a'.repeat(64) })]);
   });
 
-  it('ends with the same schema, text for text, as the released migrations made', async () => {
+  it('ends with the same schema, text for text, as the released migrations made and the later ones make', async () => {
     const released = oldLedger(':memory:', 3);
+    for (const migration of migrationsInOrder(STATE_DOMAINS).filter((each) => each.version > 3)) released.exec(migration.sql);
     const now = StateDatabase.open(':memory:', STATE_DOMAINS);
     try {
       expect(schemaOf(now.connection)).toEqual(schemaOf(released));
@@ -90,14 +94,14 @@ describe('a ledger written by an earlier release', () => {
     const folder = await stateFolderAt(3);
     const file = path.join(folder, LEDGER_FILE);
     const db = new Database(file);
-    db.pragma('user_version = 4');
+    db.pragma(`user_version = ${LATEST + 1}`);
     db.close();
 
     const refusal = openStateLedger(folder);
     await expect(refusal).rejects.toBeInstanceOf(LedgerVersionError);
-    await expect(refusal).rejects.toThrow('The download ledger was written by a newer version (schema 4); update MLSO Downloader.');
+    await expect(refusal).rejects.toThrow(`The download ledger was written by a newer version (schema ${LATEST + 1}); update MLSO Downloader.`);
     const after = new Database(file, { readonly: true });
-    expect(after.pragma('user_version', { simple: true })).toBe(4);
+    expect(after.pragma('user_version', { simple: true })).toBe(LATEST + 1);
     expect(after.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 1 });
     after.close();
     expect((await readdir(folder)).filter((name) => name.includes('damaged'))).toEqual([]);

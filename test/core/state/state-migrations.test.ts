@@ -1,9 +1,9 @@
 // Each domain registers its own tables as migrations numbered in the one sequence of user_version: the downloads
-// make the jobs and settings alone, the campaigns theirs after, and numbers that clash or leave a gap stop the opening.
+// make and change the jobs and settings, the campaigns theirs, and numbers that clash or leave a gap stop the opening.
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
-import { DOWNLOAD_TABLES } from '../../../src-main/core/downloads/ledger-migrations';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -15,25 +15,44 @@ const tablesOf = (state: StateDatabase): string[] =>
     .map((row) => row.name);
 
 describe('the state folder’s migrations', () => {
-  it('are each domain’s own: the downloads’ make the jobs and settings, the campaigns’ are added when they join', async () => {
-    const file = path.join(await temporaryFolder(), 'downloads.sqlite');
-    const downloadsOnly = StateDatabase.open(file, [DOWNLOAD_TABLES]);
-    expect([tablesOf(downloadsOnly), downloadsOnly.schemaVersion]).toEqual([['jobs', 'settings'], 1]);
-    downloadsOnly.close();
+  it('are each domain’s own: the downloads’ make and change the jobs and settings, the campaigns’ their three tables', () => {
+    // Each migration run in turn on an empty database, and the tables it made or changed noted against its domain.
+    const db = new Database(':memory:');
+    const touched = new Map<string, Set<string>>();
+    const domainOf = new Map(STATE_DOMAINS.flatMap((domain) => domain.migrations.map((migration) => [migration.version, domain.domain] as const)));
+    const schema = (): Map<string, string> => new Map(db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all().map((row) => [row.name, row.sql]));
+    for (const migration of migrationsInOrder(STATE_DOMAINS)) {
+      const before = schema();
+      db.exec(migration.sql);
+      const domain = domainOf.get(migration.version)!;
+      for (const [name, sql] of schema()) if (before.get(name) !== sql) (touched.get(domain) ?? touched.set(domain, new Set()).get(domain)!).add(name);
+    }
+    db.close();
+    expect(Object.fromEntries([...touched].map(([domain, tables]) => [domain, [...tables].sort()]))).toEqual({
+      downloads: ['jobs', 'settings'],
+      campaigns: ['campaign_files', 'campaign_queries', 'campaigns'],
+    });
+  });
 
+  it('bring a ledger one domain’s migrations behind up to date, keeping its tables', async () => {
+    const file = path.join(await temporaryFolder(), 'downloads.sqlite');
     const every = StateDatabase.open(file, STATE_DOMAINS);
-    expect([tablesOf(every), every.schemaVersion, every.startedEmpty]).toEqual([['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'], 3, false]);
+    const latest = every.schemaVersion;
+    every.connection.exec('PRAGMA user_version = 3; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;');
     every.close();
+    const again = StateDatabase.open(file, STATE_DOMAINS);
+    expect([tablesOf(again), again.schemaVersion, again.startedEmpty]).toEqual([['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'], latest, false]);
+    again.close();
   });
 
   it('run in the order of their numbers, whichever domain comes first', () => {
-    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3]);
+    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4]);
   });
 
   it('refuse two domains taking one number, or a number left out', () => {
     const clash = { domain: 'clash', migrations: [{ version: 2, sql: 'CREATE TABLE x (a)' }] };
-    const gap = { domain: 'gap', migrations: [{ version: 5, sql: 'CREATE TABLE y (a)' }] };
-    expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(/numbered 1, 2, 3… across domains, each number once: downloads \(1\), campaigns \(2, 3\), clash \(2\)/);
+    const gap = { domain: 'gap', migrations: [{ version: 6, sql: 'CREATE TABLE y (a)' }] };
+    expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(/numbered 1, 2, 3… across domains, each number once: downloads \(1, 4\), campaigns \(2, 3\), clash \(2\)/);
     expect(() => migrationsInOrder([...STATE_DOMAINS, gap])).toThrow(/each number once/);
     expect(() => StateDatabase.open(':memory:', [gap])).toThrow(/each number once/);
   });
