@@ -3,8 +3,8 @@
 // server that answers a little outside the asked range still has all its files on the timeline.
 import { carringtonRotationSpan } from '../astro/carrington';
 import type { FileFilters } from '../filters/filter-rules';
-import { formatUtTimestamp, parseUtTimestamp } from '../filters/ut-timestamp';
-import { DAY_MS, dateObsMs, type TimeRange } from './timeline-bins';
+import { formatUtTimestamp, parseUtTimestamp, type TimeRange } from '../filters/ut-timestamp';
+import { DAY_MS, dateObsMs } from './timeline-bins';
 
 const SECOND_MS = 1000;
 

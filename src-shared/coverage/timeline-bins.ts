@@ -2,17 +2,13 @@
 // bins), bins on natural UT boundaries (whole hours, days, Mondays, calendar months), and the files counted per
 // bin in one pass over their date-obs text. A listing can hold 100,000 files, so no Date is made per file.
 
+import type { TimeRange } from '../filters/ut-timestamp';
+
 type BinUnit = 'minute' | 'hour' | 'day' | 'week' | 'month';
 
 export interface BinSize {
   readonly unit: BinUnit;
   readonly step: number;
-}
-
-/** An interval of UT instants, [startMs, endMs). */
-export interface TimeRange {
-  readonly startMs: number;
-  readonly endMs: number;
 }
 
 export interface TimelineScale {

@@ -3,7 +3,8 @@
 import { carringtonRotationAt, carringtonRotationStart } from '../astro/carrington';
 import { plural } from '../format/counts';
 import { formatUtTimestamp } from '../filters/ut-timestamp';
-import { DAY_MS, HOUR_MS, MINUTE_MS, type BinSize, type TimeRange, type TimelineBins, type TimelineScale } from './timeline-bins';
+import type { TimeRange } from '../filters/ut-timestamp';
+import { DAY_MS, HOUR_MS, MINUTE_MS, type BinSize, type TimelineBins, type TimelineScale } from './timeline-bins';
 
 const ADVERBS: Partial<Record<BinSize['unit'], string>> = { hour: 'hourly', day: 'daily', week: 'weekly', month: 'monthly' };
 

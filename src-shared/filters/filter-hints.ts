@@ -2,7 +2,7 @@
 // Pure functions of the value, the current instant and the chosen instrument's coverage, so they read the same in
 // the window and in tests.
 import { carringtonRotationAt, carringtonRotationSpan } from '../astro/carrington';
-import type { TimeRange } from '../coverage/timeline-bins';
+import type { TimeRange } from './ut-timestamp';
 import { plural } from '../format/counts';
 import { utMinute } from '../format/ut-minute';
 import { parseEvery } from './every';

@@ -6,6 +6,12 @@ export const DATE_FORMS = 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)';
 
 const TIMESTAMP = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2}):(\d{1,2}))?Z?$/;
 
+/** An interval of UT instants, [startMs, endMs). */
+export interface TimeRange {
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
 export interface UtTimestamp {
   /** The zero-padded text sent to the service. */
   text: string;

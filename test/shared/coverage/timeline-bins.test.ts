@@ -16,8 +16,8 @@ import {
   HOUR_MS,
   MINUTE_MS,
   timelineScale,
-  type TimeRange,
 } from '../../../src-shared/coverage/timeline-bins';
+import type { TimeRange } from '../../../src-shared/filters/ut-timestamp';
 
 const ms = (text: string): number => Date.parse(`${text}${text.length === 10 ? 'T00:00:00' : ''}Z`);
 const stamp = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 19);
