@@ -15,7 +15,7 @@ import type { WebOptions } from './commands/web-command';
 import type { QuicklookOptions } from './commands/quicklook-command';
 import type { HeaderOptions } from './commands/header-command';
 import type { CrOptions } from './commands/cr-command';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
 import { EXISTING_FILE_POLICIES } from '../../src-shared/downloads/existing-file-policy';
 import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';

@@ -1,7 +1,7 @@
 // The desktop app put together: the core behind the contract, the window, the ports it needs, and the
 // way out. Called once the single-instance lock is held.
 import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, screen, session } from 'electron';
-import type { WindowBounds } from '../../src-shared/contract/contract';
+import type { WindowBounds } from '../../src-shared/settings/settings-types';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { startDemoServer } from '../emulator/demo-server';
 import { invokeHandler } from '../core/app/invoke-handler';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Store from 'electron-store';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsPersistence } from '../core/app/app-ports';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';

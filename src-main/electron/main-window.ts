@@ -1,7 +1,7 @@
 // The one app window: sandboxed, isolated, no Node in the page, and unable to leave the app. Links to
 // the web open in the system browser; everything else a page might try to open or navigate to is refused.
 import { BrowserWindow, shell, type WebContents } from 'electron';
-import type { WindowBounds } from '../../src-shared/contract/contract';
+import type { WindowBounds } from '../../src-shared/settings/settings-types';
 import { isAppPageUrl } from './app-locations';
 import { webLinkOrNull } from './web-links';
 import { DEFAULT_WINDOW_SIZE, MINIMUM_WINDOW_SIZE } from './window-bounds';

@@ -1,7 +1,7 @@
 // The JSON schema electron-store checks the preferences file against, derived from the table of setting
 // definitions the core's settings rules read, so a value the core accepts is always one the store accepts.
 import type { Schema } from 'electron-store';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { SETTING_DEFINITIONS, type SettingDefinition } from '../../src-shared/settings/setting-definitions';
 
 type JsonSchema = Schema<Settings>[keyof Settings];

@@ -2,7 +2,7 @@
 // saved a moment after it stops moving or resizing, and restored only while that spot is still on a
 // connected display (a laptop undocked from its second monitor must not open the window off-screen).
 import type { BrowserWindow, Rectangle } from 'electron';
-import type { WindowBounds } from '../../src-shared/contract/contract';
+import type { WindowBounds } from '../../src-shared/settings/settings-types';
 
 export const DEFAULT_WINDOW_SIZE = { width: 1280, height: 820 } as const;
 export const MINIMUM_WINDOW_SIZE = { width: 800, height: 560 } as const;

@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsPersistence } from '../core/app/app-ports';
 import { readSettingsFile, warnOnStandardError } from '../core/app/settings-file';

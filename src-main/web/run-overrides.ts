@@ -1,7 +1,7 @@
 // Command-line options such as --base-url, --output-dir and --demo hold for one run: saving them would
 // make every later start open on that server or folder, long after the user stopped asking for it.
 import { isDeepStrictEqual } from 'node:util';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import type { SettingsPersistence } from '../core/app/app-ports';
 import { applySettingsChange } from '../core/app/settings-rules';
 

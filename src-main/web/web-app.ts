@@ -1,7 +1,7 @@
 // Web mode put together: the loopback server, the app core behind it, settings in the state folder.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { defaultDownloadFolder } from '../core/app/default-download-folder';
 import { startDemoServer } from '../emulator/demo-server';

@@ -1,7 +1,7 @@
 // The whole renderer state, created once per window and shared through Svelte context. Screens only read and
 // call it, so nothing is lost when a screen is left and re-entered.
 import { createContext } from 'svelte';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
 import type { ApiClient } from '../lib/api';

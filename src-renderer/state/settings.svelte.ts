@@ -1,7 +1,7 @@
 // The Settings screen's form over the saved preferences. The main side validates and answers with the saved
 // settings or with a message, which is shown as it is (at its field when the save changed only that one); the form
 // keeps what was typed until it is saved.
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import type { ExistingFilePolicy } from '../../src-shared/downloads/existing-file-policy';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
 import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
 import { rangeText, SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting-definitions';
-import type { ArgsOf, InvokeChannel, Settings } from './contract';
+import type { Settings } from '../settings/settings-types';
+import type { ArgsOf, InvokeChannel } from './contract';
 
 /** Names, e-mails, ids, filter values, templates: one line, and far longer than any real one. */
 export const NAME_MAX_CHARS = 1_000;

@@ -15,45 +15,12 @@ import type {
 } from '../campaigns/campaign-types';
 import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { FileStanding } from '../campaigns/file-standing';
-import type { ExistingFilePolicy } from '../downloads/existing-file-policy';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
+import type { Settings } from '../settings/settings-types';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorData };
-
-export interface WindowBounds {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  maximized: boolean;
-}
-
-/** Preferences, kept by electron-store in the desktop app and in a JSON file in web mode. */
-export interface Settings {
-  /** The service the user chose (the real one by default); ignored while the demo server is on. */
-  baseUrl: string;
-  apiVersion: string;
-  clientName: string;
-  downloadFolder: string;
-  concurrency: number;
-  /** Further attempts for a file that fails (so attempts = retries + 1). */
-  retries: number;
-  existingFiles: ExistingFilePolicy;
-  lastEmail: string;
-  /** Keep the session between launches (encrypted with the system keychain in the desktop app). */
-  rememberSession: boolean;
-  /** Use the bundled emulator instead of `baseUrl` (it is started on demand). */
-  useDemoServer: boolean;
-  /** Download files whose listed (or redirected) address is on another server than the API's; never with the session cookie. */
-  allowOtherHosts: boolean;
-  windowBounds: WindowBounds | null;
-  /** The longest a catalogue answer (a search's file list) may take to arrive, in whole minutes. */
-  listingTimeoutMinutes: number;
-  /** The most a catalogue answer may hold, in whole megabytes (MiB), as sent and once decompressed. */
-  maxListingMegabytes: number;
-}
 
 export type ServerKind = 'real' | 'demo' | 'custom';
 

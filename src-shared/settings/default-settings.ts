@@ -1,6 +1,6 @@
 // The preferences a new installation starts with, from the table of setting definitions; the download folder is
 // the front end's choice (MLSO in the user's Downloads folder, in the desktop app and in web mode alike).
-import type { Settings } from '../contract/contract';
+import type { Settings } from './settings-types';
 import { SETTING_DEFINITIONS } from './setting-definitions';
 
 export const DEFAULT_LISTING_TIMEOUT_MINUTES = SETTING_DEFINITIONS.listingTimeoutMinutes.default;

@@ -3,7 +3,7 @@
 // (settings-rules.ts), the contract's zod schema (contract-schemas.ts), electron-store's JSON schema
 // (settings-schema.ts), the engine's limits and the command line's options (download-limits.ts), and the hints of
 // the settings screen. Plain data, no library: the command line reads it at start-up and the renderer bundles it.
-import type { Settings } from '../contract/contract';
+import type { Settings } from './settings-types';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../api/service-facts';
 import { EXISTING_FILE_POLICIES } from '../downloads/existing-file-policy';
 

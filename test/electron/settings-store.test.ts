@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { applySettingsChange } from '../../src-main/core/app/settings-rules';
 import { defaultDownloadFolder, electronSettingsStore } from '../../src-main/electron/electron-settings-store';
 import { defaultSettings } from '../../src-shared/settings/default-settings';

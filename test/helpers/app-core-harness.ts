@@ -1,5 +1,6 @@
 // An app core over the test emulator, with in-memory settings, a recording shell and recorded events.
-import type { EventChannel, Settings } from '../../src-shared/contract/contract';
+import type { EventChannel } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
 import type { PlatformShell, SessionVault, SettingsPersistence } from '../../src-main/core/app/app-ports';

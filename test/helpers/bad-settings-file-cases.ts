@@ -4,7 +4,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import type { SettingsPersistence } from '../../src-main/core/app/app-ports';
 
 export interface BadFileSubject {

@@ -2,22 +2,8 @@
 // their products, generated listings, a download queue and settings. Tests can replace any channel's handler,
 // make a channel fail with an ErrorData, emit events, and read back every call made.
 import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../../src-shared/api/schemas';
-import type {
-  AppInfo,
-  CampaignChannel,
-  ArgsOf,
-  ContractClient,
-  ContractHandlers,
-  EventChannel,
-  EventChannels,
-  FilesQuery,
-  InvokeChannel,
-  RawBridge,
-  Result,
-  ResultOf,
-  SessionState,
-  Settings,
-} from '../../src-shared/contract/contract';
+import type { AppInfo, CampaignChannel, ArgsOf, ContractClient, ContractHandlers, EventChannel, EventChannels, FilesQuery, InvokeChannel, RawBridge, Result, ResultOf, SessionState } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';

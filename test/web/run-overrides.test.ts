@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { SettingsPersistence } from '../../src-main/core/app/app-ports';
 import { InvalidInputError } from '../../src-main/core/errors';

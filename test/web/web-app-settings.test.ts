@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../src-shared/contract/contract';
+import type { Settings } from '../../src-shared/settings/settings-types';
 import { startWebApp, type RunningWebApp, type WebAppOptions } from '../../src-main/web/web-app';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 

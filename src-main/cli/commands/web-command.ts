@@ -2,7 +2,7 @@
 // the address to open (with its one-time token) on a line of its own; runs until Ctrl-C.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Settings } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { defaultStateFolder } from '../../core/state/state-folder';
 import { startWebApp } from '../../web/web-app';
 import type { CliContext } from '../cli-context';

@@ -3,7 +3,8 @@
 // behaviour of its own. Each domain (settings, the server connection, the session, the catalogue, downloads,
 // the shell) keeps its handlers in a module of its own; this file only wires them together.
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
-import type { AppInfo, ContractHandlers, Settings } from '../../../src-shared/contract/contract';
+import type { AppInfo, ContractHandlers } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { openDownloadEngine } from './open-engine';
 import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';

@@ -1,7 +1,8 @@
 // What the app core needs from the front end that hosts it (the Electron shell or web mode): storage for
 // preferences and the session, the platform's dialogs and shell, and a way to send events. Everything
 // platform-specific comes in through these ports, so the core runs and is tested in plain Node.
-import type { EventSink, Settings } from '../../../src-shared/contract/contract';
+import type { EventSink } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 
 /** Preferences storage: electron-store in the desktop app, a JSON file written atomically in web mode, memory in tests. */
 export interface SettingsPersistence {

@@ -2,7 +2,8 @@
 // query the core lists itself): the window never hands URLs to the core.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import type { ContractHandlers, EnqueueRequest, EnqueueSummary, Settings } from '../../../src-shared/contract/contract';
+import type { ContractHandlers, EnqueueRequest, EnqueueSummary } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';

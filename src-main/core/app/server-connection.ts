@@ -3,7 +3,8 @@
 // so that a failure to start the demo server leaves everything as it was.
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_BASE_URL } from '../../../src-shared/api/service-facts';
-import type { ServerKind, Settings } from '../../../src-shared/contract/contract';
+import type { ServerKind } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { ClientSettings } from '../api/client-settings';
 import { MlsoClient, type ListingAdvice } from '../api/mlso-client';
 import type { DemoServerStarter } from './app-ports';

@@ -5,7 +5,7 @@
 // deleted, so a hand-edit can be recovered.
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import type { Settings } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { settingsFromSaved } from './settings-rules';
 
 export interface SettingsFileReading {

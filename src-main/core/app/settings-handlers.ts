@@ -1,6 +1,7 @@
 // Changing the settings: validated first, then each domain takes its part (the server and its client, the
 // session, which belongs to one server, and the download engine).
-import type { ContractHandlers, Settings } from '../../../src-shared/contract/contract';
+import type { ContractHandlers } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { PlatformShell } from './app-ports';
 import { applyEngineSettings } from './download-handlers';

@@ -1,5 +1,6 @@
 // The current settings: read once from the front end's store, saved through it, announced on every change.
-import type { EventSink, Settings } from '../../../src-shared/contract/contract';
+import type { EventSink } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { SettingsPersistence } from './app-ports';
 import { applySettingsChange } from './settings-rules';
 

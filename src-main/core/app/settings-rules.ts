@@ -1,6 +1,6 @@
 // Checks a change of preferences before it is saved, with messages a person can act on.
 import path from 'node:path';
-import type { Settings } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { SETTING_NAMES } from '../../../src-shared/settings/default-settings';
 import { rangeText, SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS, type WholeRange } from '../../../src-shared/settings/setting-definitions';
 import { normaliseSettings } from '../api/client-settings';

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVOKE_CHANNELS, type InvokeChannel, type Result, type Settings } from '../../../src-shared/contract/contract';
+import { INVOKE_CHANNELS, type InvokeChannel, type Result } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { NAME_MAX_CHARS, PATH_MAX_CHARS } from '../../../src-shared/contract/contract-schemas';
 import { checkInvokeArguments } from '../../../src-shared/contract/invoke-arguments';
 import { defaultSettings } from '../../../src-shared/settings/default-settings';

@@ -1,6 +1,6 @@
 // The settings rules: only known settings are accepted, and the listing limits are checked like the others.
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../../../src-shared/contract/contract';
+import type { Settings } from '../../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../../src-shared/settings/default-settings';
 import { applySettingsChange, knownSettings } from '../../../src-main/core/app/settings-rules';
 import { InvalidInputError } from '../../../src-main/core/errors';
