@@ -9,7 +9,7 @@ import { UNIT_TESTS } from '../../vitest.config';
 
 const INTEGRATION_SIGNS: [RegExp, string][] = [
   [/\b(useEmulator|createEmulator|startDemoServer)\(/, 'starts the emulator'],
-  [/\b(oddServer|otherServer|createServer|startWebServer)\(/, 'starts a server'],
+  [/\b(oddServer|otherServer|createServer|startWebServer|startWebApp|startMockServer)\(/, 'starts a server'],
   [/\/(engine|app-core)-harness['"]/, 'opens an engine or app core against the emulator'],
   [/\/helpers\/built-cli['"]/, 'runs the built mlso-dl'],
   [/['"]node:(child_process|worker_threads)['"]/, 'spawns a process or thread'],
