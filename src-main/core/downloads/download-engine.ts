@@ -216,12 +216,15 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     return { concurrency: this.concurrency, maxAttempts: this.maxAttempts, existingFiles: this.existingFiles };
   }
 
-  /** Pauses the whole queue: transfers in flight stop and wait in the queue; nothing new starts. */
+  /**
+   * Pauses the whole queue: nothing new starts, and transfers in flight stop as paused (shown and counted as
+   * paused, keeping what they received to resume from); resumeAll sends them back to the queue.
+   */
   pauseAll(reason: ErrorData | null = null): void {
     this.queuePaused = true;
     this.pauseReason = reason;
     if (this.persistsPause) this.ledger.setSetting(QUEUE_PAUSED_SETTING, 'true');
-    for (const run of this.running.values()) this.stop(run, 'shutdown');
+    for (const run of this.running.values()) this.stop(run, 'pause');
     this.emit('queue-paused', reason);
     this.nudge();
   }

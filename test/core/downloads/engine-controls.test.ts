@@ -258,7 +258,7 @@ describe('the download engine’s controls during a transfer', () => {
 
   const until = (condition: () => boolean): Promise<void> => waitFor(condition, 'the transfer to reach that point', 10_000);
 
-  it('sends a transfer stopped by pausing the queue back to the queue, one paused by itself to paused, one cancelled to cancelled', async () => {
+  it('shows a transfer stopped by pausing the queue as paused, as one paused by itself, and one cancelled as cancelled', async () => {
     const h = await slowHarness({ batchId: 'mid' });
     const [file] = await listing(slow(), window);
     await h.engine.enqueue([file!], h.folder);
@@ -268,8 +268,9 @@ describe('the download engine’s controls during a transfer', () => {
 
     h.engine.pauseAll();
     expect(await h.engine.whenSettled()).toBe('paused');
-    expect(h.ledger.get(id)).toMatchObject({ state: 'queued', attempts: 0 });
-    expect(h.engine.overall().run).toMatchObject({ total: 1, queued: 1, cancelled: 0 });
+    expect(h.ledger.get(id)).toMatchObject({ state: 'paused', attempts: 0 });
+    expect(h.engine.overall().run).toMatchObject({ total: 1, queued: 0, paused: 1, cancelled: 0 });
+    expect(h.engine.overall()).toMatchObject({ paused: 1, queued: 0 });
 
     h.engine.resumeAll();
     await until(transferring);

@@ -102,6 +102,9 @@ export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
     await page.getByRole('button', { name: 'Pause all' }).click();
     await waitUntil('no download is running', async () => emulator.stats().activeDownloads === 0);
     await visible(page.getByRole('button', { name: 'Resume all' }));
+    // The files stopped in flight show as paused (they used to go back to Queued, leaving Paused at 0).
+    const pausedTab = page.getByRole('radio', { name: /^Paused/ });
+    await waitUntil('the Paused view counts the files stopped in flight', async () => Number((await pausedTab.innerText()).replace(/\D/g, '')) > 0);
     await screenshot('downloads-paused');
     // The pause is the app's, not only the page's: a page loaded afresh asks the app and finds the queue paused,
     // and all that while no download reached the server. (That a paused queue stays paused however long it waits
