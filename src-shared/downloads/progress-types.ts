@@ -27,6 +27,8 @@ export interface JobView {
   /** When a waiting retry may start (ms since epoch). */
   nextAttemptAt: number | null;
   sha256: string | null;
+  /** Bytes of the body kept from a stopped attempt, which the next one does not fetch again (0: it starts again). */
+  resumeBytes: number;
 }
 
 /** How many files are in each state (with their total), over the whole list or over one run. */

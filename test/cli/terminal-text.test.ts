@@ -117,7 +117,7 @@ describe('the progress bars on a terminal', () => {
   const job = (localName: string): JobView => ({
     id: 1, filename: localName, localName, folder: '/tmp', instrument: 'kcor', product: 'pb', dateObs: null, state: 'active',
     attempts: 1, bytesReceived: 400, bytesWritten: 800, speed: 100, expectedSize: 1000, lastError: null, lastErrorKind: null,
-    nextAttemptAt: null, sha256: null,
+    nextAttemptAt: null, sha256: null, resumeBytes: 0,
   });
 
   it('label a file by its escaped, shortened name', () => {

@@ -49,6 +49,21 @@ describe('downloads screen', () => {
     within(screen.getByRole('region', { name: 'Downloads' })).getByText('1 of 5 files');
   });
 
+  it('says in a paused file’s row whether it resumes from what it kept or starts again', async () => {
+    const jobs = [
+      makeJob(1, A, 'paused', { bytesReceived: 1_291_014, resumeBytes: 1_291_014 }),
+      makeJob(2, B, 'paused', { bytesReceived: 645_507, resumeBytes: 0 }),
+      makeJob(3, C, 'paused'),
+    ];
+    const rendered = await renderApp(new FakeContract({ jobs }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
+    const table = await screen.findByRole('table', { name: 'Download queue' });
+    within(rowOf(table, A)).getByText('resumes after the 1.2 MB kept');
+    within(rowOf(table, B)).getByText('starts again: nothing kept to resume from');
+    expect(rowOf(table, C).textContent).not.toMatch(/resumes|starts again/);
+    rendered.unmount();
+  });
+
   it('follows progress events that carry only the changed jobs', async () => {
     const { fake, table } = await openDownloads();
     const jobs = queue();

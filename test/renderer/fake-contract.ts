@@ -158,6 +158,7 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
     lastErrorKind: null,
     nextAttemptAt: null,
     sha256: null,
+    resumeBytes: 0,
     ...overrides,
   };
 }

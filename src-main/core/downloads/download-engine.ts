@@ -463,7 +463,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       // from what it kept; cancelled, what it kept goes.
       this.ledger.refundAttempt(job.id);
       if (run.stopReason === 'cancel') await this.dropKeptBody(job.id, job.folder, run.resume);
-      else this.ledger.recordResumeBytes(job.id, run.bytesReceived);
+      else this.ledger.recordStop(job.id, run.bytesReceived);
       const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
       this.ledger.setState(job.id, next[run.stopReason]);
       if (run.stopReason === 'cancel') this.currentRun.finishedAs(job.id, 'cancelled');
@@ -479,7 +479,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     });
     const { kind, message } = decision.error;
     if (decision.action === 'fail') await this.dropKeptBody(job.id, job.folder, run.resume);
-    else this.ledger.recordResumeBytes(job.id, run.bytesReceived);
+    else this.ledger.recordStop(job.id, run.bytesReceived);
     switch (decision.action) {
       case 'retry':
         // The attempt got past the session (it failed for another reason), so a later refusal of the session is

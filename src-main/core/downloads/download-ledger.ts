@@ -308,9 +308,14 @@ export class DownloadLedger {
       .run(point?.name ?? null, point?.validator ?? null, now(), id);
   }
 
-  /** How much of the body is kept, as the attempt that kept it stopped. */
-  recordResumeBytes(id: number, bytes: number): void {
-    this.sql('UPDATE jobs SET resume_bytes = ? WHERE id = ? AND resume_name IS NOT NULL').run(bytes, id);
+  /**
+   * What an attempt that stopped part-way had received, and so how much of the body is kept to resume from (all of
+   * it when a kept body is recorded, none otherwise): the queue's row says whether the file resumes or starts again.
+   */
+  recordStop(id: number, bytesReceived: number): void {
+    this
+      .sql('UPDATE jobs SET bytes_received = ?, resume_bytes = CASE WHEN resume_name IS NULL THEN 0 ELSE ? END WHERE id = ?')
+      .run(bytesReceived, bytesReceived, id);
   }
 
   /** The kept bodies recorded in a folder (their names), so a start can tell them from ones nobody will resume. */

@@ -26,6 +26,7 @@ export function jobView(job: Job, live: LiveTransfer | undefined): JobView {
     lastErrorKind: job.lastErrorKind,
     nextAttemptAt: job.nextAttemptAt,
     sha256: job.sha256,
+    resumeBytes: live ? 0 : job.resumeBytes,
   };
 }
 
@@ -43,6 +44,7 @@ export function queuedView(job: QueuedJob): JobView {
     lastErrorKind: null,
     nextAttemptAt: null,
     sha256: null,
+    resumeBytes: 0,
   };
 }
 

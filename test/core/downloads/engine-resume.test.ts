@@ -32,12 +32,28 @@ describe('resuming in the engine', () => {
     const kept = (await stat(path.join(h.folder, paused.resume!.name))).size;
     expect(kept).toBeGreaterThan(40_000);
     expect(paused.resumeBytes).toBe(kept);
+    expect(h.engine.jobs()[0]).toMatchObject({ state: 'paused', resumeBytes: kept });
 
     h.engine.resume(id);
     expect(await h.engine.whenSettled()).toBe('finished');
     expect(slow().stats().partialStartsByFile[file!.filename]).toEqual([kept]);
     await expectExactFolder(slow(), h.folder, [file!]);
     expect(h.ledger.get(id)).toMatchObject({ state: 'done', resume: null, resumeBytes: 0 });
+  });
+
+  it('a file paused on a server without byte ranges keeps nothing, and its view says what it had received', async () => {
+    slow().setOptions({ byteRanges: false });
+    const h = await harness({ batchId: 'no-ranges', ...keepEverything });
+    const [file] = await listing(slow(), window);
+    await h.engine.enqueue([file!], h.folder);
+    const { id } = h.engine.jobs()[0]!;
+    await waitFor(() => h.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
+    h.engine.pause(id);
+    await waitFor(() => h.ledger.get(id)!.state === 'paused', 'the file to be paused');
+    const view = h.engine.jobs()[0]!;
+    expect(view.resumeBytes).toBe(0);
+    expect(view.bytesReceived).toBeGreaterThan(40_000);
+    expect(await keptIn(h.folder)).toEqual([]);
   });
 
   it('a connection reset mid-body is retried from where it stopped', async () => {
