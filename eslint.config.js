@@ -31,9 +31,12 @@ export default tseslint.config(
       // "Maximum call stack size exceeded". Listings reach that size, so reduce or loop instead.
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Math'] > SpreadElement", message: 'Spread arguments overflow the stack on large arrays: use a loop or reduce.' },
         {
-          selector: "CallExpression[callee.property.name=/^(push|unshift|fromCharCode|fromCodePoint)$/] > SpreadElement",
+          selector: "CallExpression[callee.object.name='Math'] > SpreadElement",
+          message: 'Spread arguments overflow the stack on large arrays: use a loop or reduce.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(push|unshift|fromCharCode|fromCodePoint)$/] > SpreadElement',
           message: 'Spread arguments overflow the stack on large arrays: use a loop.',
         },
       ],

@@ -9,7 +9,11 @@ import { LOOPBACK_WEB_SOCKETS, contentSecurityPolicy } from './src-main/core/con
 const policyInPage: Plugin = {
   name: 'mlso-content-security-policy',
   transformIndexHtml: () => [
-    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(LOOPBACK_WEB_SOCKETS, { meta: true }) }, injectTo: 'head-prepend' },
+    {
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(LOOPBACK_WEB_SOCKETS, { meta: true }) },
+      injectTo: 'head-prepend',
+    },
   ],
 };
 

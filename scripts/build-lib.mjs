@@ -43,7 +43,12 @@ function withNodeSpecifiers(options) {
         if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && isRelative(node.moduleSpecifier.text)) {
           return factory.updateExportDeclaration(node, node.modifiers, node.isTypeOnly, node.exportClause, rewrite(node.moduleSpecifier), node.attributes);
         }
-        if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal) && isRelative(node.argument.literal.text)) {
+        if (
+          ts.isImportTypeNode(node) &&
+          ts.isLiteralTypeNode(node.argument) &&
+          ts.isStringLiteral(node.argument.literal) &&
+          isRelative(node.argument.literal.text)
+        ) {
           const argument = factory.updateLiteralTypeNode(node.argument, rewrite(node.argument.literal));
           return factory.updateImportTypeNode(node, argument, node.attributes, node.qualifier, node.typeArguments, node.isTypeOf);
         }
@@ -62,10 +67,19 @@ function nodeSpecifier(specifier, containingFile, options) {
   const resolved = ts.resolveModuleName(specifier, containingFile, options, ts.sys).resolvedModule;
   const target = resolved?.resolvedFileName;
   // Only the project's own TypeScript sources get declarations in dist/lib/types; anything else would dangle.
-  if (!target || resolved.isExternalLibraryImport || !/\.tsx?$/.test(target) || /\.d\.ts$/.test(target) || path.relative(projectRoot, target).startsWith('..')) {
+  if (
+    !target ||
+    resolved.isExternalLibraryImport ||
+    !/\.tsx?$/.test(target) ||
+    /\.d\.ts$/.test(target) ||
+    path.relative(projectRoot, target).startsWith('..')
+  ) {
     throw new Error(`${path.relative(projectRoot, containingFile)} imports "${specifier}", which has no declaration in dist/lib/types.`);
   }
-  const relative = path.relative(path.dirname(containingFile), target.replace(/\.tsx?$/, '.js')).split(path.sep).join('/');
+  const relative = path
+    .relative(path.dirname(containingFile), target.replace(/\.tsx?$/, '.js'))
+    .split(path.sep)
+    .join('/');
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 

@@ -29,6 +29,13 @@ if (!electron.found) {
 const built = await runNpmScript('build', projectRoot);
 if (built !== 0) process.exit(built);
 
-const vitest = [process.execPath, path.join(projectRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/e2e-electron/vitest.config.ts', ...process.argv.slice(2)];
+const vitest = [
+  process.execPath,
+  path.join(projectRoot, 'node_modules/vitest/vitest.mjs'),
+  'run',
+  '--config',
+  'test/e2e-electron/vitest.config.ts',
+  ...process.argv.slice(2),
+];
 const [command, ...args] = [...displayWrapper(), ...vitest];
 process.exitCode = await runForwarding(command, args, { cwd: projectRoot });

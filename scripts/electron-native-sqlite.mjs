@@ -28,7 +28,10 @@ export function electronSqliteBinding(root, electronVersion, { platform = proces
   const bin = (name) => path.join(root, 'node_modules', '.bin', os.platform() === 'win32' ? `${name}.cmd` : name);
   const attempts = [
     [bin('prebuild-install'), ['--runtime=electron', `--target=${electronVersion}`, `--platform=${platform}`, `--arch=${arch}`]],
-    [bin('node-gyp'), ['rebuild', '--release', '--runtime=electron', `--target=${electronVersion}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers']],
+    [
+      bin('node-gyp'),
+      ['rebuild', '--release', '--runtime=electron', `--target=${electronVersion}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers'],
+    ],
   ];
   const failures = [];
   for (const [command, args] of attempts) {

@@ -28,7 +28,11 @@ export function desktopNodeProblem(version = process.versions.node) {
 }
 
 function compareVersions(a, b) {
-  const parts = (version) => version.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parts = (version) =>
+    version
+      .replace(/^v/, '')
+      .split('.')
+      .map((part) => Number.parseInt(part, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let index = 0; index < 3; index += 1) {
     if ((x[index] ?? 0) !== (y[index] ?? 0)) return (x[index] ?? 0) - (y[index] ?? 0);

@@ -95,7 +95,18 @@ export function curlParallelBaseline(): Baseline {
     async run(job) {
       const config = path.join(job.scratchDir, 'curl-config.txt');
       await writeFile(config, job.files.map((file) => `url = "${file.url}"\noutput = "${path.join(job.outputDir, savedName(file))}"\n`).join(''));
-      const args = ['--silent', '--show-error', '--fail', '--parallel', '--parallel-max', String(job.concurrency), '--header', `Cookie: ${job.cookie}`, '--config', config];
+      const args = [
+        '--silent',
+        '--show-error',
+        '--fail',
+        '--parallel',
+        '--parallel-max',
+        String(job.concurrency),
+        '--header',
+        `Cookie: ${job.cookie}`,
+        '--config',
+        config,
+      ];
       return { run: expectSuccess(await runTimed('curl', args)) };
     },
   };

@@ -1,6 +1,15 @@
 // The first table: 60 KCor-sized files over a 40 ms, 25 MiB/s-per-connection link, fetched by mlso-dl at
 // concurrency 1, 4 and 8 and by generic parallel downloaders with 8 connections.
-import { aria2cBaseline, curlHasParallel, curlParallelBaseline, installed, nodeFloorBaseline, nodeGetBaseline, thenDecompressed, type Baseline } from './baselines';
+import {
+  aria2cBaseline,
+  curlHasParallel,
+  curlParallelBaseline,
+  installed,
+  nodeFloorBaseline,
+  nodeGetBaseline,
+  thenDecompressed,
+  type Baseline,
+} from './baselines';
 import { startEmulator, stopEmulator } from './emulator-process';
 import { windowWithExactly } from './file-window';
 import { linkLimitSeconds } from './link-limit';
@@ -29,7 +38,12 @@ export async function runBatchBenchmark(ctx: BenchContext): Promise<ScenarioResu
   progress.step(`starting the emulator (${emulatorArgs.join(' ')})`);
   const emulator = await startEmulator(ctx.emulatorBin, emulatorArgs);
   try {
-    const { query, files } = await windowWithExactly(count, { instrument: BATCH.instrument, product: BATCH.product, start: BATCH.start }, BATCH.cadenceSeconds, (q) => cli.list(emulator.url, q));
+    const { query, files } = await windowWithExactly(
+      count,
+      { instrument: BATCH.instrument, product: BATCH.product, start: BATCH.start },
+      BATCH.cadenceSeconds,
+      (q) => cli.list(emulator.url, q),
+    );
     progress.step(`${files.length} files ${query.start}..${query.end}; measuring their gzip sizes (and warming the emulator's cache)`);
     const cookie = await sessionCookie(emulator.url);
     const wire = await measureWireSizes(files, cookie, BASELINE_CONCURRENCY);

@@ -60,5 +60,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
   if (values.help) return undefined;
   const runs = Number(values.runs);
   if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
-  return { quick: values.quick, skipBig: values['skip-big'], skipUi: values['skip-ui'], skipListing: values['skip-listing'], skipCampaign: values['skip-campaign'], skipSoak: values['skip-soak'], runs, keep: values.keep, ...(values.cli ? { cli: path.resolve(values.cli) } : {}) };
+  return {
+    quick: values.quick,
+    skipBig: values['skip-big'],
+    skipUi: values['skip-ui'],
+    skipListing: values['skip-listing'],
+    skipCampaign: values['skip-campaign'],
+    skipSoak: values['skip-soak'],
+    runs,
+    keep: values.keep,
+    ...(values.cli ? { cli: path.resolve(values.cli) } : {}),
+  };
 }

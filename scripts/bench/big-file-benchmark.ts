@@ -62,7 +62,12 @@ export async function runBigFileBenchmarks(ctx: BenchContext): Promise<{ big: Sc
     const big = await run({ title: `one ${BIG_IMAGE_SIZE}x${BIG_IMAGE_SIZE} float FITS file`, window: BIG.single, concurrency: 1, name: 'big' });
     const bigBatch = ctx.options.quick
       ? undefined
-      : await run({ title: `${BIG.batch.files} ${BIG_IMAGE_SIZE}x${BIG_IMAGE_SIZE} files at once`, window: BIG.batch, concurrency: BIG.batch.concurrency, name: 'big-batch' });
+      : await run({
+          title: `${BIG.batch.files} ${BIG_IMAGE_SIZE}x${BIG_IMAGE_SIZE} files at once`,
+          window: BIG.batch,
+          concurrency: BIG.batch.concurrency,
+          name: 'big-batch',
+        });
     return { big, bigBatch };
   } finally {
     await stopEmulator(emulator);

@@ -48,9 +48,13 @@ export async function runCampaignBenchmark(ctx: BenchContext): Promise<CampaignB
     for (let run = 1; run <= ctx.options.runs; run += 1) {
       const work = await mkdtemp(path.join(ctx.workDir, 'campaign-'));
       const mlsoDl = (...args: string[]) =>
-        runTimed(process.execPath, [ctx.cli.binPath, '--base-url', emulator.url, '-q', ...(args[0] === 'files' ? [] : ['campaign']), ...args, '--state-dir', path.join(work, 'state')], {
-          timeoutMs: 10 * 60_000,
-        });
+        runTimed(
+          process.execPath,
+          [ctx.cli.binPath, '--base-url', emulator.url, '-q', ...(args[0] === 'files' ? [] : ['campaign']), ...args, '--state-dir', path.join(work, 'state')],
+          {
+            timeoutMs: 10 * 60_000,
+          },
+        );
       expectSuccess(await mlsoDl('create', 'bench', ...CAMPAIGN.query, '--output-dir', path.join(work, 'files'), '--layout', CAMPAIGN.layout));
       const measure = async (step: Step, ...args: string[]) => {
         const timed = expectSuccess(await mlsoDl(...args));
@@ -67,7 +71,19 @@ export async function runCampaignBenchmark(ctx: BenchContext): Promise<CampaignB
       await measure('verify', 'verify', 'bench', '--json');
       await measure('export csv', 'export', 'bench', '--format', 'csv', '--out', path.join(work, 'manifest.csv'));
       // The same files fetched by a plain download into another folder (same ledger): what a sync costs beyond it.
-      await measure('files --download (peer)', 'files', ...CAMPAIGN.query, '--download', '-u', 'demo@example.com', '--concurrency', String(CAMPAIGN.concurrency), '--output-dir', path.join(work, 'peer'), '--json');
+      await measure(
+        'files --download (peer)',
+        'files',
+        ...CAMPAIGN.query,
+        '--download',
+        '-u',
+        'demo@example.com',
+        '--concurrency',
+        String(CAMPAIGN.concurrency),
+        '--output-dir',
+        path.join(work, 'peer'),
+        '--json',
+      );
     }
     return result;
   } finally {

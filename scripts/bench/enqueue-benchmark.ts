@@ -92,11 +92,26 @@ const medianOfRow = (row: EnqueueRow, pick: (sample: EnqueueSample) => number): 
 export function enqueueTable(result: EnqueueBenchResult, runs: number): string {
   const rows = result.rows.map((row) => [
     row.label,
-    fixed(medianOfRow(row, (x) => x.entries), 0),
-    fixed(medianOfRow(row, (x) => x.seconds), 2),
-    fixed(medianOfRow(row, (x) => x.intakeSeconds), 2),
-    fixed(medianOfRow(row, (x) => x.cpuSeconds), 2),
-    fixed(medianOfRow(row, (x) => peakRss(x) / MIB), 0),
+    fixed(
+      medianOfRow(row, (x) => x.entries),
+      0,
+    ),
+    fixed(
+      medianOfRow(row, (x) => x.seconds),
+      2,
+    ),
+    fixed(
+      medianOfRow(row, (x) => x.intakeSeconds),
+      2,
+    ),
+    fixed(
+      medianOfRow(row, (x) => x.cpuSeconds),
+      2,
+    ),
+    fixed(
+      medianOfRow(row, (x) => peakRss(x) / MIB),
+      0,
+    ),
   ]);
   return [
     `Enqueueing the listing for download: ${ENQUEUE.instrument} ${ENQUEUE.product} from ${ENQUEUE.startDate}, emulator ${result.emulatorArgs.join(' ')}${runs > 1 ? `, median of ${runs} runs` : ''}`,

@@ -48,12 +48,15 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
     const intake = await opened.engine.openIntake(job.outputDir);
     let intakeMs = 0;
     let pieces = 0;
-    const { count } = await client.streamFiles({ instrument: job.instrument, product: job.product, filters: { 'start-date': job.startDate } }, async (entries) => {
-      const before = performance.now();
-      await intake.add(entries);
-      intakeMs += performance.now() - before;
-      pieces += 1;
-    });
+    const { count } = await client.streamFiles(
+      { instrument: job.instrument, product: job.product, filters: { 'start-date': job.startDate } },
+      async (entries) => {
+        const before = performance.now();
+        await intake.add(entries);
+        intakeMs += performance.now() - before;
+        pieces += 1;
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const peakRssBytes = process.resourceUsage().maxRSS * 1024;

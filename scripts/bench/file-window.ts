@@ -8,7 +8,12 @@ type Lister = (query: FileQuery) => Promise<ListedFile[]>;
 
 const formatUt = (date: Date): string => date.toISOString().slice(0, 19);
 
-export async function windowWithExactly(count: number, base: Omit<FileQuery, 'end'>, cadenceSeconds: number, list: Lister): Promise<{ query: FileQuery; files: ListedFile[] }> {
+export async function windowWithExactly(
+  count: number,
+  base: Omit<FileQuery, 'end'>,
+  cadenceSeconds: number,
+  list: Lister,
+): Promise<{ query: FileQuery; files: ListedFile[] }> {
   const start = new Date(`${base.start}Z`);
   const guess: FileQuery = { ...base, end: formatUt(new Date(start.getTime() + count * cadenceSeconds * 1000)) };
   const guessed = await list(guess);
@@ -21,14 +26,18 @@ export async function windowWithExactly(count: number, base: Omit<FileQuery, 'en
   const last = sorted[count - 1];
   const next = sorted[count];
   if (!last || !next) {
-    throw new Error(`Need ${count} ${base.instrument} ${base.product} files from ${base.start}; the emulator lists only ${sorted.length} in a window twice that long.`);
+    throw new Error(
+      `Need ${count} ${base.instrument} ${base.product} files from ${base.start}; the emulator lists only ${sorted.length} in a window twice that long.`,
+    );
   }
   const lastAt = new Date(`${last['date-obs']}Z`).getTime();
   const nextAt = new Date(`${next['date-obs']}Z`).getTime();
   const adjusted: FileQuery = { ...base, end: formatUt(new Date(Math.floor((lastAt + nextAt) / 2000) * 1000)) };
   const files = await list(adjusted);
   if (files.length !== count) {
-    throw new Error(`Could not find a window with exactly ${count} ${base.instrument} ${base.product} files: ${guess.start}..${guess.end} lists ${guessed.length}, ${adjusted.start}..${adjusted.end} lists ${files.length}.`);
+    throw new Error(
+      `Could not find a window with exactly ${count} ${base.instrument} ${base.product} files: ${guess.start}..${guess.end} lists ${guessed.length}, ${adjusted.start}..${adjusted.end} lists ${files.length}.`,
+    );
   }
   return { query: adjusted, files };
 }

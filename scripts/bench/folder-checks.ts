@@ -34,7 +34,11 @@ export async function checkGzipFolder(folder: string, expectedNames: readonly st
   });
 }
 
-async function checkFolder(folder: string, expectedNames: readonly string[], checkFile: (file: string, bytes: number) => Promise<string | undefined>): Promise<FolderCheck> {
+async function checkFolder(
+  folder: string,
+  expectedNames: readonly string[],
+  checkFile: (file: string, bytes: number) => Promise<string | undefined>,
+): Promise<FolderCheck> {
   const entries = await readdir(folder);
   const visible = entries.filter((name) => !name.startsWith('.'));
   const leftovers = entries.filter((name) => name.startsWith('.'));

@@ -65,7 +65,9 @@ export async function runListingBenchmark(ctx: BenchContext): Promise<ListingRes
         if (!(outputBytes > 0)) throw new Error(`mlso-dl ${row.label} wrote nothing into the pipe (wc -c said "${timed.stdout.trim()}")`);
         row.samples.push({ wallSeconds: timed.wallSeconds, peakRssBytes: timed.peakRssBytes, outputBytes });
         const rss = timed.peakRssBytes === undefined ? '-' : (timed.peakRssBytes / MIB).toFixed(0);
-        ctx.progress.step(`  ${row.label} | wc -c (run ${run}): ${(outputBytes / MIB).toFixed(1)} MiB out, wall ${timed.wallSeconds.toFixed(2)} s, peak RSS ${rss} MiB`);
+        ctx.progress.step(
+          `  ${row.label} | wc -c (run ${run}): ${(outputBytes / MIB).toFixed(1)} MiB out, wall ${timed.wallSeconds.toFixed(2)} s, peak RSS ${rss} MiB`,
+        );
       }
     }
     return { emulatorArgs: [...LISTING.emulatorArgs], query: [...LISTING.query], entries, listingBytes: Buffer.byteLength(text), rows };
@@ -74,7 +76,8 @@ export async function runListingBenchmark(ctx: BenchContext): Promise<ListingRes
   }
 }
 
-const medianRss = (row: ListingRow): number | undefined => median(row.samples.flatMap((sample) => (sample.peakRssBytes === undefined ? [] : [sample.peakRssBytes])));
+const medianRss = (row: ListingRow): number | undefined =>
+  median(row.samples.flatMap((sample) => (sample.peakRssBytes === undefined ? [] : [sample.peakRssBytes])));
 
 export function listingTable(result: ListingResult, runs: number): string {
   const target = LISTING.peakRssBytes / MIB;

@@ -92,8 +92,20 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       console.log(`\n${quickLookTable(results.quicklook)}\n`);
     }
     results.totalSeconds = progress.seconds();
-    console.log([...targetLines(results), ...(results.ui ? uiTargetLines(results.ui) : []), ...(results.quicklook ? quickLookTargetLines(results.quicklook) : []), ...(results.listing ? listingTargetLines(results.listing) : []), ...(results.startup ? startupTargetLines(results.startup) : []), ...(results.enqueue ? enqueueTargetLines(results.enqueue) : []), ...(results.soak ? soakTargetLines(results.soak) : [])].join('\n'));
-    console.log(`\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`);
+    console.log(
+      [
+        ...targetLines(results),
+        ...(results.ui ? uiTargetLines(results.ui) : []),
+        ...(results.quicklook ? quickLookTargetLines(results.quicklook) : []),
+        ...(results.listing ? listingTargetLines(results.listing) : []),
+        ...(results.startup ? startupTargetLines(results.startup) : []),
+        ...(results.enqueue ? enqueueTargetLines(results.enqueue) : []),
+        ...(results.soak ? soakTargetLines(results.soak) : []),
+      ].join('\n'),
+    );
+    console.log(
+      `\n${os.availableParallelism()} CPUs shared by the emulator, the client and this harness. Raw numbers: ${path.relative(process.cwd(), paths.resultsFile) || paths.resultsFile}; took ${results.totalSeconds.toFixed(0)} s.`,
+    );
     return 0;
   } catch (error) {
     results.error = error instanceof Error ? error.message : String(error);

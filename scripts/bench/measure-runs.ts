@@ -46,7 +46,11 @@ export async function measureCli(cli: MlsoDlCli, work: Workload, concurrency: nu
           (firstFailure ? ` (first: ${firstFailure.filename}: ${firstFailure.reason})` : ''),
       );
     }
-    const folder = await checkFitsFolder(outputDir, work.files.map((file) => file.filename), work.minFitsBytes);
+    const folder = await checkFitsFolder(
+      outputDir,
+      work.files.map((file) => file.filename),
+      work.minFitsBytes,
+    );
     const measuredWire = work.wireBytes ? sumOf(work.files.map((file) => work.wireBytes!.get(file.filename))) : undefined;
     const wireBytes = summary.stats?.bytesReceived ?? measuredWire;
     return {
@@ -67,7 +71,13 @@ export async function measureCli(cli: MlsoDlCli, work: Workload, concurrency: nu
 }
 
 /** Runs a baseline; also returns the body size of each file it saved (the wire sizes of streamed files). */
-export async function measureBaseline(baseline: Baseline, work: Workload, concurrency: number, runName: string, cookie: string): Promise<{ sample: Sample; wireBytes: Map<string, number> }> {
+export async function measureBaseline(
+  baseline: Baseline,
+  work: Workload,
+  concurrency: number,
+  runName: string,
+  cookie: string,
+): Promise<{ sample: Sample; wireBytes: Map<string, number> }> {
   const runDir = await freshFolder(work.workDir, runName);
   try {
     const outputDir = await freshFolder(runDir, 'out');
@@ -84,9 +94,20 @@ export async function measureBaseline(baseline: Baseline, work: Workload, concur
     } as const;
     if (baseline.output === 'fits') {
       // Decompressed like mlso-dl's: checked the same way, and the wire bytes are the measured body sizes.
-      const folder = await checkFitsFolder(outputDir, work.files.map((file) => file.filename), work.minFitsBytes);
+      const folder = await checkFitsFolder(
+        outputDir,
+        work.files.map((file) => file.filename),
+        work.minFitsBytes,
+      );
       const wireBytes = new Map(work.files.map((file) => [file.filename, work.wireBytes?.get(file.filename) ?? 0]));
-      const sample: Sample = { ...common, files: folder.files, wireBytes: sumOf(work.files.map((file) => work.wireBytes?.get(file.filename))), wireSource: 'measured', fitsBytes: folder.totalBytes, leftovers: folder.leftovers };
+      const sample: Sample = {
+        ...common,
+        files: folder.files,
+        wireBytes: sumOf(work.files.map((file) => work.wireBytes?.get(file.filename))),
+        wireSource: 'measured',
+        fitsBytes: folder.totalBytes,
+        leftovers: folder.leftovers,
+      };
       return { sample, wireBytes };
     }
     const expectedBytes = work.wireBytes && new Map(work.files.map((file) => [savedName(file), work.wireBytes!.get(file.filename)!]));

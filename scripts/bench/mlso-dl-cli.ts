@@ -31,13 +31,31 @@ export class MlsoDlCli {
   }
 
   async list(baseUrl: string, query: FileQuery): Promise<ListedFile[]> {
-    const run = expectSuccess(await runTimed(process.execPath, [this.binPath, '--base-url', baseUrl, '-q', 'files', ...queryArgs(query), '--json'], { timeoutMs: 60_000 }));
+    const run = expectSuccess(
+      await runTimed(process.execPath, [this.binPath, '--base-url', baseUrl, '-q', 'files', ...queryArgs(query), '--json'], { timeoutMs: 60_000 }),
+    );
     return parseCliJson(listingSchema, run.stdout, 'mlso-dl files --json').files;
   }
 
   /** One measured download run. Flags this CLI lacks are left out (the run then shows the CLI's own behaviour). */
-  async download(baseUrl: string, query: FileQuery, options: { outputDir: string; stateDir: string; concurrency: number }): Promise<{ run: TimedRun; summary: DownloadSummary }> {
-    const args = [this.binPath, '--base-url', baseUrl, '-q', 'files', ...queryArgs(query), '--download', '--username', DEMO_EMAIL, '--output-dir', options.outputDir];
+  async download(
+    baseUrl: string,
+    query: FileQuery,
+    options: { outputDir: string; stateDir: string; concurrency: number },
+  ): Promise<{ run: TimedRun; summary: DownloadSummary }> {
+    const args = [
+      this.binPath,
+      '--base-url',
+      baseUrl,
+      '-q',
+      'files',
+      ...queryArgs(query),
+      '--download',
+      '--username',
+      DEMO_EMAIL,
+      '--output-dir',
+      options.outputDir,
+    ];
     if (this.capabilities.stateDir) args.push('--state-dir', options.stateDir);
     if (this.capabilities.concurrency) args.push('--concurrency', String(options.concurrency));
     args.push('--json');

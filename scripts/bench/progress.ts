@@ -15,7 +15,9 @@ export class Progress {
 
   sampleDone(sample: Sample): void {
     const rss = sample.peakRssBytes === undefined ? '-' : (sample.peakRssBytes / MIB).toFixed(0);
-    process.stderr.write(`[${this.elapsed()}]   ${sample.files} files, wall ${sample.wallSeconds.toFixed(2)} s, batch ${sample.batchSeconds.toFixed(2)} s, peak RSS ${rss} MiB\n`);
+    process.stderr.write(
+      `[${this.elapsed()}]   ${sample.files} files, wall ${sample.wallSeconds.toFixed(2)} s, batch ${sample.batchSeconds.toFixed(2)} s, peak RSS ${rss} MiB\n`,
+    );
     if (sample.leftovers && sample.leftovers.length > 0) this.note(`hidden files left in the output folder: ${sample.leftovers.join(', ')}`);
   }
 

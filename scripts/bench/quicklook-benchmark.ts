@@ -70,7 +70,9 @@ async function timeRestretch(page: Page, stretch: string): Promise<number> {
 async function downloadSomeFiles(app: RunningWebApp): Promise<void> {
   const handlers = app.core.handlers;
   await handlers['session:sign-in']({ email: DEMO_EMAIL });
-  await handlers['downloads:enqueue']({ query: { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' } } });
+  await handlers['downloads:enqueue']({
+    query: { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' } },
+  });
   const deadline = Date.now() + 120_000;
   for (;;) {
     const { overall } = await handlers['downloads:snapshot']();
@@ -97,7 +99,10 @@ export async function runQuickLookBenchmark(rendererFolder: string, log: (line: 
     // page changes nothing it measures (the e2e suite shows the worker starts under the policy).
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
     await page.goto(app.server.openUrl);
-    await page.getByRole('navigation').getByRole('button', { name: /^Downloads/ }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Downloads/ })
+      .click();
     const button = `Quick look at ${file.localName}`;
     await page.getByRole('button', { name: button }).waitFor({ timeout: 30_000 });
     // The rows' thumbnails read and decode the same files: let them finish so they do not share the measured time.
@@ -139,7 +144,14 @@ function median(values: readonly number[]): number {
 }
 
 export function quickLookTable(result: QuickLookResult): string {
-  const spread = (values: readonly number[]) => `${fixed(values.reduce((a, b) => Math.min(a, b), Infinity), 0)}-${fixed(values.reduce((a, b) => Math.max(a, b), -Infinity), 0)}`;
+  const spread = (values: readonly number[]) =>
+    `${fixed(
+      values.reduce((a, b) => Math.min(a, b), Infinity),
+      0,
+    )}-${fixed(
+      values.reduce((a, b) => Math.max(a, b), -Infinity),
+      0,
+    )}`;
   return renderTable(
     ['quick-look', 'file MiB', 'first open ms', 'open ms (median)', 'open ms (range)', 'new stretch ms (median)', 'new stretch ms (range)'],
     [

@@ -49,9 +49,7 @@ export async function getRawBody(url: string, cookie: string, agent: http.Agent,
     if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
     bytes += chunk.length;
   });
-  const sink = file
-    ? createWriteStream(file)
-    : new Writable({ write: (_chunk, _encoding, done) => done() });
+  const sink = file ? createWriteStream(file) : new Writable({ write: (_chunk, _encoding, done) => done() });
   await pipeline(response, sink);
   if (!response.complete) throw new Error(`GET ${url}: the body ended early after ${bytes} bytes`);
   return { bytes, head };

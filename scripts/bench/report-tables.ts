@@ -22,13 +22,31 @@ function rowCells(row: RowResult, markers: Markers): { cells: string[]; batch?: 
   const cells = [
     row.label,
     `${row.concurrency}${row.concurrencyApplied ? '' : '*'}`,
-    fixed(medianOf(s, (x) => x.files), 0),
-    fixed(medianOf(s, (x) => x.wallSeconds), 2),
+    fixed(
+      medianOf(s, (x) => x.files),
+      0,
+    ),
+    fixed(
+      medianOf(s, (x) => x.wallSeconds),
+      2,
+    ),
     `${fixed(batch, 2)}${wallBatch ? '~' : ''}`,
-    fixed(medianOf(s, (x) => perSecond(x.wireBytes, x.batchSeconds)), 1),
-    fixed(medianOf(s, (x) => perSecond(x.fitsBytes, x.batchSeconds)), 1),
-    fixed(medianOf(s, (x) => (x.peakRssBytes === undefined ? undefined : x.peakRssBytes / MIB)), 0),
-    fixed(medianOf(s, (x) => x.peakActiveDownloads), 0),
+    fixed(
+      medianOf(s, (x) => perSecond(x.wireBytes, x.batchSeconds)),
+      1,
+    ),
+    fixed(
+      medianOf(s, (x) => perSecond(x.fitsBytes, x.batchSeconds)),
+      1,
+    ),
+    fixed(
+      medianOf(s, (x) => (x.peakRssBytes === undefined ? undefined : x.peakRssBytes / MIB)),
+      0,
+    ),
+    fixed(
+      medianOf(s, (x) => x.peakActiveDownloads),
+      0,
+    ),
   ];
   return { cells, batch };
 }
@@ -80,9 +98,7 @@ export function bigTable(scenarios: readonly ScenarioResult[], runs: number): st
 }
 
 function commonFootnotes(markers: Markers): string[] {
-  const notes = [
-    'wall s: process start to exit. batch s: first file request to last file finished. conns: most downloads the emulator served at once.',
-  ];
+  const notes = ['wall s: process start to exit. batch s: first file request to last file finished. conns: most downloads the emulator served at once.'];
   if (markers.concurrencyIgnored) notes.push('* this mlso-dl has no --concurrency flag yet: it ran with its own (sequential) behaviour.');
   if (markers.batchIsWall) {
     notes.push('~ the program reports no batch time, so batch s is its process wall time: aria2c and curl start in milliseconds;');
@@ -123,7 +139,17 @@ export function endToEndTable(scenario: ScenarioResult, runs: number): string {
     if (!row) return [];
     const ratio = ratioToAria2c(scenario, row);
     const target = label === 'mlso-dl' ? `<= ${TARGETS.endToEndOverAria2c.toFixed(2)}x` : '';
-    return [[shown, fixed(medianOf(row.samples, (x) => x.wallSeconds), 2), ratio === undefined ? '-' : `${ratio.toFixed(2)}x`, target]];
+    return [
+      [
+        shown,
+        fixed(
+          medianOf(row.samples, (x) => x.wallSeconds),
+          2,
+        ),
+        ratio === undefined ? '-' : `${ratio.toFixed(2)}x`,
+        target,
+      ],
+    ];
   });
   return [
     `End to end, the whole process from start to exit (mlso-dl: start-up, sign-in, listing, download, gunzip, SHA-256, fsync)${runs > 1 ? `, median of ${runs} runs` : ''}`,
@@ -144,11 +170,15 @@ export function targetLines(results: BenchResults): string[] {
   const eightBatch = eight && medianOf(eight.samples, (x) => x.batchSeconds);
   if (eight && eightBatch !== undefined && eight.linkLimitSeconds) {
     const ratio = eightBatch / eight.linkLimitSeconds;
-    lines.push(`mlso-dl c=8 batch / link limit: ${ratio.toFixed(2)} (target <= ${TARGETS.batchOverLinkLimitAtEight.toFixed(2)}): ${verdict(ratio <= TARGETS.batchOverLinkLimitAtEight)}`);
+    lines.push(
+      `mlso-dl c=8 batch / link limit: ${ratio.toFixed(2)} (target <= ${TARGETS.batchOverLinkLimitAtEight.toFixed(2)}): ${verdict(ratio <= TARGETS.batchOverLinkLimitAtEight)}`,
+    );
     for (const row of batch!.rows.filter((r) => r.label !== 'mlso-dl')) {
       const other = medianOf(row.samples, (x) => x.batchSeconds);
       if (other === undefined) continue;
-      lines.push(`mlso-dl c=8 vs ${row.label}: ${eightBatch.toFixed(2)} s vs ${other.toFixed(2)} s (${(eightBatch / other).toFixed(2)}x, target <= 1.00x): ${verdict(eightBatch <= other)}`);
+      lines.push(
+        `mlso-dl c=8 vs ${row.label}: ${eightBatch.toFixed(2)} s vs ${other.toFixed(2)} s (${(eightBatch / other).toFixed(2)}x, target <= 1.00x): ${verdict(eightBatch <= other)}`,
+      );
     }
   }
   const endToEnd = eight && batch && ratioToAria2c(batch, eight);
@@ -157,11 +187,15 @@ export function targetLines(results: BenchResults): string[] {
       `mlso-dl c=8 end to end / aria2c -j8 wall: ${endToEnd.toFixed(2)}x (target <= ${TARGETS.endToEndOverAria2c.toFixed(2)}x): ${verdict(endToEnd <= TARGETS.endToEndOverAria2c)}`,
     );
   }
-  const cliSamples: Sample[] = [results.batch, results.big, results.bigBatch].flatMap((scenario) => scenario?.rows.filter((row) => row.label === 'mlso-dl').flatMap((row) => row.samples) ?? []);
+  const cliSamples: Sample[] = [results.batch, results.big, results.bigBatch].flatMap(
+    (scenario) => scenario?.rows.filter((row) => row.label === 'mlso-dl').flatMap((row) => row.samples) ?? [],
+  );
   const peaks = cliSamples.map((x) => x.peakRssBytes).filter((x): x is number => x !== undefined);
   if (peaks.length > 0) {
     const worst = peaks.reduce((a, b) => Math.max(a, b));
-    lines.push(`mlso-dl peak RSS, highest of all runs: ${(worst / MIB).toFixed(0)} MiB (target < ${TARGETS.peakRssBytes / MIB} MiB): ${verdict(worst < TARGETS.peakRssBytes)}`);
+    lines.push(
+      `mlso-dl peak RSS, highest of all runs: ${(worst / MIB).toFixed(0)} MiB (target < ${TARGETS.peakRssBytes / MIB} MiB): ${verdict(worst < TARGETS.peakRssBytes)}`,
+    );
   }
   return lines;
 }

@@ -131,9 +131,12 @@ export async function runUiBenchmark(rendererFolder: string, log: (line: string)
 
     const rowElementsByPosition: UiResult['rowElementsByPosition'] = [];
     for (const position of [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) {
-      await page.locator(GRID).first().evaluate((grid, at) => {
-        grid.scrollTop = at * (grid.scrollHeight - grid.clientHeight);
-      }, position);
+      await page
+        .locator(GRID)
+        .first()
+        .evaluate((grid, at) => {
+          grid.scrollTop = at * (grid.scrollHeight - grid.clientHeight);
+        }, position);
       await page.evaluate(TWO_FRAMES);
       rowElementsByPosition.push({ position, rows: await page.locator(FILE_ROWS).count() });
     }

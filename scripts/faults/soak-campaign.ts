@@ -66,14 +66,21 @@ export async function runSoak(plan: SoakPlan): Promise<SoakResult> {
   const create = await mlsoDl(['create', 'soak', ...plan.query, '--output-dir', files, '--layout', LAYOUT]);
   if (create.step.status !== 0) throw new Error(`mlso-dl campaign create failed (${create.step.status}): ${create.step.stderr.trim()}`);
   plan.emulator.resetStats();
-  const sync = await mlsoDl(['sync', 'soak', '-u', DEMO_EMAIL, '--concurrency', String(plan.concurrency), '--retries', String(plan.retries), '--retry-delay', '50ms', '--json'], true);
+  const sync = await mlsoDl(
+    ['sync', 'soak', '-u', DEMO_EMAIL, '--concurrency', String(plan.concurrency), '--retries', String(plan.retries), '--retry-delay', '50ms', '--json'],
+    true,
+  );
   const server = plan.emulator.stats();
   const verify = await mlsoDl(['verify', 'soak', '--json']);
 
   const ledger = await openStateLedger(state);
   let folder: FolderReport;
   try {
-    folder = await checkFolderInvariants({ folder: files, ledger: ledger.ledger, expectedBytes: (instrument, name) => plan.emulator.fileBytes(instrument, name) });
+    folder = await checkFolderInvariants({
+      folder: files,
+      ledger: ledger.ledger,
+      expectedBytes: (instrument, name) => plan.emulator.fileBytes(instrument, name),
+    });
   } finally {
     ledger.close();
   }

@@ -17,8 +17,18 @@ const S = 'test/core/state/';
 const FOCUSED = {
   'download-file.ts': [`${D}download-file-answers.test.ts`, `${D}download-file.test.ts`, `${D}read-only-folder.test.ts`, `${D}error-page-sign-in.test.ts`],
   'gzip-layers.ts': ['test/hostile/gzip-layers-properties.test.ts', `${D}gzip-layers.test.ts`, `${D}download-file-answers.test.ts`],
-  'listing-intake.ts': [`${D}listing-intake.test.ts`, `${D}listing-intake-paths.test.ts`, `${D}listing-intake-hosts.test.ts`, 'test/core/campaigns/campaign-sync.test.ts'],
-  'folder-errors.ts': ['test/core/folder-errors.test.ts', `${D}read-only-folder.test.ts`, `${D}download-folder.test.ts`, 'test/core/campaigns/campaign-backups.test.ts'],
+  'listing-intake.ts': [
+    `${D}listing-intake.test.ts`,
+    `${D}listing-intake-paths.test.ts`,
+    `${D}listing-intake-hosts.test.ts`,
+    'test/core/campaigns/campaign-sync.test.ts',
+  ],
+  'folder-errors.ts': [
+    'test/core/folder-errors.test.ts',
+    `${D}read-only-folder.test.ts`,
+    `${D}download-folder.test.ts`,
+    'test/core/campaigns/campaign-backups.test.ts',
+  ],
   'disk-space.ts': [`${D}listing-intake.test.ts`, `${D}download-engine.test.ts`],
   'fits-layout-guard.ts': [`${D}fits-layout-guard.test.ts`, `${D}fits-layout-faults.test.ts`, `${D}download-file.test.ts`],
   'fits-completeness.ts': [`${D}fits-completeness.test.ts`, `${D}download-file.test.ts`],
@@ -42,10 +52,30 @@ const FOCUSED = {
   'ledger-recovery.ts': [`${S}ledger-recovery.test.ts`, `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
   'ledger-schema.ts': [`${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
   'state-migrations.ts': [`${S}state-migrations.test.ts`, `${S}old-ledgers.test.ts`, `${D}ledger-and-recovery.test.ts`],
-  'state-database.ts': [`${S}state-migrations.test.ts`, `${S}old-ledgers.test.ts`, `${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}damaged-ledger.test.ts`],
-  'open-state-folder.ts': ['test/core/campaigns/campaign-backups.test.ts', `${D}damaged-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`, `${D}download-folder.test.ts`],
+  'state-database.ts': [
+    `${S}state-migrations.test.ts`,
+    `${S}old-ledgers.test.ts`,
+    `${D}download-ledger.test.ts`,
+    `${D}ledger-and-recovery.test.ts`,
+    `${D}damaged-ledger.test.ts`,
+  ],
+  'open-state-folder.ts': [
+    'test/core/campaigns/campaign-backups.test.ts',
+    `${D}damaged-ledger.test.ts`,
+    `${D}ledger-and-recovery.test.ts`,
+    `${D}download-folder.test.ts`,
+  ],
   'download-ledger.ts': [`${D}download-ledger.test.ts`, `${D}ledger-and-recovery.test.ts`],
-  'download-engine.ts': [`${D}engine-controls.test.ts`, `${D}download-engine.test.ts`, `${D}batch-pause.test.ts`, `${D}run-progress.test.ts`, `${D}error-page-sign-in.test.ts`, `${D}read-only-folder.test.ts`, `${D}ledger-and-recovery.test.ts`, 'test/faults/fault-suite.test.ts'],
+  'download-engine.ts': [
+    `${D}engine-controls.test.ts`,
+    `${D}download-engine.test.ts`,
+    `${D}batch-pause.test.ts`,
+    `${D}run-progress.test.ts`,
+    `${D}error-page-sign-in.test.ts`,
+    `${D}read-only-folder.test.ts`,
+    `${D}ledger-and-recovery.test.ts`,
+    'test/faults/fault-suite.test.ts',
+  ],
 };
 
 function option(name, fallback) {
@@ -131,7 +161,12 @@ function runVitest(tree, tests) {
   const env = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], { cwd: tree, env, stdio: 'ignore', detached: true });
+    const child = spawn('npx', ['vitest', 'run', '-c', 'vitest.mutation.config.ts', '--bail', '1', ...tests], {
+      cwd: tree,
+      env,
+      stdio: 'ignore',
+      detached: true,
+    });
     const killGroup = () => {
       try {
         process.kill(-child.pid, 'SIGKILL');
@@ -157,8 +192,18 @@ const { parent, tree } = workTree();
 for (const job of mine) {
   const verdict = await recheck(job, tree);
   const { line } = job.mutant.location.start;
-  results.push({ file: job.relative, line, mutator: job.mutant.mutatorName, original: job.original, replacement: job.mutant.replacement, stryker: job.mutant.status, verdict });
-  console.log(`${results.length}/${mine.length} ${verdict.padEnd(8)} ${path.basename(job.relative)}:${line} ${job.mutant.mutatorName} -> ${JSON.stringify(job.mutant.replacement).slice(0, 60)}`);
+  results.push({
+    file: job.relative,
+    line,
+    mutator: job.mutant.mutatorName,
+    original: job.original,
+    replacement: job.mutant.replacement,
+    stryker: job.mutant.status,
+    verdict,
+  });
+  console.log(
+    `${results.length}/${mine.length} ${verdict.padEnd(8)} ${path.basename(job.relative)}:${line} ${job.mutant.mutatorName} -> ${JSON.stringify(job.mutant.replacement).slice(0, 60)}`,
+  );
   if (outFile) writeFileSync(outFile, JSON.stringify(results, null, 1));
 }
 rmSync(parent, { recursive: true, force: true });

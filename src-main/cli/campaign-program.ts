@@ -27,14 +27,16 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .description('named sets of queries kept in one folder: create, add, list, show, update, remove, sync, verify, export, import')
     .enablePositionalOptions();
 
-  const run = (subcommand: CampaignSubcommand) => async (...args: unknown[]) => {
-    // Commander passes the positional arguments, then the options, then the command.
-    const options = args.at(-2) as CampaignCommandOptions;
-    const positional = args.slice(0, -2) as string[];
-    const { runCampaignCommand } = await import('./commands/campaign-commands');
-    const asksServer = SERVER_SUBCOMMANDS.has(subcommand);
-    hooks.setExitCode(await runCampaignCommand(await (asksServer ? hooks.serverContext() : hooks.context()), subcommand, positional, options));
-  };
+  const run =
+    (subcommand: CampaignSubcommand) =>
+    async (...args: unknown[]) => {
+      // Commander passes the positional arguments, then the options, then the command.
+      const options = args.at(-2) as CampaignCommandOptions;
+      const positional = args.slice(0, -2) as string[];
+      const { runCampaignCommand } = await import('./commands/campaign-commands');
+      const asksServer = SERVER_SUBCOMMANDS.has(subcommand);
+      hooks.setExitCode(await runCampaignCommand(await (asksServer ? hooks.serverContext() : hooks.context()), subcommand, positional, options));
+    };
   const stateDir = () =>
     new Option('--state-dir <dir>', `folder of the download ledger, where campaigns are kept (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR');
   const json = () => new Option('--json', 'print the result as JSON');
@@ -81,8 +83,13 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
   campaign
     .command('update')
     .argument('<name>', 'the campaign')
-    .description("change a campaign's folder layout: the files already downloaded move to their new places in its folder (missing or changed ones are fetched there by the next sync)")
-    .requiredOption('--layout <template>', `the new folder layout, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${placeholders}; '' for every file in the folder itself)`)
+    .description(
+      "change a campaign's folder layout: the files already downloaded move to their new places in its folder (missing or changed ones are fetched there by the next sync)",
+    )
+    .requiredOption(
+      '--layout <template>',
+      `the new folder layout, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${placeholders}; '' for every file in the folder itself)`,
+    )
     .addOption(stateDir())
     .addOption(json())
     .action(run('update'));

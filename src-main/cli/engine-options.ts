@@ -26,8 +26,14 @@ export function addEngineOptions(command: Command, onExisting: Option): Command 
         .default(CONCURRENCY_LIMITS.default)
         .argParser(integerParser(CONCURRENCY_LIMITS.min, CONCURRENCY_LIMITS.max)),
     )
-    .addOption(new Option('--retries <n>', 'further attempts for a file that fails').default(RETRIES_LIMITS.default).argParser(integerParser(RETRIES_LIMITS.min, RETRIES_LIMITS.max)))
-    .addOption(new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds))
+    .addOption(
+      new Option('--retries <n>', 'further attempts for a file that fails')
+        .default(RETRIES_LIMITS.default)
+        .argParser(integerParser(RETRIES_LIMITS.min, RETRIES_LIMITS.max)),
+    )
+    .addOption(
+      new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds),
+    )
     .addOption(onExisting)
     .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)");
 }

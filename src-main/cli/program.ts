@@ -128,7 +128,11 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD').argParser(parseCalendarDay))
     .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
     .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
-    .addOption(new Option('--ucomp-image-size <pixels>', 'width and height of UCoMP images (default: --image-size; 1145 makes ~31 MB level 2 files)').argParser(integerParser(8, 16384)))
+    .addOption(
+      new Option('--ucomp-image-size <pixels>', 'width and height of UCoMP images (default: --image-size; 1145 makes ~31 MB level 2 files)').argParser(
+        integerParser(8, 16384),
+      ),
+    )
     .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))
     .addOption(new Option('--bandwidth <rate>', 'per-connection download rate, e.g. 25MB/s').argParser(parseByteSize))
     .addOption(new Option('--failure-rate <fraction>', 'fraction of downloads answered with a server error').argParser(parseFraction))

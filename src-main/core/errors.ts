@@ -39,11 +39,7 @@ export class ServerError extends MlsoError {
     /** Seconds the server asked to wait (Retry-After), when it said. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(
-      serverMessage
-        ? `The server answered ${status}: ${serverMessage}`
-        : `The server answered ${status} for ${url} without an explanation.`,
-    );
+    super(serverMessage ? `The server answered ${status}: ${serverMessage}` : `The server answered ${status} for ${url} without an explanation.`);
   }
   override toData(): ErrorData {
     return { ...super.toData(), status: this.status };
@@ -114,7 +110,11 @@ export class RedirectError extends MlsoError {
   }
 
   static notWeb(url: string, location: string): RedirectError {
-    return new RedirectError('not-web', url, `The server at ${safeOrigin(url)} redirected to ${displayName(location)}, which is not a web address; it was not followed.`);
+    return new RedirectError(
+      'not-web',
+      url,
+      `The server at ${safeOrigin(url)} redirected to ${displayName(location)}, which is not a web address; it was not followed.`,
+    );
   }
 
   /** A download redirected off the API's server (`other`, `api`: how to name both), which the user has not allowed. */
@@ -140,7 +140,11 @@ export class RefusedAddressError extends MlsoError {
   }
 
   static otherServer(url: string, other: string, api: string, advice: string): RefusedAddressError {
-    return new RefusedAddressError('other-server', url, `The file's address is on another server (${other}); MLSO Downloader only downloads from ${api}. To allow it, ${advice}.`);
+    return new RefusedAddressError(
+      'other-server',
+      url,
+      `The file's address is on another server (${other}); MLSO Downloader only downloads from ${api}. To allow it, ${advice}.`,
+    );
   }
 
   static notWeb(url: string): RefusedAddressError {
@@ -229,10 +233,13 @@ function safeOrigin(url: string): string {
   }
 }
 
-
 /** Sizes in binary multiples, named as the command line's --max-listing-size reads them (256MB = 256 MiB). */
 function describeSize(bytes: number): string {
-  for (const [unit, factor] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+  for (const [unit, factor] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const) {
     if (bytes >= factor) return `${Number((bytes / factor).toFixed(1))} ${unit}`;
   }
   return `${bytes} bytes`;

@@ -13,9 +13,7 @@ function withContentSecurityPolicy(headers: Record<string, string[]> | undefined
 }
 
 export function installContentSecurityPolicy(session: Session): void {
-  session.webRequest.onHeadersReceived(
-    (details: OnHeadersReceivedListenerDetails, callback: (response: HeadersReceivedResponse) => void) => {
-      callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
-    },
-  );
+  session.webRequest.onHeadersReceived((details: OnHeadersReceivedListenerDetails, callback: (response: HeadersReceivedResponse) => void) => {
+    callback({ responseHeaders: withContentSecurityPolicy(details.responseHeaders) });
+  });
 }

@@ -2,13 +2,7 @@
 // Built from the contract's channel lists, so a new channel needs no edit here. The page never sees
 // ipcRenderer or an IPC event object (whose `sender` would be ipcRenderer itself).
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import {
-  INVOKE_CHANNELS,
-  isEventChannel,
-  type InvokeChannel,
-  type RawBridge,
-  type Result,
-} from '../../src-shared/contract/contract';
+import { INVOKE_CHANNELS, isEventChannel, type InvokeChannel, type RawBridge, type Result } from '../../src-shared/contract/contract';
 
 type IpcRendererLike = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
 
@@ -50,4 +44,3 @@ export function createRawBridge(ipc: IpcRendererLike): RawBridge {
     },
   });
 }
-

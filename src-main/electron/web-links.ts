@@ -12,4 +12,3 @@ export function webLinkOrNull(url: unknown): string | null {
   }
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
 }
-

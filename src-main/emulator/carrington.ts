@@ -58,9 +58,18 @@ function equatorialJ2000ToEclipticOfDate(rightAscension: number, declination: nu
 // short theory leaves out: [amplitude (1e-8 rad), phase (rad), frequency (rad per millennium)]. With them the
 // longitude is good to 4" (7 seconds of a rotation's start) instead of 28" over 2013-2025.
 const PLANETARY_PULLS: readonly (readonly [number, number, number])[] = [
-  [3497, 2.7441, 5753.3849], [3418, 2.8289, 3.5231], [2676, 4.4181, 7860.4194], [2343, 6.1352, 3930.2097],
-  [1324, 0.7425, 11506.7698], [1273, 2.0371, 529.691], [1199, 1.1096, 1577.3435], [990, 5.233, 5884.927],
-  [902, 2.045, 26.298], [857, 3.508, 398.149], [780, 1.179, 5223.694], [753, 2.533, 5507.553],
+  [3497, 2.7441, 5753.3849],
+  [3418, 2.8289, 3.5231],
+  [2676, 4.4181, 7860.4194],
+  [2343, 6.1352, 3930.2097],
+  [1324, 0.7425, 11506.7698],
+  [1273, 2.0371, 529.691],
+  [1199, 1.1096, 1577.3435],
+  [990, 5.233, 5884.927],
+  [902, 2.045, 26.298],
+  [857, 3.508, 398.149],
+  [780, 1.179, 5223.694],
+  [753, 2.533, 5507.553],
 ];
 
 /** The Earth seen from the Sun's centre, on the ecliptic of the date: [longitude (rad), distance (AU)]. */

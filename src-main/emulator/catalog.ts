@@ -84,9 +84,7 @@ export class Catalog {
         .sort((a, b) => a.time - b.time || (order.get(a.product) ?? 0) - (order.get(b.product) ?? 0) || (a.filename < b.filename ? -1 : 1));
     } else {
       const planned = this.plannedFiles(instrument.id, day, productId).get(productId) ?? [];
-      records = planned
-        .map((file) => this.record(instrument.id, file, day))
-        .sort((a, b) => a.time - b.time || (a.filename < b.filename ? -1 : 1));
+      records = planned.map((file) => this.record(instrument.id, file, day)).sort((a, b) => a.time - b.time || (a.filename < b.filename ? -1 : 1));
     }
     this.dayProducts.set(key, records);
     return records;

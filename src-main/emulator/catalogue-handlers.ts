@@ -19,7 +19,11 @@ export function handleAbout(res: ServerResponse): void {
 }
 
 export function handleInstruments(res: ServerResponse): void {
-  sendJson(res, 200, INSTRUMENTS.map((instrument) => instrument.id));
+  sendJson(
+    res,
+    200,
+    INSTRUMENTS.map((instrument) => instrument.id),
+  );
 }
 
 /** The instrument, or undefined after answering 404 naming the id. */

@@ -9,7 +9,13 @@ import type { RunningEmulator } from './create-emulator';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function handleControl(emulator: RunningEmulator, rule: ServerAddressRule, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleControl(
+  emulator: RunningEmulator,
+  rule: ServerAddressRule,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const { host, origin } = req.headers;
   if (!rule.hostAllowed(host)) {
     return sendError(res, 403, `control requests must name the emulator by its own address (${[...rule.hosts].join(', ')}), not Host ${host ?? '(none)'}`);

@@ -158,7 +158,13 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-async function handleRequest(ctx: EmulatorContext, emulator: RunningEmulator, controlRule: ServerAddressRule, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleRequest(
+  ctx: EmulatorContext,
+  emulator: RunningEmulator,
+  controlRule: ServerAddressRule,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   res.on('error', () => undefined); // writes racing a client that left must not surface as unhandled errors
   let closed = false;
   res.once('close', () => (closed = true));

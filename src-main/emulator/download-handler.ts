@@ -34,7 +34,11 @@ export async function handleDownload(ctx: EmulatorContext, req: IncomingMessage,
   if (record) ctx.stats.downloadStarted(record.filename);
 
   if (!ctx.sessions.isValid(req.headers.cookie)) return sendUnauthenticated(ctx, res);
-  for (const [name, value] of [['obsday-id', obsdayId], ['instrument', instrumentId], ['filename', requested]] as const) {
+  for (const [name, value] of [
+    ['obsday-id', obsdayId],
+    ['instrument', instrumentId],
+    ['filename', requested],
+  ] as const) {
     if (!value) return sendError(res, 400, `missing required parameter "${name}"`);
   }
   if (!/^[0-9]+$/.test(obsdayId ?? '')) return sendError(res, 400, `invalid obsday-id "${obsdayId}": must be an integer`);
@@ -68,7 +72,14 @@ function sendUnauthenticated(ctx: EmulatorContext, res: ServerResponse): void {
   sendError(res, ctx.options().unauthenticatedStatus, 'no valid session: authenticate first with /v1/authenticate?username=<registered e-mail>');
 }
 
-async function serveFault(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse, record: FileRecord, gzipped: boolean, fault: DownloadFault): Promise<void> {
+async function serveFault(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: FileRecord,
+  gzipped: boolean,
+  fault: DownloadFault,
+): Promise<void> {
   switch (fault) {
     case 'json-200':
       return sendJson(res, 200, { message: `file ${record.filename} is not available right now, try again later` });

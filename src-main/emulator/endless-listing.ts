@@ -49,7 +49,12 @@ export async function sendEndlessListing(
   };
   await write(`{"end-date":${JSON.stringify(endDate)},"files":[`);
   for (let i = 0; i < entries.length && !gone.signal.aborted; i += FLOOD_BATCH) {
-    await write(entries.slice(i, i + FLOOD_BATCH).map(next).join(''));
+    await write(
+      entries
+        .slice(i, i + FLOOD_BATCH)
+        .map(next)
+        .join(''),
+    );
   }
   const madeUp = madeUpEntries(template);
   while (!gone.signal.aborted) {

@@ -58,7 +58,10 @@ export class FaultPlan {
    * test is not served a previous test's leftovers.
    */
   inject(filename: string, fault: DownloadFault, times = 1): void {
-    this.injectSequence(filename, Array.from({ length: times }, () => fault));
+    this.injectSequence(
+      filename,
+      Array.from({ length: times }, () => fault),
+    );
   }
 
   /** The next downloads of the file get these faults, one each, in order (replacing what is left, as inject does). */

@@ -24,11 +24,7 @@ export interface EmulatorFileFilters {
 export type ParsedFilters = { ok: true; filters: EmulatorFileFilters } | { ok: false; message: string };
 
 /** Reads the filters from a query. Parameters that are not filters (e.g. `client`) are ignored, as the service does. */
-export function parseFileFilters(
-  query: URLSearchParams,
-  instrument: InstrumentDefinition,
-  product: ProductDefinition,
-): ParsedFilters {
+export function parseFileFilters(query: URLSearchParams, instrument: InstrumentDefinition, product: ProductDefinition): ParsedFilters {
   for (const name of FILTER_NAMES) {
     if (query.has(name) && !product.filters.includes(name)) {
       return {
@@ -40,7 +36,10 @@ export function parseFileFilters(
   const filters: EmulatorFileFilters = {};
   const value = (name: string): string | null => query.get(name);
 
-  for (const [name, key] of [['start-date', 'start'], ['end-date', 'end']] as const) {
+  for (const [name, key] of [
+    ['start-date', 'start'],
+    ['end-date', 'end'],
+  ] as const) {
     const text = value(name);
     if (text === null) continue;
     const seconds = parseQueryDate(text);

@@ -41,8 +41,7 @@ export function kcorExposureTimes(day: number, cadence: number, seed: number): n
   // About one step in eight takes a second longer. Drift must not make neighbours collide, so only cadences of a few
   // seconds get it. It does not depend on the seed: salt 2 is the first that reproduces the documented 2025-03-24
   // times 21:03:04, :19, :34, :50.
-  const step = (index: number): number =>
-    cadence + (cadence >= 4 && hash32(`kcor-step/${day}/${index}`, KCOR_DRIFT_SALT) % 8 === 0 ? 1 : 0);
+  const step = (index: number): number => cadence + (cadence >= 4 && hash32(`kcor-step/${day}/${index}`, KCOR_DRIFT_SALT) % 8 === 0 ? 1 : 0);
 
   const before: number[] = [];
   for (let t = anchor, i = -1; t >= start; i--) {

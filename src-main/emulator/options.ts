@@ -73,12 +73,18 @@ const MAX_IMAGE_SIZE = 16384;
 
 type Check = (value: unknown) => string | null;
 
-const integerIn = (min: number, max: number): Check => (v) =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
-const numberIn = (min: number, max: number): Check => (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? null : `a number from ${min} to ${max}`;
-const oneOf = (values: readonly unknown[]): Check => (v) =>
-  values.includes(v) ? null : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+const integerIn =
+  (min: number, max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+const numberIn =
+  (min: number, max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? null : `a number from ${min} to ${max}`;
+const oneOf =
+  (values: readonly unknown[]): Check =>
+  (v) =>
+    values.includes(v) ? null : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
 
 const CHECKS: Record<keyof EmulatorOptions, Check> = {
   host: (v) => (typeof v === 'string' && v.length > 0 ? null : 'a non-empty host name or address'),
@@ -93,8 +99,7 @@ const CHECKS: Record<keyof EmulatorOptions, Check> = {
   failureRate: numberIn(0, 1),
   resetRate: numberIn(0, 1),
   sessionLifetimeSeconds: numberIn(0, 10 * 365 * 86400),
-  registeredEmails: (v) =>
-    Array.isArray(v) && v.every((e) => typeof e === 'string') ? null : 'an array of e-mail address strings',
+  registeredEmails: (v) => (Array.isArray(v) && v.every((e) => typeof e === 'string') ? null : 'an array of e-mail address strings'),
   bodyForm: oneOf(['gzip-body', 'content-encoding', 'alternate']),
   gzipMembers: integerIn(1, 1024),
   zeroFilesizeRate: numberIn(0, 1),

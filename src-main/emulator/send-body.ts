@@ -17,12 +17,7 @@ export type BodyOutcome = 'completed' | 'aborted' | 'cut';
 // A stalled response keeps its socket open this long (or until the client gives up).
 const STALL_MS = 10 * 60 * 1000;
 
-export async function sendBody(
-  res: ServerResponse,
-  source: Iterable<Buffer> | AsyncIterable<Buffer>,
-  pacer: Pacer,
-  cut?: Cut,
-): Promise<BodyOutcome> {
+export async function sendBody(res: ServerResponse, source: Iterable<Buffer> | AsyncIterable<Buffer>, pacer: Pacer, cut?: Cut): Promise<BodyOutcome> {
   const gone = new AbortController();
   const onClose = (): void => gone.abort();
   res.once('close', onClose);
@@ -30,7 +25,7 @@ export async function sendBody(
   let flushed: Promise<void> = Promise.resolve();
   try {
     for await (const chunk of source) {
-      for (let offset = 0; offset < chunk.length; ) {
+      for (let offset = 0; offset < chunk.length;) {
         if (gone.signal.aborted) return 'aborted';
         let piece = chunk.subarray(offset, offset + pacer.chunkSize());
         if (cut) piece = piece.subarray(0, Math.max(0, cut.atByte - sent));

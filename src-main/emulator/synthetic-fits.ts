@@ -175,7 +175,11 @@ class CoronaImage {
   private readonly cos2phi: number;
   private readonly sin2phi: number;
 
-  constructor(subject: FitsSubject, private readonly n: number, seedText: string) {
+  constructor(
+    subject: FitsSubject,
+    private readonly n: number,
+    seedText: string,
+  ) {
     const seed = hash32(seedText);
     this.state = seed || 1;
     this.centre = (n - 1) / 2;

@@ -5,18 +5,7 @@ import type { PlannedFile } from './planned-file';
 import type { UcompExposure } from './observing-days';
 import type { WaveRegion } from './instruments';
 
-const UCOMP_FILE_PRODUCTS = [
-  'l1',
-  'intensity',
-  'mean',
-  'median',
-  'sigma',
-  'l2',
-  'l2average',
-  'density',
-  'dynamics',
-  'polarization',
-] as const;
+const UCOMP_FILE_PRODUCTS = ['l1', 'intensity', 'mean', 'median', 'sigma', 'l2', 'l2average', 'density', 'dynamics', 'polarization'] as const;
 
 const STATISTICS = ['mean', 'median', 'sigma'] as const;
 

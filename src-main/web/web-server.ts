@@ -149,7 +149,10 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       bytesFollow = bytes !== undefined;
     } catch {
       // A value JSON cannot carry (a cycle, a BigInt) must not leave the page waiting forever.
-      const failure = { ok: false as const, error: { kind: 'internal' as const, message: 'MLSO Downloader could not send this answer. Try again; if it keeps failing, restart it.' } };
+      const failure = {
+        ok: false as const,
+        error: { kind: 'internal' as const, message: 'MLSO Downloader could not send this answer. Try again; if it keeps failing, restart it.' },
+      };
       reply = JSON.stringify({ type: 'result', id: message.id, result: failure } satisfies WebSocketServerMessage);
     }
     if (ws.readyState !== ws.OPEN) return;

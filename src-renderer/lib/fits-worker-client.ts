@@ -155,10 +155,7 @@ const workerPort: FitsPortFactory = (events) => {
 export function inThreadPort(engine?: FitsEngine): FitsPortFactory {
   return (events) => {
     let closed = false;
-    const ready = Promise.all([
-      engine ?? import('../workers/fits-engine').then(({ FitsEngine }) => new FitsEngine()),
-      import('../workers/fits-dispatch'),
-    ]);
+    const ready = Promise.all([engine ?? import('../workers/fits-engine').then(({ FitsEngine }) => new FitsEngine()), import('../workers/fits-dispatch')]);
     return {
       post: (request) => {
         ready.then(

@@ -1,13 +1,7 @@
 // Fixed-height row virtualization for the results and downloads tables, on @tanstack/virtual-core.
 // @tanstack/svelte-virtual wraps the same core in Svelte 4 stores and loses track of the scroll element
 // under Svelte 5 runes (TanStack/virtual#866), so this small adapter publishes the core's state as runes.
-import {
-  Virtualizer,
-  elementScroll,
-  observeElementOffset,
-  observeElementRect,
-  type VirtualItem,
-} from '@tanstack/virtual-core';
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, type VirtualItem } from '@tanstack/virtual-core';
 
 export interface VirtualRowsOptions {
   rowHeight: number;

@@ -119,7 +119,9 @@ export class ResultsStore {
     const requested = entries?.length ?? listing.files.length;
     if (requested === 0) return null;
     this.enqueueRequested = requested;
-    const result = await this.enqueueRequest.run(() => this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) }));
+    const result = await this.enqueueRequest.run(() =>
+      this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) }),
+    );
     if (!result) return null;
     const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested } : { error: result.error };
     this.enqueueOutcome = outcome;

@@ -7,7 +7,15 @@ import { cardValueText } from '../../src-shared/fits/card-value-text';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
 import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
-import { DEFAULT_CLIP_PERCENTS, displayBytes, percentileClip, STRETCHES, STRETCH_FUNCTIONS, type ClipRange, type StretchName } from '../../src-shared/fits/image-stretch';
+import {
+  DEFAULT_CLIP_PERCENTS,
+  displayBytes,
+  percentileClip,
+  STRETCHES,
+  STRETCH_FUNCTIONS,
+  type ClipRange,
+  type StretchName,
+} from '../../src-shared/fits/image-stretch';
 import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
@@ -110,7 +118,9 @@ export class FitsEngine {
     }
     const previous = this.touch(previousKey).image;
     if (previous.width !== width || previous.height !== height) {
-      throw new FitsEngineError(`This frame is ${width} × ${height} pixels and the one before it ${previous.width} × ${previous.height}, so no difference can be taken.`);
+      throw new FitsEngineError(
+        `This frame is ${width} × ${height} pixels and the one before it ${previous.width} × ${previous.height}, so no difference can be taken.`,
+      );
     }
     const change = difference(frame.image.pixels, previous.pixels);
     const found = clip ?? clipOf(change, display);
@@ -247,7 +257,14 @@ const GREY_PALETTE: Uint32Array = (() => {
 
 /** A FITS file of one `size` x `size` float image (a ramp with a few NaN), as a file on disk would hold it. */
 function madeUpFits(size: number): Uint8Array {
-  const cards = ['SIMPLE  =                    T', 'BITPIX  =                  -32', 'NAXIS   =                    2', `NAXIS1  = ${String(size).padStart(20)}`, `NAXIS2  = ${String(size).padStart(20)}`, 'END'];
+  const cards = [
+    'SIMPLE  =                    T',
+    'BITPIX  =                  -32',
+    'NAXIS   =                    2',
+    `NAXIS1  = ${String(size).padStart(20)}`,
+    `NAXIS2  = ${String(size).padStart(20)}`,
+    'END',
+  ];
   const header = cards.map((card) => card.padEnd(80)).join('');
   const headerBytes = Math.ceil(header.length / 2880) * 2880;
   const dataBytes = Math.ceil((size * size * 4) / 2880) * 2880;

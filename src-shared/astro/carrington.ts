@@ -26,11 +26,7 @@ const LIGHT_KM_PER_DAY = 299_792.458 * 86_400;
 // third axis of the Sun's equatorial plane is 90° further along that equator.
 const NODE: Vector = [-Math.sin(POLE_RA), Math.cos(POLE_RA), 0];
 const POLE: Vector = [Math.cos(POLE_DEC) * Math.cos(POLE_RA), Math.cos(POLE_DEC) * Math.sin(POLE_RA), Math.sin(POLE_DEC)];
-const BEYOND_NODE: Vector = [
-  POLE[1] * NODE[2] - POLE[2] * NODE[1],
-  POLE[2] * NODE[0] - POLE[0] * NODE[2],
-  POLE[0] * NODE[1] - POLE[1] * NODE[0],
-];
+const BEYOND_NODE: Vector = [POLE[1] * NODE[2] - POLE[2] * NODE[1], POLE[2] * NODE[0] - POLE[0] * NODE[2], POLE[0] * NODE[1] - POLE[1] * NODE[0]];
 const dot = (a: Vector, b: Vector): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 /** Mean synodic period (days): only to guess where a start lies before finding it exactly. */

@@ -23,11 +23,27 @@ const CAMPAIGN_FILE_MAX_CHARS = 192 * 1024 * 1024;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 // Refinement messages are phrases: the message of a refusal puts the argument's name in front (invoke-arguments.ts).
-const name = () => z.string().max(NAME_MAX_CHARS).refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters (such as NUL or a line break)');
+const name = () =>
+  z
+    .string()
+    .max(NAME_MAX_CHARS)
+    .refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters (such as NUL or a line break)');
 /** A NUL is never part of a path (Node refuses such paths); other characters are the file system's business. */
-const path = () => z.string().max(PATH_MAX_CHARS).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
-const link = () => z.string().max(PATH_MAX_CHARS).refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters');
-const document = () => z.string().max(CAMPAIGN_FILE_MAX_CHARS).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
+const path = () =>
+  z
+    .string()
+    .max(PATH_MAX_CHARS)
+    .refine((text) => !text.includes('\0'), 'must not hold a NUL character');
+const link = () =>
+  z
+    .string()
+    .max(PATH_MAX_CHARS)
+    .refine((text) => !CONTROL_CHARACTER.test(text), 'must not hold control characters');
+const document = () =>
+  z
+    .string()
+    .max(CAMPAIGN_FILE_MAX_CHARS)
+    .refine((text) => !text.includes('\0'), 'must not hold a NUL character');
 /** Job ids and row positions (a number out of the safe range keeps zod's own check, worded by invoke-arguments.ts). */
 const whole = () => z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a whole number' : undefined) });
 
@@ -43,7 +59,9 @@ export const NO_ARGUMENTS = z
 
 const filterValue = z.union([name(), z.number(), z.null()], { error: 'must be text or a number' }).optional();
 const fileFilters = z.strictObject(Object.fromEntries(FILTER_NAMES.map((filter) => [filter, filterValue])) as Record<FilterName, typeof filterValue>);
-const checkedFilters = z.strictObject(Object.fromEntries(FILTER_NAMES.map((filter) => [filter, name().optional()])) as Record<FilterName, z.ZodOptional<ReturnType<typeof name>>>);
+const checkedFilters = z.strictObject(
+  Object.fromEntries(FILTER_NAMES.map((filter) => [filter, name().optional()])) as Record<FilterName, z.ZodOptional<ReturnType<typeof name>>>,
+);
 
 const filesQuery = z.strictObject({ instrument: name(), product: name(), filters: fileFilters });
 const campaignQuery = z.strictObject({ instrument: name(), product: name(), filters: checkedFilters });
@@ -99,7 +117,10 @@ function settingSchema(definition: SettingDefinition<unknown>): z.ZodType {
 
 /** One entry per setting of the table, its label and the schema of its kind. */
 export const SETTING_ARGUMENTS = Object.fromEntries(
-  Object.entries(SETTING_DEFINITIONS).map(([key, definition]) => [key, { label: definition.label, schema: settingSchema(definition as SettingDefinition<unknown>) }]),
+  Object.entries(SETTING_DEFINITIONS).map(([key, definition]) => [
+    key,
+    { label: definition.label, schema: settingSchema(definition as SettingDefinition<unknown>) },
+  ]),
 ) as { [K in keyof Settings]-?: SettingArgument<Settings[K]> };
 
 const settingsChange = z.strictObject(

@@ -273,5 +273,4 @@ export type WebSocketServerMessage =
    * `binary`: the value's `bytes` (a Uint8Array) was left out of the JSON and follows at once as the next, binary,
    * frame on the same socket.
    */
-  | { type: 'result'; id: number; result: Result<unknown>; binary?: true }
-  | { type: 'event'; event: string; payload: unknown };
+  { type: 'result'; id: number; result: Result<unknown>; binary?: true } | { type: 'event'; event: string; payload: unknown };

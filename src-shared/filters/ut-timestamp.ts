@@ -28,7 +28,12 @@ export function parseUtTimestamp(raw: string): TimestampParse {
   const match = TIMESTAMP.exec(raw.trim());
   if (!match) return { ok: false, reason: 'form' };
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => (part === undefined ? 0 : Number(part))) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const hasTime = match[4] !== undefined;
   // Date.UTC takes years 0 to 99 as 1900 to 1999: set the year on its own. Then 2025-02-30 rolls over into March,
@@ -36,13 +41,7 @@ export function parseUtTimestamp(raw: string): TimestampParse {
   const check = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
   check.setUTCFullYear(year, month - 1, day);
   const epochMs = check.getTime();
-  const real =
-    check.getUTCFullYear() === year &&
-    check.getUTCMonth() === month - 1 &&
-    check.getUTCDate() === day &&
-    hour < 24 &&
-    minute < 60 &&
-    second < 60;
+  const real = check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
   if (!real) return { ok: false, reason: 'calendar' };
   const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
   const text = hasTime ? `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}` : date;

@@ -89,7 +89,8 @@ export function readFits(bytes: Uint8Array, fileName: string): FitsFile {
 export function readFitsFrom(source: FitsSource, fileName: string): FitsFile {
   const { size, read } = source;
   if (size === 0) throw new FitsReadError(fileName, 'is empty, not a FITS file');
-  if (!startsWith(read(0, Math.min(PRIMARY.length, size)), 0, PRIMARY)) throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
+  if (!startsWith(read(0, Math.min(PRIMARY.length, size)), 0, PRIMARY))
+    throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
   const hdus: FitsHdu[] = [];
   try {
     let promise = PRIMARY_ONLY;

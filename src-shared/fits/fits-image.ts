@@ -80,7 +80,8 @@ export function imageReader(file: FitsFile, index: number): ImageReader {
 /** Why an HDU the caller asked for shows no image: where the images are, or the compression it cannot decode. */
 function notAnImage(file: FitsFile, hdu: FitsHdu): string {
   const compression = hdu.compression;
-  if (compression && !compression.decoded) return `it is tile-compressed with ${compression.algorithm}, which this reader does not decode (it decodes RICE_1, GZIP_1 and GZIP_2); ${imageList(file)}`;
+  if (compression && !compression.decoded)
+    return `it is tile-compressed with ${compression.algorithm}, which this reader does not decode (it decodes RICE_1, GZIP_1 and GZIP_2); ${imageList(file)}`;
   if (compression) return `its tile-compressed image has impossible ZBITPIX, ZNAXISn or ZTILEn values; ${imageList(file)}`;
   return imageList(file);
 }

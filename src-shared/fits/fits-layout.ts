@@ -46,9 +46,7 @@ export class FitsLayoutError extends Error {
  * When the HDUs that arrived are whole but too few, `hdus` says how many arrived and `declaredHdus` how many the
  * primary header declares (absent for an empty primary HDU that announces extensions without counting them).
  */
-export type FitsEnding =
-  | { complete: true; bytes: number }
-  | { complete: false; arrived: number; declared?: number; hdus?: number; declaredHdus?: number };
+export type FitsEnding = { complete: true; bytes: number } | { complete: false; arrived: number; declared?: number; hdus?: number; declaredHdus?: number };
 
 const CARD = 80;
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);

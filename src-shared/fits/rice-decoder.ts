@@ -39,7 +39,7 @@ export function riceDecode(input: Uint8Array, count: number, blockSize: number, 
     if (at >= input.length) throw new RiceDecodeError('the tile ends before its last value');
     return input[at++]!;
   };
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     bits -= codeBits;
     while (bits < 0) {
       buffer = (buffer << 8) | nextByte();

@@ -37,7 +37,11 @@ interface Tally {
 }
 
 function newTally(): Tally {
-  return { counts: new Float64Array(DIGITS), least: new Float64Array(DIGITS).fill(Number.POSITIVE_INFINITY), greatest: new Float64Array(DIGITS).fill(Number.NEGATIVE_INFINITY) };
+  return {
+    counts: new Float64Array(DIGITS),
+    least: new Float64Array(DIGITS).fill(Number.POSITIVE_INFINITY),
+    greatest: new Float64Array(DIGITS).fill(Number.NEGATIVE_INFINITY),
+  };
 }
 
 function count(tally: Tally, digit: number, value: number): void {

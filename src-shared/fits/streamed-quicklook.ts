@@ -47,7 +47,12 @@ export function streamedQuicklook(reader: ImageReader, choice: QuicklookChoice, 
  * The picture handed to `onRows` a band at a time, top row first, so that a caller writing it (a PNG encoder)
  * need not hold it either; returns its size and clip.
  */
-export function streamedQuicklookRows(reader: ImageReader, choice: QuicklookChoice, onRows: GreyRows, bandPixels: number = BAND_PIXELS): Omit<QuicklookPicture, 'grey'> {
+export function streamedQuicklookRows(
+  reader: ImageReader,
+  choice: QuicklookChoice,
+  onRows: GreyRows,
+  bandPixels: number = BAND_PIXELS,
+): Omit<QuicklookPicture, 'grey'> {
   const { width, height } = reader;
   // Bands begin at whole tiles, counted from the bottom row, so no tile is decoded twice in a pass.
   const bandRows = Math.min(height, Math.max(1, Math.floor(bandPixels / width / reader.rowsPerTile)) * reader.rowsPerTile);

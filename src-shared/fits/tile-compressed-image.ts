@@ -263,7 +263,15 @@ function ditherSequence(): Float32Array {
  * (index + ZDITHER0 - 1) mod 10000, read as a place: 500 x that entry (a single float, as cfitsio computes it);
  * each pixel, blank ones too, takes the next entry, and at the sequence's end the start moves on by one.
  */
-function dequantize(values: Float64Array, count: number, index: number, zscale: number, zzero: number, blank: number | undefined, compression: TileCompression): void {
+function dequantize(
+  values: Float64Array,
+  count: number,
+  index: number,
+  zscale: number,
+  zzero: number,
+  blank: number | undefined,
+  compression: TileCompression,
+): void {
   const method = compression.quantization;
   if (method === 'NO_DITHER') {
     for (let i = 0; i < count; i += 1) {

@@ -30,7 +30,11 @@ async function localPaths(stateDir: string, name: string): Promise<Map<string, s
   return new Map(manifest.files.map((file) => [file.filename, file.local_path]));
 }
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('campaign update --layout, out of process', () => {
   it('moves the downloaded files to the new layout, says how many, and the next sync fetches nothing', { timeout: 60_000 }, async () => {
@@ -45,7 +49,13 @@ describe('campaign update --layout, out of process', () => {
     const changed = await mlsoDl(state, 'campaign', 'update', 'plans', '--layout', '{instrument}/{yyyy}', '--json');
     expect(changed.stderr).toBe('');
     expect(changed.status).toBe(0);
-    expect(JSON.parse(changed.stdout)).toMatchObject({ name: 'plans', layout: '{instrument}/{yyyy}', moved: total, leftForSync: 0, counts: { onDisk: total, missing: 0 } });
+    expect(JSON.parse(changed.stdout)).toMatchObject({
+      name: 'plans',
+      layout: '{instrument}/{yyyy}',
+      moved: total,
+      leftForSync: 0,
+      counts: { onDisk: total, missing: 0 },
+    });
     for (const [filename, local] of await localPaths(state, 'plans')) {
       expect(local).toBe(path.join(folder, 'ucomp', '2025', filename));
       expect(await exists(local)).toBe(true);
@@ -84,7 +94,9 @@ describe('campaign update --layout, out of process', () => {
   it('killed with SIGKILL half-way through thousands of files, loses none: the same command again moves the rest', { timeout: 120_000 }, async () => {
     const state = await temporaryFolder();
     const folder = path.join(await temporaryFolder(), 'big');
-    expect((await mlsoDl(state, 'campaign', 'create', 'big', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}/{mm}/{dd}')).status).toBe(0);
+    expect(
+      (await mlsoDl(state, 'campaign', 'create', 'big', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}/{mm}/{dd}')).status,
+    ).toBe(0);
     // Thousands of downloaded files, one an hour, recorded as the sync records them: the move takes long enough to kill.
     const count = 4000;
     const body = Buffer.alloc(2048, 7);
@@ -135,7 +147,8 @@ describe('campaign update --layout, out of process', () => {
     expect(leftForSync).toBe(0);
     expect(await readdir(folder)).toEqual(['kcor']);
     const paths = await localPaths(state, 'big');
-    for (const record of records) expect(paths.get(record.filename)).toBe(path.join(folder, 'kcor', record.dateObs.slice(0, 4), record.dateObs.slice(5, 7), record.filename));
+    for (const record of records)
+      expect(paths.get(record.filename)).toBe(path.join(folder, 'kcor', record.dateObs.slice(0, 4), record.dateObs.slice(5, 7), record.filename));
     const verified = await mlsoDl(state, 'campaign', 'verify', 'big', '--json');
     expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: count, missing: 0, changed: 0, unexpected: 0, refused: 0 });
     expect(verified.status).toBe(0);

@@ -19,7 +19,21 @@ describe('mlso-dl campaign, out of process', () => {
   it('creates, adds, syncs, verifies, finds damage, re-syncs exactly that, and exports', { timeout: 60_000 }, async () => {
     const state = await temporaryFolder();
     const folder = path.join(await temporaryFolder(), 'eclipse');
-    const created = await mlsoDl(state, 'campaign', 'create', '2024 eclipse', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{instrument}/{yyyy}/{mm}/{dd}');
+    const created = await mlsoDl(
+      state,
+      'campaign',
+      'create',
+      '2024 eclipse',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      ...DAY,
+      '--output-dir',
+      folder,
+      '--layout',
+      '{instrument}/{yyyy}/{mm}/{dd}',
+    );
     expect(created).toMatchObject({ status: 0 });
     expect(created.stderr).toContain('Created campaign "2024 eclipse"');
     expect(await mlsoDl(state, 'campaign', 'add', '2024 eclipse', '-i', 'ucomp', '-p', 'l2', ...DAY, '--wave-region', '1074')).toMatchObject({ status: 0 });
@@ -43,7 +57,11 @@ describe('mlso-dl campaign, out of process', () => {
     expect(clean.status).toBe(0);
     expect(JSON.parse(clean.stdout)).toMatchObject({ onDisk: total, missing: 0, changed: 0, unexpected: 0, failed: 0 });
 
-    const files = JSON.parse((await mlsoDl(state, 'campaign', 'export', '2024 eclipse', '--format', 'json', '--out', '-')).stdout).files as { local_path: string; filename: string; size_on_disk: number }[];
+    const files = JSON.parse((await mlsoDl(state, 'campaign', 'export', '2024 eclipse', '--format', 'json', '--out', '-')).stdout).files as {
+      local_path: string;
+      filename: string;
+      size_on_disk: number;
+    }[];
     const [changed, gone] = [files[0]!, files[1]!];
     await writeFile(changed.local_path, Buffer.alloc(changed.size_on_disk, 0x41));
     await rm(gone.local_path);
@@ -91,7 +109,10 @@ describe('mlso-dl campaign, out of process', () => {
     expect(fetched).not.toContain(same.filename);
     expect(fetched).toContain(differs.filename);
     expect(fetched).toHaveLength(sharedFiles.length - 1);
-    const theirsList = JSON.parse((await mlsoDl(theirs, 'campaign', 'export', 'season', '--format', 'json', '--out', '-')).stdout).files as { filename: string; sha256: string }[];
+    const theirsList = JSON.parse((await mlsoDl(theirs, 'campaign', 'export', 'season', '--format', 'json', '--out', '-')).stdout).files as {
+      filename: string;
+      sha256: string;
+    }[];
     expect(Object.fromEntries(theirsList.map((f) => [f.filename, f.sha256]))).toEqual(Object.fromEntries(sharedFiles.map((f) => [f.filename, f.sha256])));
   });
 
@@ -100,8 +121,14 @@ describe('mlso-dl campaign, out of process', () => {
     const folder = await temporaryFolder();
     const cases: [string[], RegExp][] = [
       [['campaign', 'show', 'nothing'], /^mlso-dl: There is no campaign called "nothing": there are no campaigns yet/],
-      [['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--wave-region', '1074', '--output-dir', folder], /^mlso-dl: pB \(kcor pb\) does not accept the wave-region filter; it accepts/],
-      [['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--output-dir', folder, '--layout', '{instrument}/../../etc'], /^mlso-dl: The folder layout "\{instrument\}\/\.\.\/\.\.\/etc" goes up/],
+      [
+        ['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--wave-region', '1074', '--output-dir', folder],
+        /^mlso-dl: pB \(kcor pb\) does not accept the wave-region filter; it accepts/,
+      ],
+      [
+        ['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--output-dir', folder, '--layout', '{instrument}/../../etc'],
+        /^mlso-dl: The folder layout "\{instrument\}\/\.\.\/\.\.\/etc" goes up/,
+      ],
       [['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--output-dir', folder, '--layout', '/abs/{yyyy}'], /is an absolute path/],
       [['campaign', 'create', 'x', '-i', 'kcor', '-p', 'pb', '--output-dir', folder, '--layout', '{year}'], /unknown placeholder \{year\}/],
       [['campaign', 'import', path.join(folder, 'missing.json')], /^mlso-dl: Cannot read the campaign file/],

@@ -35,7 +35,15 @@ function entry(index: number, extra: Record<string, unknown> = {}): Record<strin
   };
 }
 
-const header = (name: string, members: Record<string, unknown> = {}) => ({ format: 'mlso-downloader-campaign', version: 1, name, layout: '', autoSyncHours: null, queries: [QUERY], ...members });
+const header = (name: string, members: Record<string, unknown> = {}) => ({
+  format: 'mlso-downloader-campaign',
+  version: 1,
+  name,
+  layout: '',
+  autoSyncHours: null,
+  queries: [QUERY],
+  ...members,
+});
 
 async function campaignFile(name: string, files: unknown[], members: Record<string, unknown> = {}): Promise<string> {
   const file = path.join(await temporaryFolder(), `${name}.campaign.json`);
@@ -64,7 +72,10 @@ describe('campaign export, out of process', () => {
 
     const toFile = path.join(await temporaryFolder(), 'manifest.csv');
     expect((await mlsoDl(state, 'campaign', 'export', 'odd', '--format', 'csv', '--out', toFile)).status).toBe(0);
-    const piped = await runPiped(['--base-url', 'http://127.0.0.1:9', 'campaign', 'export', 'odd', '--format', 'csv', '--out', '-', '--state-dir', state], 'cat');
+    const piped = await runPiped(
+      ['--base-url', 'http://127.0.0.1:9', 'campaign', 'export', 'odd', '--format', 'csv', '--out', '-', '--state-dir', state],
+      'cat',
+    );
     expect(piped.statuses).toEqual([0, 0]);
     const bytes = await readFile(toFile);
     expect(piped.output.equals(bytes)).toBe(true);
@@ -114,7 +125,9 @@ describe('campaign import, out of process', () => {
     await truncate(file, 1024 ** 3 + 1);
     const run = await mlsoDl(state, 'campaign', 'import', file);
     expect(run.status).toBe(2);
-    expect(run.stderr.trim()).toMatch(/^mlso-dl: The campaign file is larger than 1 GiB, the most this version takes in \(.*\): split it into smaller campaigns\.$/);
+    expect(run.stderr.trim()).toMatch(
+      /^mlso-dl: The campaign file is larger than 1 GiB, the most this version takes in \(.*\): split it into smaller campaigns\.$/,
+    );
   });
 
   it('refuses a second campaign whose name is the same name in another case', { timeout: 30_000 }, async () => {

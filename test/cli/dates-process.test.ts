@@ -15,8 +15,14 @@ describe('dates typed on the command line', () => {
     [['cr', '--date', '2025-02-30'], `--date "2025-02-30" is not a real calendar date and time: ${FORMS}`],
     [['cr', '--date', '2023-02-29T12:00:00'], `--date "2023-02-29T12:00:00" is not a real calendar date and time: ${FORMS}`],
     [['cr', '--date', '0099-01-01'], '--date "0099-01-01" is before rotation 1, which began 1853-11-09 21:51 UT.'],
-    [['files', '-i', 'kcor', '-p', 'pb', '--start-date', '2025-02-30'], 'Start date "2025-02-30" is not a real calendar date and time: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT).'],
-    [['mock-server', '--port', '0', '--last-day', '2025-02-30'], `option '--last-day <date>' argument '2025-02-30' is invalid. "2025-02-30" is not a real calendar day: use YYYY-MM-DD, e.g. 2025-03-24.`],
+    [
+      ['files', '-i', 'kcor', '-p', 'pb', '--start-date', '2025-02-30'],
+      'Start date "2025-02-30" is not a real calendar date and time: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT).',
+    ],
+    [
+      ['mock-server', '--port', '0', '--last-day', '2025-02-30'],
+      `option '--last-day <date>' argument '2025-02-30' is invalid. "2025-02-30" is not a real calendar day: use YYYY-MM-DD, e.g. 2025-03-24.`,
+    ],
   ])('%j: one line, status 2', async (args, message) => {
     const run = await runBuiltCli(args);
     expect(run.status).toBe(2);

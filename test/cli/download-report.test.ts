@@ -42,8 +42,27 @@ async function knownRun(...extra: string[]): Promise<KnownRun> {
   const [present, refused, ...downloaded] = files.map((file) => file.filename) as [string, string, ...string[]];
   await writeFile(path.join(folder, present), await emulator().fileBytes('kcor', present));
   emulator().injectFault(refused, 'status-404');
-  const args = ['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', window['start-date'], '-e', window['end-date'],
-    '--download', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', await temporaryFolder(), ...extra];
+  const args = [
+    '--base-url',
+    emulator().url,
+    'files',
+    '-i',
+    'kcor',
+    '-p',
+    'pb',
+    '-s',
+    window['start-date'],
+    '-e',
+    window['end-date'],
+    '--download',
+    '-u',
+    DEMO_EMAIL,
+    '-o',
+    folder,
+    '--state-dir',
+    await temporaryFolder(),
+    ...extra,
+  ];
   return { folder, args, files, present, refused, downloaded };
 }
 

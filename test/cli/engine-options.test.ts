@@ -47,7 +47,9 @@ describe('the engine options of files --download and campaign sync', () => {
   function engineOptions(path: readonly string[]): Record<string, Pick<Option, 'description' | 'defaultValue' | 'flags'>> {
     const { program } = buildProgram({ stdout: new Capture(), stderr: new Capture() });
     const options = commandAt(program, path).options.filter((option) => ENGINE_FLAGS.includes(option.long ?? ''));
-    return Object.fromEntries(options.map((option) => [option.long, { flags: option.flags, description: option.description, defaultValue: option.defaultValue }]));
+    return Object.fromEntries(
+      options.map((option) => [option.long, { flags: option.flags, description: option.description, defaultValue: option.defaultValue }]),
+    );
   }
 
   it('are the same options, with the same descriptions and defaults, which are the settings defaults', () => {
@@ -61,11 +63,13 @@ describe('the engine options of files --download and campaign sync', () => {
   it('parse the same values the same way', async () => {
     const parsed: Record<string, unknown>[] = [];
     const { program } = buildProgram({ stdout: new Capture(), stderr: new Capture() });
-    for (const path of [['files'], ['campaign', 'sync']]) commandAt(program, path).action((...args: unknown[]) => void parsed.push(args.at(-2) as Record<string, unknown>));
+    for (const path of [['files'], ['campaign', 'sync']])
+      commandAt(program, path).action((...args: unknown[]) => void parsed.push(args.at(-2) as Record<string, unknown>));
     const typed = ['--concurrency', '7', '--retries', '9', '--retry-delay', '250ms', '--allow-other-hosts'];
     await program.parseAsync([...FILES, ...typed], { from: 'user' });
     const second = buildProgram({ stdout: new Capture(), stderr: new Capture() }).program;
-    for (const path of [['files'], ['campaign', 'sync']]) commandAt(second, path).action((...args: unknown[]) => void parsed.push(args.at(-2) as Record<string, unknown>));
+    for (const path of [['files'], ['campaign', 'sync']])
+      commandAt(second, path).action((...args: unknown[]) => void parsed.push(args.at(-2) as Record<string, unknown>));
     await second.parseAsync([...SYNC, ...typed], { from: 'user' });
     const engine = (options: Record<string, unknown>) => ({
       concurrency: options['concurrency'],
@@ -84,6 +88,8 @@ describe('mlso-dl through a real pipe', () => {
     const { retries } = SETTING_DEFINITIONS;
     const run = await runBuiltCli(['files', '-i', 'kcor', '-p', 'pb', '-d', '-u', 'someone@example.com', '--retries', String(retries.range.max + 1)]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`option '--retries <n>' argument '${retries.range.max + 1}' is invalid. Use a whole number from ${retries.range.min} to ${retries.range.max}.`);
+    expect(run.stderr).toContain(
+      `option '--retries <n>' argument '${retries.range.max + 1}' is invalid. Use a whole number from ${retries.range.min} to ${retries.range.max}.`,
+    );
   });
 });

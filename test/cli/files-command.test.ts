@@ -129,7 +129,12 @@ describe('mlso-dl files --download', () => {
     expect(stderr).toContain(`failed: ${victim}: The server answered 500`);
     expect(stderr).toContain('gave up after 3 attempts');
     expect(emulator().stats().downloadsByFile[victim]).toBe(3);
-    expect(await listFolder(folder)).toEqual(listing.files.map((f) => f.filename).filter((n) => n !== victim).sort());
+    expect(await listFolder(folder)).toEqual(
+      listing.files
+        .map((f) => f.filename)
+        .filter((n) => n !== victim)
+        .sort(),
+    );
   });
 
   it('renews an expired session once and carries on', async () => {

@@ -68,7 +68,16 @@ describe('files --help', () => {
     const stdout = new Capture();
     await runCli(['files', '--help'], { stdout, stderr: new Capture() });
     const flags = [...stdout.text.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((match) => match[1]);
-    expect(flags.slice(0, 8)).toEqual(['--instrument', '--product', '--wave-region', '--obs-plan', '--start-date', '--end-date', '--carrington-rotation', '--every']);
+    expect(flags.slice(0, 8)).toEqual([
+      '--instrument',
+      '--product',
+      '--wave-region',
+      '--obs-plan',
+      '--start-date',
+      '--end-date',
+      '--carrington-rotation',
+      '--every',
+    ]);
   });
 });
 
@@ -87,7 +96,10 @@ describe('filtersFrom', () => {
 
   it('reads any command given the filter options, not only files', () => {
     const command = addFilterOptions(new Command('campaign-add').exitOverride());
-    command.parse(FILTER_DEFINITIONS.flatMap((filter) => [`--${filter.option.long}`, SAMPLES[filter.name]]), { from: 'user' });
+    command.parse(
+      FILTER_DEFINITIONS.flatMap((filter) => [`--${filter.option.long}`, SAMPLES[filter.name]]),
+      { from: 'user' },
+    );
     expect(filtersFrom(command.opts<FilterOptions>())).toEqual(SAMPLES);
   });
 });

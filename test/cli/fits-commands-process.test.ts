@@ -82,7 +82,10 @@ describe('the built mlso-dl on a FITS file', () => {
 
   it('a file cut where an HDU ends, fewer HDUs than its NEXTEND declares: header | cat shows the HDUs that came, quicklook | cat nothing; one line, status 2', async () => {
     const whole = concat(
-      emptyPrimary([['NEXTEND', 3], ['TELESCOP', 'COSMO K-Coronagraph']]),
+      emptyPrimary([
+        ['NEXTEND', 3],
+        ['TELESCOP', 'COSMO K-Coronagraph'],
+      ]),
       imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(7), extension: true, extname: 'pB' }),
       imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(8), extension: true }),
       imageHdu({ bitpix: 16, axes: [8, 8], stored: new Array(64).fill(9), extension: true }),

@@ -72,8 +72,18 @@ describe('header and quicklook refuse what is not a regular file', () => {
 
 /** A float32 image of side `side`, its data all zeros (a sparse file: no disk space, yet every byte is read). */
 async function bigFits(file: string, side: number): Promise<number> {
-  const cards = ['SIMPLE  =                    T', 'BITPIX  =                  -32', 'NAXIS   =                    2', `NAXIS1  = ${String(side).padStart(20)}`, `NAXIS2  = ${String(side).padStart(20)}`, 'END'];
-  const header = cards.map((card) => card.padEnd(80)).join('').padEnd(2880);
+  const cards = [
+    'SIMPLE  =                    T',
+    'BITPIX  =                  -32',
+    'NAXIS   =                    2',
+    `NAXIS1  = ${String(side).padStart(20)}`,
+    `NAXIS2  = ${String(side).padStart(20)}`,
+    'END',
+  ];
+  const header = cards
+    .map((card) => card.padEnd(80))
+    .join('')
+    .padEnd(2880);
   const size = 2880 + Math.ceil((side * side * 4) / 2880) * 2880;
   const handle = await open(file, 'w');
   await handle.write(header);
@@ -125,9 +135,24 @@ describe('a stop signal ends a long quick look promptly', () => {
 describe('a stop signal ends a long header promptly', () => {
   /** 40,000 empty IMAGE extensions: 115 MB of headers, most of a second of reading and parsing. */
   async function manyHdus(file: string, count: number): Promise<number> {
-    const block = (cards: string[]): string => [...cards, 'END'].map((card) => card.padEnd(80)).join('').padEnd(2880);
-    const extension = block(["XTENSION= 'IMAGE   '", 'BITPIX  =                    8', 'NAXIS   =                    0', 'PCOUNT  =                    0', 'GCOUNT  =                    1']);
-    const primary = block(['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    0', 'EXTEND  =                    T']);
+    const block = (cards: string[]): string =>
+      [...cards, 'END']
+        .map((card) => card.padEnd(80))
+        .join('')
+        .padEnd(2880);
+    const extension = block([
+      "XTENSION= 'IMAGE   '",
+      'BITPIX  =                    8',
+      'NAXIS   =                    0',
+      'PCOUNT  =                    0',
+      'GCOUNT  =                    1',
+    ]);
+    const primary = block([
+      'SIMPLE  =                    T',
+      'BITPIX  =                    8',
+      'NAXIS   =                    0',
+      'EXTEND  =                    T',
+    ]);
     const handle = await open(file, 'w');
     await handle.write(primary);
     const batch = Buffer.from(extension.repeat(1000));

@@ -21,7 +21,11 @@ describe('mlso-dl header', () => {
     const run = await mlsoDl('header', input);
     expect(run.status, run.stderr).toBe(0);
     const blocks = run.stdout.trimEnd().split('\n\n');
-    expect(blocks.map((block) => block.split('\n')[0])).toEqual(['# HDU 0 (primary)', "# HDU 1 (IMAGE, EXTNAME 'I'): 6 x 4 float32", '# HDU 2 (BINTABLE): 4 rows']);
+    expect(blocks.map((block) => block.split('\n')[0])).toEqual([
+      '# HDU 0 (primary)',
+      "# HDU 1 (IMAGE, EXTNAME 'I'): 6 x 4 float32",
+      '# HDU 2 (BINTABLE): 4 rows',
+    ]);
     expect(blocks[0]!.split('\n').slice(1)).toEqual([
       'SIMPLE  =                    T',
       'BITPIX  =                    8',
@@ -127,7 +131,12 @@ describe('mlso-dl header', () => {
     const input = await fitsFileOf(emulatorFitsBytes(16), EMULATOR_FILE);
     const cards = JSON.parse((await mlsoDl('header', input, '--hdu', '0', '--json')).stdout) as { keyword: string; value: unknown; comment: string }[];
     expect(cards).toContainEqual({ keyword: 'DATE-OBS', type: 'string', value: '2025-03-24T21:03:04', comment: '[UT] date/time of the observation' });
-    expect(cards.at(-1)).toEqual({ keyword: 'COMMENT', type: 'commentary', value: null, comment: 'Synthetic image made by the MLSO Downloader API emulator, not observed' });
+    expect(cards.at(-1)).toEqual({
+      keyword: 'COMMENT',
+      type: 'commentary',
+      value: null,
+      comment: 'Synthetic image made by the MLSO Downloader API emulator, not observed',
+    });
   });
 
   it.each([

@@ -86,7 +86,9 @@ describe('mlso-dl campaign sync, with the files listed on another server', () =>
     const refused = await cli('campaign', 'sync', 'elsewhere', '-u', DEMO_EMAIL);
     expect(refused.status).toBe(1);
     expect(refused.stderr.split('\n').filter((line) => line.startsWith('refused: '))).toHaveLength(4);
-    expect(refused.stderr).toContain(`is on another server (${new URL(other.url).host}); MLSO Downloader only downloads from ${new URL(emulator().url).host}. To allow it, add --allow-other-hosts.`);
+    expect(refused.stderr).toContain(
+      `is on another server (${new URL(other.url).host}); MLSO Downloader only downloads from ${new URL(emulator().url).host}. To allow it, add --allow-other-hosts.`,
+    );
     expect(other.requests).toEqual([]);
 
     const allowed = await cli('campaign', 'sync', 'elsewhere', '-u', DEMO_EMAIL, '--allow-other-hosts', '--json');

@@ -132,9 +132,18 @@ describe("mlsoapi's files flags, each reaching the server as its filter", () => 
   const kcor = (...args: string[]) => ['-i', 'kcor', '-p', 'pb', ...args];
   it.each([
     [['-i', 'kcor', '-p', 'pb', ...WINDOW], { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' }],
-    [['--instrument', 'kcor', '--product', 'pb', '--start-date', '2025-03-24T21:03:00', '--end-date', '2025-03-24T21:04:00'], { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' }],
-    [['--instr', 'kcor', '--prod', 'pb', '--start', '2025-03-24T21:03:00', '--end', '2025-03-24T21:04:00'], { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' }],
-    [['--instrument=kcor', '--product=pb', '--start-date=2025-03-24T21:03:00', '--end=2025-03-24T21:04:00'], { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' }],
+    [
+      ['--instrument', 'kcor', '--product', 'pb', '--start-date', '2025-03-24T21:03:00', '--end-date', '2025-03-24T21:04:00'],
+      { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' },
+    ],
+    [
+      ['--instr', 'kcor', '--prod', 'pb', '--start', '2025-03-24T21:03:00', '--end', '2025-03-24T21:04:00'],
+      { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' },
+    ],
+    [
+      ['--instrument=kcor', '--product=pb', '--start-date=2025-03-24T21:03:00', '--end=2025-03-24T21:04:00'],
+      { 'start-date': '2025-03-24T21:03:00', 'end-date': '2025-03-24T21:04:00' },
+    ],
     [kcor('-c', '2295'), { cr: '2295' }],
     [kcor('--carrington-rotation', '2295'), { cr: '2295' }],
     [kcor('--cr', '2295'), { cr: '2295' }],
@@ -144,9 +153,18 @@ describe("mlsoapi's files flags, each reaching the server as its filter", () => 
     [kcor('--cr=2295', '--every', '1day'), { cr: '2295', every: '1day' }],
     [kcor('--cr', '2295', '--ev', '1day'), { cr: '2295', every: '1day' }],
     [kcor('--cr', '2295', '--every=1day'), { cr: '2295', every: '1day' }],
-    [['-i', 'ucomp', '-p', 'l2', '--wave-region', '1074', '--obs-plan', 'synoptic', '-s', '2025-03-24'], { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' }],
-    [['-i', 'ucomp', '-p', 'l2', '--wave', '1074', '--obs', 'synoptic', '--start', '2025-03-24'], { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' }],
-    [['-i', 'ucomp', '-p', 'l2', '--wave-region=1074', '--obs-plan=synoptic', '-s', '2025-03-24'], { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' }],
+    [
+      ['-i', 'ucomp', '-p', 'l2', '--wave-region', '1074', '--obs-plan', 'synoptic', '-s', '2025-03-24'],
+      { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' },
+    ],
+    [
+      ['-i', 'ucomp', '-p', 'l2', '--wave', '1074', '--obs', 'synoptic', '--start', '2025-03-24'],
+      { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' },
+    ],
+    [
+      ['-i', 'ucomp', '-p', 'l2', '--wave-region=1074', '--obs-plan=synoptic', '-s', '2025-03-24'],
+      { 'wave-region': '1074', 'obs-plan': 'synoptic', 'start-date': '2025-03-24' },
+    ],
   ])('files %j', async (args, query) => {
     const run = await cli('--verbose', 'files', ...args);
     expect(run.status, run.stderr).toBe(0);
@@ -169,7 +187,23 @@ describe("mlsoapi's files flags, each reaching the server as its filter", () => 
 
   it('-u is --username after `files` and --base-url before it, as in mlsoapi', async () => {
     const folder = await temporaryFolder();
-    const run = await mlsoDl('-u', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', ...WINDOW, '-d', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', await temporaryFolder());
+    const run = await mlsoDl(
+      '-u',
+      emulator().url,
+      'files',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      ...WINDOW,
+      '-d',
+      '-u',
+      DEMO_EMAIL,
+      '-o',
+      folder,
+      '--state-dir',
+      await temporaryFolder(),
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(await listFolder(folder)).toEqual(WINDOW_FILES);
   });
@@ -231,7 +265,9 @@ const CHECKS: Record<string, () => Promise<void>> = {
   async 'lower-bound-total'() {
     emulator().transformListing = zeroFirstSize;
     const { stdout } = await cli('files', '-i', 'kcor', '-p', 'pb', ...WINDOW);
-    expect(stdout).toMatch(/\n4 files\s+≥ \d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n\(some sizes are unknown, so the total is a lower bound\)\n$/);
+    expect(stdout).toMatch(
+      /\n4 files\s+≥ \d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n\(some sizes are unknown, so the total is a lower bound\)\n$/,
+    );
     emulator().transformListing = undefined;
     const single = await cli('files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24T21:03:00', '-e', '2025-03-24T21:03:10');
     expect(single.stdout).toMatch(/\n1 file\s+\d+\.\d KB compressed \(KB = 1024 B\); files are saved decompressed\n$/);

@@ -22,21 +22,30 @@ describe('mlso-dl mock-server', () => {
     const url = /^MLSO API emulator listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(banner)?.[1];
     expect(url, banner).toBeDefined();
     expect(url).not.toMatch(/:0$/);
-    const evil = await fetch(`${url}/__emulator/options`, { method: 'POST', headers: { Origin: 'http://evil.example', 'Content-Type': 'text/plain' }, body: '{"imageSize": 16384}' });
+    const evil = await fetch(`${url}/__emulator/options`, {
+      method: 'POST',
+      headers: { Origin: 'http://evil.example', 'Content-Type': 'text/plain' },
+      body: '{"imageSize": 16384}',
+    });
     expect(evil.status).toBe(403);
     const options = await fetch(`${url}/__emulator/options`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(((await options.json()) as { imageSize: number }).imageSize).toBe(16);
   });
 
   it('honours Range on downloads by default and sends every file whole with --no-byte-ranges', async () => {
-    for (const [args, status] of [[[], 206], [['--no-byte-ranges'], 200]] as const) {
+    for (const [args, status] of [
+      [[], 206],
+      [['--no-byte-ranges'], 200],
+    ] as const) {
       const { banner } = await startMockServer(['--image-size', '16', ...args]);
       const url = /(http:\/\/127\.0\.0\.1:\d+)$/.exec(banner)?.[1];
       const options = await fetch(`${url}/__emulator/options`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
       expect(((await options.json()) as { byteRanges: boolean }).byteRanges).toBe(status === 206);
       const signIn = await fetch(`${url}/v1/authenticate?username=${encodeURIComponent(DEMO_EMAIL)}`);
       const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-      const listing = (await (await fetch(`${url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24T20:00:00&end-date=2025-03-24T20:01:00`)).json()) as { files: { url: string }[] };
+      const listing = (await (
+        await fetch(`${url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24T20:00:00&end-date=2025-03-24T20:01:00`)
+      ).json()) as { files: { url: string }[] };
       const answer = await fetch(listing.files[0]!.url, { headers: { Cookie: cookie, Range: 'bytes=10-', 'Accept-Encoding': 'identity' } });
       expect(answer.status, args.join(' ')).toBe(status);
       await answer.body?.cancel();
@@ -44,4 +53,3 @@ describe('mlso-dl mock-server', () => {
     }
   });
 });
-

@@ -15,11 +15,26 @@ const expand = (...argv: string[]) => expandOptionPrefixes(program().program, ar
 
 describe('expandOptionPrefixes', () => {
   it.each([
-    [['files', '--carr', '2295', '--ev', '1day'], ['files', '--carrington-rotation', '2295', '--every', '1day']],
-    [['files', '--down', '--user', 'E', '--output', 'D'], ['files', '--download', '--username', 'E', '--output-dir', 'D']],
-    [['files', '--carr=2295', '--output=a=b'], ['files', '--carrington-rotation=2295', '--output-dir=a=b']],
-    [['--base', 'http://x', '--verb', 'instruments'], ['--base-url', 'http://x', '--verbose', 'instruments']],
-    [['mock-server', '--cad', '5'], ['mock-server', '--cadence', '5']],
+    [
+      ['files', '--carr', '2295', '--ev', '1day'],
+      ['files', '--carrington-rotation', '2295', '--every', '1day'],
+    ],
+    [
+      ['files', '--down', '--user', 'E', '--output', 'D'],
+      ['files', '--download', '--username', 'E', '--output-dir', 'D'],
+    ],
+    [
+      ['files', '--carr=2295', '--output=a=b'],
+      ['files', '--carrington-rotation=2295', '--output-dir=a=b'],
+    ],
+    [
+      ['--base', 'http://x', '--verb', 'instruments'],
+      ['--base-url', 'http://x', '--verbose', 'instruments'],
+    ],
+    [
+      ['mock-server', '--cad', '5'],
+      ['mock-server', '--cadence', '5'],
+    ],
   ])('%j becomes %j', (argv, expanded) => {
     expect(expand(...argv)).toEqual({ args: expanded, commandMissing: false });
   });

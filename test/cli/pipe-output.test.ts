@@ -57,12 +57,16 @@ describe('mlso-dl files into a pipe', () => {
     expect(run.output.equals(Buffer.from(expectedTable))).toBe(true);
   }, 60_000);
 
-  it.each([[[]], [['--json']]])('%j | head -1: the reader leaving early is no error (exit 0, nothing on stderr)', async (more) => {
-    const run = await runPiped(args(...more), 'head -1');
-    expect(run.stderr).toBe('');
-    expect(run.statuses).toEqual([0, 0]);
-    expect(run.output.toString()).toBe(`${(more.length > 0 ? expectedJson : expectedTable).split('\n')[0]}\n`);
-  }, 60_000);
+  it.each([[[]], [['--json']]])(
+    '%j | head -1: the reader leaving early is no error (exit 0, nothing on stderr)',
+    async (more) => {
+      const run = await runPiped(args(...more), 'head -1');
+      expect(run.stderr).toBe('');
+      expect(run.statuses).toEqual([0, 0]);
+      expect(run.output.toString()).toBe(`${(more.length > 0 ? expectedJson : expectedTable).split('\n')[0]}\n`);
+    },
+    60_000,
+  );
 
   it('a stop signal while the output waits for a reader that stopped reading ends the process at once', async () => {
     const run = startBuiltCli(args('--json'));
@@ -81,7 +85,9 @@ describe('mlso-dl files into a pipe', () => {
     try {
       const run = startBuiltCli(args('--json'), { stdout: full });
       expect(await run.exited).toBe(1);
-      expect(run.stderr()).toBe('mlso-dl: The output could not be written (ENOSPC), so it is incomplete. Check where it goes (a full disk?) and run the command again.\n');
+      expect(run.stderr()).toBe(
+        'mlso-dl: The output could not be written (ENOSPC), so it is incomplete. Check where it goes (a full disk?) and run the command again.\n',
+      );
     } finally {
       closeSync(full);
     }

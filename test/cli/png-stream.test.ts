@@ -19,12 +19,18 @@ function streamed(grey: Uint8Array, width: number, height: number, bands: readon
 describe('the streamed grey PNG', () => {
   it('decodes to the levels given, for any size and split into bands', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 60 }), fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 5 }), fc.integer(), (width, height, bands, seed) => {
-        const grey = Uint8Array.from({ length: width * height }, (_, i) => Math.abs(Math.sin(i + seed) * 1000) % 256);
-        const png = decode(streamed(grey, width, height, bands));
-        expect([png.width, png.height, png.channels, png.depth]).toEqual([width, height, 1, 8]);
-        expect(Array.from(png.data)).toEqual(Array.from(grey));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 5 }),
+        fc.integer(),
+        (width, height, bands, seed) => {
+          const grey = Uint8Array.from({ length: width * height }, (_, i) => Math.abs(Math.sin(i + seed) * 1000) % 256);
+          const png = decode(streamed(grey, width, height, bands));
+          expect([png.width, png.height, png.channels, png.depth]).toEqual([width, height, 1, 8]);
+          expect(Array.from(png.data)).toEqual(Array.from(grey));
+        },
+      ),
       { numRuns: 200 },
     );
   });

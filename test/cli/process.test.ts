@@ -30,7 +30,24 @@ afterAll(() => {
 describe('the mlso-dl executable', () => {
   it('downloads into a new folder, then finds nothing left to do', async () => {
     const folder = path.join(await temporaryFolder(), 'out');
-    const args = ['--base-url', url, 'files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24', '--every', '1hour', '--download', '--username', DEMO_EMAIL, '--output-dir', folder];
+    const args = [
+      '--base-url',
+      url,
+      'files',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      '-s',
+      '2025-03-24',
+      '--every',
+      '1hour',
+      '--download',
+      '--username',
+      DEMO_EMAIL,
+      '--output-dir',
+      folder,
+    ];
     const first = await runBuiltCli(args);
     expect(first.stderr).toMatch(/Downloaded \d+ files/);
     expect(first.status).toBe(0);

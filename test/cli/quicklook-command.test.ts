@@ -8,7 +8,7 @@ import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, mlsoDl, readPng } from '.
 const outIn = async (name = 'out.png'): Promise<string> => path.join(await temporaryFolder(), name);
 
 describe('mlso-dl quicklook', () => {
-  it("writes an 8-bit grey PNG of an emulator file: black occulter, bright inner corona, fainter outside", async () => {
+  it('writes an 8-bit grey PNG of an emulator file: black occulter, bright inner corona, fainter outside', async () => {
     const input = await fitsFileOf(emulatorFitsBytes(96), EMULATOR_FILE);
     const out = await outIn();
     const run = await mlsoDl('quicklook', input, '--out', out);
@@ -81,7 +81,7 @@ describe('mlso-dl quicklook', () => {
     });
 
     it.each([
-      ['1', "test.fts holds no image in HDU 1 (BINTABLE): its images are in HDUs 2, 3."],
+      ['1', 'test.fts holds no image in HDU 1 (BINTABLE): its images are in HDUs 2, 3.'],
       ['0', 'test.fts holds no image in HDU 0 (primary): its images are in HDUs 2, 3.'],
       ['9', 'test.fts has no HDU 9: its HDUs are 0 to 3.'],
       ['one', '--hdu "one" must be a whole number: 0 is the primary HDU, 1 the first extension.'],

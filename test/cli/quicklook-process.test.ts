@@ -44,9 +44,21 @@ describe('the built mlso-dl on a large image holds a few bands (quicklook) or th
    * large to decode, cheap to make, and read from the page cache.
    */
   async function largeImage(file: string, side: number): Promise<void> {
-    const cards = ['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    2', `NAXIS1  = ${String(side).padStart(20)}`, `NAXIS2  = ${String(side).padStart(20)}`, 'END'];
+    const cards = [
+      'SIMPLE  =                    T',
+      'BITPIX  =                    8',
+      'NAXIS   =                    2',
+      `NAXIS1  = ${String(side).padStart(20)}`,
+      `NAXIS2  = ${String(side).padStart(20)}`,
+      'END',
+    ];
     const handle = await open(file, 'w');
-    await handle.write(cards.map((card) => card.padEnd(80)).join('').padEnd(2880));
+    await handle.write(
+      cards
+        .map((card) => card.padEnd(80))
+        .join('')
+        .padEnd(2880),
+    );
     const row = Buffer.from(Array.from({ length: side }, (_, x) => x % 251));
     for (let y = 0; y < 64; y += 1) await handle.write(row, 0, side, 2880 + y * 97 * side);
     await handle.truncate(2880 + Math.ceil((side * side) / 2880) * 2880);

@@ -31,8 +31,26 @@ describe('mlso-dl files --download resumes an interrupted file', () => {
     expect(files).toHaveLength(1);
     const folder = await temporaryFolder();
     const stateFolder = await temporaryFolder();
-    const args = ['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', window['start-date'], '-e', window['end-date'],
-      '--download', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', stateFolder];
+    const args = [
+      '--base-url',
+      emulator().url,
+      'files',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      '-s',
+      window['start-date'],
+      '-e',
+      window['end-date'],
+      '--download',
+      '-u',
+      DEMO_EMAIL,
+      '-o',
+      folder,
+      '--state-dir',
+      stateFolder,
+    ];
     const run = startBuiltCli(args);
     await waitFor(async () => {
       if (run.child.exitCode !== null) throw new Error(`mlso-dl ended before the transfer was under way: ${run.stderr()}`);
@@ -56,10 +74,31 @@ describe('mlso-dl files --download resumes an interrupted file', () => {
     const files = await listing(emulator(), window);
     const folder = await temporaryFolder();
     const stateFolder = await temporaryFolder();
-    const args = ['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', window['start-date'], '-e', window['end-date'],
-      '--download', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', stateFolder];
+    const args = [
+      '--base-url',
+      emulator().url,
+      'files',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      '-s',
+      window['start-date'],
+      '-e',
+      window['end-date'],
+      '--download',
+      '-u',
+      DEMO_EMAIL,
+      '-o',
+      folder,
+      '--state-dir',
+      stateFolder,
+    ];
     const run = startBuiltCli(args);
-    await waitFor(() => (emulator().stats().downloadsStarted > 0 && emulator().stats().activeDownloads > 0) || run.child.exitCode !== null, 'the transfer to begin');
+    await waitFor(
+      () => (emulator().stats().downloadsStarted > 0 && emulator().stats().activeDownloads > 0) || run.child.exitCode !== null,
+      'the transfer to begin',
+    );
     run.child.kill('SIGTERM');
     await run.exited;
     expect((await readdir(folder)).filter(isKeptBodyName)).toEqual([]);

@@ -29,7 +29,11 @@ describe('runCli stopped by a signal', () => {
     const stdout = new StalledReader();
     const stderr = new Capture();
     const stop = new AbortController();
-    const run = runCli(['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24', '--json'], { stdout, stderr, signal: stop.signal });
+    const run = runCli(['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', '2025-03-24', '--json'], {
+      stdout,
+      stderr,
+      signal: stop.signal,
+    });
     await stdout.firstWrite;
     stop.abort(new Interruption('SIGTERM'));
     expect(await run).toBe(exitStatusForSignal('SIGTERM'));

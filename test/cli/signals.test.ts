@@ -36,8 +36,28 @@ interface Download {
 async function slowDownload(): Promise<Download> {
   const folder = await temporaryFolder();
   const stateFolder = await temporaryFolder();
-  const args = ['--base-url', emulator().url, 'files', '-i', 'kcor', '-p', 'pb', '-s', window['start-date'], '-e', window['end-date'],
-    '--download', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', stateFolder, '--concurrency', '2'];
+  const args = [
+    '--base-url',
+    emulator().url,
+    'files',
+    '-i',
+    'kcor',
+    '-p',
+    'pb',
+    '-s',
+    window['start-date'],
+    '-e',
+    window['end-date'],
+    '--download',
+    '-u',
+    DEMO_EMAIL,
+    '-o',
+    folder,
+    '--state-dir',
+    stateFolder,
+    '--concurrency',
+    '2',
+  ];
   return { folder, stateFolder, args, files: await listing(emulator(), window) };
 }
 
@@ -58,30 +78,34 @@ describe('mlso-dl files --download and stop signals', () => {
     ['SIGTERM', 143],
     ['SIGINT', 130],
     ['SIGHUP', 129],
-  ] as const)('one %s stops cleanly (exit %d) and the same command then finishes the job', async (signal, status) => {
-    const download = await slowDownload();
-    expect(download.files.length).toBeGreaterThan(2);
-    const run = startBuiltCli(download.args);
-    await inFlight(run, download.folder);
+  ] as const)(
+    'one %s stops cleanly (exit %d) and the same command then finishes the job',
+    async (signal, status) => {
+      const download = await slowDownload();
+      expect(download.files.length).toBeGreaterThan(2);
+      const run = startBuiltCli(download.args);
+      await inFlight(run, download.folder);
 
-    run.child.kill(signal);
-    expect(await run.exited).toBe(status);
-    expect(run.stderr()).toMatch(/^Interrupted: \d+ downloaded, \d+ still to do\. Run the same command again to continue\.$/m);
-    expect(run.stderr()).not.toMatch(/unexpected problem|\n\s+at /);
-    expect(await temporaryFiles(download.folder)).toEqual([]);
-    expect(await readdir(download.stateFolder)).not.toContain(OWNER_FILE);
-    const { ledger } = openStateFile(path.join(download.stateFolder, LEDGER_FILE));
-    try {
-      expect(ledger.list({ states: ['active'], includeCleared: true })).toEqual([]);
-    } finally {
-      ledger.close();
-    }
+      run.child.kill(signal);
+      expect(await run.exited).toBe(status);
+      expect(run.stderr()).toMatch(/^Interrupted: \d+ downloaded, \d+ still to do\. Run the same command again to continue\.$/m);
+      expect(run.stderr()).not.toMatch(/unexpected problem|\n\s+at /);
+      expect(await temporaryFiles(download.folder)).toEqual([]);
+      expect(await readdir(download.stateFolder)).not.toContain(OWNER_FILE);
+      const { ledger } = openStateFile(path.join(download.stateFolder, LEDGER_FILE));
+      try {
+        expect(ledger.list({ states: ['active'], includeCleared: true })).toEqual([]);
+      } finally {
+        ledger.close();
+      }
 
-    emulator().setOptions({ bandwidthBytesPerSecond: 0 });
-    const again = startBuiltCli(download.args);
-    expect(await again.exited, again.stderr()).toBe(0);
-    await expectExactFolder(emulator(), download.folder, download.files);
-  }, 60_000);
+      emulator().setOptions({ bandwidthBytesPerSecond: 0 });
+      const again = startBuiltCli(download.args);
+      expect(await again.exited, again.stderr()).toBe(0);
+      await expectExactFolder(emulator(), download.folder, download.files);
+    },
+    60_000,
+  );
 
   it('two signals in quick succession leave at once, with the status of a stop signal', async () => {
     const download = await slowDownload();

@@ -12,7 +12,15 @@ import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const HEAVY_PACKAGES = ['axios', 'zod', 'better-sqlite3', 'cli-progress', 'ws', 'tough-cookie', '@streamparser/json', 'fast-png'];
-const HEAVY_SOURCES = ['src-main/emulator/', 'src-main/web/', 'src-main/core/api/', 'src-main/core/app/', 'src-shared/api/schemas.ts', 'src-main/cli/commands/', 'src-shared/fits/'];
+const HEAVY_SOURCES = [
+  'src-main/emulator/',
+  'src-main/web/',
+  'src-main/core/api/',
+  'src-main/core/app/',
+  'src-shared/api/schemas.ts',
+  'src-main/cli/commands/',
+  'src-shared/fits/',
+];
 /** The only engine modules the program's definition needs: its limits and the default state folder, for the help. */
 const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts'];
 
@@ -84,17 +92,20 @@ function heavyIn(loaded: Loaded): string[] {
 }
 
 describe('what the built mlso-dl loads', () => {
-  it.each([[['--version']], [['files', '--help']], [['quicklook', '--help']], [['--help']], [[]]])('%j loads commander and the program, nothing heavy', async (args) => {
-    const loaded = await modulesLoadedBy(args);
-    expect(loaded.status).toBe(0);
-    // The hook saw the run: the command line's own parser and definition were loaded.
-    expect(loaded.packages).toContain('commander');
-    expect(loaded.sources).toContain('src-main/cli/program.ts');
-    expect(heavyIn(loaded)).toEqual([]);
-    // commander would load it for executable subcommands, which mlso-dl has none of (see scripts/build-main.mjs).
-    expect(loaded.builtins).toContain('fs');
-    expect(loaded.builtins).not.toContain('child_process');
-  });
+  it.each([[['--version']], [['files', '--help']], [['quicklook', '--help']], [['--help']], [[]]])(
+    '%j loads commander and the program, nothing heavy',
+    async (args) => {
+      const loaded = await modulesLoadedBy(args);
+      expect(loaded.status).toBe(0);
+      // The hook saw the run: the command line's own parser and definition were loaded.
+      expect(loaded.packages).toContain('commander');
+      expect(loaded.sources).toContain('src-main/cli/program.ts');
+      expect(heavyIn(loaded)).toEqual([]);
+      // commander would load it for executable subcommands, which mlso-dl has none of (see scripts/build-main.mjs).
+      expect(loaded.builtins).toContain('fs');
+      expect(loaded.builtins).not.toContain('child_process');
+    },
+  );
 
   it.each([[['cr', '2295', '--json']], [['header', 'no-such-file.fts']]])('%j, a command without a server, loads no client', async (args) => {
     const loaded = await modulesLoadedBy(args);

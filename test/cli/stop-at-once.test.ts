@@ -21,7 +21,11 @@ describe('stopAtOnceDuring', () => {
     const seen = stopAtOnceDuring(new AbortController().signal, () => STOP_SIGNALS.map((name) => process.listenerCount(name)));
     expect(seen).toEqual([0, 0, 0]);
     expect(STOP_SIGNALS.map((name) => process.listeners(name))).toEqual(before);
-    expect(() => stopAtOnceDuring(new AbortController().signal, () => { throw new Error('bad image'); })).toThrow('bad image');
+    expect(() =>
+      stopAtOnceDuring(new AbortController().signal, () => {
+        throw new Error('bad image');
+      }),
+    ).toThrow('bad image');
     expect(STOP_SIGNALS.map((name) => process.listeners(name))).toEqual(before);
   });
 

@@ -26,8 +26,16 @@ const entriesOf = (listing: Entry): Entry[] => listing['files'] as Entry[];
 
 /** Command-line arguments of a request, and the request itself for the client. */
 const QUERIES: [string, string[], FilesRequest][] = [
-  ['KCor pB over a day', ['-i', 'kcor', '-p', 'pb', '-s', '2025-03-23', '-e', '2025-03-24'], { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-23', 'end-date': '2025-03-24' } }],
-  ['UCoMP with its own fields', ['-i', 'ucomp', '-p', 'l2', '-s', '2025-03-24'], { instrument: 'ucomp', product: 'l2', filters: { 'start-date': '2025-03-24' } }],
+  [
+    'KCor pB over a day',
+    ['-i', 'kcor', '-p', 'pb', '-s', '2025-03-23', '-e', '2025-03-24'],
+    { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-23', 'end-date': '2025-03-24' } },
+  ],
+  [
+    'UCoMP with its own fields',
+    ['-i', 'ucomp', '-p', 'l2', '-s', '2025-03-24'],
+    { instrument: 'ucomp', product: 'l2', filters: { 'start-date': '2025-03-24' } },
+  ],
   ['an empty listing', ['-i', 'kcor', '-p', 'pbextavg', '--cr', '2200'], { instrument: 'kcor', product: 'pbextavg', filters: { cr: '2200' } }],
 ];
 
@@ -67,7 +75,7 @@ describe('mlso-dl files (the table), streamed', () => {
     expect(await cli('--quiet', ...args)).toEqual({ status: 0, stdout: '', stderr: '' });
   });
 
-  it('--verbose tells the answer\'s own echo of the query, once it is complete', async () => {
+  it("--verbose tells the answer's own echo of the query, once it is complete", async () => {
     const { status, stdout, stderr } = await cli('--verbose', 'files', ...QUERIES[0]![1]);
     expect(status).toBe(0);
     expect(stdout).toMatch(/\n\d+ files\s+(≥ )?[\d.]+ (KB|MB|GB) compressed \(KB = 1024 B\); files are saved decompressed\n/);
@@ -160,9 +168,18 @@ function syntheticListing(count: number): Buffer {
   const files = Array.from({ length: count }, (_, index) => {
     const date = new Date(start + index * 1000).toISOString().slice(0, 19);
     const name = `${date.slice(0, 10).replace(/-/g, '')}_${date.slice(11).replace(/:/g, '')}_kcor_l2_pb.fts`;
-    return { 'date-obs': date, filename: name, filesize: 2_582_027 + index, instrument: 'kcor', product: 'pb', url: `http://127.0.0.1:1/v1/download?obsday-id=1&client=API&instrument=kcor&filename=${name}.gz` };
+    return {
+      'date-obs': date,
+      filename: name,
+      filesize: 2_582_027 + index,
+      instrument: 'kcor',
+      product: 'pb',
+      url: `http://127.0.0.1:1/v1/download?obsday-id=1&client=API&instrument=kcor&filename=${name}.gz`,
+    };
   });
-  return Buffer.from(`${JSON.stringify({ 'end-date': '2025-03-24', files, instrument: 'kcor', product: 'pb', 'start-date': '2025-03-16', total_filesize: 1 })}\n`);
+  return Buffer.from(
+    `${JSON.stringify({ 'end-date': '2025-03-24', files, instrument: 'kcor', product: 'pb', 'start-date': '2025-03-16', total_filesize: 1 })}\n`,
+  );
 }
 
 /** Sends `body` in pieces, each only once the socket has taken the one before: what it has sent is what the client let in. */
@@ -206,37 +223,45 @@ describe('a reader that stops reading', () => {
   // 100,000 entries, some 33 MB: far more than the socket buffers between the server and the client can hold.
   const body = syntheticListing(100_000);
 
-  it.each([[['--json']], [[]]])('%j: holds the listing back at the server while the output waits; released, the output is complete', async (more) => {
-    const progress = { sent: 0, finished: false };
-    const server = await oddServer((_req, res) => void sendPaced(res, body, progress));
-    servers.push(server);
-    const stdout = new StoppedReader();
-    const stderr = new Capture();
-    let ended = false;
-    const run = runCli(['--base-url', server.url, 'files', '-i', 'kcor', '-p', 'pb', ...more], { stdout, stderr }).finally(() => (ended = true));
-    try {
-      await waitFor(() => stdout.bytes > 0 && stdout.writableNeedDrain, 'the output to wait for its reader', 30_000);
-      // The server goes on only as far as the client lets it: wait until it stops (or, were nothing held back, ends).
-      await settledValue(() => progress.sent, () => progress.finished, 500);
-      expect(progress.finished).toBe(false);
-      expect(progress.sent).toBeLessThan(body.length / 2);
-      // Only the first batch or so was handed to stdout: the rest was never read, not held in memory.
-      expect(stdout.bytes).toBeLessThan(1024 * 1024);
-      expect(ended).toBe(false);
-    } finally {
-      stdout.release();
-    }
-    expect(await run).toBe(0);
-    expect(stderr.text).toBe('');
-    expect(progress.finished).toBe(true);
-    if (more.length > 0) {
-      expect(JSON.parse(stdout.text)).toEqual(await new MlsoClient({ baseUrl: server.url }).files({ instrument: 'kcor', product: 'pb' }));
-    } else {
-      const lines = stdout.text.trimEnd().split('\n');
-      expect(lines).toHaveLength(100_000 + 4);
-      expect(lines.at(-1)).toMatch(/^100000 files\s+\d+\.\d GB compressed \(KB = 1024 B\); files are saved decompressed$/);
-    }
-  }, 60_000);
+  it.each([[['--json']], [[]]])(
+    '%j: holds the listing back at the server while the output waits; released, the output is complete',
+    async (more) => {
+      const progress = { sent: 0, finished: false };
+      const server = await oddServer((_req, res) => void sendPaced(res, body, progress));
+      servers.push(server);
+      const stdout = new StoppedReader();
+      const stderr = new Capture();
+      let ended = false;
+      const run = runCli(['--base-url', server.url, 'files', '-i', 'kcor', '-p', 'pb', ...more], { stdout, stderr }).finally(() => (ended = true));
+      try {
+        await waitFor(() => stdout.bytes > 0 && stdout.writableNeedDrain, 'the output to wait for its reader', 30_000);
+        // The server goes on only as far as the client lets it: wait until it stops (or, were nothing held back, ends).
+        await settledValue(
+          () => progress.sent,
+          () => progress.finished,
+          500,
+        );
+        expect(progress.finished).toBe(false);
+        expect(progress.sent).toBeLessThan(body.length / 2);
+        // Only the first batch or so was handed to stdout: the rest was never read, not held in memory.
+        expect(stdout.bytes).toBeLessThan(1024 * 1024);
+        expect(ended).toBe(false);
+      } finally {
+        stdout.release();
+      }
+      expect(await run).toBe(0);
+      expect(stderr.text).toBe('');
+      expect(progress.finished).toBe(true);
+      if (more.length > 0) {
+        expect(JSON.parse(stdout.text)).toEqual(await new MlsoClient({ baseUrl: server.url }).files({ instrument: 'kcor', product: 'pb' }));
+      } else {
+        const lines = stdout.text.trimEnd().split('\n');
+        expect(lines).toHaveLength(100_000 + 4);
+        expect(lines.at(-1)).toMatch(/^100000 files\s+\d+\.\d GB compressed \(KB = 1024 B\); files are saved decompressed$/);
+      }
+    },
+    60_000,
+  );
 });
 
 // Needs the built command line (node scripts/build-main.mjs).

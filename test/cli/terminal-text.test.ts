@@ -110,14 +110,40 @@ describe('mlso-dl files --download with hostile names', () => {
 
 describe('the progress bars on a terminal', () => {
   const overall: OverallProgress = {
-    total: 2, queued: 0, active: 1, paused: 0, done: 1, failed: 0, cancelled: 0,
-    bytesReceived: 1000, bytesWritten: 2000, speed: 500, etaSeconds: 3, queuePaused: false, pauseReason: null,
+    total: 2,
+    queued: 0,
+    active: 1,
+    paused: 0,
+    done: 1,
+    failed: 0,
+    cancelled: 0,
+    bytesReceived: 1000,
+    bytesWritten: 2000,
+    speed: 500,
+    etaSeconds: 3,
+    queuePaused: false,
+    pauseReason: null,
     run: { number: 1, inProgress: true, total: 2, queued: 0, active: 1, paused: 0, done: 1, failed: 0, cancelled: 0, bytesReceived: 1000, bytesWritten: 2000 },
   };
   const job = (localName: string): JobView => ({
-    id: 1, filename: localName, localName, folder: '/tmp', instrument: 'kcor', product: 'pb', dateObs: null, state: 'active',
-    attempts: 1, bytesReceived: 400, bytesWritten: 800, speed: 100, expectedSize: 1000, lastError: null, lastErrorKind: null,
-    nextAttemptAt: null, sha256: null, resumeBytes: 0,
+    id: 1,
+    filename: localName,
+    localName,
+    folder: '/tmp',
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: null,
+    state: 'active',
+    attempts: 1,
+    bytesReceived: 400,
+    bytesWritten: 800,
+    speed: 100,
+    expectedSize: 1000,
+    lastError: null,
+    lastErrorKind: null,
+    nextAttemptAt: null,
+    sha256: null,
+    resumeBytes: 0,
   });
 
   it('label a file by its escaped, shortened name', () => {
@@ -145,4 +171,3 @@ describe('mlso-dl quoting what was typed', () => {
     expect(bad.stderr).toContain('x\\u001b]0;pwned\\u0007');
   });
 });
-

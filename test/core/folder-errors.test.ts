@@ -25,9 +25,15 @@ describe('file-system error codes', () => {
 
 describe('a folder that cannot be made or written', () => {
   it('names the folder, the step, the reason and what to do', () => {
-    expect(new FolderAccessError('/d', 'download', 'create', 'EACCES').message).toBe('Cannot create the download folder /d (permission denied). Choose a folder you can write to.');
-    expect(new FolderAccessError('/s', 'state', 'write', 'EROFS').message).toBe('Cannot write to the state folder /s (read-only file system). Make it writable, or use another --state-dir.');
-    expect(new FolderAccessError('/d', 'download', 'write', 'ENOSPC').message).toBe('Cannot write to the download folder /d (the disk is full). Free some space or choose another folder.');
+    expect(new FolderAccessError('/d', 'download', 'create', 'EACCES').message).toBe(
+      'Cannot create the download folder /d (permission denied). Choose a folder you can write to.',
+    );
+    expect(new FolderAccessError('/s', 'state', 'write', 'EROFS').message).toBe(
+      'Cannot write to the state folder /s (read-only file system). Make it writable, or use another --state-dir.',
+    );
+    expect(new FolderAccessError('/d', 'download', 'write', 'ENOSPC').message).toBe(
+      'Cannot write to the download folder /d (the disk is full). Free some space or choose another folder.',
+    );
   });
 
   it('onFolder turns file-system failures into that error and lets others through', async () => {

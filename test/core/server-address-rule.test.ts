@@ -23,6 +23,7 @@ describe('ServerAddressRule', () => {
   it('refuses other names, ports, schemes, a missing Host and a missing or opaque Origin', () => {
     const rule = new ServerAddressRule('127.0.0.1', 80);
     for (const host of ['evil.example:80', '127.0.0.1:81', '127.0.0.1', '[::1]:80', '', undefined]) expect(rule.hostAllowed(host)).toBe(false);
-    for (const origin of ['http://evil.example', 'https://127.0.0.1:80', 'http://127.0.0.1:80/', 'null', undefined]) expect(rule.originAllowed(origin)).toBe(false);
+    for (const origin of ['http://evil.example', 'https://127.0.0.1:80', 'http://127.0.0.1:80/', 'null', undefined])
+      expect(rule.originAllowed(origin)).toBe(false);
   });
 });

@@ -6,6 +6,15 @@ const CHROMIUM_PATH = process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium';
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }

@@ -68,7 +68,10 @@ describe('the app in web mode', () => {
 
   it('takes a screenshot of every screen at 1280x800 and 1920x1080, light and dark', async () => {
     const screens = ['Browse', 'Downloads', 'Settings'] as const;
-    for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
       await page.setViewportSize({ width, height });
       for (const scheme of ['light', 'dark'] as const) {
         await inColourScheme(page, scheme);

@@ -8,14 +8,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  BRIDGE_GLOBAL,
-  EVENT_CHANNELS,
-  INVOKE_CHANNELS,
-  type InvokeChannel,
-  type RawBridge,
-  type Result,
-} from '../../src-shared/contract/contract';
+import { BRIDGE_GLOBAL, EVENT_CHANNELS, INVOKE_CHANNELS, type InvokeChannel, type RawBridge, type Result } from '../../src-shared/contract/contract';
 import { registerContractHandlers, type TrustedPage } from '../../src-main/electron/contract-ipc';
 import { createChannelInvokers, createRawBridge } from '../../src-main/electron/preload-bridge';
 import { coreHarness } from '../helpers/app-core-harness';
@@ -71,7 +64,6 @@ describe('every side has the channels of the core, each side made on its own', (
 });
 
 describe('main process handlers', () => {
-
   it.each(INVOKE_CHANNELS)('%s reaches the core with its arguments', async (channel) => {
     const { handler } = registeredHandlers();
     await expect(handler(channel)?.(senderEvent(appPage), { probe: 1 })).resolves.toEqual({ ok: true, value: { channel, args: { probe: 1 } } });

@@ -134,8 +134,14 @@ describe('the desktop app', () => {
 
   it('refuses bad arguments over IPC before they reach the core, naming the argument', async () => {
     desktop = await runDesktopApp(locations);
-    await expect(invoke('catalog:files', { instrument: 5 })).resolves.toEqual({ ok: false, error: { kind: 'invalid-input', message: 'instrument must be text.' } });
-    await expect(invoke('downloads:pause')).resolves.toEqual({ ok: false, error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' } });
+    await expect(invoke('catalog:files', { instrument: 5 })).resolves.toEqual({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'instrument must be text.' },
+    });
+    await expect(invoke('downloads:pause')).resolves.toEqual({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' },
+    });
     await expect(invoke('settings:update', { concurrency: '8' })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'concurrency' } });
     await expect(invoke('app:info', { unexpected: true })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });

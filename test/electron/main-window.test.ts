@@ -7,7 +7,6 @@ import { fake, FakeBrowserWindow, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 
-
 const rendererIndex = path.resolve('/opt/mlso/resources/app.asar/dist/renderer/index.html');
 const preload = path.resolve('/opt/mlso/resources/app.asar/dist/electron/preload.cjs');
 
@@ -90,10 +89,7 @@ describe('window.open', () => {
     expect(handler).toBeDefined();
     expect(handler?.({ url: 'https://doi.org/10.5065/D69G5JV8' })).toEqual({ action: 'deny' });
     expect(handler?.({ url: 'http://registration.hao.ucar.edu/' })).toEqual({ action: 'deny' });
-    expect(fake.shell.openExternal.mock.calls.map(([url]) => url)).toEqual([
-      'https://doi.org/10.5065/D69G5JV8',
-      'http://registration.hao.ucar.edu/',
-    ]);
+    expect(fake.shell.openExternal.mock.calls.map(([url]) => url)).toEqual(['https://doi.org/10.5065/D69G5JV8', 'http://registration.hao.ucar.edu/']);
   });
 
   it('ignores every other scheme', () => {

@@ -17,7 +17,8 @@ describe('the preload bundle', () => {
   it('is built from the current sources', async () => {
     const built = (await stat(builtPreload).catch(() => undefined))?.mtimeMs;
     expect(built, `${builtPreload} is missing: run node scripts/build-main.mjs`).toBeDefined();
-    for (const source of SOURCES) expect((await stat(source)).mtimeMs, `${source} is newer than the build: run node scripts/build-main.mjs`).toBeLessThanOrEqual(built ?? 0);
+    for (const source of SOURCES)
+      expect((await stat(source)).mtimeMs, `${source} is newer than the build: run node scripts/build-main.mjs`).toBeLessThanOrEqual(built ?? 0);
   });
 
   it('needs only electron at run time and exposes the contract bridge', async () => {

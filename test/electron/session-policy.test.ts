@@ -7,7 +7,6 @@ import { fake, fakeElectron, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 
-
 type Session = Parameters<typeof installContentSecurityPolicy>[0];
 const defaultSession = () => fakeElectron.session.defaultSession as unknown as Session;
 

@@ -47,7 +47,19 @@ describe('catalogue endpoints', () => {
   it('lists the KCor products with their documented titles and descriptions', async () => {
     const { products } = (await json(emulator, '/v1/instruments/kcor/products/')).body;
     expect(products.map((p: { id: string }) => p.id)).toEqual([
-      'pb', 'nrgf', 'nrgfavg', 'pbavg', 'pbextavg', 'nrgfextavg', 'pbavgenh', 'pbextavgenh', 'nrgfavgenh', 'nrgfextavgenh', 'pbdiff', 'nrgf+diff', 'all',
+      'pb',
+      'nrgf',
+      'nrgfavg',
+      'pbavg',
+      'pbextavg',
+      'nrgfextavg',
+      'pbavgenh',
+      'pbextavgenh',
+      'nrgfavgenh',
+      'nrgfextavgenh',
+      'pbdiff',
+      'nrgf+diff',
+      'all',
     ]);
     expect(products[0]).toEqual({ description: 'polarized brightness image', id: 'pb', title: 'pB' });
     expect(products[11]).toEqual({ description: 'NRGF and difference image', id: 'nrgf+diff', title: 'NRGF + pB diff' });
@@ -57,7 +69,17 @@ describe('catalogue endpoints', () => {
   it('lists the UCoMP products', async () => {
     const { products } = (await json(emulator, '/v1/instruments/ucomp/products/')).body;
     expect(products.map((p: { id: string }) => p.id)).toEqual([
-      'l1', 'intensity', 'mean', 'median', 'sigma', 'l2', 'l2average', 'density', 'dynamics', 'polarization', 'all',
+      'l1',
+      'intensity',
+      'mean',
+      'median',
+      'sigma',
+      'l2',
+      'l2average',
+      'density',
+      'dynamics',
+      'polarization',
+      'all',
     ]);
     expect(products[0]).toEqual({ description: 'IQUV and backgrounds for various wavelengths', id: 'l1', title: 'Level 1' });
   });
@@ -73,7 +95,12 @@ describe('catalogue endpoints', () => {
     expect((await json(emulator, '/v1/instruments/kcor/products/nrgf%2Bdiff/')).body.id).toBe('nrgf+diff');
     expect((await json(emulator, '/v1/instruments/kcor/products/nrgf+diff/')).body.id).toBe('nrgf+diff');
     expect((await json(emulator, '/v1/instruments/ucomp/products/l2/')).body.filters).toEqual([
-      'start-date', 'end-date', 'cr', 'every', 'wave-region', 'obs-plan',
+      'start-date',
+      'end-date',
+      'cr',
+      'every',
+      'wave-region',
+      'obs-plan',
     ]);
     expect((await json(emulator, '/v1/instruments/ucomp/products/density/')).body.filters).toEqual(['start-date', 'end-date', 'cr', 'every']);
   });

@@ -8,7 +8,11 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const control = async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<{ status: number; body: Record<string, unknown> }> => {
+const control = async (
+  path: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<{ status: number; body: Record<string, unknown> }> => {
   const response = await fetch(`${emulator.url}/__emulator/${path}`, {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
@@ -19,9 +23,24 @@ const control = async (path: string, body?: unknown, method = body === undefined
 describe('options', () => {
   it('has the documented defaults', () => {
     expect(DEFAULT_EMULATOR_OPTIONS).toMatchObject({
-      host: '127.0.0.1', port: 0, lastDay: '2025-03-24', days: 5, cadenceSeconds: 15, imageSize: 256, latencyMs: 0,
-      bandwidthBytesPerSecond: 0, failureRate: 0, resetRate: 0, sessionLifetimeSeconds: 86400, registeredEmails: [DEMO_EMAIL],
-      bodyForm: 'alternate', gzipMembers: 1, zeroFilesizeRate: 0.05, unauthenticatedStatus: 401, redirectStatus: 308, seed: 1,
+      host: '127.0.0.1',
+      port: 0,
+      lastDay: '2025-03-24',
+      days: 5,
+      cadenceSeconds: 15,
+      imageSize: 256,
+      latencyMs: 0,
+      bandwidthBytesPerSecond: 0,
+      failureRate: 0,
+      resetRate: 0,
+      sessionLifetimeSeconds: 86400,
+      registeredEmails: [DEMO_EMAIL],
+      bodyForm: 'alternate',
+      gzipMembers: 1,
+      zeroFilesizeRate: 0.05,
+      unauthenticatedStatus: 401,
+      redirectStatus: 308,
+      seed: 1,
     });
     expect(DEMO_EMAIL).toBe('demo@example.com');
     expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -40,7 +59,7 @@ describe('options', () => {
     emulator.setOptions({ lastDay: '2024-12-31', days: 2 });
     const days = new Set((await listFiles(emulator, 'kcor', 'pbextavg')).map((f) => f['date-obs'].slice(0, 10)));
     expect([...days]).toEqual(['2024-12-30', '2024-12-31']);
-    const [last] = (await listFiles(emulator, 'kcor', 'pbextavg', 'start-date=2024-12-31'));
+    const [last] = await listFiles(emulator, 'kcor', 'pbextavg', 'start-date=2024-12-31');
     expect(new URL(last?.url ?? '').searchParams.get('obsday-id')).toBe(String(10137 - 83));
 
     emulator.setOptions({ cadenceSeconds: 60 });

@@ -26,14 +26,11 @@ function send(target: RunningEmulator, pathname: string, options: { method?: str
   const { host = `127.0.0.1:${target.port}`, ...others } = options.headers ?? {};
   const headers = host === '' ? others : { host, ...others };
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: target.port, path: pathname, method: options.method ?? 'GET', headers, setHost: host !== '' },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      },
-    );
+    const req = request({ host: '127.0.0.1', port: target.port, path: pathname, method: options.method ?? 'GET', headers, setHost: host !== '' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
     req.on('error', reject);
     req.end(options.body);
   });
@@ -44,7 +41,11 @@ const json = { 'content-type': 'application/json' };
 
 describe('the control endpoints refuse other sites', () => {
   it('refuses a text/plain POST from another Origin (a page at evil.example): 403, options unchanged', async () => {
-    const answer = await send(emulator, '/__emulator/options', { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: BIG_IMAGE });
+    const answer = await send(emulator, '/__emulator/options', {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'text/plain' },
+      body: BIG_IMAGE,
+    });
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toMatchObject({ message: expect.stringMatching(/origin/i) });
     expect(emulator.options.imageSize).toBe(32);
@@ -89,7 +90,11 @@ describe('the control endpoints refuse other sites', () => {
   });
 
   it('accepts a request as curl sends it (its own Host, no Origin) and pages of its own origin', async () => {
-    const plain = await send(emulator, '/__emulator/options', { method: 'POST', headers: { ...json, 'content-type': 'application/json; charset=utf-8' }, body: '{"latencyMs": 0}' });
+    const plain = await send(emulator, '/__emulator/options', {
+      method: 'POST',
+      headers: { ...json, 'content-type': 'application/json; charset=utf-8' },
+      body: '{"latencyMs": 0}',
+    });
     expect(plain.status).toBe(200);
     for (const origin of [`http://127.0.0.1:${emulator.port}`, `http://localhost:${emulator.port}`]) {
       expect((await send(emulator, '/__emulator/stats', { headers: { origin } })).status).toBe(200);
@@ -108,9 +113,13 @@ describe('the control endpoints refuse other sites', () => {
     const readme = await readFile(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
     const command = /`(curl [^`]*__emulator\/fault)`/.exec(readme)?.[1];
     expect(command).toBeDefined();
-    const listing = (await (await fetch(`${emulator.url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24&every=1day`)).json()) as { files: { filename: string }[] };
+    const listing = (await (await fetch(`${emulator.url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24&every=1day`)).json()) as {
+      files: { filename: string }[];
+    };
     const filename = listing.files[0]!.filename;
-    const args = [...command!.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1)
+    const args = [...command!.matchAll(/'([^']*)'|(\S+)/g)]
+      .map((m) => m[1] ?? m[2]!)
+      .slice(1)
       .map((arg) => arg.replace('NAME.fts', filename).replace('http://127.0.0.1:5000', emulator.url));
     const { stdout } = await promisify(execFile)('curl', ['--silent', '--show-error', '--write-out', '\n%{http_code}', ...args]);
     expect(stdout.trim().split('\n').at(-1)).toBe('200');
@@ -129,7 +138,9 @@ describe('an emulator listening on every interface', () => {
       expect((await send(everywhere, '/__emulator/stats', { headers: { host } })).status).toBe(200);
     }
     expect((await send(everywhere, '/__emulator/stats', { headers: { host: `evil.example:${everywhere.port}` } })).status).toBe(403);
-    expect((await send(everywhere, '/__emulator/options', { method: 'POST', headers: { ...json, origin: 'http://evil.example' }, body: BIG_IMAGE })).status).toBe(403);
+    expect(
+      (await send(everywhere, '/__emulator/options', { method: 'POST', headers: { ...json, origin: 'http://evil.example' }, body: BIG_IMAGE })).status,
+    ).toBe(403);
     expect(everywhere.options.imageSize).toBe(32);
   });
 });

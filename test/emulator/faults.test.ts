@@ -50,7 +50,12 @@ describe('injected faults', () => {
 
   it('status faults answer JSON with the status, 429 with Retry-After', async () => {
     const target = pick(1);
-    for (const [fault, status] of [['status-500', 500], ['status-503', 503], ['status-429', 429], ['status-404', 404]] as const) {
+    for (const [fault, status] of [
+      ['status-500', 500],
+      ['status-503', 503],
+      ['status-429', 429],
+      ['status-404', 404],
+    ] as const) {
       emulator.injectFault(target.filename, fault);
       const response = await download(target);
       expect(response.status, fault).toBe(status);
@@ -261,4 +266,3 @@ describe('clients that go away', () => {
     expect((await download(pick(0))).status).toBe(200);
   });
 });
-

@@ -19,7 +19,10 @@ describe('file listing', () => {
     expect(body['start-date']).toBe('2025-03-24T21:03:00');
     expect(body['end-date']).toBe('2025-03-24T21:04:00');
     expect(body.files.map((f: ListedFile) => f['date-obs'])).toEqual([
-      '2025-03-24T21:03:04', '2025-03-24T21:03:19', '2025-03-24T21:03:34', '2025-03-24T21:03:50',
+      '2025-03-24T21:03:04',
+      '2025-03-24T21:03:19',
+      '2025-03-24T21:03:34',
+      '2025-03-24T21:03:50',
     ]);
     const [first] = body.files;
     expect(Object.keys(first)).toEqual(['date-obs', 'filename', 'filesize', 'instrument', 'product', 'url']);
@@ -76,7 +79,10 @@ describe('file listing', () => {
     for (const [product, pattern] of Object.entries(patterns)) {
       const files = await listFiles(emulator, 'kcor', product);
       expect(files.length, product).toBeGreaterThan(0);
-      expect(files.every((f) => pattern.test(f.filename) && f.product === product), product).toBe(true);
+      expect(
+        files.every((f) => pattern.test(f.filename) && f.product === product),
+        product,
+      ).toBe(true);
     }
     expect((await listFiles(emulator, 'kcor', 'pbextavg')).length).toBe(5); // daily
   });
@@ -150,7 +156,9 @@ describe('filters', () => {
   it('selects start-date <= date-obs < end-date', async () => {
     const files = await listFiles(emulator, 'kcor', 'pb', 'start-date=2025-03-24T21:03:04&end-date=2025-03-24T21:03:34');
     expect(files.map((f) => f['date-obs'])).toEqual(['2025-03-24T21:03:04', '2025-03-24T21:03:19']);
-    expect(await count('kcor', 'pb', 'end-date=2025-03-21')).toBe((await listFiles(emulator, 'kcor', 'pb', 'start-date=2025-03-20&end-date=2025-03-21')).length);
+    expect(await count('kcor', 'pb', 'end-date=2025-03-21')).toBe(
+      (await listFiles(emulator, 'kcor', 'pb', 'start-date=2025-03-20&end-date=2025-03-21')).length,
+    );
     expect(await count('kcor', 'pb', 'start-date=2025-03-25')).toBe(0);
     expect(await count('kcor', 'pb', 'start-date=2025-03-24&end-date=2025-03-23')).toBe(0);
   });
@@ -162,7 +170,18 @@ describe('filters', () => {
   });
 
   it('rejects malformed and impossible dates, naming the parameter and the forms', async () => {
-    for (const bad of ['2025-02-30', '2025-13-01', '2025/03/24', '2025-03-24 21:00:00', '2025-03-24T21:00', '2025-03-24T24:00:00', '2025-03-24T21:00:60', '25-03-24', '', '2025-03-24Z']) {
+    for (const bad of [
+      '2025-02-30',
+      '2025-13-01',
+      '2025/03/24',
+      '2025-03-24 21:00:00',
+      '2025-03-24T21:00',
+      '2025-03-24T24:00:00',
+      '2025-03-24T21:00:60',
+      '25-03-24',
+      '',
+      '2025-03-24Z',
+    ]) {
       const message = await badRequest('kcor', 'pb', `start-date=${encodeURIComponent(bad)}`);
       expect(message).toContain('start-date');
       expect(message).toContain('%Y-%m-%dT%H:%M:%S');
@@ -204,7 +223,9 @@ describe('filters', () => {
     const waves = await listFiles(emulator, 'ucomp', 'l2', 'obs-plan=waves');
     expect(waves.length).toBe(l2.filter((f) => f['obs-plan']?.startsWith('waves')).length);
     expect(await count('ucomp', 'l2', 'obs-plan=synoptic-original-lines.cbk')).toBe(l2.filter((f) => f['obs-plan'] === 'synoptic-original-lines.cbk').length);
-    expect(await count('ucomp', 'l2', 'obs-plan=waves&wave-region=1074')).toBe(l2.filter((f) => f['obs-plan']?.startsWith('waves') && f['wave-region'] === '1074').length);
+    expect(await count('ucomp', 'l2', 'obs-plan=waves&wave-region=1074')).toBe(
+      l2.filter((f) => f['obs-plan']?.startsWith('waves') && f['wave-region'] === '1074').length,
+    );
     expect(await count('ucomp', 'l2', 'obs-plan=nothing')).toBe(0);
   });
 

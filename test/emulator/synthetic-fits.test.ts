@@ -35,7 +35,11 @@ describe('synthetic FITS', () => {
   it('is deterministic per file name and the same whether streamed or built whole', () => {
     const streamed = Buffer.concat([...fitsChunks(subject, sizes(300))]);
     expect(streamed.equals(fitsBytes(subject, sizes(300)))).toBe(true);
-    expect(fitsBytes({ ...subject, filename: '20250324_210319_kcor_l2_pb.fts' }, sizes(300)).subarray(2880).equals(streamed.subarray(2880))).toBe(false);
+    expect(
+      fitsBytes({ ...subject, filename: '20250324_210319_kcor_l2_pb.fts' }, sizes(300))
+        .subarray(2880)
+        .equals(streamed.subarray(2880)),
+    ).toBe(false);
   });
 
   it('gzips a 1024x1024 image to about the ratio of real KCor files (~0.69)', () => {
@@ -79,7 +83,11 @@ describe('synthetic UCoMP files', () => {
     // Each extension holds its own picture, not copies of one.
     const first = extensions[0]!;
     const second = extensions[1]!;
-    expect(Buffer.from(bytes.subarray(first.dataOffset, first.dataOffset + first.dataBytes)).equals(bytes.subarray(second.dataOffset, second.dataOffset + second.dataBytes))).toBe(false);
+    expect(
+      Buffer.from(bytes.subarray(first.dataOffset, first.dataOffset + first.dataBytes)).equals(
+        bytes.subarray(second.dataOffset, second.dataOffset + second.dataBytes),
+      ),
+    ).toBe(false);
     const walker = new FitsLayoutWalker();
     walker.write(bytes);
     expect(walker.finish()).toEqual({ complete: true, bytes: bytes.length });
@@ -87,7 +95,9 @@ describe('synthetic UCoMP files', () => {
 
   it('level 1 files hold one image per wavelength, named after it', () => {
     const l1 = { ...ucompL2, product: 'l1', filename: '20250324.200652.ucomp.789.l1.5.fts' };
-    const names = readFits(fitsBytes(l1, sizes(16)), l1.filename).hdus.slice(1).map((hdu) => hdu.name);
+    const names = readFits(fitsBytes(l1, sizes(16)), l1.filename)
+      .hdus.slice(1)
+      .map((hdu) => hdu.name);
     expect(names).toHaveLength(5);
     expect(names[2]).toBe('Corona I 789.40 nm');
   });

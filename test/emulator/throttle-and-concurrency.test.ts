@@ -44,9 +44,7 @@ describe('bandwidth limit', () => {
     emulator.resetStats();
     const agent = new Agent({ keepAlive: false, maxSockets: 16 });
     try {
-      const [responses, elapsed] = await timed(() =>
-        Promise.all(files.slice(1, 7).map((file) => rawGet(file.url, { Cookie: cookie }, 'GET', agent))),
-      );
+      const [responses, elapsed] = await timed(() => Promise.all(files.slice(1, 7).map((file) => rawGet(file.url, { Cookie: cookie }, 'GET', agent))));
       const total = responses.reduce((sum, r) => sum + r.body.length, 0);
       expect(responses.every((r) => r.status === 200 && r.complete)).toBe(true);
       // Six bodies at `rate` each take about as long as one, far less than six in a row.

@@ -21,7 +21,12 @@ describe('UCoMP downloads', () => {
       const bytes = decodeBody(response);
       const file = readFits(bytes, listed!.filename);
       const [primary, ...extensions] = file.hdus;
-      expect([product, primary!.values.get('NAXIS'), primary!.values.get('EXTEND'), primary!.values.get('NEXTEND')]).toEqual([product, 0, true, extensions.length]);
+      expect([product, primary!.values.get('NAXIS'), primary!.values.get('EXTEND'), primary!.values.get('NEXTEND')]).toEqual([
+        product,
+        0,
+        true,
+        extensions.length,
+      ]);
       expect(extensions.length).toBeGreaterThan(0);
       for (const hdu of extensions) expect([product, hdu.type, hdu.axes, typeof hdu.name]).toEqual([product, 'IMAGE', [32, 32], 'string']);
       const walker = new FitsLayoutWalker();

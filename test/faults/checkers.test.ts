@@ -25,7 +25,17 @@ async function intactFolder(names: readonly string[]): Promise<{ folder: string;
   const target = (name: string): string => path.join(folder, 'kcor', name);
   await mkdir(path.join(folder, 'kcor'));
   for (const name of names) {
-    const job = ledger.insert({ url: `http://x/${name}`, instrument: 'kcor', product: 'pb', dateObs: null, filename: name, folder: path.join(folder, 'kcor'), targetPath: target(name), expectedSize: 0, batchId: null });
+    const job = ledger.insert({
+      url: `http://x/${name}`,
+      instrument: 'kcor',
+      product: 'pb',
+      dateObs: null,
+      filename: name,
+      folder: path.join(folder, 'kcor'),
+      targetPath: target(name),
+      expectedSize: 0,
+      batchId: null,
+    });
     await writeFile(target(name), served(name));
     ledger.markDone(job.id, { sha256: sha256Hex(served(name)), bytesReceived: 100, bytesWritten: served(name).length });
   }
@@ -63,7 +73,17 @@ describe('folder invariants', () => {
 
   it('catch a final-named file whose job did not finish, and a same-size file with other bytes', async () => {
     const { folder, ledger, target } = await intactFolder(['a.fts']);
-    const job = ledger.insert({ url: 'http://x/q.fts', instrument: 'kcor', product: 'pb', dateObs: null, filename: 'q.fts', folder: path.join(folder, 'kcor'), targetPath: target('q.fts'), expectedSize: 0, batchId: null });
+    const job = ledger.insert({
+      url: 'http://x/q.fts',
+      instrument: 'kcor',
+      product: 'pb',
+      dateObs: null,
+      filename: 'q.fts',
+      folder: path.join(folder, 'kcor'),
+      targetPath: target('q.fts'),
+      expectedSize: 0,
+      batchId: null,
+    });
     ledger.markFailed(job.id, 'download', 'The file arrived incomplete.');
     await writeFile(target('q.fts'), served('q.fts'));
     const swapped = Buffer.from(served('a.fts'));
@@ -103,17 +123,44 @@ describe('trend verdict', () => {
     Array.from({ length: count }, (_, i) => ({ atMs: i * 250, rssBytes: rss(i) * 1024 * 1024, openFds: fds(i) }));
 
   it('calls a run flat when the end stays near the middle, whatever the start did', () => {
-    const verdict = judgeTrend(series((i) => (i < 5 ? 20 * i : 100 + (i % 4)), (i) => (i < 3 ? 4 : 30 + (i % 3))));
+    const verdict = judgeTrend(
+      series(
+        (i) => (i < 5 ? 20 * i : 100 + (i % 4)),
+        (i) => (i < 3 ? 4 : 30 + (i % 3)),
+      ),
+    );
     expect(verdict).toMatchObject({ samples: 30, rssFlat: true, fdsFlat: true, openFds: { min: 4, max: 32 } });
     expect(verdict!.rssBytes.max).toBe(103 * 1024 * 1024);
   });
 
   it('catches memory that keeps growing and descriptors that pile up', () => {
-    expect(judgeTrend(series((i) => 100 + 3 * i, () => 30))).toMatchObject({ rssFlat: false, fdsFlat: true });
-    expect(judgeTrend(series(() => 100, (i) => 30 + i))).toMatchObject({ rssFlat: true, fdsFlat: false });
+    expect(
+      judgeTrend(
+        series(
+          (i) => 100 + 3 * i,
+          () => 30,
+        ),
+      ),
+    ).toMatchObject({ rssFlat: false, fdsFlat: true });
+    expect(
+      judgeTrend(
+        series(
+          () => 100,
+          (i) => 30 + i,
+        ),
+      ),
+    ).toMatchObject({ rssFlat: true, fdsFlat: false });
   });
 
   it('gives no verdict on too few samples', () => {
-    expect(judgeTrend(series(() => 100, () => 30, 5))).toBeUndefined();
+    expect(
+      judgeTrend(
+        series(
+          () => 100,
+          () => 30,
+          5,
+        ),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -102,18 +102,19 @@ const CASES: FaultCase[] = [
     options: { imageSize: 128, bandwidthBytesPerSecond: 200_000 },
     engine: { maxAttempts: 4 },
     arrange: ({ files, inject }) => files.forEach((_, i) => inject(i, 'reset', i === 0 ? 10 : 2)),
-    fails: { files: [0], reason: /^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before the answer was complete \(gave up after 4 attempts\)\. Try again\.$/ },
+    fails: {
+      files: [0],
+      reason: /^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before the answer was complete \(gave up after 4 attempts\)\. Try again\.$/,
+    },
     then: ({ server, files }) => expect(server().stats().downloadsAborted).toBeGreaterThanOrEqual(4 + 2 * (files.length - 1)),
   },
-  ...(['gzip-body', 'content-encoding'] as const).map(
-    (bodyForm): FaultCase => ({
-      name: `truncated gzip (${bodyForm}): the stream ends cleanly part-way, once per file, ten times for one`,
-      options: { bodyForm },
-      engine: { maxAttempts: 3 },
-      arrange: ({ files, inject }) => files.forEach((_, i) => inject(i, 'truncate', i === 0 ? 10 : 1)),
-      fails: { files: [0], reason: /^\d{8}_\d{6}_kcor_l2_pb\.fts arrived incomplete \(the compressed stream ended early; gave up after 3 attempts\)\.$/ },
-    }),
-  ),
+  ...(['gzip-body', 'content-encoding'] as const).map((bodyForm): FaultCase => ({
+    name: `truncated gzip (${bodyForm}): the stream ends cleanly part-way, once per file, ten times for one`,
+    options: { bodyForm },
+    engine: { maxAttempts: 3 },
+    arrange: ({ files, inject }) => files.forEach((_, i) => inject(i, 'truncate', i === 0 ? 10 : 1)),
+    fails: { files: [0], reason: /^\d{8}_\d{6}_kcor_l2_pb\.fts arrived incomplete \(the compressed stream ended early; gave up after 3 attempts\)\.$/ },
+  })),
   {
     name: 'a 200 with an HTML page: signs in again; a file that stays a page fails',
     arrange: ({ inject }) => {
@@ -129,7 +130,10 @@ const CASES: FaultCase[] = [
       for (const i of [1, 2, 3]) inject(i, 'json-200', 1);
       inject(0, 'json-200', 5);
     },
-    fails: { files: [0], reason: /^The server sent a message instead of \S+\.fts: file \S+ is not available right now, try again later \(signing in again did not help\)\.$/ },
+    fails: {
+      files: [0],
+      reason: /^The server sent a message instead of \S+\.fts: file \S+ is not available right now, try again later \(signing in again did not help\)\.$/,
+    },
     then: ({ server }) => expect(server().stats().authentications).toBeGreaterThanOrEqual(2),
   },
   {
@@ -201,7 +205,8 @@ const CASES: FaultCase[] = [
     },
     fails: {
       files: 'some',
-      reason: /^(Cannot reach http:\/\/127\.0\.0\.1:\d+ \((ECONNREFUSED; )?gave up after 3 attempts\)\. Check the address and your network connection, then try again\.|The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before the answer was complete \((ECONNRESET; )?gave up after 3 attempts\)\. Try again\.)$/,
+      reason:
+        /^(Cannot reach http:\/\/127\.0\.0\.1:\d+ \((ECONNREFUSED; )?gave up after 3 attempts\)\. Check the address and your network connection, then try again\.|The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before the answer was complete \((ECONNRESET; )?gave up after 3 attempts\)\. Try again\.)$/,
     },
   },
   {
@@ -222,7 +227,8 @@ const CASES: FaultCase[] = [
     name: 'a listing that never ends (flood): stops at the size limit, having queued no more than the limit holds',
     options: { endlessListing: 'flood' },
     client: { maxListingBytes: 256 * 1024 },
-    listingFails: /^The file listing from http:\/\/127\.0\.0\.1:\d+ is larger than the 256 KB limit; narrow the search \(fewer dates, or one file per period\) or raise the listing size limit\.$/,
+    listingFails:
+      /^The file listing from http:\/\/127\.0\.0\.1:\d+ is larger than the 256 KB limit; narrow the search \(fewer dates, or one file per period\) or raise the listing size limit\.$/,
     then: async ({ server }, { jobs }) => {
       // Memory stays bounded by the limit: an entry is ~250 bytes on the wire, and the connection was dropped.
       expect(jobs.length).toBeLessThan((256 * 1024) / 200);
@@ -233,7 +239,8 @@ const CASES: FaultCase[] = [
     name: 'a listing that never ends (trickle): stops at the deadline',
     options: { endlessListing: 'trickle' },
     client: { listingDeadlineMs: 800 },
-    listingFails: /^The server at http:\/\/127\.0\.0\.1:\d+ did not finish sending the file listing within 800 ms; try again later, narrow the search \(fewer dates, or one file per period\) or raise the listing time limit\.$/,
+    listingFails:
+      /^The server at http:\/\/127\.0\.0\.1:\d+ did not finish sending the file listing within 800 ms; try again later, narrow the search \(fewer dates, or one file per period\) or raise the listing time limit\.$/,
     then: async ({ server }) => waitFor(() => server().stats().activeListings === 0, 'the listing’s connection to close'),
   },
   {
@@ -281,7 +288,11 @@ describe('fault suite: the engine against a misbehaving server', () => {
     }
     await meanwhile;
 
-    const report = await checkFolderInvariants({ folder: h.folder, ledger: h.ledger, expectedBytes: (instrument, name) => current().fileBytes(instrument, name) });
+    const report = await checkFolderInvariants({
+      folder: h.folder,
+      ledger: h.ledger,
+      expectedBytes: (instrument, name) => current().fileBytes(instrument, name),
+    });
     expect(report.violations).toEqual([]);
 
     const jobs = h.ledger.list({ includeCleared: true });

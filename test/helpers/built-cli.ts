@@ -49,9 +49,7 @@ export function runPiped(args: readonly string[], reader: string): Promise<Piped
   const stderr = collect(child.stderr);
   const statuses = collect(child.stdio[3] as NodeJS.ReadableStream);
   return new Promise((resolve) =>
-    child.on('close', () =>
-      resolve({ output: output(), stderr: stderr().toString(), statuses: statuses().toString().trim().split(/\s+/).map(Number) }),
-    ),
+    child.on('close', () => resolve({ output: output(), stderr: stderr().toString(), statuses: statuses().toString().trim().split(/\s+/).map(Number) })),
   );
 }
 

@@ -62,7 +62,9 @@ export class Capture extends Writable {
 }
 
 /** A throwaway HTTP server for the odd server behaviours the emulator is not meant to have. */
-export async function oddServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+export async function oddServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

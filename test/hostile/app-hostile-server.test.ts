@@ -26,7 +26,14 @@ async function harness(baseUrl: string, allowOtherHosts = false): Promise<CoreHa
   return h;
 }
 
-const ENTRY = { 'date-obs': '2025-03-24T21:03:04', filename: '20250324_210304_kcor_l2_pb.fts', filesize: 10, instrument: 'kcor', product: 'pb', url: '/v1/download?filename=a.fts.gz' };
+const ENTRY = {
+  'date-obs': '2025-03-24T21:03:04',
+  filename: '20250324_210304_kcor_l2_pb.fts',
+  filesize: 10,
+  instrument: 'kcor',
+  product: 'pb',
+  url: '/v1/download?filename=a.fts.gz',
+};
 const json = (res: ServerResponse, body: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** A server whose answers are each wrong in their own way. */
@@ -35,7 +42,8 @@ function malformed(req: IncomingMessage, res: ServerResponse): void {
   if (url === '/v1/instruments') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in to the captive portal</body></html>');
   else if (url === '/v1/instruments/kcor/products/') json(res, { products: [{ id: 'pb', title: 5, description: 'pB' }] });
   else if (url === '/v1/instruments/kcor/products/pb/') json(res, { id: 'pb', title: 'pB', description: 'd', filters: ['start-date', 'end-date'] });
-  else if (url.startsWith('/v1/instruments/kcor/products/pb/files/')) json(res, { instrument: 'kcor', product: 'pb', files: [ENTRY, { ...ENTRY, url: undefined }] });
+  else if (url.startsWith('/v1/instruments/kcor/products/pb/files/'))
+    json(res, { instrument: 'kcor', product: 'pb', files: [ENTRY, { ...ENTRY, url: undefined }] });
   else if (url.startsWith('/v1/instruments/ucomp/products/l2/files/')) json(res, [ENTRY]);
   else if (url === '/v1/instruments/ucomp/products/l2/') json(res, { id: 'l2', title: 'L2', description: 'd' });
   else res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
@@ -48,12 +56,19 @@ describe('the app, against answers of the wrong shape', () => {
     const { core } = await harness(server.url);
     const problem = (detail: string) => ({
       ok: false,
-      error: { kind: 'invalid-response', message: `The server at ${server.url} sent an answer this client does not understand (${detail}). Check the server address and API version.` },
+      error: {
+        kind: 'invalid-response',
+        message: `The server at ${server.url} sent an answer this client does not understand (${detail}). Check the server address and API version.`,
+      },
     });
     expect(await invokeHandler(core.handlers, 'catalog:instruments', undefined)).toEqual(problem('expected JSON, got an HTML page'));
     expect(await invokeHandler(core.handlers, 'catalog:products', { instrument: 'kcor' })).toEqual(problem('products[0].title should be text, not a number'));
-    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: window })).toEqual(problem('files[1].url is missing'));
-    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'ucomp', product: 'l2', filters: {} })).toEqual(problem('the answer should be an object, not a list'));
+    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: window })).toEqual(
+      problem('files[1].url is missing'),
+    );
+    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'ucomp', product: 'l2', filters: {} })).toEqual(
+      problem('the answer should be an object, not a list'),
+    );
   });
 });
 

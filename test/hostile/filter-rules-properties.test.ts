@@ -14,7 +14,22 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Values that look like filter values, and values that do not: odd characters, long runs, numbers of every kind. */
 const typedText = fc.oneof(
-  fc.constantFrom('2025-03-24', '2025-3-4T1:2:3', '2025-02-29', '2hours', '0days', '2295', '99999999', '789', 'waves', ' ', '', '\u0000', '\u202e', '9'.repeat(400)),
+  fc.constantFrom(
+    '2025-03-24',
+    '2025-3-4T1:2:3',
+    '2025-02-29',
+    '2hours',
+    '0days',
+    '2295',
+    '99999999',
+    '789',
+    'waves',
+    ' ',
+    '',
+    '\u0000',
+    '\u202e',
+    '9'.repeat(400),
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: fc.constantFrom('1', '2', '-', ':', 'T', ' ', 'h', 'o', 'u', 'r', 's', 'Z'), maxLength: 30 }),
   fc.constantFrom('x', '1', ' ', '\u001b[2J').chain((piece) => fc.integer({ min: 1, max: 20_000 }).map((count) => piece.repeat(count))),
@@ -62,7 +77,7 @@ describe('the filter rules, against anything typed', () => {
     );
   });
 
-  it("give a hint for any value, instant and coverage, without throwing", () => {
+  it('give a hint for any value, instant and coverage, without throwing', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...FILTER_NAMES),

@@ -22,7 +22,25 @@ const template = fc.oneof(
 
 /** Text the server may send in any field a layout uses. */
 const serverText = fc.oneof(
-  fc.constantFrom('', ' ', '.', '..', '...', 'CON', 'con.cbk', 'LPT1', 'aux ', 'x.', 'a/../b', '..\\..', 'C:\\x', '\u202eevil', '\ud800', 'synoptic-original-lines.cbk', '789'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '.',
+    '..',
+    '...',
+    'CON',
+    'con.cbk',
+    'LPT1',
+    'aux ',
+    'x.',
+    'a/../b',
+    '..\\..',
+    'C:\\x',
+    '\u202eevil',
+    '\ud800',
+    'synoptic-original-lines.cbk',
+    '789',
+  ),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.constantFrom('é', '😀', '.', 'x').chain((char) => fc.integer({ min: 1, max: 400 }).map((count) => char.repeat(count))),
 );
@@ -104,11 +122,15 @@ describe('a file placed by a checked layout, whatever the server listed', () => 
 describe('any text made into a folder name', () => {
   it('is a name the file-name check accepts, within the bytes asked for', () => {
     fc.assert(
-      fc.property(fc.oneof(serverText, fc.string({ unit: 'binary', maxLength: 300 }), fc.constant('nul.' + 'x'.repeat(300))), fc.integer({ min: 8, max: 255 }), (text, maxBytes) => {
-        const name = toSafeName(text, maxBytes);
-        expect(checkSafeFilename(name), JSON.stringify(name)).toEqual({ ok: true });
-        expect(utf8Length(name)).toBeLessThanOrEqual(maxBytes);
-      }),
+      fc.property(
+        fc.oneof(serverText, fc.string({ unit: 'binary', maxLength: 300 }), fc.constant('nul.' + 'x'.repeat(300))),
+        fc.integer({ min: 8, max: 255 }),
+        (text, maxBytes) => {
+          const name = toSafeName(text, maxBytes);
+          expect(checkSafeFilename(name), JSON.stringify(name)).toEqual({ ok: true });
+          expect(utf8Length(name)).toBeLessThanOrEqual(maxBytes);
+        },
+      ),
       RUNS,
     );
   });

@@ -41,7 +41,10 @@ function expectZlibFailure(outcome: Outcome): void {
   expect('error' in outcome, 'expected a failure').toBe(true);
   if (!('error' in outcome)) return;
   const { error } = outcome;
-  expect(error.code === 'Z_DATA_ERROR' || error.code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(error.message), `${error.code}: ${error.message}`).toBe(true);
+  expect(
+    error.code === 'Z_DATA_ERROR' || error.code === 'Z_BUF_ERROR' || /unexpected end of file/i.test(error.message),
+    `${error.code}: ${error.message}`,
+  ).toBe(true);
 }
 
 /** The test's own reading of the magic (not the code's, which is what is under test). */
@@ -49,7 +52,12 @@ const isGzip = (bytes: Buffer): boolean => bytes.length >= 2 && bytes[0] === 0x1
 
 const cuts = fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 12 });
 // Bodies that begin with half of the magic (0x1f alone) are the ones a careless check takes for gzip.
-const payload = fc.oneof(fc.uint8Array({ maxLength: 2048 }), fc.uint8Array({ maxLength: 64 }).map((bytes) => Uint8Array.of(0x1f, ...bytes))).map((bytes) => Buffer.from(bytes));
+const payload = fc
+  .oneof(
+    fc.uint8Array({ maxLength: 2048 }),
+    fc.uint8Array({ maxLength: 64 }).map((bytes) => Uint8Array.of(0x1f, ...bytes)),
+  )
+  .map((bytes) => Buffer.from(bytes));
 
 describe('undoing gzip layers of any body', () => {
   it('gives back any body that does not begin with the gzip magic, byte for byte', async () => {

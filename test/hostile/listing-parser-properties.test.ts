@@ -117,7 +117,10 @@ describe('the streaming listing parser, against anything a server sends', () => 
     fc.assert(
       fc.property(listing, cuts, (value, pieces) => {
         const outcome = expectSameAsWhole(JSON.stringify(value), pieces);
-        if ('error' in outcome) expect((outcome.error as Error).message).toMatch(/\((the answer|files\[\d+\](\.[\w-]+)?|files|instrument|product|start-date|total_filesize)\b.*\)\. Check the server address/);
+        if ('error' in outcome)
+          expect((outcome.error as Error).message).toMatch(
+            /\((the answer|files\[\d+\](\.[\w-]+)?|files|instrument|product|start-date|total_filesize)\b.*\)\. Check the server address/,
+          );
       }),
       RUNS,
     );

@@ -60,7 +60,12 @@ describe('the packed package', () => {
     const manifest = JSON.parse(await readFile(path.join(project.packageFolder, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const bundle = await readFile(path.join(project.packageFolder, 'dist', 'lib', 'index.js'), 'utf8');
     const specifiers = ts.preProcessFile(bundle, true, true).importedFiles.map((imported) => imported.fileName);
-    const packages = specifiers.map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    const packages = specifiers.map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
     expect(packages).toEqual(expect.arrayContaining(['axios', 'better-sqlite3', 'zod']));
     for (const name of packages) {
       const isBuiltin = name.startsWith('node:') || builtinModules.includes(name);
@@ -85,7 +90,10 @@ describe('a user script', () => {
     const lines = first.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^\d+ files listed; downloading the first two$/);
     // At least one progress event arrived while the files were still on their way.
-    expect(lines.some((line) => /^progress: [01] of 2 done, \d+ bytes written$/.test(line)), first.stdout).toBe(true);
+    expect(
+      lines.some((line) => /^progress: [01] of 2 done, \d+ bytes written$/.test(line)),
+      first.stdout,
+    ).toBe(true);
     const done = lines.filter((line) => line.startsWith('done: ')).sort();
     expect(done).toEqual(expected.map((file) => expect.stringMatching(new RegExp(`^done: ${file.filename.replace(/\./g, '\\.')} [0-9a-f]{64}$`))));
     await expectExactFolder(emulator(), path.join(project.folder, 'kcor-data'), expected);
@@ -94,7 +102,12 @@ describe('a user script', () => {
     emulator().resetStats();
     const second = await run(process.execPath, ['example.mjs'], { cwd: project.folder, env });
     expect(second).toMatchObject({ status: 0, stderr: '' });
-    expect(second.stdout.split('\n').filter((line) => line.startsWith('done: ')).sort()).toEqual(done);
+    expect(
+      second.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('done: '))
+        .sort(),
+    ).toEqual(done);
     expect(emulator().stats().downloadsStarted).toBe(0);
   });
 

@@ -18,24 +18,60 @@ async function restrictedImports(filePath: string, code: string) {
 }
 
 const plantedViolations: [rule: string, filePath: string, code: string][] = [
-  ['src-shared imports nothing from src-main', 'src-shared/filters/planted.ts', "import { MlsoError } from '../../src-main/core/errors';\nexport const x = MlsoError;\n"],
-  ['src-renderer imports nothing from src-main', 'src-renderer/lib/planted.ts', "import type { AppCore } from '../../src-main/core/app/app-core';\nexport type X = AppCore;\n"],
+  [
+    'src-shared imports nothing from src-main',
+    'src-shared/filters/planted.ts',
+    "import { MlsoError } from '../../src-main/core/errors';\nexport const x = MlsoError;\n",
+  ],
+  [
+    'src-renderer imports nothing from src-main',
+    'src-renderer/lib/planted.ts',
+    "import type { AppCore } from '../../src-main/core/app/app-core';\nexport type X = AppCore;\n",
+  ],
   ['src-shared imports no node: module', 'src-shared/fits/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
   ['src-renderer imports no node: module', 'src-renderer/state/planted.ts', "import path from 'node:path';\nexport const x = path;\n"],
   ['src-shared imports no bare Node builtin', 'src-shared/files/planted.ts', "import { createHash } from 'crypto';\nexport const x = createHash;\n"],
   ['src-renderer imports no bare Node builtin', 'src-renderer/lib/planted.ts', "import { readFile } from 'fs/promises';\nexport const x = readFile;\n"],
-  ['a Svelte component imports no node: module', 'src-renderer/components/Planted.svelte', "<script lang=\"ts\">\n  import path from 'node:path';\n  const x = path.sep;\n</script>\n\n<p>{x}</p>\n"],
+  [
+    'a Svelte component imports no node: module',
+    'src-renderer/components/Planted.svelte',
+    '<script lang="ts">\n  import path from \'node:path\';\n  const x = path.sep;\n</script>\n\n<p>{x}</p>\n',
+  ],
   ['src-renderer imports no electron', 'src-renderer/lib/planted.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
-  ['src-main/core imports nothing from the emulator', 'src-main/core/app/planted.ts', "import { createEmulator } from '../../emulator';\nexport const x = createEmulator;\n"],
+  [
+    'src-main/core imports nothing from the emulator',
+    'src-main/core/app/planted.ts',
+    "import { createEmulator } from '../../emulator';\nexport const x = createEmulator;\n",
+  ],
   ['src-main/core imports nothing from cli', 'src-main/core/downloads/planted.ts', "import { runCli } from '../../cli/run-cli';\nexport const x = runCli;\n"],
   ['src-main/core imports nothing from web', 'src-main/core/campaigns/planted.ts', "export { startWebApp } from '../../web/web-app';\n"],
-  ['src-main/core imports nothing from electron/', 'src-main/core/planted.ts', "import { runDesktopApp } from '../electron/desktop-app';\nexport const x = runDesktopApp;\n"],
+  [
+    'src-main/core imports nothing from electron/',
+    'src-main/core/planted.ts',
+    "import { runDesktopApp } from '../electron/desktop-app';\nexport const x = runDesktopApp;\n",
+  ],
   ['src-main/core imports no electron', 'src-main/core/app/planted.ts', "import { app } from 'electron';\nexport const x = app;\n"],
   ['src-main/cli imports no electron', 'src-main/cli/planted.ts', "import { app } from 'electron';\nexport const x = app;\n"],
-  ['src-main/core/downloads imports nothing from campaigns', 'src-main/core/downloads/planted.ts', "import { CampaignStore } from '../campaigns/campaign-store';\nexport const x = CampaignStore;\n"],
-  ['src-main/core/downloads imports no campaigns type either', 'src-main/core/downloads/planted.ts', "import type { CampaignRestore } from '../campaigns/campaign-backups';\nexport type X = CampaignRestore;\n"],
-  ['src-main/core/state imports no domain', 'src-main/core/state/planted.ts', "import { DOWNLOAD_TABLES } from '../downloads/ledger-migrations';\nexport const x = DOWNLOAD_TABLES;\n"],
-  ['src-main/core/state imports nothing from cli either', 'src-main/core/state/planted.ts', "import { runCli } from '../../cli/run-cli';\nexport const x = runCli;\n"],
+  [
+    'src-main/core/downloads imports nothing from campaigns',
+    'src-main/core/downloads/planted.ts',
+    "import { CampaignStore } from '../campaigns/campaign-store';\nexport const x = CampaignStore;\n",
+  ],
+  [
+    'src-main/core/downloads imports no campaigns type either',
+    'src-main/core/downloads/planted.ts',
+    "import type { CampaignRestore } from '../campaigns/campaign-backups';\nexport type X = CampaignRestore;\n",
+  ],
+  [
+    'src-main/core/state imports no domain',
+    'src-main/core/state/planted.ts',
+    "import { DOWNLOAD_TABLES } from '../downloads/ledger-migrations';\nexport const x = DOWNLOAD_TABLES;\n",
+  ],
+  [
+    'src-main/core/state imports nothing from cli either',
+    'src-main/core/state/planted.ts',
+    "import { runCli } from '../../cli/run-cli';\nexport const x = runCli;\n",
+  ],
   ['scripts/ imports nothing from test/', 'scripts/bench/planted.ts', "import { sha256Hex } from '../../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
   ['scripts/ (.mjs) imports nothing from test/', 'scripts/planted.mjs', "import { sha256Hex } from '../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
 ];
@@ -47,15 +83,47 @@ describe('the layer rules of eslint.config.js', () => {
   });
 
   const cleanTexts: [what: string, filePath: string, code: string][] = [
-    ['src-shared importing src-shared and a package', 'src-shared/filters/planted.ts', "import { z } from 'zod';\nimport type { Result } from '../contract/contract';\nexport const x = z;\nexport type X = Result<number>;\n"],
-    ['src-renderer importing src-shared', 'src-renderer/lib/planted.ts', "import { INVOKE_CHANNELS } from '../../src-shared/contract/contract';\nexport const x = INVOKE_CHANNELS;\n"],
-    ['src-main/core importing Node, src-shared and itself', 'src-main/core/app/planted.ts', "import path from 'node:path';\nimport { readFile } from 'fs/promises';\nimport { INVOKE_CHANNELS } from '../../../src-shared/contract/contract';\nimport { invokeHandler } from './invoke-handler';\nexport const x = [path, readFile, INVOKE_CHANNELS, invokeHandler];\n"],
-    ['src-main/core/downloads importing the state folder and the errors', 'src-main/core/downloads/planted.ts', "import { StateDatabase } from '../state/state-database';\nimport { MlsoError } from '../errors';\nexport const x = [StateDatabase, MlsoError];\n"],
-    ['src-main/core/campaigns importing the downloads and the state folder', 'src-main/core/campaigns/planted.ts', "import type { DownloadEngine } from '../downloads/download-engine';\nimport { StateDatabase } from '../state/state-database';\nexport type X = DownloadEngine;\nexport const x = StateDatabase;\n"],
-    ['src-main/electron importing electron and the core', 'src-main/electron/planted.ts', "import { app } from 'electron';\nimport { createAppCore } from '../core/app/app-core';\nexport const x = [app, createAppCore];\n"],
+    [
+      'src-shared importing src-shared and a package',
+      'src-shared/filters/planted.ts',
+      "import { z } from 'zod';\nimport type { Result } from '../contract/contract';\nexport const x = z;\nexport type X = Result<number>;\n",
+    ],
+    [
+      'src-renderer importing src-shared',
+      'src-renderer/lib/planted.ts',
+      "import { INVOKE_CHANNELS } from '../../src-shared/contract/contract';\nexport const x = INVOKE_CHANNELS;\n",
+    ],
+    [
+      'src-main/core importing Node, src-shared and itself',
+      'src-main/core/app/planted.ts',
+      "import path from 'node:path';\nimport { readFile } from 'fs/promises';\nimport { INVOKE_CHANNELS } from '../../../src-shared/contract/contract';\nimport { invokeHandler } from './invoke-handler';\nexport const x = [path, readFile, INVOKE_CHANNELS, invokeHandler];\n",
+    ],
+    [
+      'src-main/core/downloads importing the state folder and the errors',
+      'src-main/core/downloads/planted.ts',
+      "import { StateDatabase } from '../state/state-database';\nimport { MlsoError } from '../errors';\nexport const x = [StateDatabase, MlsoError];\n",
+    ],
+    [
+      'src-main/core/campaigns importing the downloads and the state folder',
+      'src-main/core/campaigns/planted.ts',
+      "import type { DownloadEngine } from '../downloads/download-engine';\nimport { StateDatabase } from '../state/state-database';\nexport type X = DownloadEngine;\nexport const x = StateDatabase;\n",
+    ],
+    [
+      'src-main/electron importing electron and the core',
+      'src-main/electron/planted.ts',
+      "import { app } from 'electron';\nimport { createAppCore } from '../core/app/app-core';\nexport const x = [app, createAppCore];\n",
+    ],
     ['src-main/web importing the emulator', 'src-main/web/planted.ts', "import { createEmulator } from '../emulator';\nexport const x = createEmulator;\n"],
-    ['scripts/ importing src-main and Node', 'scripts/bench/planted.ts', "import path from 'node:path';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [path, createEmulator];\n"],
-    ['test/ importing scripts/ and src-main', 'test/faults/planted.ts', "import { MIB } from '../../scripts/bench/scenario';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [MIB, createEmulator];\n"],
+    [
+      'scripts/ importing src-main and Node',
+      'scripts/bench/planted.ts',
+      "import path from 'node:path';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [path, createEmulator];\n",
+    ],
+    [
+      'test/ importing scripts/ and src-main',
+      'test/faults/planted.ts',
+      "import { MIB } from '../../scripts/bench/scenario';\nimport { createEmulator } from '../../src-main/emulator';\nexport const x = [MIB, createEmulator];\n",
+    ],
   ];
 
   it.each(cleanTexts)('pass a clean text: %s', async (_what, filePath, code) => {

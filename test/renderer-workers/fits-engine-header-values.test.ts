@@ -13,7 +13,9 @@ describe("the app's header list", () => {
     const bytes = new Uint8Array(readFileSync(path.join(FIXTURES, 'typed-cards.fits')));
     const opened = new FitsEngine().open(bytes, 'typed-cards.fits');
     const shown = new Map(opened.hdus[0]!.cards.map((card) => [card.keyword, card.value]));
-    expect(Object.fromEntries(['BZERO', 'BZINT', 'X', 'Y', 'Z', 'E5', 'BLANK', 'PASTSAFE', 'BIG', 'CPLX', 'FLAG', 'HUGE'].map((key) => [key, shown.get(key)]))).toEqual({
+    expect(
+      Object.fromEntries(['BZERO', 'BZINT', 'X', 'Y', 'Z', 'E5', 'BLANK', 'PASTSAFE', 'BIG', 'CPLX', 'FLAG', 'HUGE'].map((key) => [key, shown.get(key)])),
+    ).toEqual({
       BZERO: '32768.0',
       BZINT: '32768',
       X: '226.0',

@@ -46,7 +46,9 @@ function messageUnder(field: HTMLElement): string | null {
 describe('instruments and products', () => {
   it('lists both instruments with coverage and links, and says what to do first', async () => {
     const { fake } = await renderApp();
-    const options = within(select('Instrument')).getAllByRole('option').map((option) => option.textContent);
+    const options = within(select('Instrument'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
     expect(options).toContain('COSMO K-Coronagraph (KCor)');
     expect(options).toContain('Upgraded Coronal Multi-Polarimeter (UCoMP)');
     screen.getByText('Choose an instrument and press Search.');
@@ -63,12 +65,11 @@ describe('instruments and products', () => {
     const { fake } = await renderApp();
     await choose('Instrument', 'kcor');
     await waitFor(() => expect(select('Product').value).toBe('pb'));
-    expect(within(select('Product')).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'pB (pb)',
-      'NRGF (nrgf)',
-      'pB avg (pbavg)',
-      'All (all)',
-    ]);
+    expect(
+      within(select('Product'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['pB (pb)', 'NRGF (nrgf)', 'pB avg (pbavg)', 'All (all)']);
     await screen.findByText('polarized brightness image');
     expect(fake.callsTo('catalog:product')).toEqual([{ instrument: 'kcor', product: 'pb' }]);
 
@@ -105,7 +106,9 @@ describe('filter fields follow the product metadata', () => {
     await renderApp();
     await chooseProduct('ucomp', 'l2');
     expect(visibleFilters()).toEqual(FILTER_FIELDS);
-    const regions = within(select('Wave region')).getAllByRole('option').map((option) => (option as HTMLOptionElement).value);
+    const regions = within(select('Wave region'))
+      .getAllByRole('option')
+      .map((option) => (option as HTMLOptionElement).value);
     expect(regions).toEqual(['', '637', '706', '789', '1074', '1079']);
     await choose('Product', 'density');
     await waitFor(() => expect(visibleFilters()).toEqual(['Start date', 'End date', 'Carrington rotation', 'Every']));

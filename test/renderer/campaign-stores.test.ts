@@ -53,7 +53,7 @@ describe('the campaign form store', () => {
     expect(form.form).toBeNull();
   });
 
-  it("keeps the form and what was typed when the core refuses, until dismissed or closed", async () => {
+  it('keeps the form and what was typed when the core refuses, until dismissed or closed', async () => {
     const { list, form } = stores([{ name: 'Eclipse' }]);
     await list.load();
     form.startNew([KCOR_PB_DAY]);

@@ -101,7 +101,8 @@ describe('new and edit', () => {
     await type(name, 'Eclipse');
     const layout = textbox('Folder layout');
     await type(layout, '../{instrument}');
-    const message = 'The folder layout "../{instrument}" goes up or stays with "." or "..". Use folders and placeholders inside the campaign folder, e.g. {instrument}/{product}/{yyyy}/{mm}/{dd}.';
+    const message =
+      'The folder layout "../{instrument}" goes up or stays with "." or "..". Use folders and placeholders inside the campaign folder, e.g. {instrument}/{product}/{yyyy}/{mm}/{dd}.';
     await screen.findByText(message);
     expect(layout.getAttribute('aria-invalid')).toBe('true');
     expect(layout.getAttribute('aria-describedby')).toContain('campaign-layout-error');
@@ -259,7 +260,11 @@ describe('sync', () => {
     await openCampaigns([{ name: 'Shared', lastSyncAt: lastSync.at, lastSync, files: { onDisk: 1, differs: 1, queued: 1 } }]);
     const shared = card('Shared');
     const table = within(shared).getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Query', 'Listed', 'New', 'On disk', 'Differs', 'Queued', 'Failed', 'Missing']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Query', 'Listed', 'New', 'On disk', 'Differs', 'Queued', 'Failed', 'Missing']);
     within(shared).getByText(/1 file differs from the shared file list \(another SHA-256; kept, not counted on disk\): waves\/c\.fts\./);
     within(shared).getByText('2 files moved to a new place in the layout: synoptic/a.fts → waves/a.fts, synoptic/b.fts → waves/b.fts (fetched there).');
   });
@@ -305,11 +310,11 @@ describe('verify', () => {
     within(report).getByText('1 unexpected');
     within(report).getByText('0 failed');
     const files = within(report).getByRole('list', { name: 'Files with problems' });
-    expect(within(files).getAllByRole('listitem').map((item) => item.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
-      'missing kcor/20250324_180000_kcor_l2_pb.fts',
-      'changed kcor/20250324_180001_kcor_l2_pb.fts',
-      'unexpected kcor/notes.txt',
-    ]);
+    expect(
+      within(files)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent?.replace(/\s+/g, ' ').trim()),
+    ).toEqual(['missing kcor/20250324_180000_kcor_l2_pb.fts', 'changed kcor/20250324_180001_kcor_l2_pb.fts', 'unexpected kcor/notes.txt']);
     within(report).getByText('Sync fetches the missing and changed files again.');
     // The list is reloaded: the two files verify took off the disk are now missing.
     await waitFor(() => within(card('Eclipse')).getByText('2 missing'));
@@ -336,7 +341,9 @@ describe('verify', () => {
 
   it('names a file sync refuses with its reason, and shows the rarer problems only when there are some', async () => {
     const { fake } = await openCampaigns([{ name: 'Deep', files: { onDisk: 2 } }]);
-    fake.campaigns.verifyProblems = [{ path: 'a/very/long/path.fts', problem: 'refused', reason: 'its path would be 4,200 bytes, more than the system allows (4,095)' }];
+    fake.campaigns.verifyProblems = [
+      { path: 'a/very/long/path.fts', problem: 'refused', reason: 'its path would be 4,200 bytes, more than the system allows (4,095)' },
+    ];
     await fireEvent.click(within(card('Deep')).getByRole('button', { name: 'Verify' }));
     const report = await within(card('Deep')).findByRole('group', { name: 'Verify report' });
     within(report).getByText('Verify found problems');
@@ -389,11 +396,15 @@ describe('export', () => {
     await within(panel).findByText('Exported 2024-eclipse-manifest.csv.');
     expect(saved).toEqual([{ fileName: '2024-eclipse-manifest.csv', href: 'blob:fake/1' }]);
     expect(blobs[0]?.type).toBe('text/csv');
-    expect(await blobText(blobs[0]!)).toBe('date-obs,instrument,product,filename\n,kcor,pb,20250324_180000_kcor_l2_pb.fts\n,kcor,pb,20250324_180001_kcor_l2_pb.fts\n');
+    expect(await blobText(blobs[0]!)).toBe(
+      'date-obs,instrument,product,filename\n,kcor,pb,20250324_180000_kcor_l2_pb.fts\n,kcor,pb,20250324_180001_kcor_l2_pb.fts\n',
+    );
     expect(fake.callsTo('campaigns:export')).toEqual([{ name: '2024 Eclipse', format: 'csv' }]);
 
     const acknowledgement = within(panel).getByRole('textbox', { name: 'Acknowledgement for your paper' }) as HTMLTextAreaElement;
-    expect(acknowledgement.value).toBe('This work uses data from the Mauna Loa Solar Observatory: COSMO K-Coronagraph (KCor) (https://doi.org/10.5065/D69G5JV8).');
+    expect(acknowledgement.value).toBe(
+      'This work uses data from the Mauna Loa Solar Observatory: COSMO K-Coronagraph (KCor) (https://doi.org/10.5065/D69G5JV8).',
+    );
     await fireEvent.click(within(panel).getByRole('button', { name: 'Copy' }));
     await within(panel).findByText('Copied.');
     expect(writeText).toHaveBeenCalledWith(acknowledgement.value);
@@ -410,7 +421,12 @@ describe('export', () => {
     await within(panel).findByText('Exported eclipse.campaign.json.');
     expect(fake.callsTo('campaigns:export')).toEqual([{ name: 'Eclipse', format: 'campaign', includeFiles: true }]);
     expect(saved.map((entry) => entry.fileName)).toEqual(['eclipse.campaign.json']);
-    expect(JSON.parse(await blobText(blobs[0]!))).toEqual({ name: 'Eclipse', layout: '{yyyy}', queries: [KCOR_PB_DAY], files: ['20250324_180000_kcor_l2_pb.fts'] });
+    expect(JSON.parse(await blobText(blobs[0]!))).toEqual({
+      name: 'Eclipse',
+      layout: '{yyyy}',
+      queries: [KCOR_PB_DAY],
+      files: ['20250324_180000_kcor_l2_pb.fts'],
+    });
   });
 });
 

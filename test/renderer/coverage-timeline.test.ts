@@ -75,7 +75,9 @@ describe('the coverage timeline', () => {
 
   it('marks the Carrington rotations under the dates', () => {
     const { container } = renderTimeline();
-    const rotations = within(container.querySelector<HTMLElement>('.rotations')!).getAllByText(/^CR \d+$/).map((mark) => mark.textContent);
+    const rotations = within(container.querySelector<HTMLElement>('.rotations')!)
+      .getAllByText(/^CR \d+$/)
+      .map((mark) => mark.textContent);
     // 2025-03-17 to 03-24 lies inside rotation 2295 (2025-03-02 to 03-29).
     expect(rotations).toEqual(['CR 2295']);
     const dates = [...container.querySelectorAll('.axis:not(.rotations) .mark')].map((mark) => mark.textContent);
@@ -102,7 +104,10 @@ describe('the coverage timeline', () => {
     expect(onSelectSpan).not.toHaveBeenCalled();
     await fireEvent.pointerUp(slider, { clientX: xOfBin(3 * 24 + 6), pointerId: 1 });
     expect(onSelectSpan).toHaveBeenCalledOnce();
-    expect(onSelectSpan).toHaveBeenCalledWith({ startMs: ms('2025-03-18T18:00:00'), endMs: ms('2025-03-20T07:00:00') }, '2025-03-18 18:00 – 2025-03-20 07:00 UT');
+    expect(onSelectSpan).toHaveBeenCalledWith(
+      { startMs: ms('2025-03-18T18:00:00'), endMs: ms('2025-03-20T07:00:00') },
+      '2025-03-18 18:00 – 2025-03-20 07:00 UT',
+    );
     expect(container.querySelector('rect.picked')).not.toBeNull();
     // Once picked, hovering tells single bins again.
     await fireEvent.pointerMove(slider, { clientX: xOfBin(4 * 24 + 18), pointerId: 1 });
@@ -115,7 +120,10 @@ describe('the coverage timeline', () => {
     await fireEvent.pointerDown(slider, { clientX: xOfBin(3 * 24 + 6), button: 0, pointerId: 1 });
     await fireEvent.pointerMove(slider, { clientX: xOfBin(24 + 18), pointerId: 1 });
     await fireEvent.pointerUp(slider, { clientX: xOfBin(24 + 18), pointerId: 1 });
-    expect(onSelectSpan).toHaveBeenCalledWith({ startMs: ms('2025-03-18T18:00:00'), endMs: ms('2025-03-20T07:00:00') }, '2025-03-18 18:00 – 2025-03-20 07:00 UT');
+    expect(onSelectSpan).toHaveBeenCalledWith(
+      { startMs: ms('2025-03-18T18:00:00'), endMs: ms('2025-03-20T07:00:00') },
+      '2025-03-18 18:00 – 2025-03-20 07:00 UT',
+    );
   });
 
   it('keyboard: focus lands on the first bin with files, arrows move, Shift+arrows select, Enter picks', async () => {
@@ -161,13 +169,18 @@ describe('a campaign’s timeline, split by state', () => {
 
   it('stacks each bar by state, with a legend, and the tooltip names the states', async () => {
     const { container, slider } = renderTimeline({ breakdown });
-    const byState = (state: string): number[] => [...container.querySelectorAll<SVGRectElement>(`rect.bar.state-${state}`)].map((bar) => Number(bar.dataset['bin']));
+    const byState = (state: string): number[] =>
+      [...container.querySelectorAll<SVGRectElement>(`rect.bar.state-${state}`)].map((bar) => Number(bar.dataset['bin']));
     expect(byState('onDisk')).toEqual([18, 19, 20]);
     expect(byState('queued')).toEqual([42, 43]);
     expect(byState('failed')).toEqual([44]);
     expect(byState('missing')).toHaveLength(15);
     const legend = screen.getByRole('list', { name: 'States' });
-    expect(within(legend).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['on disk', 'queued', 'failed', 'missing']);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['on disk', 'queued', 'failed', 'missing']);
     await fireEvent.pointerMove(slider, { clientX: xOfBin(44), pointerId: 1 });
     expect(container.querySelector('.tip')?.textContent).toBe('2025-03-18 20:00 – 21:00 UT: 240 files (240 failed)');
   });
@@ -177,9 +190,16 @@ describe('a campaign’s timeline, split by state', () => {
     const states: CoverageState[] = ['onDisk', 'differs', 'differs'];
     const bins = coverageBins(dates, { startMs: ms('2025-03-24'), endMs: ms('2025-03-25') });
     const { container } = renderTimeline({ bins, breakdown: breakdownByState(bins, dates, (index) => states[index]!) });
-    expect([...container.querySelectorAll('rect.bar')].map((bar) => [...bar.classList].find((name) => name.startsWith('state-')))).toEqual(['state-onDisk', 'state-differs']);
+    expect([...container.querySelectorAll('rect.bar')].map((bar) => [...bar.classList].find((name) => name.startsWith('state-')))).toEqual([
+      'state-onDisk',
+      'state-differs',
+    ]);
     const legend = screen.getByRole('list', { name: 'States' });
-    expect(within(legend).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['on disk', 'differ from the shared list', 'queued', 'failed', 'missing']);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['on disk', 'differ from the shared list', 'queued', 'failed', 'missing']);
   });
 
   it('splits a bar in proportion, the states stacked in order from the bottom', () => {

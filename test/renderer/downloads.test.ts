@@ -257,8 +257,18 @@ describe('the work in progress now', () => {
   it('counts as active only the files moving now; the rest wait in Queued', async () => {
     const jobs = [...queue(), ...Array.from({ length: 6 }, (_, index) => makeJob(20 + index, `20250324_22000${index}_kcor_l2_pb.fts`, 'queued'))];
     const { table } = await openDownloads({ jobs });
-    expect(screen.getByRole('radio', { name: /^Active/ }).textContent?.replace(/\s+/g, ' ').trim()).toBe('Active 1');
-    expect(screen.getByRole('radio', { name: /^Queued/ }).textContent?.replace(/\s+/g, ' ').trim()).toBe('Queued 7');
+    expect(
+      screen
+        .getByRole('radio', { name: /^Active/ })
+        .textContent?.replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('Active 1');
+    expect(
+      screen
+        .getByRole('radio', { name: /^Queued/ })
+        .textContent?.replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('Queued 7');
     await fireEvent.click(screen.getByRole('radio', { name: /^Active/ }));
     await waitFor(() => expect(within(table).queryByText(B)).toBeNull());
     within(table).getByText(A);
@@ -268,7 +278,9 @@ describe('the work in progress now', () => {
 describe('sizes and names', () => {
   it('labels the three sizes: listed in the results, received and on disk in the queue', async () => {
     const { table } = await openDownloads();
-    const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent?.trim());
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.trim());
     expect(headers).toEqual(expect.arrayContaining(['Received', 'On disk']));
     expect(headers).not.toContain('Size');
     // The finished file: 2.5 MB came over the network, 4.9 MB were written (decompressed).

@@ -2,7 +2,21 @@
 // their products, generated listings, a download queue and settings. Tests can replace any channel's handler,
 // make a channel fail with an ErrorData, emit events, and read back every call made.
 import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../../src-shared/api/schemas';
-import type { AppInfo, CampaignChannel, ArgsOf, ContractClient, ContractHandlers, EventChannel, EventChannels, FilesQuery, InvokeChannel, RawBridge, Result, ResultOf, SessionState } from '../../src-shared/contract/contract';
+import type {
+  AppInfo,
+  CampaignChannel,
+  ArgsOf,
+  ContractClient,
+  ContractHandlers,
+  EventChannel,
+  EventChannels,
+  FilesQuery,
+  InvokeChannel,
+  RawBridge,
+  Result,
+  ResultOf,
+  SessionState,
+} from '../../src-shared/contract/contract';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
@@ -165,7 +179,10 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
 
 export function overallOf(jobs: readonly JobView[], extra: Partial<OverallProgress> = {}): OverallProgress {
   const speed = jobs.reduce((sum, job) => sum + (job.state === 'active' ? job.speed : 0), 0);
-  const remaining = jobs.reduce((sum, job) => sum + (job.state === 'active' || job.state === 'queued' ? Math.max(0, job.expectedSize - job.bytesReceived) : 0), 0);
+  const remaining = jobs.reduce(
+    (sum, job) => sum + (job.state === 'active' || job.state === 'queued' ? Math.max(0, job.expectedSize - job.bytesReceived) : 0),
+    0,
+  );
   return {
     ...countsOf(jobs),
     speed,
@@ -428,7 +445,8 @@ export class FakeContract implements ContractClient {
       const skipped: { filename: string; reason: string }[] = [];
       for (const file of files) {
         if (known.has(file.filename)) skipped.push({ filename: file.filename, reason: 'already in the queue' });
-        else added.push(makeJob(this.nextJobId++, file.filename, 'queued', { instrument: file.instrument, product: file.product, expectedSize: file.filesize }));
+        else
+          added.push(makeJob(this.nextJobId++, file.filename, 'queued', { instrument: file.instrument, product: file.product, expectedSize: file.filesize }));
       }
       for (const job of added) this.jobs.push(job);
       if (added.length > 0) this.emitProgress(added);
@@ -518,7 +536,11 @@ export interface CampaignSeed {
   files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number };
 }
 
-export const KCOR_PB_DAY: CampaignQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' } };
+export const KCOR_PB_DAY: CampaignQuery = {
+  instrument: 'kcor',
+  product: 'pb',
+  filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-25', every: '2hours' },
+};
 
 export class FakeCampaigns {
   readonly states = new Map<string, FakeCampaignState>();
@@ -619,7 +641,8 @@ export class FakeCampaigns {
       },
       'campaigns:sync': async ({ name }) => {
         const state = this.get(name);
-        if (!this.fake.session.signedIn) throw new FakeFailure({ kind: 'session', message: 'Sign in to sync: the archive serves files to registered users only.' });
+        if (!this.fake.session.signedIn)
+          throw new FakeFailure({ kind: 'session', message: 'Sign in to sync: the archive serves files to registered users only.' });
         state.syncing = true;
         this.changed();
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'listing', listed: 0 });
@@ -641,7 +664,14 @@ export class FakeCampaigns {
             seen.add(file.filename);
             state.listed.set(file.filename, file.instrument);
           }
-          return { query, ...this.syncCounts(state, files.map((file) => file.filename), known) };
+          return {
+            query,
+            ...this.syncCounts(
+              state,
+              files.map((file) => file.filename),
+              known,
+            ),
+          };
         });
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'checking', listed: seen.size });
         this.fake.emit('campaigns:sync-progress', { campaign: name, phase: 'queueing', listed: seen.size });
@@ -669,7 +699,14 @@ export class FakeCampaigns {
           instrument,
           product: 'pb',
           dateObs: null,
-          state: state.onDisk.has(filename) || state.differs.has(filename) ? ('done' as const) : state.queued.has(filename) ? ('queued' as const) : state.failed.has(filename) ? ('failed' as const) : null,
+          state:
+            state.onDisk.has(filename) || state.differs.has(filename)
+              ? ('done' as const)
+              : state.queued.has(filename)
+                ? ('queued' as const)
+                : state.failed.has(filename)
+                  ? ('failed' as const)
+                  : null,
           standing: (['onDisk', 'differs', 'queued', 'failed'] as const).find((standing) => state[standing].has(filename)) ?? ('missing' as const),
           jobId: null,
         }));
@@ -720,7 +757,10 @@ export class FakeCampaigns {
         try {
           shared = JSON.parse(text) as typeof shared;
         } catch {
-          throw new FakeFailure({ kind: 'invalid-input', message: 'This file is not a campaign file (it is not JSON); export one with Export, Campaign file.' });
+          throw new FakeFailure({
+            kind: 'invalid-input',
+            message: 'This file is not a campaign file (it is not JSON); export one with Export, Campaign file.',
+          });
         }
         if (!Array.isArray(shared.queries)) throw new FakeFailure({ kind: 'invalid-input', message: 'This file is not a campaign file: it lists no queries.' });
         return this.handlers()['campaigns:create']({
@@ -734,7 +774,17 @@ export class FakeCampaigns {
   }
 
   private newState(campaign: Campaign): FakeCampaignState {
-    return { campaign, listed: new Map(), onDisk: new Set(), differs: new Set(), queued: new Set(), failed: new Set(), syncing: false, cancelRequested: false, lastSync: null };
+    return {
+      campaign,
+      listed: new Map(),
+      onDisk: new Set(),
+      differs: new Set(),
+      queued: new Set(),
+      failed: new Set(),
+      syncing: false,
+      cancelRequested: false,
+      lastSync: null,
+    };
   }
 
   private get(name: string): FakeCampaignState {
@@ -746,7 +796,8 @@ export class FakeCampaigns {
   private checkedName(raw: string): string {
     const checked = checkCampaignName(raw);
     if (!checked.ok) throw new FakeFailure({ kind: 'invalid-input', message: checked.message });
-    if (this.states.has(checked.name)) throw new FakeFailure({ kind: 'invalid-input', message: `A campaign named "${checked.name}" exists already; choose another name.` });
+    if (this.states.has(checked.name))
+      throw new FakeFailure({ kind: 'invalid-input', message: `A campaign named "${checked.name}" exists already; choose another name.` });
     return checked.name;
   }
 

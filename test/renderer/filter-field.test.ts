@@ -65,7 +65,10 @@ describe('the filter fields', () => {
     if (field.kind === 'select') {
       expect(control.tagName).toBe('SELECT');
       const options = within(control).getAllByRole('option') as HTMLOptionElement[];
-      expect(options.map((option) => [option.value, option.textContent])).toEqual([['', field.emptyLabel], ...field.choices.map((choice) => [choice.value, choice.label])]);
+      expect(options.map((option) => [option.value, option.textContent])).toEqual([
+        ['', field.emptyLabel],
+        ...field.choices.map((choice) => [choice.value, choice.label]),
+      ]);
       await fireEvent.change(control, { target: { value: SAMPLES[filter.name] } });
     } else {
       expect(control).toBe(screen.getByRole('textbox', { name: filter.label }));

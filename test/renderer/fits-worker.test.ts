@@ -161,9 +161,7 @@ describe('the FITS worker client', () => {
   it('passes the reader’s message on as it is, naming the file', async () => {
     const client = new FitsClient(inThreadPort());
     const truncated = gradientFits({ width: 64, height: 64 }).subarray(0, 2880 + 4096);
-    await expect(client.open(truncated, 'cut.fts')).rejects.toThrow(
-      new FitsViewerError("cut.fts ends after 4,096 of 16,384 bytes of HDU 0's data.", 'fits'),
-    );
+    await expect(client.open(truncated, 'cut.fts')).rejects.toThrow(new FitsViewerError("cut.fts ends after 4,096 of 16,384 bytes of HDU 0's data.", 'fits'));
     await expect(client.open(NOT_FITS, 'page.fts')).rejects.toMatchObject({ kind: 'fits', message: expect.stringMatching(/^page\.fts is not a FITS file/) });
     // Cut where its empty primary HDU ends, with three extensions declared, as downloads judge it.
     await expect(client.open(emptyPrimary([['NEXTEND', 3]]), 'ucomp.fts')).rejects.toThrow(
@@ -189,7 +187,9 @@ describe('the FITS worker client', () => {
     });
     const waiting = client.open(gradientFits(), 'a.fts');
     ports[0]!.crash('its script could not be loaded');
-    await expect(waiting).rejects.toThrow('The image viewer stopped (its script could not be loaded). Try again; if it keeps failing, restart MLSO Downloader.');
+    await expect(waiting).rejects.toThrow(
+      'The image viewer stopped (its script could not be loaded). Try again; if it keeps failing, restart MLSO Downloader.',
+    );
     expect(ports[0]!.closed).toBe(true);
     await expect(client.open(gradientFits(), 'a.fts')).resolves.toMatchObject({ fileName: 'a.fts' });
     expect(ports).toHaveLength(2);

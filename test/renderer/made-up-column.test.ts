@@ -47,7 +47,9 @@ describe('a made-up listing field added to the column table', () => {
     selection.reset(FILES.length);
     render(ResultsTable, { props: { files: FILES, selection, columns: columnsShown(FILES, TABLE) } });
     const grid = screen.getByRole('grid', { name: 'Files found' });
-    const headers = within(grid).getAllByRole('columnheader').map((header) => header.textContent?.trim());
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.trim());
     expect(headers).toEqual(['', 'Date-obs (UT)', 'File name', 'Listed size', 'Polarization']);
     expect(grid.style.getPropertyValue('--columns')).toBe('32px 156px minmax(240px, 340px) 88px 96px minmax(0, 1fr)');
     const cells = within(grid.querySelector<HTMLElement>('#file-row-0')!).getAllByRole('gridcell');
@@ -78,7 +80,18 @@ describe('a made-up listing field added to the column table', () => {
     };
     const rows = manifestRows([stored], TABLE);
     expect(Object.keys(rows[0]!)).toEqual([
-      'date_obs', 'instrument', 'product', 'filename', 'wave_region', 'obs_plan', 'polarization', 'url', 'local_path', 'size_on_disk', 'sha256', 'downloaded_at',
+      'date_obs',
+      'instrument',
+      'product',
+      'filename',
+      'wave_region',
+      'obs_plan',
+      'polarization',
+      'url',
+      'local_path',
+      'size_on_disk',
+      'sha256',
+      'downloaded_at',
     ]);
     // A campaign keeps only the fields its tables have columns for, so the made-up one's value is not known.
     expect(rows[0]!.polarization).toBeNull();

@@ -37,9 +37,27 @@ async function openCampaignPlayer(count: number) {
     const file = frameFile(k);
     fake.fileBytes.set(100 + k, file.bytes);
     fake.jobs.push(makeJob(100 + k, file.name, 'done'));
-    files.push({ relativePath: file.name, filename: file.name, instrument: 'kcor', product: 'pb', dateObs: file.dateObs, state: 'done', standing: 'onDisk', jobId: 100 + k });
+    files.push({
+      relativePath: file.name,
+      filename: file.name,
+      instrument: 'kcor',
+      product: 'pb',
+      dateObs: file.dateObs,
+      state: 'done',
+      standing: 'onDisk',
+      jobId: 100 + k,
+    });
   }
-  files.push({ relativePath: 'missing.fts', filename: 'missing.fts', instrument: 'kcor', product: 'pb', dateObs: '2025-03-24T17:00:00', state: null, standing: 'missing', jobId: null });
+  files.push({
+    relativePath: 'missing.fts',
+    filename: 'missing.fts',
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: '2025-03-24T17:00:00',
+    state: null,
+    standing: 'missing',
+    jobId: null,
+  });
   fake.handle('campaigns:files', () => files);
   await renderApp(fake);
   await fireEvent.click(screen.getByRole('button', { name: 'Campaigns' }));
@@ -132,7 +150,11 @@ describe('the sequence player', () => {
   it(`reads ${PREFETCH_FRAMES} frames ahead of the one shown, not the whole sequence`, async () => {
     const { fake, dialog } = await openCampaignPlayer(12);
     await frameShown(dialog, 1, frameFile(1).dateObs);
-    const frameReads = () => fake.callsTo('files:read').map(({ id }) => id - 100).filter((k) => k >= 1);
+    const frameReads = () =>
+      fake
+        .callsTo('files:read')
+        .map(({ id }) => id - 100)
+        .filter((k) => k >= 1);
     await waitFor(() => expect(frameReads()).toEqual([1, 2, 3, 4]));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(frameReads()).toEqual([1, 2, 3, 4]);
@@ -171,7 +193,11 @@ describe('the sequence player', () => {
     const fake = new FakeContract({ session: SIGNED_IN, listingSize: 10 });
     const listing = fake.listingFor({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }).files;
     // Three of the listed files are downloaded (queued in another order), one is still queued, one is another search's.
-    for (const [id, index] of [[7, 6], [8, 2], [9, 4]] as const) {
+    for (const [id, index] of [
+      [7, 6],
+      [8, 2],
+      [9, 4],
+    ] as const) {
       fake.jobs.push(makeJob(id, listing[index]!.filename, 'done'));
       fake.fileBytes.set(id, gradientFits({ offset: index }));
     }

@@ -85,7 +85,10 @@ describe('the quick-look', () => {
     within(table).getByRole('row', { name: 'COMMENT A gradient written for the quick-look tests' });
     within(header).getByText('9 cards');
     await fireEvent.input(within(header).getByRole('searchbox', { name: 'Filter header cards' }), { target: { value: 'naxis' } });
-    const keywords = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    const keywords = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
     expect(keywords).toEqual(['NAXIS', 'NAXIS1', 'NAXIS2']);
     within(header).getByText('3 of 9 cards');
     // Values and comments are searched too.
@@ -133,7 +136,9 @@ describe('the quick-look', () => {
     const cut = concat(emptyPrimary([['NEXTEND', 4]]), extension, extension).subarray(0, 2880 * 3);
     const { jobs } = await openDownloads({ 6: cut });
     const dialog = await quickLookAt(jobs[0]!.localName);
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(`${jobs[0]!.localName} ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4).`);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      `${jobs[0]!.localName} ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4).`,
+    );
     expect(within(dialog).queryByRole('img')).toBeNull();
   });
 

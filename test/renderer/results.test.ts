@@ -75,7 +75,9 @@ describe('summary line', () => {
 
   it('adds wave region and observing plan columns for UCoMP', async () => {
     const { grid } = await search({ listingSize: 10 }, 'ucomp');
-    const headers = within(grid).getAllByRole('columnheader').map((header) => header.textContent?.trim());
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.trim());
     expect(headers).toEqual(['', 'Date-obs (UT)', 'File name', 'Listed size', 'Wave region', 'Observing plan']);
     within(row(grid, 0)).getByText('1074');
     within(row(grid, 0)).getByText('synoptic-original-lines.cbk');

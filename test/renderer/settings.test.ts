@@ -172,7 +172,9 @@ describe('settings', () => {
     const { fake } = await openSettings();
     const allow = screen.getByRole('checkbox', { name: 'Other servers Allow downloads from other servers' }) as HTMLInputElement;
     expect(allow.checked).toBe(false);
-    expect(document.getElementById(allow.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/refused unless this is on; your session never goes there/);
+    expect(document.getElementById(allow.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
+      /refused unless this is on; your session never goes there/,
+    );
     await fireEvent.click(allow);
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Saved.');

@@ -21,7 +21,10 @@ describe('campaign names: one rule for the same name', () => {
 
   it('refuses a name of invisible characters only', () => {
     for (const invisible of ['\u200b', '\u200b\u200c\u200d', ' \u2060 ', '\ufeff', '\u3164', '\u2800\u2800', '\u0301', '\u00a0\u2003']) {
-      expect(checkCampaignName(invisible), JSON.stringify(invisible)).toMatchObject({ ok: false, message: expect.stringContaining('Give the campaign a name') });
+      expect(checkCampaignName(invisible), JSON.stringify(invisible)).toMatchObject({
+        ok: false,
+        message: expect.stringContaining('Give the campaign a name'),
+      });
     }
     expect(checkCampaignName('a\u200b')).toEqual({ ok: true, name: 'a\u200b' });
   });

@@ -60,7 +60,12 @@ describe('dates', () => {
 });
 
 describe('Carrington rotation', () => {
-  it.each([['2295', '2295'], [2296, '2296'], ['1', '1'], ['007', '7']])('accepts %j', (input, sent) => {
+  it.each([
+    ['2295', '2295'],
+    [2296, '2296'],
+    ['1', '1'],
+    ['007', '7'],
+  ])('accepts %j', (input, sent) => {
     expect(checkFilterValue('cr', input)).toEqual({ ok: true, value: sent });
   });
   it.each(['0', '-3', '2295.5', 'abc', '2e3'])('refuses %j', (input) => {

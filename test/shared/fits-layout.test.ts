@@ -43,7 +43,11 @@ describe('a FITS stream that holds what its headers declare', () => {
   });
 
   it('a primary HDU without data', () => {
-    const bytes = header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]]);
+    const bytes = header([
+      ['SIMPLE', true],
+      ['BITPIX', 8],
+      ['NAXIS', 0],
+    ]);
     expectEverySplit(bytes, { complete: true, bytes: 2880 }, 2880);
   });
 
@@ -71,7 +75,7 @@ describe('a FITS stream shorter than its headers declare', () => {
     expectEverySplit(bytes, { complete: false, arrived: bytes.length, declared: 2880 + 64 * 64 * 4 }, bytes.length);
   });
 
-  it("an extension whose data did not arrive", () => {
+  it('an extension whose data did not arrive', () => {
     const { parts } = multiHduFile();
     const bytes = Buffer.concat(parts.slice(0, 6));
     expectEverySplit(bytes, { complete: false, arrived: bytes.length, declared: bytes.length + 12 * 100 + 500 }, bytes.length);
@@ -105,15 +109,22 @@ describe('a multi-extension stream judged by the NEXTEND of its primary header',
 
   it('cut at every HDU boundary before the last: incomplete, with how many of the declared HDUs arrived', () => {
     const { parts } = declaring(3);
-    for (const [kept, hdus] of [[1, 1], [3, 2], [5, 3]] as const) {
+    for (const [kept, hdus] of [
+      [1, 1],
+      [3, 2],
+      [5, 3],
+    ] as const) {
       const bytes = Buffer.concat(parts.slice(0, kept));
       expectEverySplit(bytes, { complete: false, arrived: bytes.length, hdus, declaredHdus: 4 }, bytes.length);
     }
   });
 
-  it("cut inside the padding of a data unit that is not the last declared: incomplete", () => {
+  it('cut inside the padding of a data unit that is not the last declared: incomplete', () => {
     const { parts } = declaring(3);
-    for (const [kept, short, hdus] of [[3, 100, 2], [5, 1, 3]] as const) {
+    for (const [kept, short, hdus] of [
+      [3, 100, 2],
+      [5, 1, 3],
+    ] as const) {
       const bytes = Buffer.concat(parts.slice(0, kept)).subarray(0, -short);
       expectEverySplit(bytes, { complete: false, arrived: bytes.length, hdus, declaredHdus: 4 }, bytes.length);
     }
@@ -127,7 +138,12 @@ describe('a multi-extension stream judged by the NEXTEND of its primary header',
   });
 
   it('NEXTEND is not taken as a promise without EXTEND = T', () => {
-    const bytes = header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['NEXTEND', 2]]);
+    const bytes = header([
+      ['SIMPLE', true],
+      ['BITPIX', 8],
+      ['NAXIS', 0],
+      ['NEXTEND', 2],
+    ]);
     expectEverySplit(bytes, { complete: true, bytes: 2880 }, 2880);
   });
 
@@ -176,7 +192,14 @@ describe('a FITS stream whose headers make no sense', () => {
   const corrupt = (bytes: Buffer, passed: number): void => expectEverySplit(bytes, { fault: 'corrupt', offset: 0 }, passed);
 
   it('a header with no END in the first 1000 blocks', () => {
-    const endless = header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]], { fillerCards: 36 * 1000 });
+    const endless = header(
+      [
+        ['SIMPLE', true],
+        ['BITPIX', 8],
+        ['NAXIS', 0],
+      ],
+      { fillerCards: 36 * 1000 },
+    );
     const bytes = endless.subarray(0, 1001 * 2880);
     for (const size of [80, 2879, 2880, 2881, 1 << 20]) {
       const result = walk(bytes, size);
@@ -193,19 +216,45 @@ describe('a FITS stream whose headers make no sense', () => {
     ['a missing axis', [['NAXIS', 3]]],
     ['a negative PCOUNT', [['PCOUNT', -1]]],
   ] as const)('%s', (_name, changes) => {
-    const cards = new Map<string, string | number | boolean>([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 2], ['NAXIS1', 10], ['NAXIS2', 10]]);
+    const cards = new Map<string, string | number | boolean>([
+      ['SIMPLE', true],
+      ['BITPIX', 8],
+      ['NAXIS', 2],
+      ['NAXIS1', 10],
+      ['NAXIS2', 10],
+    ]);
     for (const [keyword, value] of changes) cards.set(keyword, value);
     const bytes = Buffer.concat([header([...cards]), dataUnit(100)]);
     corrupt(bytes, 2880);
   });
 
   it('missing BITPIX or NAXIS', () => {
-    corrupt(header([['SIMPLE', true], ['NAXIS', 0]]), 2880);
-    corrupt(header([['SIMPLE', true], ['BITPIX', 8]]), 2880);
+    corrupt(
+      header([
+        ['SIMPLE', true],
+        ['NAXIS', 0],
+      ]),
+      2880,
+    );
+    corrupt(
+      header([
+        ['SIMPLE', true],
+        ['BITPIX', 8],
+      ]),
+      2880,
+    );
   });
 
   it('an extension with a broken header is corrupt at its own offset', () => {
-    const bytes = Buffer.concat([image64, header([['XTENSION', 'IMAGE'], ['BITPIX', 16], ['NAXIS', 1], ['NAXIS1', 'many']])]);
+    const bytes = Buffer.concat([
+      image64,
+      header([
+        ['XTENSION', 'IMAGE'],
+        ['BITPIX', 16],
+        ['NAXIS', 1],
+        ['NAXIS1', 'many'],
+      ]),
+    ]);
     expectEverySplit(bytes, { fault: 'corrupt', offset: image64.length }, bytes.length);
   });
 

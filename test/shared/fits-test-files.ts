@@ -34,7 +34,13 @@ export function primaryHeader(length: number, extra: readonly (readonly [string,
 
 /** Primary header of a float32 square image, as KCor's level 2 files have. */
 export function imageHeader(size: number): Buffer {
-  return header([['SIMPLE', true], ['BITPIX', -32], ['NAXIS', 2], ['NAXIS1', size], ['NAXIS2', size]]);
+  return header([
+    ['SIMPLE', true],
+    ['BITPIX', -32],
+    ['NAXIS', 2],
+    ['NAXIS1', size],
+    ['NAXIS2', size],
+  ]);
 }
 
 /**
@@ -43,18 +49,49 @@ export function imageHeader(size: number): Buffer {
  * to the primary header (NEXTEND, for one). `parts` alternate header and data: the primary header alone, then
  * each extension's header and data unit.
  */
-export function multiHduFile(
-  options: { longHeader?: boolean; unpaddedEnd?: boolean; primaryCards?: readonly (readonly [string, CardValue])[] } = {},
-): { bytes: Buffer; parts: Buffer[] } {
+export function multiHduFile(options: { longHeader?: boolean; unpaddedEnd?: boolean; primaryCards?: readonly (readonly [string, CardValue])[] } = {}): {
+  bytes: Buffer;
+  parts: Buffer[];
+} {
   const parts = [
     header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['EXTEND', true], ...(options.primaryCards ?? [])], { fillerCards: options.longHeader ? 50 : 0 }),
-    header([['XTENSION', 'IMAGE'], ['BITPIX', -32], ['NAXIS', 2], ['NAXIS1', 30], ['NAXIS2', 20], ['PCOUNT', 0], ['GCOUNT', 1], ['EXTNAME', 'I']]),
+    header([
+      ['XTENSION', 'IMAGE'],
+      ['BITPIX', -32],
+      ['NAXIS', 2],
+      ['NAXIS1', 30],
+      ['NAXIS2', 20],
+      ['PCOUNT', 0],
+      ['GCOUNT', 1],
+      ['EXTNAME', 'I'],
+    ]),
     dataUnit(30 * 20 * 4),
-    header([['XTENSION', 'IMAGE'], ['BITPIX', 16], ['NAXIS', 3], ['NAXIS1', 40], ['NAXIS2', 40], ['NAXIS3', 2], ['PCOUNT', 0], ['GCOUNT', 1]], {
-      fillerCards: options.longHeader ? 40 : 0,
-    }),
+    header(
+      [
+        ['XTENSION', 'IMAGE'],
+        ['BITPIX', 16],
+        ['NAXIS', 3],
+        ['NAXIS1', 40],
+        ['NAXIS2', 40],
+        ['NAXIS3', 2],
+        ['PCOUNT', 0],
+        ['GCOUNT', 1],
+      ],
+      {
+        fillerCards: options.longHeader ? 40 : 0,
+      },
+    ),
     dataUnit(40 * 40 * 2 * 2),
-    header([['XTENSION', 'BINTABLE'], ['BITPIX', 8], ['NAXIS', 2], ['NAXIS1', 12], ['NAXIS2', 100], ['PCOUNT', 500], ['GCOUNT', 1], ['TFIELDS', 1]]),
+    header([
+      ['XTENSION', 'BINTABLE'],
+      ['BITPIX', 8],
+      ['NAXIS', 2],
+      ['NAXIS1', 12],
+      ['NAXIS2', 100],
+      ['PCOUNT', 500],
+      ['GCOUNT', 1],
+      ['TFIELDS', 1],
+    ]),
     dataUnit(12 * 100 + 500, { unpadded: options.unpaddedEnd ?? false }),
   ];
   return { bytes: Buffer.concat(parts), parts };

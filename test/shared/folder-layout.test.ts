@@ -61,7 +61,9 @@ describe('folder layout templates', () => {
     });
     const all = '{dd}-{mm}-{yyyy}/{obs_plan}_{wave_region}/{product}.{instrument}';
     expect(placeEntry(all, UCOMP)).toBe('24-03-2025/synoptic-original-lines.cbk_1074/l2.ucomp');
-    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03', 'wave-region': 1074.5, 'obs-plan': Number.NaN })).toBe('unknown-unknown-unknown/unknown_1074.5/l2.ucomp');
+    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03', 'wave-region': 1074.5, 'obs-plan': Number.NaN })).toBe(
+      'unknown-unknown-unknown/unknown_1074.5/l2.ucomp',
+    );
     expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03-24', 'wave-region': ' 789 ', 'obs-plan': null })).toBe('24-03-2025/unknown_789/l2.ucomp');
   });
 

@@ -95,7 +95,12 @@ describe('web mode under malformed WebSocket frames', () => {
 describe('web mode and the size of messages', () => {
   it('takes a message of exactly the limit, closes the connection whose message is one byte over (1009), and serves the others', async () => {
     const limit = 64 * 1024;
-    const server = await startWebServer({ rendererFolder: await rendererFolder(), port: 0, handlers: { 'app:info': () => ({ transport: 'web' }) } as unknown as ContractHandlers, maxMessageBytes: limit });
+    const server = await startWebServer({
+      rendererFolder: await rendererFolder(),
+      port: 0,
+      handlers: { 'app:info': () => ({ transport: 'web' }) } as unknown as ContractHandlers,
+      maxMessageBytes: limit,
+    });
     const small = addressOf(server.openUrl);
     /** An app:info invoke padded with white space to `size` bytes. */
     const invokeOfSize = (id: number, size: number) => {
@@ -175,7 +180,9 @@ describe('web mode under malformed HTTP', () => {
   it('refuses an upgrade that is not a valid WebSocket handshake without falling over', async () => {
     const badKey = upgradeRequest(address.port, `/ws?token=${address.token}`).replace(/Sec-WebSocket-Key: \S+/, 'Sec-WebSocket-Key: short');
     expect(await exchange(address.port, badKey)).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await exchange(address.port, upgradeRequest(address.port, `/ws?token=${address.token}`).replace('Upgrade: websocket', 'Upgrade: h2c'))).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await exchange(address.port, upgradeRequest(address.port, `/ws?token=${address.token}`).replace('Upgrade: websocket', 'Upgrade: h2c'))).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     await expectStillServing(address);
   });
 });

@@ -162,7 +162,9 @@ describe('web mode', () => {
       return messages.find(match)!;
     };
     ws.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'app:info', args: null }));
-    expect(await messageWhere((m) => m.type === 'result' && m.id === 1)).toMatchObject({ result: { ok: true, value: { transport: 'web', serverUrl: emulator().url } } });
+    expect(await messageWhere((m) => m.type === 'result' && m.id === 1)).toMatchObject({
+      result: { ok: true, value: { transport: 'web', serverUrl: emulator().url } },
+    });
     ws.send(JSON.stringify({ type: 'invoke', id: 2, channel: 'session:sign-in', args: { email: 'nobody@example.org' } }));
     expect(await messageWhere((m) => m.type === 'result' && m.id === 2)).toMatchObject({ result: { ok: false, error: { kind: 'unknown-user' } } });
     ws.send(JSON.stringify({ type: 'invoke', id: 3, channel: 'session:sign-in', args: { email: DEMO_EMAIL } }));

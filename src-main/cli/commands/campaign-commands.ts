@@ -65,7 +65,14 @@ export async function runCampaignCommand(
   }
   try {
     tellRecovery(context, state);
-    return await runOnLedger(context, new CampaignService({ ledger: state.ledger, state: state.state, client: context.client }), subcommand, first, options, importing);
+    return await runOnLedger(
+      context,
+      new CampaignService({ ledger: state.ledger, state: state.state, client: context.client }),
+      subcommand,
+      first,
+      options,
+      importing,
+    );
   } finally {
     state.close();
     if (importing) await importing.handle.close();
@@ -121,7 +128,9 @@ async function created(context: CliContext, service: CampaignService, options: C
   const overview = service.overview(campaign);
   if (options.json) printJson(context.out, overview);
   else {
-    context.out.info(`Created campaign "${text(campaign.name)}": ${describeQuery(campaign.queries[0]!)}, files in ${text(campaign.folder)}${campaign.layout ? ` by ${campaign.layout}` : ''}.`);
+    context.out.info(
+      `Created campaign "${text(campaign.name)}": ${describeQuery(campaign.queries[0]!)}, files in ${text(campaign.folder)}${campaign.layout ? ` by ${campaign.layout}` : ''}.`,
+    );
     context.out.info(`Fetch its files with: mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL`);
   }
   return EXIT_OK;
@@ -130,7 +139,10 @@ async function created(context: CliContext, service: CampaignService, options: C
 async function added(context: CliContext, service: CampaignService, options: CampaignCommandOptions, name: string): Promise<number> {
   const campaign = await service.addQuery(name, queryFrom(options));
   if (options.json) printJson(context.out, service.overview(campaign));
-  else context.out.info(`Added ${describeQuery(campaign.queries.at(-1)!)} to "${text(campaign.name)}" (${campaign.queries.length} queries). Its files join at the next sync.`);
+  else
+    context.out.info(
+      `Added ${describeQuery(campaign.queries.at(-1)!)} to "${text(campaign.name)}" (${campaign.queries.length} queries). Its files join at the next sync.`,
+    );
   return EXIT_OK;
 }
 
@@ -194,7 +206,9 @@ async function updated(context: CliContext, service: CampaignService, name: stri
       result.leftForSync > 0
         ? ` ${plural(result.leftForSync, 'file was', 'files were')} not on disk as downloaded (missing or changed): \`mlso-dl campaign sync ${shellWord(campaign.name)} -u EMAIL\` fetches ${result.leftForSync === 1 ? 'it' : 'them'} to the new places.`
         : '';
-    context.out.info(`"${text(campaign.name)}" now ${layout}: ${plural(result.moved, 'file', 'files')} moved to ${result.moved === 1 ? 'its' : 'their'} new place${result.moved === 1 ? '' : 's'}.${left}`);
+    context.out.info(
+      `"${text(campaign.name)}" now ${layout}: ${plural(result.moved, 'file', 'files')} moved to ${result.moved === 1 ? 'its' : 'their'} new place${result.moved === 1 ? '' : 's'}.${left}`,
+    );
   }
   return EXIT_OK;
 }
@@ -215,7 +229,8 @@ function verified(context: CliContext, report: VerifyReport, options: CampaignCo
   const bad = report.missing + report.changed + report.failed + report.refused;
   if (options.json) printJson(context.out, report);
   else {
-    for (const problem of report.problems) context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
+    for (const problem of report.problems)
+      context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
     context.out.info(
       `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
         (report.refused > 0 ? `, ${report.refused} refused by sync` : '') +
@@ -242,9 +257,16 @@ async function exported(context: CliContext, service: CampaignService, name: str
     }
   } else await writeWholeFile(target, result.text);
   if (options.json) {
-    printJson(context.out, { campaign: service.store.require(name).name, format, out: target === '-' ? null : path.resolve(target), acknowledgement: result.acknowledgement });
+    printJson(context.out, {
+      campaign: service.store.require(name).name,
+      format,
+      out: target === '-' ? null : path.resolve(target),
+      acknowledgement: result.acknowledgement,
+    });
   } else if (target !== '-') {
-    context.out.info(`Wrote the ${format === 'campaign' ? 'campaign file' : `${format.toUpperCase()} manifest`} of "${text(name)}" to ${path.resolve(target)}.`);
+    context.out.info(
+      `Wrote the ${format === 'campaign' ? 'campaign file' : `${format.toUpperCase()} manifest`} of "${text(name)}" to ${path.resolve(target)}.`,
+    );
     if (format !== 'campaign') context.out.result(result.acknowledgement.trimEnd());
   }
   return EXIT_OK;
@@ -263,7 +285,9 @@ async function imported(context: CliContext, service: CampaignService, file: Cam
   const overview = service.overview(campaign);
   if (options.json) printJson(context.out, { ...overview, refused });
   else {
-    context.out.info(`Imported campaign "${text(campaign.name)}" (${campaign.queries.length} queries, ${overview.counts.files} files listed) into ${text(campaign.folder)}.`);
+    context.out.info(
+      `Imported campaign "${text(campaign.name)}" (${campaign.queries.length} queries, ${overview.counts.files} files listed) into ${text(campaign.folder)}.`,
+    );
     for (const refusal of refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
     if (moreRefused > 0) context.out.error(`refused: ${moreRefused} more files, for the same reasons.`);
     if (autoSyncNotTaken !== null) {
@@ -354,7 +378,8 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
       out.error(`mlso-dl: ${opened.engine.overall().pauseReason?.message ?? 'The download queue was paused.'} Run the same command again to continue.`);
       return EXIT_FAILURE;
     }
-    for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true })) out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
+    for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true }))
+      out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
     // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download; one
     // that differs from the shared file list is not the file the campaign promised.
     return report.total.failed + report.total.missing + report.total.differs + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -388,7 +413,9 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {
-    context.out.info(`Moved ${report.moved.length} ${report.moved.length === 1 ? 'file' : 'files'} to a new place in the layout (the archive lists ${report.moved.length === 1 ? 'it' : 'them'} with other values):`);
+    context.out.info(
+      `Moved ${report.moved.length} ${report.moved.length === 1 ? 'file' : 'files'} to a new place in the layout (the archive lists ${report.moved.length === 1 ? 'it' : 'them'} with other values):`,
+    );
   }
   for (const move of report.moved) {
     const how = move.movedOnDisk ? '' : ` (fetched there: the copy at ${text(move.from)} was missing or changed)`;

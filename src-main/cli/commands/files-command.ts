@@ -52,7 +52,9 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
  */
 async function printListing(context: CliContext, request: FilesRequest, json: boolean): Promise<number> {
   const { out, signal } = context;
-  const format: { add(entries: readonly FileEntry[]): string; end(listing: FileListing): string } = json ? new StreamedListingJson() : new StreamedFilesTable({ header: !out.quiet });
+  const format: { add(entries: readonly FileEntry[]): string; end(listing: FileListing): string } = json
+    ? new StreamedListingJson()
+    : new StreamedFilesTable({ header: !out.quiet });
   try {
     const { listing, count } = await context.client.streamFiles(request, (entries) => out.resultPart(format.add(entries), signal), { signal });
     await out.resultPart(format.end(listing), signal);

@@ -37,7 +37,14 @@ export async function mockServerCommand(context: CliContext, options: MockServer
     ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),
     ...(options.resetRate !== undefined ? { resetRate: options.resetRate } : {}),
     ...(options.sessionLifetime !== undefined ? { sessionLifetimeSeconds: options.sessionLifetime } : {}),
-    ...(options.registered !== undefined ? { registeredEmails: options.registered.split(',').map((e) => e.trim()).filter(Boolean) } : {}),
+    ...(options.registered !== undefined
+      ? {
+          registeredEmails: options.registered
+            .split(',')
+            .map((e) => e.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(options.bodyForm !== undefined ? { bodyForm: options.bodyForm } : {}),
     ...(options.byteRanges === false ? { byteRanges: false } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
@@ -50,7 +57,9 @@ export async function mockServerCommand(context: CliContext, options: MockServer
   } else {
     context.out.result(`MLSO API emulator listening on ${emulator.url}`);
   }
-  context.out.info(`Registered e-mail${emulator.options.registeredEmails.length === 1 ? '' : 's'}: ${emulator.options.registeredEmails.join(', ') || DEMO_EMAIL}`);
+  context.out.info(
+    `Registered e-mail${emulator.options.registeredEmails.length === 1 ? '' : 's'}: ${emulator.options.registeredEmails.join(', ') || DEMO_EMAIL}`,
+  );
   context.out.info(`Try: mlso-dl --base-url ${emulator.url} instruments      (Ctrl-C stops the server)`);
   await new Promise<void>((resolve) => {
     if (context.signal?.aborted) resolve();

@@ -55,7 +55,9 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
       // The PNG is compressed as its rows are made: neither the image nor its grey levels are ever held whole.
       const shownSize = size === undefined ? image : shrunkSize(image.width, image.height, size);
       const stream = new GreyPngStream(shownSize.width, shownSize.height);
-      const shown = decoded(() => streamedQuicklookRows(image, { percents, stretch, ...(size === undefined ? {} : { maxSize: size }) }, (grey, rows) => stream.addRows(grey, rows)));
+      const shown = decoded(() =>
+        streamedQuicklookRows(image, { percents, stretch, ...(size === undefined ? {} : { maxSize: size }) }, (grey, rows) => stream.addRows(grey, rows)),
+      );
       return { image, clip: shown.clip, shown, png: stream.finish() };
     } finally {
       opened.close();

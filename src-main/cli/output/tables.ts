@@ -34,14 +34,19 @@ export function instrumentsTable(instruments: readonly InstrumentSummary[], styl
   }));
   const nameWidth = widest(rows, (row) => row.name, 44);
   const head = [`${pad('ID', 8)} ${pad('Instrument name', nameWidth)} Dates available`, `${rule(8)} ${rule(nameWidth)} ${rule(23)}`];
-  return styled(head, rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`), style);
+  return styled(
+    head,
+    rows.map((row) => `${pad(row.id, 8)} ${pad(row.name, nameWidth)} ${row.dates}`),
+    style,
+  );
 }
 
 /** A plain table of text columns, left-aligned and two spaces apart (the last one unpadded); every cell escaped. */
 export function columnsTable(head: readonly string[], rows: readonly (readonly string[])[], style: TableStyle = WITH_HEADER): string {
   const cells = rows.map((row) => row.map(cell));
   const widths = head.map((title, column) => widest(cells, (row) => row[column] ?? '', title.length));
-  const line = (values: readonly string[]): string => values.map((value, column) => (column === values.length - 1 ? value : pad(value, widths[column]!))).join('  ');
+  const line = (values: readonly string[]): string =>
+    values.map((value, column) => (column === values.length - 1 ? value : pad(value, widths[column]!))).join('  ');
   return styled([line(head), line(widths.map(rule))], cells.map(line), style);
 }
 

@@ -148,7 +148,10 @@ export class FileListingParser {
   private checkSizes(): void {
     const inFilesNow = this.inFiles ? this.bytesSeen - this.filesStart : 0;
     if (this.inFiles && this.bytesSeen - this.elementStart > MAX_ENTRY_BYTES) {
-      this.failure = new InvalidResponseError(this.url, `files[${this.taken + this.entries.length}] is longer than ${MAX_ENTRY_BYTES / 1024} KB, far beyond any file entry`);
+      this.failure = new InvalidResponseError(
+        this.url,
+        `files[${this.taken + this.entries.length}] is longer than ${MAX_ENTRY_BYTES / 1024} KB, far beyond any file entry`,
+      );
     } else if (this.bytesSeen - this.closedFilesBytes - inFilesNow > MAX_OUTSIDE_FILES_BYTES) {
       this.failure = new InvalidResponseError(this.url, `the answer holds more than ${MAX_OUTSIDE_FILES_BYTES / 1024 / 1024} MB besides its files`);
     }

@@ -114,7 +114,11 @@ export class HttpTransport {
    * deadline, the idle timeout and the size cap hold until `read` is done, and the connection is closed
    * if `read` stops early.
    */
-  async readAnswer<T>(url: string, options: AnswerOptions, read: (response: HttpResponse<AsyncIterable<Buffer>>, reader: AnswerReader) => Promise<T>): Promise<T> {
+  async readAnswer<T>(
+    url: string,
+    options: AnswerOptions,
+    read: (response: HttpResponse<AsyncIterable<Buffer>>, reader: AnswerReader) => Promise<T>,
+  ): Promise<T> {
     const watch = new RequestWatch({ idleMs: options.timeoutMs ?? this.limits.timeoutMs, deadlineMs: this.limits.answerDeadlineMs, signal: options.signal });
     let current = url;
     let raw: Readable | undefined;
@@ -191,7 +195,8 @@ export class HttpTransport {
 
   private async once(url: string, kind: RequestKind, signal: AbortSignal, extraHeaders: Record<string, string>): Promise<HttpResponse<Readable>> {
     this.log?.(url);
-    const headers: Record<string, string> = kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*', ...extraHeaders };
+    const headers: Record<string, string> =
+      kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*', ...extraHeaders };
     const cookie = await this.cookies.headerFor(url);
     if (cookie) headers['Cookie'] = cookie;
     const response = await this.axios.get(url, {
@@ -251,7 +256,9 @@ export async function textOf(chunks: AsyncIterable<Buffer>, limit = Infinity): P
     if (length >= limit) break;
   }
   // A byte-order mark is no part of the JSON (axios dropped it too when it decoded text for us).
-  return Buffer.concat(pieces).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(pieces)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 function toNetworkError(error: unknown, url: string): NetworkError {

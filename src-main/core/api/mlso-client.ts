@@ -23,7 +23,15 @@ import { ApiServer } from './api-server';
 import { normaliseSettings, type ClientSettings } from './client-settings';
 import { checkDownloadAddress, type DownloadFence } from './download-fence';
 import { FileListingParser } from './file-listing-parser';
-import { HttpTransport, textOf, type AnswerReader, type DownloadRequestOptions, type HttpResponse, type RequestLogger, type RequestOptions } from './http-transport';
+import {
+  HttpTransport,
+  textOf,
+  type AnswerReader,
+  type DownloadRequestOptions,
+  type HttpResponse,
+  type RequestLogger,
+  type RequestOptions,
+} from './http-transport';
 import { parseJsonAnswer } from './json-answer';
 import { SessionCookieJar } from './session-cookie-jar';
 

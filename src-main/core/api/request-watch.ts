@@ -44,7 +44,8 @@ export class RequestWatch {
   /** Something arrived: the idle timer starts again. */
   heard(): void {
     clearTimeout(this.idleTimer);
-    if (this.cause === undefined && this.pausedAt === undefined && this.clocks.idleMs > 0) this.idleTimer = setTimeout(() => this.stop('idle'), this.clocks.idleMs);
+    if (this.cause === undefined && this.pausedAt === undefined && this.clocks.idleMs > 0)
+      this.idleTimer = setTimeout(() => this.stop('idle'), this.clocks.idleMs);
   }
 
   /**

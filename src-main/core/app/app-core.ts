@@ -72,7 +72,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const kept = new KeptListings();
   const signedIn = async (): Promise<boolean> => (await session.state()).signedIn;
-  const campaigns = new AppCampaigns({ service: new CampaignService({ ledger: opened.ledger, state: opened.state, client }), engine, settings, signedIn, emit });
+  const campaigns = new AppCampaigns({
+    service: new CampaignService({ ledger: opened.ledger, state: opened.state, client }),
+    engine,
+    settings,
+    signedIn,
+    emit,
+  });
   campaigns.autoSync.start();
   const info = (): AppInfo => ({
     version: options.version,

@@ -124,7 +124,10 @@ export class AppCampaigns {
     } catch (error) {
       const data = toErrorData(error);
       // A sync the user cancelled has not failed: it ends, and what it queued stays queued.
-      emit('campaigns:sync-progress', data.kind === 'cancelled' ? { campaign, phase: 'done', listed: 0 } : { campaign, phase: 'failed', listed: 0, message: data.message });
+      emit(
+        'campaigns:sync-progress',
+        data.kind === 'cancelled' ? { campaign, phase: 'done', listed: 0 } : { campaign, phase: 'failed', listed: 0, message: data.message },
+      );
       throw error;
     } finally {
       this.running.delete(key);

@@ -56,10 +56,12 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
     work();
     return null;
   };
-  const onJob = (work: (id: number) => void) => ({ id }: { id: number }): null => {
-    work(id);
-    return null;
-  };
+  const onJob =
+    (work: (id: number) => void) =>
+    ({ id }: { id: number }): null => {
+      work(id);
+      return null;
+    };
   return {
     'downloads:enqueue': async (request) => {
       if (!(await deps.signedIn())) throw new SignInRequiredError();

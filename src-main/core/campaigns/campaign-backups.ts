@@ -119,7 +119,13 @@ export function restoreCampaigns(store: CampaignStore, backups: CampaignBackups)
       // Two copies whose names are the same name by today's rule ("Été" and "été", from before it) are two
       // campaigns: the second comes back as "été (2)", and its copy goes by that name from now on.
       const name = store.freeName(campaign.name);
-      const created = store.create({ name, folder: campaign.folder, layout: campaign.layout, queries: campaign.queries, autoSyncHours: campaign.autoSyncHours });
+      const created = store.create({
+        name,
+        folder: campaign.folder,
+        layout: campaign.layout,
+        queries: campaign.queries,
+        autoSyncHours: campaign.autoSyncHours,
+      });
       if (name !== campaign.name) {
         backups.save(created);
         backups.forget(campaign.name);
@@ -141,7 +147,9 @@ export function describeCampaignRestore(restore: CampaignRestore): string {
       : names.length === 1
         ? [`The campaign ${names[0]} was restored from its copy in ${restore.folder}.`]
         : [`The campaigns ${names.slice(0, -1).join(', ')} and ${names.at(-1)} were restored from their copies in ${restore.folder}.`];
-  const unreadable = restore.unreadable.map(({ file, reason }) => `The campaign copy ${file} could not be read (${reason.replace(/\.$/, '')}); it was left as it is.`);
+  const unreadable = restore.unreadable.map(
+    ({ file, reason }) => `The campaign copy ${file} could not be read (${reason.replace(/\.$/, '')}); it was left as it is.`,
+  );
   return [...restored, ...unreadable].join(' ');
 }
 

@@ -7,7 +7,15 @@
 import { TokenParser, TokenParserError, TokenType, Tokenizer, TokenizerError, type ParsedTokenInfo } from '@streamparser/json';
 import type { z } from 'zod';
 import { InvalidInputError } from '../errors';
-import { MAX_CAMPAIGN_FILE_BYTES, campaignFileSchema, checkedCampaign, notReadable, sharedFileSchema, type ReadCampaignFile, type SharedFile } from './campaign-file';
+import {
+  MAX_CAMPAIGN_FILE_BYTES,
+  campaignFileSchema,
+  checkedCampaign,
+  notReadable,
+  sharedFileSchema,
+  type ReadCampaignFile,
+  type SharedFile,
+} from './campaign-file';
 
 /** The most one element of `files` may take: some 150 times a real entry (about 450 bytes). */
 const MAX_SHARED_ENTRY_BYTES = 64 * 1024;
@@ -167,7 +175,9 @@ export class CampaignFileReader {
       throw entryTooLong(this.entryCount);
     }
     if (this.bytesSeen - this.filesBytes - inFilesNow > MAX_OUTSIDE_FILES_BYTES) {
-      throw new InvalidInputError(`That is not a campaign file this version can read (it holds more than ${MAX_OUTSIDE_FILES_BYTES / 1024 / 1024} MB besides its file list).`);
+      throw new InvalidInputError(
+        `That is not a campaign file this version can read (it holds more than ${MAX_OUTSIDE_FILES_BYTES / 1024 / 1024} MB besides its file list).`,
+      );
     }
   }
 
@@ -191,7 +201,9 @@ function parsedAs<T>(schema: z.ZodType<T>, value: unknown, at: (string | number)
 }
 
 const entryTooLong = (index: number): InvalidInputError =>
-  new InvalidInputError(`That is not a campaign file this version can read (files[${index}] is longer than ${MAX_SHARED_ENTRY_BYTES / 1024} KB, far beyond any file entry).`);
+  new InvalidInputError(
+    `That is not a campaign file this version can read (files[${index}] is longer than ${MAX_SHARED_ENTRY_BYTES / 1024} KB, far beyond any file entry).`,
+  );
 
 const notJson = (): InvalidInputError =>
   new InvalidInputError('That is not a campaign file: it is not JSON. Export one with `campaign export NAME --format campaign`.');

@@ -40,7 +40,13 @@ export const campaignFileSchema = z.object({
   version: z.literal(CAMPAIGN_FILE_VERSION),
   name: z.string(),
   layout: z.string().max(500),
-  autoSyncHours: z.number().int().min(1).max(24 * 365).nullable().optional(),
+  autoSyncHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .nullable()
+    .optional(),
   queries: z
     .array(
       z.object({

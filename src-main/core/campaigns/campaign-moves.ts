@@ -115,7 +115,11 @@ export async function moveWithin(campaignFolder: string, from: string, to: strin
 }
 
 async function removeEmptyFolders(campaignFolder: string, folder: string): Promise<void> {
-  for (let current = folder; path.relative(campaignFolder, current) !== '' && !path.relative(campaignFolder, current).startsWith('..'); current = path.dirname(current)) {
+  for (
+    let current = folder;
+    path.relative(campaignFolder, current) !== '' && !path.relative(campaignFolder, current).startsWith('..');
+    current = path.dirname(current)
+  ) {
     try {
       await rmdir(current);
     } catch {

@@ -211,7 +211,12 @@ export class CampaignService {
       case 'csv':
         return { fileName: `${base}-manifest.csv`, mediaType: 'text/csv', text: manifestCsv(manifestRows(files)), acknowledgement: thanks };
       case 'json':
-        return { fileName: `${base}-manifest.json`, mediaType: 'application/json', text: manifestJson(campaign, manifestRows(files), thanks), acknowledgement: thanks };
+        return {
+          fileName: `${base}-manifest.json`,
+          mediaType: 'application/json',
+          text: manifestJson(campaign, manifestRows(files), thanks),
+          acknowledgement: thanks,
+        };
       case 'campaign':
         return {
           fileName: `${base}.campaign.json`,

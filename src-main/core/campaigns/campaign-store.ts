@@ -203,7 +203,20 @@ export class CampaignStore {
           `UPDATE campaign_files SET relative_path = ?, target_path = ?, url = ?, instrument = ?, product = ?, date_obs = ?, wave_region = ?,
              obs_plan = ?, filesize = ?, expected_sha256 = COALESCE(expected_sha256, ?) WHERE campaign_id = ? AND relative_path = ?`,
         )
-        .run(to.relativePath, to.targetPath, to.url, to.instrument, to.product, to.dateObs, to.waveRegion, to.obsPlan, to.filesize, to.expectedSha256, id, from);
+        .run(
+          to.relativePath,
+          to.targetPath,
+          to.url,
+          to.instrument,
+          to.product,
+          to.dateObs,
+          to.waveRegion,
+          to.obsPlan,
+          to.filesize,
+          to.expectedSha256,
+          id,
+          from,
+        );
       if (jobId !== null) this.db.prepare('UPDATE jobs SET folder = ?, target_path = ? WHERE id = ?').run(path.dirname(to.targetPath), to.targetPath, jobId);
     })();
   }

@@ -39,7 +39,11 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
         else onDisk += 1;
       } else {
         problems.push({ path: file.relativePath, problem: 'changed' });
-        deps.ledger.markFailed(file.jobId, CHANGED_ON_DISK, `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`);
+        deps.ledger.markFailed(
+          file.jobId,
+          CHANGED_ON_DISK,
+          `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`,
+        );
       }
     } else if (file.state === 'failed' && file.lastErrorKind === CHANGED_ON_DISK) {
       // Found changed by an earlier verify and not fetched again since.

@@ -20,8 +20,6 @@ export class InsufficientSpaceError extends MlsoError {
     readonly neededBytes: number,
     readonly freeBytes: number,
   ) {
-    super(
-      `These files need about ${humanSize(neededBytes)} but only ${humanSize(freeBytes)} is free in ${folder}. Free some space or choose another folder.`,
-    );
+    super(`These files need about ${humanSize(neededBytes)} but only ${humanSize(freeBytes)} is free in ${folder}. Free some space or choose another folder.`);
   }
 }

@@ -146,7 +146,8 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   const sentLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const bodyLength = resumed ? (range?.length ?? (sentLength !== undefined ? resumed.bytes + sentLength : undefined)) : sentLength;
   // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter.
-  const worthKeeping = options.onResumePoint !== undefined && (bodyLength === undefined || bodyLength >= (options.resumableFromBytes ?? DEFAULT_RESUMABLE_FROM_BYTES));
+  const worthKeeping =
+    options.onResumePoint !== undefined && (bodyLength === undefined || bodyLength >= (options.resumableFromBytes ?? DEFAULT_RESUMABLE_FROM_BYTES));
   const keeping = resumed?.point ?? (worthKeeping ? newResumePoint(localName, response.headers) : undefined);
   if (!resumed) options.onResumePoint?.(keeping ?? null);
   const progress: DownloadProgress = { bytesReceived: resumed?.bytes ?? 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
@@ -276,7 +277,13 @@ async function openKeeper(file: string, flags: 'a' | 'wx'): Promise<Keeper> {
  * a body that ended early) keeps what arrived, flushed to disk so a crash after it does not lose it; any other
  * failure (bad content, a full disk) drops it, so the next attempt starts from the first byte.
  */
-async function settleKept(folder: string, point: ResumePoint, keeper: Keeper | undefined, failure: MlsoError | undefined, options: DownloadOptions): Promise<void> {
+async function settleKept(
+  folder: string,
+  point: ResumePoint,
+  keeper: Keeper | undefined,
+  failure: MlsoError | undefined,
+  options: DownloadOptions,
+): Promise<void> {
   const keep = failure !== undefined && isCutShort(failure);
   if (keeper) await closeKeeper(keeper, keep);
   if (keep) return;
@@ -374,7 +381,10 @@ function classify(error: unknown, target: DownloadTarget, url: string, stalled: 
   if (code === 'Z_DATA_ERROR') return new DownloadError('corrupt', `${target.filename} arrived corrupted (invalid compressed data); it was not saved.`);
   // The file fails with the reason; the other files go on.
   if (cannotWriteThere(code)) {
-    return new DownloadError('write-failed', `Cannot write ${target.filename} into ${target.folder} (${inPlainWords(code)}). Choose a folder you can write to.`);
+    return new DownloadError(
+      'write-failed',
+      `Cannot write ${target.filename} into ${target.folder} (${inPlainWords(code)}). Choose a folder you can write to.`,
+    );
   }
   if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || (error instanceof Error && error.message === 'aborted')) {
     return new NetworkError('reset', url);

@@ -166,10 +166,7 @@ export class DownloadLedger {
   /** Several jobs by id in one query (a progress update can name thousands); ids not found are left out. */
   getMany(ids: readonly number[]): Job[] {
     if (ids.length === 0) return [];
-    return this
-      .sql<[string], JobRow>('SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(ids))
-      .map(toJob);
+    return this.sql<[string], JobRow>('SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)).map(toJob);
   }
 
   findByTarget(targetPath: string): Job | undefined {
@@ -203,8 +200,20 @@ export class DownloadLedger {
       const stamp = now();
       return jobs.map((job) =>
         Number(
-          insert.run(job.url, job.instrument, job.product, job.dateObs, job.filename, job.folder, job.targetPath, job.state ?? 'queued', job.expectedSize, job.batchId, stamp, stamp)
-            .lastInsertRowid,
+          insert.run(
+            job.url,
+            job.instrument,
+            job.product,
+            job.dateObs,
+            job.filename,
+            job.folder,
+            job.targetPath,
+            job.state ?? 'queued',
+            job.expectedSize,
+            job.batchId,
+            stamp,
+            stamp,
+          ).lastInsertRowid,
         ),
       );
     });
@@ -212,13 +221,11 @@ export class DownloadLedger {
 
   /** Puts a known job back in the queue for a new request (re-running a command resumes it). */
   requeueForBatch(id: number, url: string, expectedSize: number, batchId: string | null): void {
-    this
-      .sql(
-        `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
+    this.sql(
+      `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, sha256 = NULL, temp_name = NULL, cleared = 0,
            bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
-      )
-      .run(url, expectedSize, batchId, now(), id);
+    ).run(url, expectedSize, batchId, now(), id);
     // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
 
@@ -240,18 +247,15 @@ export class DownloadLedger {
     }
     if (!filter.includeCleared) clauses.push('cleared = 0');
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-    return this
-      .sql<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
+    return this.sql<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
       .all(...values)
       .map(toJob);
   }
 
   counts(batchId?: string): StateCounts {
-    const rows = this
-      .sql<(string | number)[], { state: JobState; n: number }>(
-        `SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''} GROUP BY state`,
-      )
-      .all(...(batchId !== undefined ? [batchId] : []));
+    const rows = this.sql<(string | number)[], { state: JobState; n: number }>(
+      `SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''} GROUP BY state`,
+    ).all(...(batchId !== undefined ? [batchId] : []));
     const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
     for (const row of rows) counts[row.state] = row.n;
     return counts;
@@ -259,12 +263,10 @@ export class DownloadLedger {
 
   /** Listing sizes of the jobs still to do (queued or active): how many, how many with a known size, their sum. */
   pendingSizes(batchId?: string): PendingSizes {
-    const row = this
-      .sql<(string | number)[], { count: number; knownCount: number | null; knownBytes: number | null }>(
-        `SELECT COUNT(*) AS count, SUM(expected_size > 0) AS knownCount, SUM(expected_size) AS knownBytes FROM jobs
+    const row = this.sql<(string | number)[], { count: number; knownCount: number | null; knownBytes: number | null }>(
+      `SELECT COUNT(*) AS count, SUM(expected_size > 0) AS knownCount, SUM(expected_size) AS knownBytes FROM jobs
          WHERE state IN ('queued', 'active') AND cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
-      )
-      .get(...(batchId !== undefined ? [batchId] : []));
+    ).get(...(batchId !== undefined ? [batchId] : []));
     return { count: row?.count ?? 0, knownCount: row?.knownCount ?? 0, knownBytes: row?.knownBytes ?? 0 };
   }
 
@@ -274,16 +276,14 @@ export class DownloadLedger {
    */
   claimNext(nowMs: number, batchId?: string): Job | undefined {
     return this.transaction(() => {
-      const row = this
-        .sql<(string | number)[], JobRow>(
-          `SELECT * FROM jobs WHERE state = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+      const row = this.sql<(string | number)[], JobRow>(
+        `SELECT * FROM jobs WHERE state = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
            ${batchId !== undefined ? 'AND batch_id = ?' : ''} ORDER BY priority, id LIMIT 1`,
-        )
-        .get(...(batchId !== undefined ? [nowMs, batchId] : [nowMs]));
+      ).get(...(batchId !== undefined ? [nowMs, batchId] : [nowMs]));
       if (!row) return undefined;
       const stamp = now();
       this.sql(
-          `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
+        `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
              bytes_written = 0, sha256 = NULL, temp_name = NULL WHERE id = ?`,
       ).run(stamp, stamp, row.id);
       return this.get(row.id);
@@ -292,20 +292,21 @@ export class DownloadLedger {
 
   /** When the earliest waiting retry becomes runnable (ms since epoch), if any job waits. */
   nextRetryAt(batchId?: string): number | undefined {
-    const row = this
-      .sql<(string | number)[], { at: number | null }>(
-        `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE state = 'queued' AND next_attempt_at IS NOT NULL
+    const row = this.sql<(string | number)[], { at: number | null }>(
+      `SELECT MIN(next_attempt_at) AS at FROM jobs WHERE state = 'queued' AND next_attempt_at IS NOT NULL
          ${batchId !== undefined ? 'AND batch_id = ?' : ''}`,
-      )
-      .get(...(batchId !== undefined ? [batchId] : []));
+    ).get(...(batchId !== undefined ? [batchId] : []));
     return row?.at ?? undefined;
   }
 
   /** Where the job keeps the beginning of its body now (null: nothing kept); the bytes are set when an attempt stops. */
   setResumePoint(id: number, point: ResumePoint | null): void {
-    this
-      .sql('UPDATE jobs SET resume_name = ?, resume_validator = ?, resume_bytes = 0, updated_at = ? WHERE id = ?')
-      .run(point?.name ?? null, point?.validator ?? null, now(), id);
+    this.sql('UPDATE jobs SET resume_name = ?, resume_validator = ?, resume_bytes = 0, updated_at = ? WHERE id = ?').run(
+      point?.name ?? null,
+      point?.validator ?? null,
+      now(),
+      id,
+    );
   }
 
   /**
@@ -313,9 +314,11 @@ export class DownloadLedger {
    * it when a kept body is recorded, none otherwise): the queue's row says whether the file resumes or starts again.
    */
   recordStop(id: number, bytesReceived: number): void {
-    this
-      .sql('UPDATE jobs SET bytes_received = ?, resume_bytes = CASE WHEN resume_name IS NULL THEN 0 ELSE ? END WHERE id = ?')
-      .run(bytesReceived, bytesReceived, id);
+    this.sql('UPDATE jobs SET bytes_received = ?, resume_bytes = CASE WHEN resume_name IS NULL THEN 0 ELSE ? END WHERE id = ?').run(
+      bytesReceived,
+      bytesReceived,
+      id,
+    );
   }
 
   /** The kept bodies recorded in a folder (their names), so a start can tell them from ones nobody will resume. */
@@ -335,33 +338,27 @@ export class DownloadLedger {
 
   markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number }): void {
     const stamp = now();
-    this
-      .sql(
-        `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
+    this.sql(
+      `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
            finished_at = ?, updated_at = ? WHERE id = ?`,
-      )
-      .run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
+    ).run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
   }
 
   markFailed(id: number, kind: string, message: string): void {
     const stamp = now();
-    this
-      .sql(
-        `UPDATE jobs SET state = 'failed', last_error_kind = ?, last_error = ?, temp_name = NULL, next_attempt_at = NULL,
+    this.sql(
+      `UPDATE jobs SET state = 'failed', last_error_kind = ?, last_error = ?, temp_name = NULL, next_attempt_at = NULL,
            finished_at = ?, updated_at = ? WHERE id = ?`,
-      )
-      .run(kind, message, stamp, stamp, id);
+    ).run(kind, message, stamp, stamp, id);
   }
 
   /** Back to the queue after a failed attempt, not before `nextAttemptAt`. */
   scheduleRetry(id: number, nextAttemptAt: number | null, kind: string | null, message: string | null): void {
-    this
-      .sql(
-        `UPDATE jobs SET state = 'queued', next_attempt_at = ?, last_error_kind = ?, last_error = ?, temp_name = NULL,
+    this.sql(
+      `UPDATE jobs SET state = 'queued', next_attempt_at = ?, last_error_kind = ?, last_error = ?, temp_name = NULL,
            sha256 = NULL, updated_at = ? WHERE id = ?`,
-      )
-      .run(nextAttemptAt, kind, message, now(), id);
+    ).run(nextAttemptAt, kind, message, now(), id);
   }
 
   /** An attempt that ended for reasons of our own (pause, shutdown, a full disk) does not count. */
@@ -386,12 +383,10 @@ export class DownloadLedger {
 
   /** A failed or cancelled job gets a fresh set of attempts. */
   resetForRetry(id: number): void {
-    this
-      .sql(
-        `UPDATE jobs SET state = 'queued', attempts = 0, last_error = NULL, last_error_kind = NULL, next_attempt_at = NULL,
+    this.sql(
+      `UPDATE jobs SET state = 'queued', attempts = 0, last_error = NULL, last_error_kind = NULL, next_attempt_at = NULL,
            finished_at = NULL, updated_at = ? WHERE id = ?`,
-      )
-      .run(now(), id);
+    ).run(now(), id);
   }
 
   moveToFront(id: number): void {
@@ -408,8 +403,7 @@ export class DownloadLedger {
 
   /** Distinct folders of every job, for cleaning up after a crash. */
   folders(): string[] {
-    return this
-      .sql<[], { folder: string }>('SELECT DISTINCT folder FROM jobs')
+    return this.sql<[], { folder: string }>('SELECT DISTINCT folder FROM jobs')
       .all()
       .map((row) => row.folder);
   }

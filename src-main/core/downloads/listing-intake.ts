@@ -168,7 +168,10 @@ export class ListingIntake {
       const folded = fold(entry.filename);
       const sameButCase = this.foldedNames.get(folder, folded);
       if (sameButCase !== undefined) {
-        piece.rejected.push({ filename: entry.filename, reason: `its name differs from "${sameButCase}" only in letter case; many disks would store both as one file` });
+        piece.rejected.push({
+          filename: entry.filename,
+          reason: `its name differs from "${sameButCase}" only in letter case; many disks would store both as one file`,
+        });
         continue;
       }
       this.foldedNames.add(folder, folded, entry.filename);
@@ -213,7 +216,11 @@ export class ListingIntake {
           continue;
         }
         if (this.policy === 'keep-both') {
-          const localName = await keepBothName(candidate.folder, entry.filename, (target) => promised.has(target) || this.host.ledger.findByTarget(target) !== undefined);
+          const localName = await keepBothName(
+            candidate.folder,
+            entry.filename,
+            (target) => promised.has(target) || this.host.ledger.findByTarget(target) !== undefined,
+          );
           targetPath = path.join(candidate.folder, localName);
         }
       }

@@ -13,11 +13,7 @@ export interface BackoffSettings {
 
 export const DEFAULT_BACKOFF: BackoffSettings = { baseMs: 1_000, maxMs: 60_000 };
 
-export type FailureHandling =
-  | { action: 'retry'; retryAfterMs?: number }
-  | { action: 'renew-session' }
-  | { action: 'pause-queue' }
-  | { action: 'fail' };
+export type FailureHandling = { action: 'retry'; retryAfterMs?: number } | { action: 'renew-session' } | { action: 'pause-queue' } | { action: 'fail' };
 
 /** What to do about a failed attempt. */
 export function handlingFor(error: unknown): FailureHandling {

@@ -83,7 +83,10 @@ function freeName(wanted: string): string {
 
 /** 2025-03-24T21:03:04.567Z -> 20250324T210304Z: sortable, and valid in file names everywhere. */
 function compactTimestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** A problem that is not damage: names the file and the way forward; anything unforeseen passes through. */
@@ -97,7 +100,9 @@ function unavailable(file: string, error: unknown): unknown {
     return new LedgerUnavailableError(`The disk holding the download ledger ${file} is full. Free some space and try again.`);
   }
   if (isSqliteError(error, 'SQLITE_READONLY') || isSqliteError(error, 'SQLITE_PERM') || isSqliteError(error, 'SQLITE_AUTH')) {
-    return new LedgerUnavailableError(`Cannot write the download ledger ${file} (${detail}). Make it and the state folder writable, or use another --state-dir.`);
+    return new LedgerUnavailableError(
+      `Cannot write the download ledger ${file} (${detail}). Make it and the state folder writable, or use another --state-dir.`,
+    );
   }
   if (isSqliteError(error, 'SQLITE_CANTOPEN') || isSqliteError(error, 'SQLITE_IOERR') || fileSystemCode(error)) {
     return new LedgerUnavailableError(

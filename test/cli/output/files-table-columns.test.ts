@@ -59,7 +59,8 @@ describe('the files table, exactly', () => {
   });
 
   it('shows only the optional column some entry has a value for, and drops the header when asked', () => {
-    expect(table([ucomp(1, '1079', ''), ucomp(2, undefined, undefined), { ...kcor(3, 10), product: 'a-long-product-name', instrument: 'an-instrument' }])).toMatchInlineSnapshot(`
+    expect(table([ucomp(1, '1079', ''), ucomp(2, undefined, undefined), { ...kcor(3, 10), product: 'a-long-product-name', instrument: 'an-instrument' }]))
+      .toMatchInlineSnapshot(`
       "Date/time            Instrument    Product              Size (gz) Wave   Filename
       -------------------- ------------- ------------------- ---------- ------ ---------------------------------
       2025-03-24T20:06:01  ucomp         l2                     30.0 MB 1079   20250324.200601.ucomp.1079.l2.fts

@@ -45,7 +45,9 @@ describe('StreamedFilesTable', () => {
     const lines = linesOf(table.end());
     expect(lines).toHaveLength(2 + 3 + 2);
     // mlsoapi's widths: date 20, instrument 10, product 13, size 10 (right-aligned), then the name.
-    expect(lines[2]).toBe(`${'2025-03-24T21:03:00'.padEnd(20)} ${'kcor'.padEnd(10)} ${'pb'.padEnd(13)} ${'2.5 MB'.padStart(10)} 20250324_210300_kcor_l2_pb.fts`);
+    expect(lines[2]).toBe(
+      `${'2025-03-24T21:03:00'.padEnd(20)} ${'kcor'.padEnd(10)} ${'pb'.padEnd(13)} ${'2.5 MB'.padStart(10)} 20250324_210300_kcor_l2_pb.fts`,
+    );
     expect(lines.at(-1)).toMatch(/^3 files\s+7\.4 MB compressed \(KB = 1024 B\); files are saved decompressed$/);
   });
 

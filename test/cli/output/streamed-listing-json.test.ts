@@ -30,10 +30,23 @@ function ucompEntry(index: number): FileEntry {
 }
 
 /** Server text with C0, ESC sequences, C1, bidi overrides and line separators, which JSON.stringify leaves raw in part. */
-const HOSTILE = { filename: 'evil\u001b]0;owned\u0007\u202egnp.fts', product: 'p\u009b2Jb\u0085', 'obs-plan': 'a\u2028b\u2029c\u061c', instrument: 'kc\u0000or\u007f' };
+const HOSTILE = {
+  filename: 'evil\u001b]0;owned\u0007\u202egnp.fts',
+  product: 'p\u009b2Jb\u0085',
+  'obs-plan': 'a\u2028b\u2029c\u061c',
+  instrument: 'kc\u0000or\u007f',
+};
 
 function listing(files: FileEntry[], rest: Partial<FileListing> = {}): FileListing {
-  return { 'end-date': '2025-03-25T00:00:00', files, instrument: 'kcor', product: 'pb', 'start-date': '2025-03-24T00:00:00', total_filesize: 12345, ...rest } as FileListing;
+  return {
+    'end-date': '2025-03-25T00:00:00',
+    files,
+    instrument: 'kcor',
+    product: 'pb',
+    'start-date': '2025-03-24T00:00:00',
+    total_filesize: 12345,
+    ...rest,
+  } as FileListing;
 }
 
 /** The streamed text of `whole`, its entries handed over in batches of `size`, the rest of the answer at the end. */
@@ -55,7 +68,14 @@ describe('StreamedListingJson', () => {
     ['KCor, one batch', listing(Array.from({ length: 5 }, (_, i) => kcorEntry(i))), 5],
     ['KCor, batches of 3', listing(Array.from({ length: 10 }, (_, i) => kcorEntry(i))), 3],
     ['one entry', listing([kcorEntry(1)]), 1],
-    ['UCoMP with fields of its own', listing(Array.from({ length: 4 }, (_, i) => ucompEntry(i)), { instrument: 'ucomp', product: 'l2', extra: ['x'] } as Partial<FileListing>), 2],
+    [
+      'UCoMP with fields of its own',
+      listing(
+        Array.from({ length: 4 }, (_, i) => ucompEntry(i)),
+        { instrument: 'ucomp', product: 'l2', extra: ['x'] } as Partial<FileListing>,
+      ),
+      2,
+    ],
     ['no entries', listing([]), 1],
     ['no dates, null echoes', listing([kcorEntry(2)], { 'start-date': null, 'end-date': undefined }), 1],
     ['hostile strings', listing([{ ...kcorEntry(3), ...HOSTILE } as FileEntry, kcorEntry(4)], { instrument: 'kc\u001b[31mor' }), 1],

@@ -200,7 +200,10 @@ describe('the size cap of a catalogue answer', () => {
       expect(listing.files[1]).toMatchObject({ filesize: 1001, 'obs-plan': 'synoptic' });
     }
     const tooSmall = new MlsoClient({ baseUrl: url, maxListingBytes: body.length - 1 });
-    await expect(tooSmall.files(listingRequest)).rejects.toMatchObject({ kind: 'invalid-response', message: expect.stringMatching(/is larger than the .* limit/) });
+    await expect(tooSmall.files(listingRequest)).rejects.toMatchObject({
+      kind: 'invalid-response',
+      message: expect.stringMatching(/is larger than the .* limit/),
+    });
   });
 
   it('holds error bodies and small endpoints to the cap too', async () => {
@@ -274,7 +277,13 @@ describe('the limit settings', () => {
   });
 
   it('refuse values that are not positive numbers', () => {
-    for (const wrong of [{ listingDeadlineMs: 0 }, { listingDeadlineMs: Number.NaN }, { maxListingBytes: -1 }, { maxListingBytes: Infinity }, { timeoutMs: 0 }]) {
+    for (const wrong of [
+      { listingDeadlineMs: 0 },
+      { listingDeadlineMs: Number.NaN },
+      { maxListingBytes: -1 },
+      { maxListingBytes: Infinity },
+      { timeoutMs: 0 },
+    ]) {
       expect(() => new MlsoClient(wrong), JSON.stringify(wrong)).toThrow(InvalidInputError);
     }
   });

@@ -37,6 +37,9 @@ describe("the API's server", () => {
 
   it('names the other server by its host, or by its origin when the host reads the same', () => {
     expect(new ApiServer(http).describe(new URL('http://evil.example:8080/x'))).toEqual({ other: 'evil.example:8080', api: 'api.mlso.ucar.edu' });
-    expect(new ApiServer(https).describe(new URL('http://api.mlso.ucar.edu/x'))).toEqual({ other: 'http://api.mlso.ucar.edu', api: 'https://api.mlso.ucar.edu' });
+    expect(new ApiServer(https).describe(new URL('http://api.mlso.ucar.edu/x'))).toEqual({
+      other: 'http://api.mlso.ucar.edu',
+      api: 'https://api.mlso.ucar.edu',
+    });
   });
 });

@@ -33,7 +33,8 @@ function wholeTextParse(text: string): unknown {
   return fileListingSchema.parse(JSON.parse(text));
 }
 
-const ENTRY = '{"date-obs":"2025-03-24T21:03:15","filename":"20250324_210315_kcor_l2_pb.fts","filesize":1234,"instrument":"kcor","product":"pb","url":"http://x/v1/download?filename=a.fts.gz"}';
+const ENTRY =
+  '{"date-obs":"2025-03-24T21:03:15","filename":"20250324_210315_kcor_l2_pb.fts","filesize":1234,"instrument":"kcor","product":"pb","url":"http://x/v1/download?filename=a.fts.gz"}';
 const UCOMP_ENTRY =
   '{"date-obs":"2025-03-24T19:00:00","filename":"20250324.190000.ucomp.789.l2.fts","filesize":null,"instrument":"ucomp","obs-plan":"waves","product":"l2","url":"u","wave-region":"789","wavelengths":3,"nested":{"a":[1,2,{"b":"é"}]}}';
 
@@ -109,12 +110,18 @@ describe('the streaming file listing parser', () => {
       ['{"instrument":"kcor","product":"pb","files":"none"}', 'files should be a list, not text'],
       [`{"instrument":"kcor","product":"pb","files":[${ENTRY},{"filename":"b.fts"}]}`, 'files[1].date-obs is missing'],
       [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace(/,"url":"[^"]*"/, '')}]}`, 'files[0].url is missing'],
-      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filesize":1234', '"filesize":"1234"')}]}`, 'files[0].filesize should be a number, not text'],
+      [
+        `{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filesize":1234', '"filesize":"1234"')}]}`,
+        'files[0].filesize should be a number, not text',
+      ],
       [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filesize":1234', '"filesize":-1')}]}`, 'files[0].filesize should be 0 or more, not -1'],
       [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace(/"url":"[^"]*"/, '"url":""')}]}`, 'files[0].url is empty'],
       [`{"instrument":"kcor","product":"pb","files":[${ENTRY},7]}`, 'files[1] should be an object, not a number'],
       [`{"instrument":3,"product":"pb","files":[${ENTRY}]}`, 'instrument should be text, not a number'],
-      [`{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filename":"20250324_210315_kcor_l2_pb.fts"', '"filename":null')}]}`, 'files[0].filename should be text, not null'],
+      [
+        `{"instrument":"kcor","product":"pb","files":[${ENTRY.replace('"filename":"20250324_210315_kcor_l2_pb.fts"', '"filename":null')}]}`,
+        'files[0].filename should be text, not null',
+      ],
     ];
     for (const [text, detail] of cases) expect(streamedError(text, 5).message, text).toBe(new InvalidResponseError(URL_OF_ANSWER, detail).message);
   });
@@ -141,7 +148,7 @@ describe('the file listing parser, against answers that would fill the memory', 
   /** Writes `head`, then `filler` in 16 KB pieces until the parser refuses (or `max` bytes); returns the refusal and the bytes written. */
   function feedUntilRefused(head: string, filler: string, max = 50 * 1024 * 1024): { error: Error; written: number } {
     const parser = new FileListingParser(URL_OF_ANSWER);
-    const piece = Buffer.from(filler.repeat(Math.ceil(16 * 1024 / filler.length)));
+    const piece = Buffer.from(filler.repeat(Math.ceil((16 * 1024) / filler.length)));
     let written = 0;
     try {
       parser.write(Buffer.from(head));
@@ -192,7 +199,9 @@ describe('the file listing parser, streaming', () => {
       for (const entry of parser.takeEntries()) taken.push(entry.filename);
     }
     const rest = parser.end();
-    expect([...taken, ...rest.files.map((entry) => entry.filename)]).toEqual((wholeTextParse(text) as { files: { filename: string }[] }).files.map((f) => f.filename));
+    expect([...taken, ...rest.files.map((entry) => entry.filename)]).toEqual(
+      (wholeTextParse(text) as { files: { filename: string }[] }).files.map((f) => f.filename),
+    );
     expect(rest).toMatchObject({ instrument: 'kcor', product: 'pb' });
   });
 

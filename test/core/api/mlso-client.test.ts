@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
-import {
-  CancelledError,
-  InvalidInputError,
-  InvalidResponseError,
-  NetworkError,
-  ServerError,
-  UnknownUserError,
-} from '../../../src-main/core/errors';
+import { CancelledError, InvalidInputError, InvalidResponseError, NetworkError, ServerError, UnknownUserError } from '../../../src-main/core/errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { oddServer, useEmulator } from '../../helpers/fixtures';
 
@@ -157,7 +150,9 @@ describe('files endpoint', () => {
   it('passes a consumer’s own failure through as it is, not as a network error', async () => {
     const { client: c } = client();
     const mine = new Error('the output went away');
-    const failure = await c.streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => Promise.reject(mine)).catch((error: unknown) => error);
+    const failure = await c
+      .streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => Promise.reject(mine))
+      .catch((error: unknown) => error);
     expect(failure).toBe(mine);
   });
 
@@ -165,10 +160,14 @@ describe('files endpoint', () => {
     const { client: c } = client();
     const cancel = new AbortController();
     const failure = await c
-      .streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } }, () => {
-        cancel.abort();
-        return new Promise<void>(() => undefined);
-      }, { signal: cancel.signal })
+      .streamFiles(
+        { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } },
+        () => {
+          cancel.abort();
+          return new Promise<void>(() => undefined);
+        },
+        { signal: cancel.signal },
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CancelledError);
   });

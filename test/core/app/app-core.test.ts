@@ -101,7 +101,11 @@ describe('the app core behind the contract', () => {
     const byQuery = await core.handlers['downloads:enqueue']({ query, folder: path.join(downloadFolder, 'by-query') });
     expect(byQuery).toMatchObject({ queued: listing.files.length, folder: path.join(downloadFolder, 'by-query') });
     const snapshot = await core.handlers['downloads:snapshot']();
-    const byFolder = (folder: string) => snapshot.jobs.filter((job) => job.folder === folder).map((job) => job.filename).sort();
+    const byFolder = (folder: string) =>
+      snapshot.jobs
+        .filter((job) => job.folder === folder)
+        .map((job) => job.filename)
+        .sort();
     expect(byFolder(downloadFolder)).toEqual([listing.files[0]!.filename, listing.files[1]!.filename].sort());
     expect(byFolder(path.join(downloadFolder, 'by-query'))).toEqual(listing.files.map((f) => f.filename).sort());
     // Rows that are not in the listing, a listing the core does not keep, and the old way (entries with URLs) are refused.
@@ -115,8 +119,14 @@ describe('the app core behind the contract', () => {
     const bad = await invokeHandler(core.handlers, 'settings:update', { concurrency: 40 });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'Concurrency must be a whole number from 1 to 16.' } });
     // Several changes at once: the refusal names the setting it is about, for the form to show it there.
-    expect(await invokeHandler(core.handlers, 'settings:update', { retries: 2, concurrency: 40 })).toMatchObject({ ok: false, error: { field: 'concurrency' } });
-    expect(await invokeHandler(core.handlers, 'settings:update', { concurrency: 2, baseUrl: 'ftp://nope' })).toMatchObject({ ok: false, error: { field: 'baseUrl' } });
+    expect(await invokeHandler(core.handlers, 'settings:update', { retries: 2, concurrency: 40 })).toMatchObject({
+      ok: false,
+      error: { field: 'concurrency' },
+    });
+    expect(await invokeHandler(core.handlers, 'settings:update', { concurrency: 2, baseUrl: 'ftp://nope' })).toMatchObject({
+      ok: false,
+      error: { field: 'baseUrl' },
+    });
     expect(await invokeHandler(core.handlers, 'settings:update', { downloadFolder: 'relative/path' })).toMatchObject({ ok: false });
     expect(await invokeHandler(core.handlers, 'settings:update', { baseUrl: 'ftp://nope' })).toMatchObject({ ok: false });
     const saved = await core.handlers['settings:update']({ concurrency: 8, existingFiles: 'keep-both' });

@@ -26,7 +26,13 @@ describe('campaigns behind the contract', () => {
   it('creates a campaign in the download folder, syncs it with progress events, and counts its files as they arrive', async () => {
     const h = await harness();
     const created = await h.core.handlers['campaigns:create']({ name: 'Eclipse 2024', queries: [QUERY], layout: '{yyyy}/{mm}' });
-    expect(created).toMatchObject({ name: 'Eclipse 2024', folder: path.join(h.downloadFolder, 'eclipse-2024'), layout: '{yyyy}/{mm}', syncing: false, lastSync: null });
+    expect(created).toMatchObject({
+      name: 'Eclipse 2024',
+      folder: path.join(h.downloadFolder, 'eclipse-2024'),
+      layout: '{yyyy}/{mm}',
+      syncing: false,
+      lastSync: null,
+    });
     expect(created.counts).toEqual({ files: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 });
 
     expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'Eclipse 2024' })).toMatchObject({ ok: false, error: { kind: 'session' } });
@@ -79,17 +85,27 @@ describe('campaigns behind the contract', () => {
     expect(JSON.parse(shared.text).files).toHaveLength(report.total.listed);
 
     const imported = await h.core.handlers['campaigns:import']({ text: shared.text, name: 'season copy' });
-    expect(imported).toMatchObject({ name: 'season copy', folder: path.join(h.downloadFolder, 'season-copy'), counts: { files: report.total.listed, missing: report.total.listed } });
+    expect(imported).toMatchObject({
+      name: 'season copy',
+      folder: path.join(h.downloadFolder, 'season-copy'),
+      counts: { files: report.total.listed, missing: report.total.listed },
+    });
     expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: shared.text })).toMatchObject({
       ok: false,
       error: { kind: 'invalid-input', message: 'A campaign called "season" already exists: choose another name.' },
     });
-    expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: '{"format":"zip"}' })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: '{"format":"zip"}' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input' },
+    });
 
     const edited = await h.core.handlers['campaigns:update']({ name: 'season', change: { name: 'Season 25', autoSyncHours: 6 } });
     expect(edited).toMatchObject({ name: 'Season 25', autoSyncHours: 6, counts: { onDisk: report.total.listed } });
     for (const change of [{ layout: '../x' }, { autoSyncHours: 0 }, { queries: [] }, { folder: 'relative' }]) {
-      expect(await invokeHandler(h.core.handlers, 'campaigns:update', { name: 'Season 25', change })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+      expect(await invokeHandler(h.core.handlers, 'campaigns:update', { name: 'Season 25', change })).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input' },
+      });
     }
     await h.core.handlers['campaigns:delete']({ name: 'Season 25' });
     expect((await h.core.handlers['campaigns:list']()).map((c) => c.name)).toEqual(['season copy']);
@@ -115,7 +131,10 @@ describe('campaigns behind the contract', () => {
     const standings = files.map((file) => file.standing);
     expect(files.find((file) => file.filename === shared.files[0]!.filename)?.standing).toBe('differs');
     const { counts } = await copy();
-    expect([standings.filter((standing) => standing === 'onDisk').length, standings.filter((standing) => standing === 'differs').length]).toEqual([counts.onDisk, counts.differs]);
+    expect([standings.filter((standing) => standing === 'onDisk').length, standings.filter((standing) => standing === 'differs').length]).toEqual([
+      counts.onDisk,
+      counts.differs,
+    ]);
     expect(counts.differs).toBe(1);
   });
 
@@ -146,7 +165,10 @@ describe('campaigns behind the contract', () => {
     emulator().setOptions({ latencyMs: 2000 });
     const syncing = invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'été' });
     await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.syncing, 'the sync to start');
-    expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'ÉTÉ' })).toMatchObject({ ok: false, error: { message: '"Été" is already syncing.' } });
+    expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'ÉTÉ' })).toMatchObject({
+      ok: false,
+      error: { message: '"Été" is already syncing.' },
+    });
     expect(await h.core.handlers['campaigns:cancel-sync']({ name: 'E\u0301TE\u0301' })).toBe(true);
     expect(await syncing).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
     emulator().setOptions({ latencyMs: 0 });

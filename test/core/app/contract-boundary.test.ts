@@ -48,7 +48,13 @@ interface ChannelCases {
 }
 
 const noArguments: ChannelCases = { valid: undefined };
-const job: ChannelCases = { valid: { id: 1 }, nested: [{ args: { id: 1.5 }, names: 'id' }, { args: { id: 2 ** 60 }, names: 'id' }] };
+const job: ChannelCases = {
+  valid: { id: 1 },
+  nested: [
+    { args: { id: 1.5 }, names: 'id' },
+    { args: { id: 2 ** 60 }, names: 'id' },
+  ],
+};
 const campaign: ChannelCases = { valid: { name: 'Eclipse' } };
 const CAMPAIGN_DRAFT = { name: 'Eclipse', folder, layout: '{yyyy}', queries: [{ ...QUERY, filters: { every: '1h' } }], autoSyncHours: 24 };
 

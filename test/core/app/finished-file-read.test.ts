@@ -21,14 +21,20 @@ const QUERY = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '202
 const SECRET = 'root:x:0:0:the secret outside the download folder\n';
 
 /** A campaign synced into year/month folders: its files with their job ids and paths on disk. */
-async function finishedFiles(downloadFolder?: string): Promise<{ h: CoreHarness; folder: string; files: { jobId: number; relativePath: string; filename: string }[] }> {
+async function finishedFiles(
+  downloadFolder?: string,
+): Promise<{ h: CoreHarness; folder: string; files: { jobId: number; relativePath: string; filename: string }[] }> {
   const h = await coreHarness(emulator(), downloadFolder ? { settings: { downloadFolder } } : {});
   open.push(h);
   await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
   await h.core.handlers['campaigns:create']({ name: 'reads', queries: [QUERY], layout: '{yyyy}/{mm}' });
   const report = await h.core.handlers['campaigns:sync']({ name: 'reads' });
   await waitFor(async () => (await h.core.handlers['campaigns:list']())[0]!.counts.onDisk === report.total.listed, 'every file on disk');
-  const files = (await h.core.handlers['campaigns:files']({ name: 'reads' })).map((file) => ({ jobId: file.jobId!, relativePath: file.relativePath, filename: file.filename }));
+  const files = (await h.core.handlers['campaigns:files']({ name: 'reads' })).map((file) => ({
+    jobId: file.jobId!,
+    relativePath: file.relativePath,
+    filename: file.filename,
+  }));
   return { h, folder: path.join(downloadFolder ?? h.downloadFolder, 'reads'), files };
 }
 
@@ -42,13 +48,21 @@ describe('files:read', () => {
   it('refuses a finished file replaced by a symbolic link to a file outside the folder', async () => {
     const { h, folder, files } = await finishedFiles();
     const [first] = files;
-    expect(Buffer.from((await h.core.handlers['files:read']({ id: first!.jobId })).bytes).equals(await emulator().fileBytes('kcor', first!.filename))).toBe(true);
+    expect(Buffer.from((await h.core.handlers['files:read']({ id: first!.jobId })).bytes).equals(await emulator().fileBytes('kcor', first!.filename))).toBe(
+      true,
+    );
 
     const target = path.join(folder, first!.relativePath);
     await rm(target);
     await symlink(await outsideFile(), target);
     const answer = await invokeHandler(h.core.handlers, 'files:read', { id: first!.jobId });
-    expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: `${first!.filename} has been replaced by a link, which is not followed: download it (or sync its campaign) again.` } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        message: `${first!.filename} has been replaced by a link, which is not followed: download it (or sync its campaign) again.`,
+      },
+    });
     expect(JSON.stringify(answer)).not.toContain('secret');
   });
 
@@ -61,7 +75,13 @@ describe('files:read', () => {
     await rename(month, `${month}.moved`);
     await symlink(elsewhere, month);
     const answer = await invokeHandler(h.core.handlers, 'files:read', { id: first!.jobId });
-    expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: `${first!.filename} is no longer inside ${h.downloadFolder} (a folder on its way is a link elsewhere): download it (or sync its campaign) again.` } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        message: `${first!.filename} is no longer inside ${h.downloadFolder} (a folder on its way is a link elsewhere): download it (or sync its campaign) again.`,
+      },
+    });
     expect(JSON.stringify(answer)).not.toContain('secret');
   });
 

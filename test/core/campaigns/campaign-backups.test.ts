@@ -19,7 +19,9 @@ const mlsoDl = cliAgainst(emulator);
 
 /** What a campaign is, without what a new ledger gives it afresh (its id, when it was made, its last sync). */
 function definitions(h: Harness) {
-  return serviceOver(h).store.list().map(({ name, folder, layout, queries, autoSyncHours }) => ({ name, folder, layout, queries, autoSyncHours }));
+  return serviceOver(h)
+    .store.list()
+    .map(({ name, folder, layout, queries, autoSyncHours }) => ({ name, folder, layout, queries, autoSyncHours }));
 }
 
 /** A state folder whose ledger holds "Eclipse" and "Ucomp survey" as last changed, and no longer "Dropped". */
@@ -92,7 +94,10 @@ describe('campaign copies beside the ledger', () => {
     const { stateFolder, before } = await threeCampaignsOneDeleted();
     const copies = path.join(stateFolder, CAMPAIGN_BACKUP_FOLDER);
     const names = (await readdir(copies)).sort();
-    expect(names).toEqual([expect.stringMatching(/^eclipse-[0-9a-f]{8}\.mlso-campaign\.json$/), expect.stringMatching(/^ucomp-survey-[0-9a-f]{8}\.mlso-campaign\.json$/)]);
+    expect(names).toEqual([
+      expect.stringMatching(/^eclipse-[0-9a-f]{8}\.mlso-campaign\.json$/),
+      expect.stringMatching(/^ucomp-survey-[0-9a-f]{8}\.mlso-campaign\.json$/),
+    ]);
     const shared = readCampaignFile(await readFile(path.join(copies, names[1]!), 'utf8'));
     expect(shared).toEqual({ name: 'Ucomp survey', layout: before[1]!.layout, autoSyncHours: 24, queries: before[1]!.queries, files: [] });
   });
@@ -126,7 +131,9 @@ describe('campaign copies beside the ledger', () => {
     const again = await harness({ batchId: 'two' }, h.stateFolder);
     expect(definitions(again)).toEqual([]);
     expect(again.campaignRestore).toEqual({ folder: copies, restored: [], unreadable: [expect.objectContaining({ file: path.join(copies, eclipse!) })] });
-    expect(again.notice?.startsWith(`The download ledger ${path.join(h.stateFolder, LEDGER_FILE)} was missing or empty, so a new one was started. `)).toBe(true);
+    expect(again.notice?.startsWith(`The download ledger ${path.join(h.stateFolder, LEDGER_FILE)} was missing or empty, so a new one was started. `)).toBe(
+      true,
+    );
     expect(again.notice).toContain(`The campaign copy ${path.join(copies, eclipse!)} could not be read`);
   });
 
@@ -148,9 +155,13 @@ describe('campaign copies beside the ledger', () => {
     const service = serviceOver(h);
     const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
     await writeFile(copies, 'a file where the copies belong');
-    const error = await service.create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] }).catch((e: unknown) => e);
+    const error = await service
+      .create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MlsoError);
-    expect((error as Error).message).toBe(`Cannot write to the state folder ${copies} (a file of that name is in the way). Make it writable, or use another --state-dir.`);
+    expect((error as Error).message).toBe(
+      `Cannot write to the state folder ${copies} (a file of that name is in the way). Make it writable, or use another --state-dir.`,
+    );
     expect(service.store.list()).toEqual([]);
   });
 
@@ -158,16 +169,22 @@ describe('campaign copies beside the ledger', () => {
     const state = await temporaryFolder();
     const folder = path.join(await temporaryFolder(), 'eclipse');
     const day = ['--start-date', '2025-03-24', '--end-date', '2025-03-24T23:59:59'];
-    expect(await mlsoDl('campaign', 'create', 'Eclipse', '-i', 'kcor', '-p', 'pb', ...day, '--output-dir', folder, '--state-dir', state)).toMatchObject({ status: 0 });
+    expect(await mlsoDl('campaign', 'create', 'Eclipse', '-i', 'kcor', '-p', 'pb', ...day, '--output-dir', folder, '--state-dir', state)).toMatchObject({
+      status: 0,
+    });
     await garbleHeader(path.join(state, LEDGER_FILE));
 
     const listed = await mlsoDl('campaign', 'list', '--json', '--state-dir', state);
     expect(listed.status).toBe(0);
-    expect((JSON.parse(listed.stdout) as { name: string; folder: string }[]).map(({ name, folder }) => ({ name, folder }))).toEqual([{ name: 'Eclipse', folder }]);
+    expect((JSON.parse(listed.stdout) as { name: string; folder: string }[]).map(({ name, folder }) => ({ name, folder }))).toEqual([
+      { name: 'Eclipse', folder },
+    ]);
     const lines = listed.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^mlso-dl: The download ledger .* was damaged .*; downloads carry on\\. The campaign "Eclipse" was restored from its copy in ${path.join(state, CAMPAIGN_BACKUP_FOLDER)}\\.$`),
+      new RegExp(
+        `^mlso-dl: The download ledger .* was damaged .*; downloads carry on\\. The campaign "Eclipse" was restored from its copy in ${path.join(state, CAMPAIGN_BACKUP_FOLDER)}\\.$`,
+      ),
     );
   });
 });

@@ -8,7 +8,11 @@ import type { StoredCampaign } from '../../../src-main/core/campaigns/campaign-s
 import type { RunningEmulator } from '../../../src-main/emulator';
 import type { Harness } from '../downloads/engine-harness';
 
-export const KCOR_DAY: CampaignQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '2hours' } };
+export const KCOR_DAY: CampaignQuery = {
+  instrument: 'kcor',
+  product: 'pb',
+  filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '2hours' },
+};
 export const UCOMP_DAY: CampaignQuery = {
   instrument: 'ucomp',
   product: 'l2',

@@ -12,7 +12,11 @@ import { KCOR_DAY, UCOMP_DAY, expectFilesIntact, serviceOver, syncAndWait } from
 const emulator = useEmulator({ imageSize: 32 });
 const { harness } = useHarnesses(emulator);
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 async function syncedCampaign(layout: string) {
   const h = await harness();
@@ -73,7 +77,12 @@ describe("a campaign's layout changed", () => {
     const campaign = await service.create({ name: 'twice', folder, layout: '{yyyy}', queries: [KCOR_DAY] });
     // One name at two dates (as a shared file list can give it): two places under {yyyy}, one without it.
     const [file] = (await syncAndWait(service, h, campaign.name)) && service.store.files(campaign.id);
-    const again = { ...file!, dateObs: '2024-01-01T00:00:00', relativePath: `2024/${file!.filename}`, targetPath: targetPathOf(folder, `2024/${file!.filename}`) };
+    const again = {
+      ...file!,
+      dateObs: '2024-01-01T00:00:00',
+      relativePath: `2024/${file!.filename}`,
+      targetPath: targetPathOf(folder, `2024/${file!.filename}`),
+    };
     service.store.recordFiles(campaign.id, [again]);
     const before = service.store.files(campaign.id);
 

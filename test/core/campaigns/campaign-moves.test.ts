@@ -20,7 +20,11 @@ async function newCampaign(layout: string, queries: CampaignQuery[] = [UCOMP_DAY
 
 type Listing = { files: Record<string, unknown>[] };
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 function replan(filename: string, obsPlan: string): void {
   emulator().transformListing = (listing) => ({
@@ -40,7 +44,13 @@ describe('a file the listing places elsewhere', () => {
     expect(report.moved).toEqual([{ filename: victim.filename, from: victim.relativePath, to: `waves-replanned.cbk/${victim.filename}`, movedOnDisk: true }]);
     expect(emulator().stats().downloadsStarted).toBe(0);
     const moved = service.store.files(campaign.id).find((file) => file.filename === victim.filename)!;
-    expect(moved).toMatchObject({ relativePath: `waves-replanned.cbk/${victim.filename}`, obsPlan: 'waves-replanned.cbk', jobId: victim.jobId, state: 'done', firstSeenAt: victim.firstSeenAt });
+    expect(moved).toMatchObject({
+      relativePath: `waves-replanned.cbk/${victim.filename}`,
+      obsPlan: 'waves-replanned.cbk',
+      jobId: victim.jobId,
+      state: 'done',
+      firstSeenAt: victim.firstSeenAt,
+    });
     expect(h.ledger.get(victim.jobId!)!.targetPath).toBe(path.join(campaign.folder, 'waves-replanned.cbk', victim.filename));
     expect(service.store.files(campaign.id).filter((file) => file.filename === victim.filename)).toHaveLength(1);
     await expectFilesIntact(emulator(), service, campaign);

@@ -47,7 +47,11 @@ function sharedEntry(index: number, extra: Record<string, unknown> = {}): Record
 }
 
 function sharedFile(members: Record<string, unknown> = {}, files: unknown[] = [sharedEntry(1), sharedEntry(2)]): string {
-  return JSON.stringify({ format: 'mlso-downloader-campaign', version: 1, name: 'season', layout: '', autoSyncHours: null, queries: [KCOR_DAY], ...members, files }, null, 2);
+  return JSON.stringify(
+    { format: 'mlso-downloader-campaign', version: 1, name: 'season', layout: '', autoSyncHours: null, queries: [KCOR_DAY], ...members, files },
+    null,
+    2,
+  );
 }
 
 const importOf = (s: CampaignService, text: string, name?: string) =>
@@ -103,7 +107,12 @@ describe('campaign names, one rule everywhere', () => {
     const store = new CampaignStore(state);
     const restore = restoreCampaigns(store, backups);
     expect(restore.unreadable).toEqual([]);
-    expect(store.list().map((campaign) => campaign.folder).sort()).toEqual(['/data/a', '/data/b']);
+    expect(
+      store
+        .list()
+        .map((campaign) => campaign.folder)
+        .sort(),
+    ).toEqual(['/data/a', '/data/b']);
   });
 });
 
@@ -156,7 +165,10 @@ describe('importing a shared campaign file', () => {
       ['{"format": "mlso-downloader-campaign", "version": 1', /^That campaign file is cut short: export it again and copy it whole\.$/],
       [`${sharedFile()} trailing`, /^That is not a campaign file: it is not JSON\./],
       [sharedFile({}, [1]), /^That is not a campaign file this version can read \(.* at files\.0\)\.$/],
-      [sharedFile({ layout: 'x'.repeat(5 * 1024 * 1024) }), /^That is not a campaign file this version can read \(it holds more than 4 MB besides its file list\)\.$/],
+      [
+        sharedFile({ layout: 'x'.repeat(5 * 1024 * 1024) }),
+        /^That is not a campaign file this version can read \(it holds more than 4 MB besides its file list\)\.$/,
+      ],
       [sharedFile({ version: 2 }), /^That is not a campaign file this version can read \(.* at version\)\.$/],
     ];
     for (const [text, message] of cases) expect(() => importOf(s, text), text.slice(0, 60)).toThrow(message);
@@ -166,7 +178,9 @@ describe('importing a shared campaign file', () => {
   it('refuses a file over the size cap, saying the cap', () => {
     const s = service();
     expect(MAX_CAMPAIGN_FILE_BYTES).toBe(1024 ** 3);
-    expect(() => s.importFile(sharedFile(), { folder: FOLDER, defaultParent: FOLDER, maxBytes: 1000 })).toThrow(/^The campaign file is larger than 1000 bytes, the most this version takes in/);
+    expect(() => s.importFile(sharedFile(), { folder: FOLDER, defaultParent: FOLDER, maxBytes: 1000 })).toThrow(
+      /^The campaign file is larger than 1000 bytes, the most this version takes in/,
+    );
     expect(s.store.list()).toEqual([]);
   });
 });
@@ -195,7 +209,9 @@ describe('the CSV manifest in a spreadsheet', () => {
       row({ wave_region: '-1.5', obs_plan: '+3', size_on_disk: 0 }),
     ];
     const lines = manifestCsv(rows).split('\r\n');
-    expect(lines[1]).toBe(`2025-03-24T21:03:04,kcor,pb,'=1+2.fts,,"'=HYPERLINK(""https://evil.example"",""click"")",https://api.example.org/a.fts,/data/a.fts,12,,`);
+    expect(lines[1]).toBe(
+      `2025-03-24T21:03:04,kcor,pb,'=1+2.fts,,"'=HYPERLINK(""https://evil.example"",""click"")",https://api.example.org/a.fts,/data/a.fts,12,,`,
+    );
     expect(lines[2]).toBe(`2025-03-24T21:03:04,kcor,pb,'+cmd|' /C calc'!A0,,'@SUM(A1:A9),https://api.example.org/a.fts,/data/a.fts,12,,`);
     expect(lines[3]).toBe(`2025-03-24T21:03:04,kcor,pb,'-2+3.fts,"'\rx",'\tx,https://api.example.org/a.fts,/data/a.fts,12,,`);
     expect(lines[4]).toBe('2025-03-24T21:03:04,kcor,pb,a.fts,-1.5,+3,https://api.example.org/a.fts,/data/a.fts,0,,');

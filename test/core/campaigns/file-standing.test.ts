@@ -39,7 +39,19 @@ describe('a campaign file standing', () => {
       for (const expectedSha256 of [null, SHARED]) {
         for (const sha256 of state === 'done' ? [SHARED, OTHER] : [null]) {
           const filename = `${state}-${expectedSha256 ? 'shared' : 'none'}-${sha256 === OTHER ? 'other' : 'same'}.fts`;
-          records.push({ relativePath: filename, targetPath: path.join(folder, filename), filename, url: 'u', instrument: 'kcor', product: 'pb', dateObs: null, waveRegion: null, obsPlan: null, filesize: 1, expectedSha256 });
+          records.push({
+            relativePath: filename,
+            targetPath: path.join(folder, filename),
+            filename,
+            url: 'u',
+            instrument: 'kcor',
+            product: 'pb',
+            dateObs: null,
+            waveRegion: null,
+            obsPlan: null,
+            filesize: 1,
+            expectedSha256,
+          });
           jobs.push({ filename, state, sha256 });
         }
       }
@@ -48,7 +60,20 @@ describe('a campaign file standing', () => {
     ledger.transaction(() => {
       for (const job of jobs) {
         if (job.state === null) continue;
-        const [id] = ledger.insertMany([{ url: 'u', instrument: 'kcor', product: 'pb', dateObs: null, filename: job.filename, folder, targetPath: path.join(folder, job.filename), expectedSize: 1, batchId: null, state: job.state }]);
+        const [id] = ledger.insertMany([
+          {
+            url: 'u',
+            instrument: 'kcor',
+            product: 'pb',
+            dateObs: null,
+            filename: job.filename,
+            folder,
+            targetPath: path.join(folder, job.filename),
+            expectedSize: 1,
+            batchId: null,
+            state: job.state,
+          },
+        ]);
         if (job.sha256) ledger.markDone(id!, { sha256: job.sha256, bytesReceived: 1, bytesWritten: 1 });
       }
     });

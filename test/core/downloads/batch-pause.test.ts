@@ -11,7 +11,6 @@ import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 const emulator = useEmulator({ imageSize: 64 });
 const { harness, closeEarly } = useHarnesses(emulator);
 
-
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:02:00' };
 const evening = { 'start-date': '2025-03-24T21:00:00', 'end-date': '2025-03-24T21:01:00' };
 

@@ -11,8 +11,26 @@ export interface DownloadRun {
 }
 
 function downloadArgs(run: DownloadRun): string[] {
-  return ['--base-url', run.baseUrl, 'files', '-i', 'kcor', '-p', 'pb', '-s', run.window['start-date'], '-e', run.window['end-date'],
-    '--download', '-u', DEMO_EMAIL, '-o', run.folder, '--state-dir', run.stateFolder];
+  return [
+    '--base-url',
+    run.baseUrl,
+    'files',
+    '-i',
+    'kcor',
+    '-p',
+    'pb',
+    '-s',
+    run.window['start-date'],
+    '-e',
+    run.window['end-date'],
+    '--download',
+    '-u',
+    DEMO_EMAIL,
+    '-o',
+    run.folder,
+    '--state-dir',
+    run.stateFolder,
+  ];
 }
 
 /** Runs a download to its end; resolves with the exit status and what was written. */

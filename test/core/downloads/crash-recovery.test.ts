@@ -16,8 +16,30 @@ const window = { 'start-date': '2025-03-24T19:00:00', 'end-date': '2025-03-24T19
 function startDownload(folder: string, stateFolder: string): ChildProcess {
   return spawn(
     process.execPath,
-    [bin, '--base-url', emulator().url, '-q', 'files', '-i', 'kcor', '-p', 'pb', '-s', window['start-date'], '-e', window['end-date'],
-      '--download', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', stateFolder, '--concurrency', '3'],
+    [
+      bin,
+      '--base-url',
+      emulator().url,
+      '-q',
+      'files',
+      '-i',
+      'kcor',
+      '-p',
+      'pb',
+      '-s',
+      window['start-date'],
+      '-e',
+      window['end-date'],
+      '--download',
+      '-u',
+      DEMO_EMAIL,
+      '-o',
+      folder,
+      '--state-dir',
+      stateFolder,
+      '--concurrency',
+      '3',
+    ],
     { stdio: 'ignore' },
   );
 }

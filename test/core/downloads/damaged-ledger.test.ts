@@ -19,7 +19,6 @@ const emulator = useEmulator({ imageSize: 64 });
 const { harness, closeEarly } = useHarnesses(emulator);
 const cores: CoreHarness[] = [];
 
-
 afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(cores.splice(0).map((h) => h.core.close()));

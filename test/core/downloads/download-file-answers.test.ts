@@ -136,7 +136,9 @@ describe('lengths', () => {
     const seen: (number | undefined)[] = [];
     for (const length of [String(FITS.length), `${FITS.length}x`, `x${FITS.length}`, '']) {
       let last: number | undefined = -1;
-      const outcome = await attempt(answering(200, FITS, length === '' ? {} : { 'content-length': length }), { onProgress: (progress) => (last = progress.bodyLength) });
+      const outcome = await attempt(answering(200, FITS, length === '' ? {} : { 'content-length': length }), {
+        onProgress: (progress) => (last = progress.bodyLength),
+      });
       expect(outcome.ok).toBe(true);
       seen.push(last);
     }
@@ -153,7 +155,9 @@ describe('the stall watchdog', () => {
   });
 
   it('lets a slow body through that never pauses as long as the stall time, however long it takes in all', async () => {
-    const pieces = Array.from({ length: 12 }, (_, index) => FITS.subarray(Math.floor((index * FITS.length) / 12), Math.floor(((index + 1) * FITS.length) / 12)));
+    const pieces = Array.from({ length: 12 }, (_, index) =>
+      FITS.subarray(Math.floor((index * FITS.length) / 12), Math.floor(((index + 1) * FITS.length) / 12)),
+    );
     const outcome = await attempt(answering(200, paced(pieces, 60)), { stallTimeoutMs: 250 });
     expect(outcome).toMatchObject({ ok: true, left: ['answer.fts'] });
   });

@@ -26,7 +26,8 @@ let files: FileEntry[];
 beforeEach(async () => {
   client = new MlsoClient({ baseUrl: emulator().url });
   await client.authenticate(DEMO_EMAIL);
-  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } })).files;
+  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } }))
+    .files;
 });
 
 function download(file: FileEntry, folder: string, options: DownloadOptions = {}) {
@@ -165,7 +166,9 @@ describe('broken transfers leave nothing behind', () => {
       const folder = await temporaryFolder();
       const c = new MlsoClient({ baseUrl: silent.url });
       const started = Date.now();
-      const error = await downloadFile(c.openDownload.bind(c), { url: `${silent.url}/f`, filename: 'silent.fts', folder }, { stallTimeoutMs: 300 }).catch((e: unknown) => e);
+      const error = await downloadFile(c.openDownload.bind(c), { url: `${silent.url}/f`, filename: 'silent.fts', folder }, { stallTimeoutMs: 300 }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(NetworkError);
       // Far below the 60 s default the header wait used to keep whatever the stall time was.
       expect(Date.now() - started).toBeLessThan(15_000);
@@ -293,7 +296,11 @@ describe('what arrives is checked against its FITS headers', () => {
 
   it('a file of several HDUs arrives whole, in every wire form', async () => {
     const { bytes } = multiHduFile({ longHeader: true });
-    for (const [body, encoding] of [[gzipSync(bytes), undefined], [gzipSync(bytes), 'gzip'], [bytes, undefined]] as const) {
+    for (const [body, encoding] of [
+      [gzipSync(bytes), undefined],
+      [gzipSync(bytes), 'gzip'],
+      [bytes, undefined],
+    ] as const) {
       const { result, error, folder } = await downloadServed(body, encoding ? { encoding } : {});
       expect(error).toBeUndefined();
       expect((await readFile(result!.path)).equals(bytes)).toBe(true);
@@ -355,9 +362,41 @@ describe('what arrives is checked against its FITS headers', () => {
   });
 
   it.each([
-    ['no END card in the first 1000 header blocks', header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]], { fillerCards: 36 * 1001 })],
-    ['a non-numeric axis length', Buffer.concat([header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', 'lots']]), dataUnit(100)])],
-    ['a negative axis length', Buffer.concat([header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', -100]]), dataUnit(100)])],
+    [
+      'no END card in the first 1000 header blocks',
+      header(
+        [
+          ['SIMPLE', true],
+          ['BITPIX', 8],
+          ['NAXIS', 0],
+        ],
+        { fillerCards: 36 * 1001 },
+      ),
+    ],
+    [
+      'a non-numeric axis length',
+      Buffer.concat([
+        header([
+          ['SIMPLE', true],
+          ['BITPIX', 8],
+          ['NAXIS', 1],
+          ['NAXIS1', 'lots'],
+        ]),
+        dataUnit(100),
+      ]),
+    ],
+    [
+      'a negative axis length',
+      Buffer.concat([
+        header([
+          ['SIMPLE', true],
+          ['BITPIX', 8],
+          ['NAXIS', 1],
+          ['NAXIS1', -100],
+        ]),
+        dataUnit(100),
+      ]),
+    ],
   ])('a header with %s is corrupt', async (_what, bytes) => {
     const { error, folder } = await downloadServed(gzipSync(bytes));
     expect(error).toMatchObject({ reason: 'corrupt' });

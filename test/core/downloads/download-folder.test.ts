@@ -15,7 +15,6 @@ const emulator = useEmulator({ imageSize: 64 });
 const { harness } = useHarnesses(emulator);
 const cores: CoreHarness[] = [];
 
-
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((h) => h.core.close()));
 });
@@ -84,7 +83,9 @@ describe('a state folder that cannot be created', () => {
     const stateFolder = await folderUnderAFile();
     const error = await openHarness(emulator(), {}, stateFolder).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FolderAccessError);
-    expect((error as Error).message).toBe(`Cannot create the state folder ${stateFolder} (a file is in the way on its path). Make it writable, or use another --state-dir.`);
+    expect((error as Error).message).toBe(
+      `Cannot create the state folder ${stateFolder} (a file is in the way on its path). Make it writable, or use another --state-dir.`,
+    );
   });
 });
 

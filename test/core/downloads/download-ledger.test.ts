@@ -22,7 +22,6 @@ function memoryLedger(): DownloadLedger {
   return ledger;
 }
 
-
 const names = (jobs: { filename: string }[]): string[] => jobs.map((job) => job.filename);
 
 describe('the download ledger', () => {

@@ -21,7 +21,8 @@ let files: FileEntry[];
 beforeEach(async () => {
   client = new MlsoClient({ baseUrl: emulator().url });
   await client.authenticate(DEMO_EMAIL);
-  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } })).files;
+  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } }))
+    .files;
 });
 
 /** One attempt, with the resume points it reported. */

@@ -1,15 +1,7 @@
 // The decision about a failed attempt, case by case: what each failure leads to (retry when, sign in again,
 // pause the queue, fail) and the reason the ledger keeps for the file.
 import { describe, expect, it } from 'vitest';
-import {
-  DiskFullError,
-  DownloadError,
-  InvalidResponseError,
-  NetworkError,
-  ServerError,
-  SessionError,
-  UnknownUserError,
-} from '../../../src-main/core/errors';
+import { DiskFullError, DownloadError, InvalidResponseError, NetworkError, ServerError, SessionError, UnknownUserError } from '../../../src-main/core/errors';
 import { decideFailure, withNote, type FailedAttempt, type FailureDecision } from '../../../src-main/core/downloads/failure-decision';
 import { SignInRequiredError } from '../../../src-main/core/downloads/session-keeper';
 
@@ -101,7 +93,10 @@ describe('the decision about a failed attempt', () => {
   const failures: [string, unknown][] = [
     ['a 404', new ServerError(404, 'No such file', URL)],
     ['a body longer than its headers declare', new DownloadError('oversized', 'x.fts is longer than its FITS headers declare; it was not saved.')],
-    ['a folder that cannot be written', new DownloadError('write-failed', 'Cannot write x.fts into /data (read-only file system). Choose a folder you can write to.')],
+    [
+      'a folder that cannot be written',
+      new DownloadError('write-failed', 'Cannot write x.fts into /data (read-only file system). Choose a folder you can write to.'),
+    ],
     ['an unsafe name', new DownloadError('unsafe-name', 'The listing names a file "../x.fts" that would leave the folder; it was not saved.')],
     ['an answer that is not what the service sends', new InvalidResponseError(URL, 'HTML where JSON was due')],
   ];
@@ -118,7 +113,11 @@ describe('the decision about a failed attempt', () => {
 
 describe('the note on a failed file', () => {
   it.each([
-    ['The server answered 500: internal server error.', 'gave up after 4 attempts', 'The server answered 500: internal server error (gave up after 4 attempts).'],
+    [
+      'The server answered 500: internal server error.',
+      'gave up after 4 attempts',
+      'The server answered 500: internal server error (gave up after 4 attempts).',
+    ],
     [
       'Cannot reach http://127.0.0.1:5000 (ECONNREFUSED). Check the address and your network connection, then try again.',
       'gave up after 3 attempts',
@@ -129,7 +128,11 @@ describe('the note on a failed file', () => {
       'gave up after 3 attempts',
       '20250324_180000_kcor_l2_pb.fts arrived incomplete (the compressed stream ended early; gave up after 3 attempts).',
     ],
-    ['The server sent a web page instead of x.fts; the file was not saved.', 'signing in again did not help', 'The server sent a web page instead of x.fts; the file was not saved (signing in again did not help).'],
+    [
+      'The server sent a web page instead of x.fts; the file was not saved.',
+      'signing in again did not help',
+      'The server sent a web page instead of x.fts; the file was not saved (signing in again did not help).',
+    ],
     ['A message from the server without a full stop', 'gave up after 2 attempts', 'A message from the server without a full stop (gave up after 2 attempts).'],
   ])('%s', (message, note, expected) => {
     expect(withNote(message, note)).toBe(expected);

@@ -40,7 +40,7 @@ describe('file sink', () => {
     expect(errors).toEqual([]);
   });
 
-  it("a second close does not close a descriptor number another file has been given since", async () => {
+  it('a second close does not close a descriptor number another file has been given since', async () => {
     const folder = await temporaryFolder();
     const sink = await openFileSink(path.join(folder, 'first.part'));
     await new Promise<void>((resolve) => sink.writable.end(Buffer.from('x'), () => resolve()));

@@ -18,8 +18,27 @@ const samples: [string, Buffer, boolean][] = [
   ['several HDUs, the last without padding', multiHduFile({ unpaddedEnd: true }).bytes, true],
   ['several HDUs, the last data missing', Buffer.concat(multiHduFile().parts.slice(0, 6)), false],
   ['an image followed by zeros', Buffer.concat([image64, Buffer.alloc(5000)]), false],
-  ['a non-numeric axis length', Buffer.concat([header([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 1], ['NAXIS1', 'lots']]), dataUnit(100)]), false],
-  ['a missing NAXIS', header([['SIMPLE', true], ['BITPIX', 8]]), false],
+  [
+    'a non-numeric axis length',
+    Buffer.concat([
+      header([
+        ['SIMPLE', true],
+        ['BITPIX', 8],
+        ['NAXIS', 1],
+        ['NAXIS1', 'lots'],
+      ]),
+      dataUnit(100),
+    ]),
+    false,
+  ],
+  [
+    'a missing NAXIS',
+    header([
+      ['SIMPLE', true],
+      ['BITPIX', 8],
+    ]),
+    false,
+  ],
   ['text', Buffer.from('{"message": "nope"}'), false],
   ['nothing', Buffer.alloc(0), false],
 ];

@@ -131,7 +131,7 @@ function cutsOf(parts: readonly Buffer[], stride: number): number[] {
 }
 
 describe('a multi-extension file cut at an HDU boundary or inside a padding', () => {
-  it('the issue\'s file: five HDUs cut to its empty primary is incomplete for both checks', async () => {
+  it("the issue's file: five HDUs cut to its empty primary is incomplete for both checks", async () => {
     const folder = await temporaryFolder();
     const { bytes, boundaries } = layoutOf(0, [5000, 5000, 5000, 5000]);
     const primaryOnly = bytes.subarray(0, boundaries[0]);
@@ -141,7 +141,7 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     expect(readerVerdict(primaryOnly)).toBe(false);
   });
 
-  it('every cut of a UCoMP-like file with NEXTEND (the test files\' layout): both checks say incomplete', async () => {
+  it("every cut of a UCoMP-like file with NEXTEND (the test files' layout): both checks say incomplete", async () => {
     const folder = await temporaryFolder();
     const { bytes: whole, parts } = multiHduFile({ primaryCards: [['NEXTEND', 3]] });
     const cuts: number[] = [];
@@ -184,16 +184,20 @@ describe('a multi-extension file cut at an HDU boundary or inside a padding', ()
     ['with NEXTEND', { primaryCards: [['NEXTEND', 3]] as const }, 1],
     ['without NEXTEND, the last padding left out', { unpaddedEnd: true }, 1],
     ['without NEXTEND, long headers', { longHeader: true }, 7],
-  ])('%s: the walker and the reader give the same verdict on a cut at every byte', (_name, options, stride) => {
-    const { bytes, parts } = multiHduFile(options);
-    const disagree: number[] = [];
-    for (const cut of cutsOf(parts, stride)) {
-      const part = bytes.subarray(0, cut);
-      if (walkerVerdict(part) !== downloadVerdictByReader(part)) disagree.push(cut);
-    }
-    expect(disagree.slice(0, 10)).toEqual([]);
-    expect([walkerVerdict(bytes), readerVerdict(bytes)]).toEqual([true, true]);
-  }, 60_000);
+  ])(
+    '%s: the walker and the reader give the same verdict on a cut at every byte',
+    (_name, options, stride) => {
+      const { bytes, parts } = multiHduFile(options);
+      const disagree: number[] = [];
+      for (const cut of cutsOf(parts, stride)) {
+        const part = bytes.subarray(0, cut);
+        if (walkerVerdict(part) !== downloadVerdictByReader(part)) disagree.push(cut);
+      }
+      expect(disagree.slice(0, 10)).toEqual([]);
+      expect([walkerVerdict(bytes), readerVerdict(bytes)]).toEqual([true, true]);
+    },
+    60_000,
+  );
 
   it('any layout: the walker and the reader agree on a cut at any byte', () => {
     const dataBytes = fc.oneof(fc.constant(0), fc.constant(BLOCK), fc.integer({ min: 1, max: 3 * BLOCK + 7 }));

@@ -8,7 +8,6 @@ import { expectExactFolder, listing, useHarnesses } from './engine-harness';
 const emulator = useEmulator({ imageSize: 64 });
 const { harness, closeEarly } = useHarnesses(emulator);
 
-
 const morning = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:01:00' };
 
 describe('files that do not match their FITS headers', () => {

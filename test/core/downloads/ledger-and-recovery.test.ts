@@ -14,8 +14,6 @@ import { openLedgerFile, openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 import { sha256Hex } from '../../helpers/sha256';
 
-
-
 /** How many migrations every domain has registered: the user_version of an up-to-date ledger. */
 const CURRENT_VERSION = migrationsInOrder(STATE_DOMAINS).length;
 
@@ -24,7 +22,9 @@ describe('ledger', () => {
     const file = path.join(await temporaryFolder(), LEDGER_FILE);
     const old = oldLedger(file, 1);
     old
-      .prepare(`INSERT INTO jobs (url, instrument, product, filename, folder, target_path, state, created_at, updated_at) VALUES ('u', 'kcor', 'pb', 'a.fts', '/f', '/f/a.fts', 'done', 'x', 'x')`)
+      .prepare(
+        `INSERT INTO jobs (url, instrument, product, filename, folder, target_path, state, created_at, updated_at) VALUES ('u', 'kcor', 'pb', 'a.fts', '/f', '/f/a.fts', 'done', 'x', 'x')`,
+      )
       .run();
     old.close();
     const { ledger, state } = openStateFile(file);

@@ -60,7 +60,28 @@ function isOneComponent(name: string): boolean {
 // Pieces a hostile name is made of: separators, dots, drive letters, device names, controls, long runs of
 // multi-byte characters (UTF-8 bytes pile up faster than characters), lone surrogates.
 const piece = fc.oneof(
-  fc.constantFrom('..', '.', '/', '\\', 'C:', 'c:\\', '//', '\0', ' ', 'CON', 'nul', 'COM1', 'LPT¹', 'conin$', '.fts', '.gz', '~', '\u202e', '\ud800', '\udc00'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '/',
+    '\\',
+    'C:',
+    'c:\\',
+    '//',
+    '\0',
+    ' ',
+    'CON',
+    'nul',
+    'COM1',
+    'LPT¹',
+    'conin$',
+    '.fts',
+    '.gz',
+    '~',
+    '\u202e',
+    '\ud800',
+    '\udc00',
+  ),
   fc.string({ unit: 'binary', maxLength: 8 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 8 }),
   fc.constantFrom('a', 'é', '€', '𝔸', '😀').chain((char) => fc.integer({ min: 1, max: 130 }).map((count) => char.repeat(count))),
@@ -171,7 +192,11 @@ describe('a place from the folder layout', () => {
   });
 
   it('given to a name already taken for another folder is refused and reported, in the same piece or a later one; the same place again is skipped quietly', async () => {
-    const places = new Map([['again_a.fts', ['first', 'second']], ['again_b.fts', ['first', 'first']], ['again_c.fts', ['', 'other/deep']]]);
+    const places = new Map([
+      ['again_a.fts', ['first', 'second']],
+      ['again_b.fts', ['first', 'first']],
+      ['again_c.fts', ['', 'other/deep']],
+    ]);
     const asked = new Map<string, number>();
     const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => {
       const times = asked.get(listed.filename) ?? 0;
@@ -183,7 +208,10 @@ describe('a place from the folder layout', () => {
     await intake.add([entry('again_b.fts'), entry('again_c.fts')]);
     expect(intake.result.rejected).toEqual([
       { filename: 'again_a.fts', reason: 'it is listed again for another place in the folder layout (second, first first); only the first is taken' },
-      { filename: 'again_c.fts', reason: 'it is listed again for another place in the folder layout (other/deep, first the folder itself); only the first is taken' },
+      {
+        filename: 'again_c.fts',
+        reason: 'it is listed again for another place in the folder layout (other/deep, first the folder itself); only the first is taken',
+      },
     ]);
     expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([
       path.join('first', 'again_a.fts'),
@@ -199,7 +227,10 @@ describe('a place from the folder layout', () => {
     await intake.add([entry('deep_one.fts'), entry('shallow_one.fts')]);
     const length = utf8Length(path.join(folder, deep, temporaryNameFor('deep_one.fts')));
     expect(intake.result.rejected).toEqual([
-      { filename: 'deep_one.fts', reason: `its path would be ${length.toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout` },
+      {
+        filename: 'deep_one.fts',
+        reason: `its path would be ${length.toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout`,
+      },
     ]);
     await expect(access(path.join(folder, deep.split('/')[0]!))).rejects.toThrow();
     expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([path.join('shallow', 'shallow_one.fts')]);
@@ -209,7 +240,8 @@ describe('a place from the folder layout', () => {
     // The temporary name `.<name>.<8 hex>.part` is 15 bytes longer than the name: that is the longest path written.
     const name = 'edge_one.fts';
     const room = LONGEST_PATH_BYTES - utf8Length(folder) - 1 - 1 - utf8Length(temporaryNameFor(name));
-    const place = (length: number): string => Array.from({ length: Math.ceil(length / 101) }, (_, index) => 'e'.repeat(Math.min(100, length - index * 101))).join('/');
+    const place = (length: number): string =>
+      Array.from({ length: Math.ceil(length / 101) }, (_, index) => 'e'.repeat(Math.min(100, length - index * 101))).join('/');
     expect(utf8Length(path.join(folder, place(room), temporaryNameFor(name)))).toBe(LONGEST_PATH_BYTES);
     const fits = await ListingIntake.open(host(), folder, 'skip', () => place(room));
     await fits.add([entry(name)]);
@@ -217,11 +249,20 @@ describe('a place from the folder layout', () => {
     expect(fits.result.queued).toHaveLength(1);
     const over = await ListingIntake.open(host(), folder, 'skip', () => place(room + 1));
     await over.add([entry('edge_two.fts')]);
-    expect(over.result.rejected).toEqual([{ filename: 'edge_two.fts', reason: `its path would be ${(LONGEST_PATH_BYTES + 1).toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout` }]);
+    expect(over.result.rejected).toEqual([
+      {
+        filename: 'edge_two.fts',
+        reason: `its path would be ${(LONGEST_PATH_BYTES + 1).toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout`,
+      },
+    ]);
   });
 
   it('inside the folder (or the folder itself) is where the file goes', async () => {
-    for (const [place, name] of [['kcor/2025', 'inside_a.fts'], ['', 'inside_b.fts'], ['a/../b', 'inside_c.fts']] as const) {
+    for (const [place, name] of [
+      ['kcor/2025', 'inside_a.fts'],
+      ['', 'inside_b.fts'],
+      ['a/../b', 'inside_c.fts'],
+    ] as const) {
       const intake = await ListingIntake.open(host(), folder, 'skip', () => place);
       await intake.add([entry(name)]);
       expect(intake.result.rejected).toEqual([]);
@@ -236,7 +277,8 @@ describe('a listed download address', () => {
   it('on another server is refused and reported, saying how to allow it', async () => {
     const client = new MlsoClient({ baseUrl: API }, { otherServersAdvice: 'add --allow-other-hosts' });
     expect(await take('a.fts', client, evil)).toEqual({
-      refused: "The file's address is on another server (evil.example); MLSO Downloader only downloads from api.mlso.ucar.edu. To allow it, add --allow-other-hosts.",
+      refused:
+        "The file's address is on another server (evil.example); MLSO Downloader only downloads from api.mlso.ucar.edu. To allow it, add --allow-other-hosts.",
     });
   });
 

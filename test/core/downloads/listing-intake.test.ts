@@ -49,7 +49,17 @@ describe('a listing taken in piece by piece', () => {
     expect(error).toBeInstanceOf(InsufficientSpaceError);
     // The need counts every file taken so far with the refused piece: 180 x 1500 bytes.
     expect((error as InsufficientSpaceError).neededBytes).toBe(180 * 1500);
-    expect(h.ledger.list({ batchId: 'space' }).map((job) => job.filename).sort()).toEqual(files.slice(0, 140).map((file) => file.filename).sort());
+    expect(
+      h.ledger
+        .list({ batchId: 'space' })
+        .map((job) => job.filename)
+        .sort(),
+    ).toEqual(
+      files
+        .slice(0, 140)
+        .map((file) => file.filename)
+        .sort(),
+    );
     expect(intake.result.queued).toHaveLength(140);
     expect((await readdir(h.folder)).filter(isTemporaryName)).toEqual([]);
 

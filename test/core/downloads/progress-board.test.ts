@@ -48,7 +48,16 @@ function setUp(costly: { counts?: boolean; pendingSizes?: boolean } = {}): Setup
 
 function queuedJob(ledger: DownloadLedger, filename: string) {
   const job = ledger.insert(newJob(filename));
-  return { id: job.id, filename, folder: job.folder, targetPath: job.targetPath, instrument: job.instrument, product: job.product, dateObs: job.dateObs, expectedSize: job.expectedSize };
+  return {
+    id: job.id,
+    filename,
+    folder: job.folder,
+    targetPath: job.targetPath,
+    instrument: job.instrument,
+    product: job.product,
+    dateObs: job.dateObs,
+    expectedSize: job.expectedSize,
+  };
 }
 
 describe('the progress board', () => {

@@ -66,7 +66,11 @@ describe('a download folder that turns read-only', () => {
     await h.engine.enqueue(files, refusingFolder);
     expect(await h.engine.whenSettled()).toBe('finished');
     expect(h.engine.jobs().map(({ state, attempts, lastError }) => ({ state, attempts, lastError }))).toEqual(
-      files.map((file) => ({ state: 'failed', attempts: 1, lastError: `Cannot write ${file.filename} into ${refusingFolder} (${words}). Choose a folder you can write to.` })),
+      files.map((file) => ({
+        state: 'failed',
+        attempts: 1,
+        lastError: `Cannot write ${file.filename} into ${refusingFolder} (${words}). Choose a folder you can write to.`,
+      })),
     );
     expect(await listFolder(refusingFolder)).toEqual([]);
   });

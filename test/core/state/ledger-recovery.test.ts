@@ -61,8 +61,10 @@ describe('a ledger that cannot be used', () => {
     const file = await ledgerFile();
     const locked = `The download ledger ${file} is locked by another program. Close that program (a database browser, say) and try again.`;
     const full = `The disk holding the download ledger ${file} is full. Free some space and try again.`;
-    const cannotWrite = (detail: string) => `Cannot write the download ledger ${file} (${detail}). Make it and the state folder writable, or use another --state-dir.`;
-    const cannotUse = (detail: string) => `Cannot use the download ledger ${file} (${detail}). Check that it is a file you can read and write, or use another --state-dir.`;
+    const cannotWrite = (detail: string) =>
+      `Cannot write the download ledger ${file} (${detail}). Make it and the state folder writable, or use another --state-dir.`;
+    const cannotUse = (detail: string) =>
+      `Cannot use the download ledger ${file} (${detail}). Check that it is a file you can read and write, or use another --state-dir.`;
     const cases: [Error, string][] = [
       [withCode('SQLITE_BUSY'), locked],
       [withCode('SQLITE_LOCKED'), locked],

@@ -37,7 +37,9 @@ async function stateFolderAt(version: 1 | 2 | 3): Promise<string> {
   db.prepare("INSERT INTO settings (key, value) VALUES ('queue-paused', 'true')").run();
   if (version >= 2) {
     const keyed = version === 3;
-    db.prepare(`INSERT INTO campaigns (name, folder, layout, auto_sync_hours, created_at${keyed ? ', name_key' : ''}) VALUES ('Été', '/data/eclipse', '{yyyy}', 24, 'c'${keyed ? ", 'été'" : ''})`).run();
+    db.prepare(
+      `INSERT INTO campaigns (name, folder, layout, auto_sync_hours, created_at${keyed ? ', name_key' : ''}) VALUES ('Été', '/data/eclipse', '{yyyy}', 24, 'c'${keyed ? ", 'été'" : ''})`,
+    ).run();
     db.prepare(`INSERT INTO campaign_queries (campaign_id, position, instrument, product, filters) VALUES (1, 0, 'kcor', 'pb', '{"every":"2hours"}')`).run();
     db.prepare(
       `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, filesize, first_seen_at)
@@ -70,7 +72,13 @@ describe('a ledger written by an earlier release', () => {
       return;
     }
     expect(store.list()).toEqual([
-      expect.objectContaining({ name: 'Été', folder: '/data/eclipse', layout: '{yyyy}', autoSyncHours: 24, queries: [{ instrument: 'kcor', product: 'pb', filters: { every: '2hours' } }] }),
+      expect.objectContaining({
+        name: 'Été',
+        folder: '/data/eclipse',
+        layout: '{yyyy}',
+        autoSyncHours: 24,
+        queries: [{ instrument: 'kcor', product: 'pb', filters: { every: '2hours' } }],
+      }),
     ]);
     // Migration 3's folded name is filled in for a version-2 ledger: the campaign is found by any case of its name.
     expect(store.find('ÉTÉ')?.name).toBe('Été');

@@ -70,7 +70,9 @@ describe('the state folder lock, in one process', () => {
     await mkdir(path.join(state, LOCK_FILE));
     const error = refusal(state);
     expect(error).toBeInstanceOf(FolderAccessError);
-    expect((error as Error).message).toMatch(new RegExp(`^Cannot write to the state folder ${state} \\(.+\\)\\. Make it writable, or use another --state-dir\\.$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Cannot write to the state folder ${state} \\(.+\\)\\. Make it writable, or use another --state-dir\\.$`),
+    );
   });
 
   it('says the state folder cannot be written when the pid file cannot be, and lets go of the lock', async () => {
@@ -78,7 +80,9 @@ describe('the state folder lock, in one process', () => {
     await mkdir(path.join(state, OWNER_FILE));
     const error = refusal(state);
     expect(error).toBeInstanceOf(FolderAccessError);
-    expect((error as Error).message).toBe(`Cannot write to the state folder ${state} (${inPlainWords('EISDIR')}). Make it writable, or use another --state-dir.`);
+    expect((error as Error).message).toBe(
+      `Cannot write to the state folder ${state} (${inPlainWords('EISDIR')}). Make it writable, or use another --state-dir.`,
+    );
     // The lock was let go: another connection takes it at once.
     const db = new Database(path.join(state, LOCK_FILE), { timeout: 0 });
     try {

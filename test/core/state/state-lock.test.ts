@@ -67,7 +67,9 @@ describe('state folder lock', () => {
 
     const second = await runDownload({ ...run, folder: await temporaryFolder() });
     expect(second.status).toBe(2);
-    expect(second.stderr).toBe(`mlso-dl: Another MLSO Downloader (process ${pid}) is using the state folder ${stateFolder}. Wait for it to finish, or use another --state-dir.\n`);
+    expect(second.stderr).toBe(
+      `mlso-dl: Another MLSO Downloader (process ${pid}) is using the state folder ${stateFolder}. Wait for it to finish, or use another --state-dir.\n`,
+    );
 
     process.kill(pid, 'SIGKILL');
     await waitFor(async () => (await processState(pid)) === 'Z', 'the killed run to become a zombie');

@@ -20,7 +20,13 @@ describe('the state folder’s migrations', () => {
     const db = new Database(':memory:');
     const touched = new Map<string, Set<string>>();
     const domainOf = new Map(STATE_DOMAINS.flatMap((domain) => domain.migrations.map((migration) => [migration.version, domain.domain] as const)));
-    const schema = (): Map<string, string> => new Map(db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all().map((row) => [row.name, row.sql]));
+    const schema = (): Map<string, string> =>
+      new Map(
+        db
+          .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+          .all()
+          .map((row) => [row.name, row.sql]),
+      );
     for (const migration of migrationsInOrder(STATE_DOMAINS)) {
       const before = schema();
       db.exec(migration.sql);
@@ -38,10 +44,16 @@ describe('the state folder’s migrations', () => {
     const file = path.join(await temporaryFolder(), 'downloads.sqlite');
     const every = StateDatabase.open(file, STATE_DOMAINS);
     const latest = every.schemaVersion;
-    every.connection.exec('PRAGMA user_version = 3; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;');
+    every.connection.exec(
+      'PRAGMA user_version = 3; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;',
+    );
     every.close();
     const again = StateDatabase.open(file, STATE_DOMAINS);
-    expect([tablesOf(again), again.schemaVersion, again.startedEmpty]).toEqual([['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'], latest, false]);
+    expect([tablesOf(again), again.schemaVersion, again.startedEmpty]).toEqual([
+      ['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'],
+      latest,
+      false,
+    ]);
     again.close();
   });
 
@@ -52,7 +64,9 @@ describe('the state folder’s migrations', () => {
   it('refuse two domains taking one number, or a number left out', () => {
     const clash = { domain: 'clash', migrations: [{ version: 2, sql: 'CREATE TABLE x (a)' }] };
     const gap = { domain: 'gap', migrations: [{ version: 6, sql: 'CREATE TABLE y (a)' }] };
-    expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(/numbered 1, 2, 3… across domains, each number once: downloads \(1, 4\), campaigns \(2, 3\), clash \(2\)/);
+    expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(
+      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4\), campaigns \(2, 3\), clash \(2\)/,
+    );
     expect(() => migrationsInOrder([...STATE_DOMAINS, gap])).toThrow(/each number once/);
     expect(() => StateDatabase.open(':memory:', [gap])).toThrow(/each number once/);
   });

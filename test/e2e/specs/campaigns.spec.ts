@@ -134,4 +134,3 @@ export async function syncsVerifiesAndExportsACampaign(ctx: E2eContext): Promise
   await visible(card.getByText(everyFile, { exact: true }));
   expect(emulator.stats().downloadsStarted).toBe(startedBeforeResync);
 }
-

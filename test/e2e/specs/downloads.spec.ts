@@ -95,7 +95,7 @@ export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
   emulator.setOptions({ bandwidthBytesPerSecond: 4_000 });
   try {
     await search(page, { 'Start date': '2025-03-22', 'End date': '2025-03-23', Every: '1hour' });
-      const names = await listedNames(page, '20250322');
+    const names = await listedNames(page, '20250322');
     await page.getByRole('button', { name: 'Download all' }).click();
     await goTo(page, 'Downloads');
     await waitUntil('downloads are running', async () => emulator.stats().activeDownloads > 0);

@@ -16,7 +16,13 @@ const NEXT_DAY = '2025-03-23';
 /** Searches a day of KCor NRGF every 30 minutes and returns the names listed. */
 async function listNrgfFiles(page: Page): Promise<string[]> {
   await chooseProduct(page, 'kcor', 'nrgf');
-  for (const [label, value] of [['Start date', DAY], ['End date', NEXT_DAY], ['Carrington rotation', ''], ['Every', '30minutes']] as const) await fillFilter(page, label, value);
+  for (const [label, value] of [
+    ['Start date', DAY],
+    ['End date', NEXT_DAY],
+    ['Carrington rotation', ''],
+    ['Every', '30minutes'],
+  ] as const)
+    await fillFilter(page, label, value);
   await page.getByRole('button', { name: 'Search' }).click();
   const cells = page.getByRole('grid', { name: 'Files found' }).getByText(NRGF_NAME);
   let names: string[] = [];
@@ -107,10 +113,14 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   const table = page.getByRole('table', { name: 'Download queue' });
   // This run's files are the last in the queue.
   const scrollToEnd = () => table.evaluate((element) => (element.scrollTop = element.scrollHeight));
-  await waitUntil('every file of the search is done', async () => {
-    await scrollToEnd();
-    return (await table.getByRole('button', { name: /^Quick look at \d{8}_\d{6}_kcor_l2_nrgf/ }).count()) === names.length;
-  }, 30_000);
+  await waitUntil(
+    'every file of the search is done',
+    async () => {
+      await scrollToEnd();
+      return (await table.getByRole('button', { name: /^Quick look at \d{8}_\d{6}_kcor_l2_nrgf/ }).count()) === names.length;
+    },
+    30_000,
+  );
 
   // Thumbnails: the finished rows in view get a small picture.
   const lastRow = table.getByRole('row').filter({ hasText: names.at(-1)! });

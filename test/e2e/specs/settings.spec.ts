@@ -22,7 +22,12 @@ export async function savesSettingsAndRefusesBadOnes({ page, downloadFolder, scr
     await folder.fill(value);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await waitUntil(`${value} is saved`, async () => !(await page.getByRole('button', { name: 'Save', exact: true }).isEnabled()));
-    expect(await page.getByText(/full path/).filter({ visible: true }).count()).toBe(0);
+    expect(
+      await page
+        .getByText(/full path/)
+        .filter({ visible: true })
+        .count(),
+    ).toBe(0);
   }
   expect(await folder.inputValue()).toBe(downloadFolder);
   await screenshot('settings');

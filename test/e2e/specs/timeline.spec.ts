@@ -32,7 +32,10 @@ export async function showsCoverageWithGaps({ page, screenshot }: E2eContext): P
   const filledBins = await page.locator(BARS).evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-bin'))));
   expect(filledBins).toHaveLength(summary.filled);
   // A gap of at least twelve empty hours separates each day's observations from the next.
-  const gaps = filledBins.slice(1).map((bin, i) => bin - filledBins[i]! - 1).filter((gap) => gap >= 12);
+  const gaps = filledBins
+    .slice(1)
+    .map((bin, i) => bin - filledBins[i]! - 1)
+    .filter((gap) => gap >= 12);
   expect(gaps).toHaveLength(4);
   await visible(page.getByText('CR 2295'));
 
@@ -66,6 +69,9 @@ export async function showsCoverageWithGaps({ page, screenshot }: E2eContext): P
     const narrowed = await summaryOf(page);
     return narrowed.files < summary.files && narrowed.files > 0;
   });
-  const names = await page.getByRole('grid', { name: 'Files found' }).getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/).allInnerTexts();
+  const names = await page
+    .getByRole('grid', { name: 'Files found' })
+    .getByText(/^\d{8}_\d{6}_kcor_l2_pb\.fts$/)
+    .allInnerTexts();
   expect(names.every((name) => name.startsWith('20250321') || name.startsWith('20250322'))).toBe(true);
 }

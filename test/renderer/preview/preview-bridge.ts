@@ -33,7 +33,8 @@ function busyQueue(): JobView[] {
       jobs.push(makeJob(id, name, 'failed', { attempts: 4, lastError: 'The server closed the connection before the file was complete (1.2 MB of 2.5 MB).' }));
     else if (i === 617) jobs.push(makeJob(id, name, 'failed', { attempts: 4, lastError: 'The download was not a FITS file (the server sent an HTML page).' }));
     else if (i === 618) jobs.push(makeJob(id, name, 'paused', { bytesReceived: 1_100_000 }));
-    else if (i === 619) jobs.push(makeJob(id, name, 'queued', { attempts: 1, nextAttemptAt: Date.UTC(2025, 2, 24, 21, 4, 30), lastError: 'HTTP 503 Service Unavailable' }));
+    else if (i === 619)
+      jobs.push(makeJob(id, name, 'queued', { attempts: 1, nextAttemptAt: Date.UTC(2025, 2, 24, 21, 4, 30), lastError: 'HTTP 503 Service Unavailable' }));
     else jobs.push(makeJob(id, name, 'queued'));
   }
   // The finished ones first in the list order, as the engine keeps them until cleared.

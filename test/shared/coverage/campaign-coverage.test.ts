@@ -39,7 +39,9 @@ describe("a campaign's coverage", () => {
       expect(states).toBe(coverage.bins.counts[bin]);
     }
     const sum = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + b, 0);
-    expect([sum(coverage.breakdown.onDisk), sum(coverage.breakdown.queued), sum(coverage.breakdown.failed), sum(coverage.breakdown.missing)]).toEqual([1, 1, 1, 1]);
+    expect([sum(coverage.breakdown.onDisk), sum(coverage.breakdown.queued), sum(coverage.breakdown.failed), sum(coverage.breakdown.missing)]).toEqual([
+      1, 1, 1, 1,
+    ]);
     // Nights and the empty days between are gaps.
     expect(Array.from(coverage.bins.counts).filter((count) => count === 0).length).toBeGreaterThan(coverage.bins.counts.length / 2);
   });

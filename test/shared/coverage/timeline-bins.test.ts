@@ -89,7 +89,10 @@ describe('binning at each scale', () => {
     expect(bins.edges.at(-1)).toBe(ms('2025-01-01'));
     // 2024-05-30 to 2024-07-01 (32 days, 16 bins) has no file.
     const gapFirst = (ms('2024-05-30') - ms('2024-01-01')) / (2 * DAY_MS);
-    expect(filledIndices(bins.counts)).toEqual([...Array.from({ length: gapFirst }, (_, i) => i), ...Array.from({ length: 183 - gapFirst - 16 }, (_, i) => gapFirst + 16 + i)]);
+    expect(filledIndices(bins.counts)).toEqual([
+      ...Array.from({ length: gapFirst }, (_, i) => i),
+      ...Array.from({ length: 183 - gapFirst - 16 }, (_, i) => gapFirst + 16 + i),
+    ]);
     expect(bins.total).toBe(files.length);
   });
 
@@ -187,18 +190,23 @@ describe('reading date-obs and finding bins', () => {
 
   it('counts every file inside the range exactly once, in the bin whose edges hold it', () => {
     fc.assert(
-      fc.property(instants, fc.integer({ min: 1, max: 4000 * DAY_MS }), fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { maxLength: 200 }), (start, span, offsets) => {
-        const files = offsets.map((offset) => Math.floor((start + offset * span) / 1000) * 1000).filter((at) => at >= start);
-        const bins = coverageBins(files.map(stamp), { startMs: start, endMs: start + span });
-        expect(bins.total).toBe(files.length);
-        const edges = bins.edges;
-        expect(edges[0]).toBeLessThanOrEqual(start);
-        expect(edges.at(-1)).toBeGreaterThanOrEqual(start + span);
-        for (const at of files) {
-          const index = binIndexOf(edges, at);
-          expect(edges[index]! <= at && at < edges[index + 1]!).toBe(true);
-        }
-      }),
+      fc.property(
+        instants,
+        fc.integer({ min: 1, max: 4000 * DAY_MS }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { maxLength: 200 }),
+        (start, span, offsets) => {
+          const files = offsets.map((offset) => Math.floor((start + offset * span) / 1000) * 1000).filter((at) => at >= start);
+          const bins = coverageBins(files.map(stamp), { startMs: start, endMs: start + span });
+          expect(bins.total).toBe(files.length);
+          const edges = bins.edges;
+          expect(edges[0]).toBeLessThanOrEqual(start);
+          expect(edges.at(-1)).toBeGreaterThanOrEqual(start + span);
+          for (const at of files) {
+            const index = binIndexOf(edges, at);
+            expect(edges[index]! <= at && at < edges[index + 1]!).toBe(true);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

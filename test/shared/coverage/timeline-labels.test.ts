@@ -32,7 +32,10 @@ describe('bin sizes in words', () => {
     const files = ['2025-03-20T18:00:00', '2025-03-20T18:30:00', '2025-03-21T19:00:00'];
     const bins = coverageBins(files, { startMs: ms('2025-03-20'), endMs: ms('2025-03-25') });
     expect(coverageSummary(bins)).toBe('Coverage: 3 files in 2 of 120 hourly bins');
-    const many = coverageBins(Array.from({ length: 1204 }, () => '2025-03-20T18:00:00'), { startMs: ms('2025-03-20'), endMs: ms('2025-03-25') });
+    const many = coverageBins(
+      Array.from({ length: 1204 }, () => '2025-03-20T18:00:00'),
+      { startMs: ms('2025-03-20'), endMs: ms('2025-03-25') },
+    );
     expect(coverageSummary(many)).toBe('Coverage: 1,204 files in 1 of 120 hourly bins');
   });
 });
@@ -76,7 +79,11 @@ describe('axis marks', () => {
     expect(axisMarks(scaleOf('2025-03-17', '2025-03-24'), 4).map((mark) => mark.label)).toEqual(['03-17', '03-19', '03-21', '03-23']);
     expect(axisMarks(scaleOf('2025-03-24', '2025-03-25'), 5).map((mark) => mark.label)).toEqual(['03-24', '06:00', '12:00', '18:00', '03-25']);
     expect(axisMarks(scaleOf('2025-03-24T19:00:00', '2025-03-24T21:00:00'), 8).map((mark) => mark.label)).toEqual([
-      '19:00', '19:30', '20:00', '20:30', '21:00',
+      '19:00',
+      '19:30',
+      '20:00',
+      '20:30',
+      '21:00',
     ]);
   });
 
@@ -90,7 +97,19 @@ describe('axis marks', () => {
 
   it('a year: months, the year’s first written as the year', () => {
     expect(axisMarks(scaleOf('2024-01-01', '2025-01-01'), 13).map((mark) => mark.label)).toEqual([
-      '2024', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06', '2024-07', '2024-08', '2024-09', '2024-10', '2024-11', '2024-12', '2025',
+      '2024',
+      '2024-02',
+      '2024-03',
+      '2024-04',
+      '2024-05',
+      '2024-06',
+      '2024-07',
+      '2024-08',
+      '2024-09',
+      '2024-10',
+      '2024-11',
+      '2024-12',
+      '2025',
     ]);
   });
 });

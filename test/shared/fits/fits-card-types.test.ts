@@ -23,7 +23,15 @@ const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'typed-cards.astro
 const header = parseFitsHeader(new Uint8Array(readFileSync(path.join(FIXTURES, 'typed-cards.fits'))))!;
 
 const COMMENTARY = new Set(['COMMENT', 'HISTORY', '']);
-const TYPES: Record<string, string> = { bool: 'logical', int: 'integer', float: 'real', complex: 'complex', str: 'string', Undefined: 'undefined', VerifyError: 'malformed' };
+const TYPES: Record<string, string> = {
+  bool: 'logical',
+  int: 'integer',
+  float: 'real',
+  complex: 'complex',
+  str: 'string',
+  Undefined: 'undefined',
+  VerifyError: 'malformed',
+};
 
 /** Python's float repr as a number: "inf" and "-0.0" too. */
 const pythonFloat = (repr: string): number => (repr === 'inf' ? Infinity : repr === '-inf' ? -Infinity : Number(repr));

@@ -143,14 +143,20 @@ describe('long strings continued over CONTINUE cards', () => {
   });
 
   it('a header holding such a string is damaged: dataUnitBytes refuses it, as the reader and the download check call it', () => {
-    const text = [record('SIMPLE  =                    T'), record('BITPIX  =                    8'), record('NAXIS   =                    0'), ...continued(16_000), record('END')].join('');
+    const text = [
+      record('SIMPLE  =                    T'),
+      record('BITPIX  =                    8'),
+      record('NAXIS   =                    0'),
+      ...continued(16_000),
+      record('END'),
+    ].join('');
     const header = parseFitsHeader(Uint8Array.from(text.padEnd(Math.ceil(text.length / 2880) * 2880), (c) => c.charCodeAt(0)))!;
     expect(header.damage).toBe('a long string (LONGSTR) continued over more than 1,000 CONTINUE cards');
     expect(() => dataUnitBytes(header)).toThrow(new FitsHeaderError('a long string (LONGSTR) continued over more than 1,000 CONTINUE cards'));
   });
 
   it('parseCards stops at END', () => {
-    expect(parseCards([record("A       = 1"), record('END'), record("B       = 2")]).map((c) => c.keyword)).toEqual(['A']);
+    expect(parseCards([record('A       = 1'), record('END'), record('B       = 2')]).map((c) => c.keyword)).toEqual(['A']);
   });
 });
 

@@ -27,8 +27,24 @@ function storedValue(bitpix: Bitpix): fc.Arbitrary<number | bigint> {
   }
 }
 
-const scale = fc.option(fc.oneof(fc.constant(1), fc.integer({ min: -1000, max: 1000 }).filter((v) => v !== 0), fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((v) => v !== 0)), { nil: undefined });
-const zero = fc.option(fc.oneof(fc.constant(0), fc.constant(32768), fc.constant(-128), fc.integer({ min: -1e9, max: 1e9 }), fc.double({ min: -1e9, max: 1e9, noNaN: true }).map((value) => value + 0)), { nil: undefined }); // + 0: a card cannot hold -0
+const scale = fc.option(
+  fc.oneof(
+    fc.constant(1),
+    fc.integer({ min: -1000, max: 1000 }).filter((v) => v !== 0),
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((v) => v !== 0),
+  ),
+  { nil: undefined },
+);
+const zero = fc.option(
+  fc.oneof(
+    fc.constant(0),
+    fc.constant(32768),
+    fc.constant(-128),
+    fc.integer({ min: -1e9, max: 1e9 }),
+    fc.double({ min: -1e9, max: 1e9, noNaN: true }).map((value) => value + 0),
+  ),
+  { nil: undefined },
+); // + 0: a card cannot hold -0
 
 /** An image spec with its stored values; integer images may carry a BLANK that some pixels hold. */
 function imageSpec(bitpix: Bitpix, extension: boolean): fc.Arbitrary<ImageSpec> {
@@ -42,17 +58,15 @@ function imageSpec(bitpix: Bitpix, extension: boolean): fc.Arbitrary<ImageSpec> 
     .chain(({ axes, bscale, bzero, blank }) => {
       const [width, height, planes] = axes;
       const pixel = blank === undefined ? storedValue(bitpix) : fc.oneof(storedValue(bitpix), fc.constant(blank));
-      return fc.array(pixel, { minLength: width * height * planes, maxLength: width * height * planes }).map(
-        (stored): ImageSpec => ({
-          bitpix,
-          axes: planes > 1 ? [width, height, planes] : [width, height],
-          stored,
-          extension,
-          ...(bscale === undefined ? {} : { bscale }),
-          ...(bzero === undefined ? {} : { bzero }),
-          ...(blank === undefined ? {} : { blank }),
-        }),
-      );
+      return fc.array(pixel, { minLength: width * height * planes, maxLength: width * height * planes }).map((stored): ImageSpec => ({
+        bitpix,
+        axes: planes > 1 ? [width, height, planes] : [width, height],
+        stored,
+        extension,
+        ...(bscale === undefined ? {} : { bscale }),
+        ...(bzero === undefined ? {} : { bzero }),
+        ...(blank === undefined ? {} : { blank }),
+      }));
     });
 }
 

@@ -77,7 +77,9 @@ describe('bytes that are a view into a larger buffer', () => {
     [-64, { bscale: 0.5, bzero: 10 }],
   ] as const)('BITPIX %i %o: the same values from every offset 0 to 7 into the buffer', (bitpix, scaling) => {
     const file = imageHdu({ bitpix, axes: [stored.length, 1], stored, ...scaling });
-    const expected = stored.map((value) => (scaling ? value * scaling.bscale + scaling.bzero : value)).map((value) => (bitpix === -32 ? Math.fround(value) : value));
+    const expected = stored
+      .map((value) => (scaling ? value * scaling.bscale + scaling.bzero : value))
+      .map((value) => (bitpix === -32 ? Math.fround(value) : value));
     for (let offset = 0; offset < 8; offset += 1) {
       const larger = new Uint8Array(file.length + 8);
       larger.set(file, offset);
@@ -148,14 +150,21 @@ describe('the HDUs of a file', () => {
   });
 
   it('a file of one data-less HDU has no image at all', () => {
-    const alone = headerBytes([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0]]);
+    const alone = headerBytes([
+      ['SIMPLE', true],
+      ['BITPIX', 8],
+      ['NAXIS', 0],
+    ]);
     expect(() => decodeImage(readFits(alone, 'empty.fts'), 0)).toThrow('empty.fts holds no image in HDU 0 (primary): it holds no image at all.');
   });
 
   it('accepts a last data unit without its padding, and ignores bytes after the last HDU that begin no extension', () => {
     const unpadded = imageHdu({ bitpix: 16, axes: [3, 1], stored: [1, 2, 3], unpadded: true });
     expect(values(decodeImage(readFits(unpadded, 'u.fts'), 0).pixels)).toEqual([1, 2, 3]);
-    const trailing = concat(imageHdu({ bitpix: 16, axes: [3, 1], stored: [1, 2, 3] }), Uint8Array.from('some trailing notes', (c) => c.charCodeAt(0)));
+    const trailing = concat(
+      imageHdu({ bitpix: 16, axes: [3, 1], stored: [1, 2, 3] }),
+      Uint8Array.from('some trailing notes', (c) => c.charCodeAt(0)),
+    );
     expect(readFits(trailing, 't.fts').hdus).toHaveLength(1);
   });
 });
@@ -176,14 +185,22 @@ describe('files that cannot be read say which file and what is wrong', () => {
   });
 
   it('not FITS at all', () => {
-    expect(readError(Uint8Array.from('<html>Service unavailable</html>', (c) => c.charCodeAt(0)), 'page.fts').message).toBe(
-      'page.fts is not a FITS file: it does not start with "SIMPLE  =".',
-    );
+    expect(
+      readError(
+        Uint8Array.from('<html>Service unavailable</html>', (c) => c.charCodeAt(0)),
+        'page.fts',
+      ).message,
+    ).toBe('page.fts is not a FITS file: it does not start with "SIMPLE  =".');
     expect(readError(new Uint8Array(0), 'zero.fts').message).toBe('zero.fts is empty, not a FITS file.');
   });
 
   it('a header no data unit can follow', () => {
-    const damaged = headerBytes([['SIMPLE', true], ['BITPIX', -32], ['NAXIS', 2], ['NAXIS1', 10]]);
+    const damaged = headerBytes([
+      ['SIMPLE', true],
+      ['BITPIX', -32],
+      ['NAXIS', 2],
+      ['NAXIS1', 10],
+    ]);
     expect(readError(damaged).message).toBe('test.fts has a damaged header in HDU 0: no NAXIS2 card.');
     const badScale = imageHdu({ bitpix: 16, axes: [1, 1], stored: [1], extraCards: [['BSCALE', 'big']] });
     expect(readError(badScale).message).toBe('test.fts has a damaged header in HDU 0: BSCALE = big, which is not a usable number.');
@@ -205,7 +222,9 @@ describe('a file with fewer HDUs than its primary header promises is cut short, 
     expect(readFits(whole, 'whole.fts').hdus).toHaveLength(5);
     expect(readError(whole.subarray(0, hduEnd(1)), 'x.fts').message).toBe('x.fts ends after HDU 1: its primary header declares 4 extensions (NEXTEND = 4).');
     expect(readError(whole.subarray(0, hduEnd(0)), 'x.fts').message).toBe('x.fts ends after HDU 0: its primary header declares 4 extensions (NEXTEND = 4).');
-    expect(readError(withNextend(1).subarray(0, hduEnd(0)), 'one.fts').message).toBe('one.fts ends after HDU 0: its primary header declares 1 extension (NEXTEND = 1).');
+    expect(readError(withNextend(1).subarray(0, hduEnd(0)), 'one.fts').message).toBe(
+      'one.fts ends after HDU 0: its primary header declares 1 extension (NEXTEND = 1).',
+    );
   });
 
   it('cut inside the padding of a data unit that is not the last: the same', () => {
@@ -221,9 +240,21 @@ describe('a file with fewer HDUs than its primary header promises is cut short, 
     // astropy writes EXTEND = T on every primary HDU, a header-only file's too: valid FITS, whatever a download of
     // one would mean (downloads are held to more: see fits-layout.test.ts). With NEXTEND it is held to its count.
     expect(readFits(emptyPrimary(), 'empty.fts').hdus).toHaveLength(1);
-    expect(readError(emptyPrimary([['NEXTEND', 2]]), 'empty.fts').message).toBe('empty.fts ends after HDU 0: its primary header declares 2 extensions (NEXTEND = 2).');
+    expect(readError(emptyPrimary([['NEXTEND', 2]]), 'empty.fts').message).toBe(
+      'empty.fts ends after HDU 0: its primary header declares 2 extensions (NEXTEND = 2).',
+    );
     // Without EXTEND = T, or with data of its own, it is a whole file of one HDU.
-    expect(readFits(headerBytes([['SIMPLE', true], ['BITPIX', 8], ['NAXIS', 0], ['EXTEND', false]]), 'a.fts').hdus).toHaveLength(1);
+    expect(
+      readFits(
+        headerBytes([
+          ['SIMPLE', true],
+          ['BITPIX', 8],
+          ['NAXIS', 0],
+          ['EXTEND', false],
+        ]),
+        'a.fts',
+      ).hdus,
+    ).toHaveLength(1);
     expect(readFits(imageHdu({ bitpix: 8, axes: [2], stored: [1, 2], extraCards: [['EXTEND', true]] }), 'b.fts').hdus).toHaveLength(1);
     expect(readFits(emptyPrimary([['NEXTEND', 0]]), 'c.fts').hdus).toHaveLength(1);
   });

@@ -104,7 +104,13 @@ export function tableHdu(rows: number, extname?: string): Uint8Array {
     ['TFORM1', '1D'],
     ...(extname === undefined ? [] : [['EXTNAME', extname] as const]),
   ]);
-  return concat(header, dataBytes(8, Array.from({ length: rows * 8 }, (_, i) => (i * 7) & 0xff)));
+  return concat(
+    header,
+    dataBytes(
+      8,
+      Array.from({ length: rows * 8 }, (_, i) => (i * 7) & 0xff),
+    ),
+  );
 }
 
 export function concat(...parts: readonly Uint8Array[]): Uint8Array {

@@ -35,11 +35,15 @@ describe('percentiles', () => {
   it('equal what sorting gives, for any values and percents (many repeats, NaN, infinities)', () => {
     const value = fc.oneof(fc.double(), fc.integer({ min: -3, max: 3 }), fc.constant(0));
     fc.assert(
-      fc.property(fc.array(value, { maxLength: 400 }), fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 4 }), (values, percents) => {
-        const found = percentiles(values, percents);
-        if (values.some(Number.isFinite)) expect(found).toEqual(percents.map((percent) => sortedPercentile(values, percent)));
-        else expect(found).toBeNull();
-      }),
+      fc.property(
+        fc.array(value, { maxLength: 400 }),
+        fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        (values, percents) => {
+          const found = percentiles(values, percents);
+          if (values.some(Number.isFinite)) expect(found).toEqual(percents.map((percent) => sortedPercentile(values, percent)));
+          else expect(found).toBeNull();
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -47,12 +51,16 @@ describe('percentiles', () => {
   it('equal what sorting gives for image-sized inputs too, which are narrowed by histograms before selection', () => {
     const value = fc.oneof(fc.double(), fc.integer({ min: -3, max: 3 }), fc.double({ min: 0, max: 1e-9, noNaN: true }), fc.constant(Number.NaN));
     fc.assert(
-      fc.property(fc.array(value, { minLength: 2049, maxLength: 6000 }), fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 3 }), (values, percents) => {
-        const pixels = Float64Array.from(values);
-        const found = percentiles(pixels, percents);
-        if (values.some(Number.isFinite)) expect(found).toEqual(percents.map((percent) => sortedPercentile(values, percent)));
-        else expect(found).toBeNull();
-      }),
+      fc.property(
+        fc.array(value, { minLength: 2049, maxLength: 6000 }),
+        fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 3 }),
+        (values, percents) => {
+          const pixels = Float64Array.from(values);
+          const found = percentiles(pixels, percents);
+          if (values.some(Number.isFinite)) expect(found).toEqual(percents.map((percent) => sortedPercentile(values, percent)));
+          else expect(found).toBeNull();
+        },
+      ),
       // Shrinking thousands of values takes minutes: a failure is reported as found.
       { numRuns: 60, endOnFailure: true },
     );
@@ -61,7 +69,12 @@ describe('percentiles', () => {
   it('a narrow cluster beside far outliers (each histogram puts nearly all values in one bin) still comes out exact', () => {
     const pixels = new Float32Array(200_000).map((_, i) => (i % 997 === 0 ? 1e12 * (i % 2 ? 1 : -1) : Math.fround(1 + (i % 7919) * 1e-7)));
     const reference = Array.from(pixels);
-    for (const [low, high] of [[1, 99.5], [0, 100], [0.25, 99.75], [50, 50.5]] as const) {
+    for (const [low, high] of [
+      [1, 99.5],
+      [0, 100],
+      [0.25, 99.75],
+      [50, 50.5],
+    ] as const) {
       expect(percentileClip(pixels, low, high)).toEqual({ low: sortedPercentile(reference, low), high: sortedPercentile(reference, high) });
     }
   });
@@ -90,7 +103,7 @@ describe('the sample a viewer clips from', () => {
     expect(clipSample(ramp)).toEqual(sample);
   });
 
-  it("puts the clip within a tenth of a percent of the exact ranks on a coronagraph-like image", () => {
+  it('puts the clip within a tenth of a percent of the exact ranks on a coronagraph-like image', () => {
     const size = 1024;
     const pixels = new Float32Array(size * size).map((_, i) => {
       const x = (i % size) - size / 2;
@@ -100,7 +113,11 @@ describe('the sample a viewer clips from', () => {
     });
     const sorted = Float32Array.from(pixels).sort();
     const rankOf = (value: number) => sorted.findIndex((candidate) => candidate >= value) / (sorted.length - 1);
-    for (const [low, high] of [[1, 99.5], [5, 95], [0.5, 99.9]] as const) {
+    for (const [low, high] of [
+      [1, 99.5],
+      [5, 95],
+      [0.5, 99.9],
+    ] as const) {
       const clip = percentileClip(clipSample(pixels), low, high)!;
       expect(Math.abs(rankOf(clip.high) * 100 - high)).toBeLessThan(0.1);
       // The low end falls in the occulter's zeros, as the exact one does.
@@ -200,7 +217,10 @@ describe('display bytes', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...STRETCHES),
-        fc.array(fc.oneof(fc.double({ min: -10, max: 110, noNaN: true }), fc.constant(Number.NaN), fc.constant(0), fc.constant(100)), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.oneof(fc.double({ min: -10, max: 110, noNaN: true }), fc.constant(Number.NaN), fc.constant(0), fc.constant(100)), {
+          minLength: 1,
+          maxLength: 300,
+        }),
         fc.double({ min: -5, max: 5, noNaN: true }),
         fc.double({ min: 1e-9, max: 200, noNaN: true }),
         (stretch, values, low, width) => {

@@ -85,7 +85,11 @@ function riceEncode(values: readonly number[], blockSize: number, bytePix: numbe
 describe('Rice decoding', () => {
   it.each([1, 2, 4])('BYTEPIX %i: any values, any block size, any valid coding of each block, decode to themselves', (bytePix) => {
     const range = bytePix === 1 ? { min: 0, max: 255 } : bytePix === 2 ? { min: -32768, max: 32767 } : { min: -2147483648, max: 2147483647 };
-    const value = fc.oneof(fc.integer(range), fc.integer({ min: -3, max: 3 }).map((small) => (bytePix === 1 ? small & 0xff : small)), fc.constant(bytePix === 1 ? 7 : 0));
+    const value = fc.oneof(
+      fc.integer(range),
+      fc.integer({ min: -3, max: 3 }).map((small) => (bytePix === 1 ? small & 0xff : small)),
+      fc.constant(bytePix === 1 ? 7 : 0),
+    );
     fc.assert(
       fc.property(
         fc.array(value, { minLength: 1, maxLength: 300 }),

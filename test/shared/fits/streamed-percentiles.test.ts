@@ -27,7 +27,13 @@ const plusZero = (values: number[] | null): number[] | null => values && values.
 
 describe('streamed percentiles', () => {
   it('equal the in-memory ones for any values, bands and group sizes (down to narrowing every one of the 64 key bits)', () => {
-    const value = fc.oneof(fc.double(), fc.integer({ min: -3, max: 3 }), fc.double({ min: -1e-300, max: 1e-300 }), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY));
+    const value = fc.oneof(
+      fc.double(),
+      fc.integer({ min: -3, max: 3 }),
+      fc.double({ min: -1e-300, max: 1e-300 }),
+      fc.constant(Number.NaN),
+      fc.constant(Number.POSITIVE_INFINITY),
+    );
     fc.assert(
       fc.property(
         fc.array(value, { maxLength: 500 }),

@@ -15,7 +15,12 @@ function inMemory(bytes: Uint8Array, hdu: number, maxSize: number | undefined, s
   const image = decodeImage(readFits(bytes, 'x.fits'), hdu);
   const clip = percentileClip(image.pixels, 1, 99.5);
   const shown = maxSize === undefined ? image : downscale(image.pixels, image.width, image.height, maxSize);
-  return { clip, width: shown.width, height: shown.height, grey: displayBytes(shown.pixels, shown.width, shown.height, { ...(clip ?? { low: 0, high: 0 }), stretch }) };
+  return {
+    clip,
+    width: shown.width,
+    height: shown.height,
+    grey: displayBytes(shown.pixels, shown.width, shown.height, { ...(clip ?? { low: 0, high: 0 }), stretch }),
+  };
 }
 
 describe('the streamed quick look', () => {
@@ -36,7 +41,11 @@ describe('the streamed quick look', () => {
             return bitpix > 0 ? (bitpix === 8 ? wave : wave - 20) : i % 17 === 3 ? Number.NaN : (wave - 20) * 0.37;
           });
           const bytes = imageHdu({ bitpix, axes: [width, height], stored, blank: bitpix > 0 && bitpix < 64 ? 7 : undefined });
-          const streamed = streamedQuicklook(imageReader(readFits(bytes, 'x.fits'), 0), { percents: [1, 99.5], stretch, ...(maxSize === undefined ? {} : { maxSize }) }, bandPixels);
+          const streamed = streamedQuicklook(
+            imageReader(readFits(bytes, 'x.fits'), 0),
+            { percents: [1, 99.5], stretch, ...(maxSize === undefined ? {} : { maxSize }) },
+            bandPixels,
+          );
           const expected = inMemory(bytes, 0, maxSize, stretch);
           expect({ ...streamed, grey: Array.from(streamed.grey) }).toEqual({ ...expected, grey: Array.from(expected.grey) });
         },
@@ -49,7 +58,11 @@ describe('the streamed quick look', () => {
     for (const name of ['int16_rice_tiles', 'float32_rice_tiles', 'float32_rice_dither1']) {
       const bytes = new Uint8Array(readFileSync(path.join(import.meta.dirname, '..', '..', 'fixtures', 'tile-compressed', `${name}.fits`)));
       for (const maxSize of [undefined, 20]) {
-        const streamed = streamedQuicklook(imageReader(readFits(bytes, 'x.fits'), 1), { percents: [1, 99.5], stretch: 'asinh', ...(maxSize === undefined ? {} : { maxSize }) }, 200);
+        const streamed = streamedQuicklook(
+          imageReader(readFits(bytes, 'x.fits'), 1),
+          { percents: [1, 99.5], stretch: 'asinh', ...(maxSize === undefined ? {} : { maxSize }) },
+          200,
+        );
         const expected = inMemory(bytes, 1, maxSize, 'asinh');
         expect({ ...streamed, grey: Array.from(streamed.grey) }).toEqual({ ...expected, grey: Array.from(expected.grey) });
       }

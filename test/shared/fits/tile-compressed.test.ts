@@ -96,7 +96,9 @@ describe('tile-compressed images, against cfitsio and astropy', () => {
     const file = readFits(bytes, 'int16_rice.fits');
     // The first row's descriptor: element count, then heap offset (big-endian 32-bit); move the offset far away.
     new DataView(bytes.buffer).setUint32(file.hdus[1]!.dataOffset + 4, 0x7fffff00);
-    expect(() => decodeImage(readFits(bytes, 'int16_rice.fits'), 1)).toThrow("int16_rice.fits has a damaged tile-compressed image in HDU 1: tile 1's data lie beyond the end of the heap.");
+    expect(() => decodeImage(readFits(bytes, 'int16_rice.fits'), 1)).toThrow(
+      "int16_rice.fits has a damaged tile-compressed image in HDU 1: tile 1's data lie beyond the end of the heap.",
+    );
   });
 });
 
@@ -132,7 +134,9 @@ describe('hostile tile-compressed headers and tiles', () => {
     const bomb = gzipSync(new Uint8Array(50_000_000));
     expect(bomb.length).toBeLessThan(100_000);
     const file = readFits(gzipImage([4, 1], bomb), 'bomb.fits');
-    expect(() => decodeImage(file, 1)).toThrow('bomb.fits has a damaged tile-compressed image in HDU 1: tile 1 inflates to more than 8 bytes for each of its 4 pixels.');
+    expect(() => decodeImage(file, 1)).toThrow(
+      'bomb.fits has a damaged tile-compressed image in HDU 1: tile 1 inflates to more than 8 bytes for each of its 4 pixels.',
+    );
   });
 
   it('an image or tile of absurd size claimed by a few header cards is refused before anything is allocated', () => {
