@@ -1,6 +1,7 @@
 // The whole renderer state, created once per window and shared through Svelte context. Screens only read and
 // call it, so nothing is lost when a screen is left and re-entered.
 import { createContext } from 'svelte';
+import type { FilesQuery } from '../../src-shared/contract/contract';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
@@ -24,6 +25,7 @@ export type Screen = 'browse' | 'downloads' | 'campaigns' | 'settings';
 const SIGN_IN_TO_DOWNLOAD = 'Sign in to download: enter the e-mail address you registered with the observatory.';
 
 export type SearchStart = { ok: true } | { ok: false; firstProblem: FilterName | null };
+type FormQuery = { ok: true; query: FilesQuery } | { ok: false; firstProblem: FilterName | null };
 
 export class AppState {
   readonly client: ApiClient;
@@ -50,7 +52,10 @@ export class AppState {
     this.session = new SessionStore(client);
     this.catalog = new CatalogStore(client);
     this.filters = new FilterStore(() => this.catalog.metadata);
-    this.results = new ResultsStore(client);
+    this.results = new ResultsStore(client, () => {
+      const form = this.formQuery();
+      return form.ok ? form.query : null;
+    });
     this.downloads = new DownloadsStore(client);
     this.disk = new DiskStore(client);
     this.campaignList = new CampaignListStore(client);
@@ -124,13 +129,24 @@ export class AppState {
     await this.catalog.chooseInstrument(id);
   }
 
-  /** Checks the filters with the shared rules and, when they pass, asks for the listing. */
-  search(): SearchStart {
+  /**
+   * The request Search would send for the form as it stands, built by the shared filter rules. The results compare
+   * their query with it (the same normalisation), so "2025-3-24" and "2025-03-24" are one query.
+   */
+  private formQuery(): FormQuery {
     const { instrumentId, productId, product } = this.catalog;
     if (!instrumentId || !productId) return { ok: false, firstProblem: null };
     const checked = this.filters.check(product ? `${product.title} (${productId})` : undefined);
     if (!checked.ok) return { ok: false, firstProblem: checked.problems[0]?.filter ?? null };
-    void this.results.search({ instrument: instrumentId, product: productId, filters: checked.query });
+    return { ok: true, query: { instrument: instrumentId, product: productId, filters: checked.query } };
+  }
+
+  /** Checks the filters with the shared rules and, when they pass, asks for the listing. */
+  search(): SearchStart {
+    if (this.catalog.productId) this.filters.markAttempted();
+    const form = this.formQuery();
+    if (!form.ok) return form;
+    void this.results.search(form.query);
     return { ok: true };
   }
 

@@ -66,12 +66,19 @@ export class FilterStore {
     this.touched[name] = true;
   }
 
-  /** Checks every offered field with the shared rules; values of fields the product does not offer are kept but not sent. */
+  /**
+   * Checks every offered field with the shared rules; values of fields the product does not offer are kept but not
+   * sent. Reads the fields only (no message is shown for it), so the window can ask at any time what Search would send.
+   */
   check(productLabel?: string): FilterCheck {
-    this.attempted = true;
     const filters: FileFilters = {};
     for (const name of this.offered) filters[name] = this.values[name];
     return checkFilters(filters, this.metadata()?.filters, productLabel);
+  }
+
+  /** A search was attempted: every field's message shows from now on. */
+  markAttempted(): void {
+    this.attempted = true;
   }
 
   /** Fills an empty date range with one day (the instrument's latest), so a first search is quick. */

@@ -6,6 +6,7 @@ import { searchedRange } from '../../src-shared/coverage/searched-range';
 import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
 import { listingTotal } from '../../src-shared/format/human-size';
+import { describeFilters, sameQuery } from '../lib/campaign-text';
 import { columnsShown, type ListingColumn } from '../../src-shared/listing/listing-columns';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
@@ -57,21 +58,36 @@ export class ResultsStore {
   summary = $state.raw<ListingSummary | null>(null);
   /** The listing binned in time, once when it arrives. */
   timeline = $state.raw<TimelineBins | null>(null);
-  /** The query of the listing on screen (or of the search running). */
+  /** The query of the listing on screen: a search that fails or is cancelled leaves it as it was. */
   query = $state.raw<FilesQuery | null>(null);
+  /** The query of the search running, or of the last one started. */
+  searchedFor = $state.raw<FilesQuery | null>(null);
+  /**
+   * The listing no longer answers what the form asks (another product, other dates, a search that failed): it is
+   * shown dimmed and cannot be downloaded or saved until the search runs again. The form's query is the request
+   * Search would send, so one rule (the search's own normalisation, then sameQuery) decides.
+   */
+  readonly stale = $derived.by(() => {
+    if (!this.listing || !this.query) return false;
+    const asked = this.formQuery();
+    return asked === null || !sameQuery(asked, this.query);
+  });
   selection = new RowSelection();
   /** What the last "Download" did, shown until dismissed or the next search. */
   enqueueOutcome = $state.raw<EnqueueOutcome | null>(null);
 
   private readonly client: ApiClient;
+  private readonly formQuery: () => FilesQuery | null;
   /** The search whose answer is still wanted; a cancelled or superseded search's answer is dropped. */
   private readonly searchRequest = new Request<KeptFileListing>();
   private readonly enqueueRequest = new Request<EnqueueSummary>();
   /** How many files the Download in flight hands to the queue. */
   private enqueueRequested = $state(0);
 
-  constructor(client: ApiClient) {
+  /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the listing's own. */
+  constructor(client: ApiClient, formQuery: () => FilesQuery | null = () => this.query) {
     this.client = client;
+    this.formQuery = formQuery;
   }
 
   get searching(): boolean {
@@ -94,9 +110,10 @@ export class ResultsStore {
 
   async search(query: FilesQuery): Promise<void> {
     this.enqueueOutcome = null;
-    this.query = query;
+    this.searchedFor = query;
     const result = await this.searchRequest.run(() => this.client.invoke('catalog:files', query));
     if (!result?.ok) return;
+    this.query = query;
     this.listing = result.value;
     this.summary = summarise(result.value.files);
     this.timeline = listingTimeline(query, result.value.files);
@@ -114,7 +131,7 @@ export class ResultsStore {
    */
   async enqueue(which: 'selected' | 'all'): Promise<EnqueueOutcome | null> {
     const listing = this.listing;
-    if (!listing) return null;
+    if (!listing || this.stale) return null;
     const entries = which === 'all' ? undefined : this.selection.indices();
     const requested = entries?.length ?? listing.files.length;
     if (requested === 0) return null;
@@ -135,6 +152,7 @@ export class ResultsStore {
     this.summary = null;
     this.timeline = null;
     this.query = null;
+    this.searchedFor = null;
     this.enqueueOutcome = null;
     this.selection.reset(0);
   }
@@ -146,4 +164,9 @@ export class ResultsStore {
   dismissOutcome(): void {
     this.enqueueOutcome = null;
   }
+}
+
+/** A query as one line: "kcor pb, 2025-03-24 UT · Every 30minutes". */
+export function describeQuery(query: FilesQuery): string {
+  return `${query.instrument} ${query.product}, ${describeFilters(query.filters)}`;
 }

@@ -251,3 +251,82 @@ describe('search', () => {
     expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
+
+describe('results follow the query', () => {
+  function button(name: string): HTMLButtonElement {
+    return screen.getByRole('button', { name }) as HTMLButtonElement;
+  }
+
+  /** The line over results that no longer match the form, or null when they do. */
+  function staleLine(): string | null {
+    return (
+      screen
+        .queryByText(/^Results for /)
+        ?.closest('[role="status"]')
+        ?.textContent?.replace(/\s+/g, ' ')
+        .trim() ?? null
+    );
+  }
+
+  async function searchKcorDay(): Promise<ReturnType<typeof renderApp>> {
+    const rendered = renderApp();
+    await rendered;
+    await chooseProduct('kcor', 'pb');
+    await fireEvent.click(button('Search'));
+    await screen.findByRole('grid', { name: 'Files found' });
+    return rendered;
+  }
+
+  it('marks KCor results stale when the product becomes UCoMP l2: no Download all, no Save as campaign', async () => {
+    await searchKcorDay();
+    expect(button('Download all').disabled).toBe(false);
+    expect(button('Save as campaign').disabled).toBe(false);
+    expect(staleLine()).toBeNull();
+
+    await chooseProduct('ucomp', 'l2');
+    expect(staleLine()).toBe('Results for kcor pb, from 2025-03-24 UT, open-ended: search again');
+    expect(button('Download all').disabled).toBe(true);
+    expect(button('Download selected').disabled).toBe(true);
+    expect(button('Save as campaign').disabled).toBe(true);
+    expect(screen.getByRole('region', { name: 'Results' }).classList.contains('stale')).toBe(true);
+  });
+
+  it('makes the results current again when the form goes back to their query', async () => {
+    await searchKcorDay();
+    await chooseProduct('ucomp', 'l2');
+    expect(staleLine()).not.toBeNull();
+    await chooseProduct('kcor', 'pb');
+    expect(staleLine()).toBeNull();
+    expect(button('Download all').disabled).toBe(false);
+
+    // A date typed differently but meaning the same day is the same query: the search's own normalisation decides.
+    await typeInto('Start date', '2025-03-20');
+    expect(staleLine()).toBe('Results for kcor pb, from 2025-03-24 UT, open-ended: search again');
+    await typeInto('Start date', '2025-3-24');
+    expect(staleLine()).toBeNull();
+    expect(button('Save as campaign').disabled).toBe(false);
+  });
+
+  it('leaves the old results stale after a failed search for another span', async () => {
+    const { fake } = await searchKcorDay();
+    await typeInto('Start date', '2025-03-20');
+    fake.fail('catalog:files', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
+    await fireEvent.click(button('Search'));
+    await screen.findByText('The archive is being rebuilt.');
+    expect(staleLine()).toBe('Results for kcor pb, from 2025-03-24 UT, open-ended: search again');
+    expect(button('Download all').disabled).toBe(true);
+    expect(button('Save as campaign').disabled).toBe(true);
+  });
+
+  it('searches again from the stale line (a button in the Tab order), which makes the results current', async () => {
+    const { fake } = await searchKcorDay();
+    await chooseProduct('ucomp', 'l2');
+    const again = button('search again');
+    expect(again.tabIndex).toBe(0);
+    await fireEvent.click(again);
+    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(2));
+    expect(fake.callsTo('catalog:files')[1]).toMatchObject({ instrument: 'ucomp', product: 'l2' });
+    await waitFor(() => expect(staleLine()).toBeNull());
+    expect(button('Download all').disabled).toBe(false);
+  });
+});

@@ -51,6 +51,16 @@ describe('the results store', () => {
     expect(results.listing).toBe(shown);
   });
 
+  it("keeps the listing's query when a search for another one fails (Save as campaign must not save the failed one)", async () => {
+    const fake = new FakeContract({ listingSize: 3 });
+    const results = new ResultsStore(apiClientFrom(fake));
+    await results.search(KCOR_DAY);
+    fake.fail('catalog:files', UNREACHABLE);
+    await results.search(UCOMP_DAY);
+    expect(results.listing?.files[0]?.instrument).toBe('kcor');
+    expect(results.query).toEqual(KCOR_DAY);
+  });
+
   it('puts a failed search away when the next one starts, and clear() forgets it', async () => {
     const fake = new FakeContract({ listingSize: 3 });
     const results = new ResultsStore(apiClientFrom(fake));
