@@ -13,6 +13,7 @@ import { MlsoClient } from '../../src-main/core/api/mlso-client';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { listing } from '../core/downloads/engine-harness';
 import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
+import { downloadArgs } from '../core/downloads/cli-process';
 import { listFolder, temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { sha256Hex } from '../helpers/sha256';
 
@@ -42,27 +43,7 @@ async function knownRun(...extra: string[]): Promise<KnownRun> {
   const [present, refused, ...downloaded] = files.map((file) => file.filename) as [string, string, ...string[]];
   await writeFile(path.join(folder, present), await emulator().fileBytes('kcor', present));
   emulator().injectFault(refused, 'status-404');
-  const args = [
-    '--base-url',
-    emulator().url,
-    'files',
-    '-i',
-    'kcor',
-    '-p',
-    'pb',
-    '-s',
-    window['start-date'],
-    '-e',
-    window['end-date'],
-    '--download',
-    '-u',
-    DEMO_EMAIL,
-    '-o',
-    folder,
-    '--state-dir',
-    await temporaryFolder(),
-    ...extra,
-  ];
+  const args = downloadArgs({ baseUrl: emulator().url, window, folder, stateFolder: await temporaryFolder() }, ...extra);
   return { folder, args, files, present, refused, downloaded };
 }
 

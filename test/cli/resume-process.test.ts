@@ -5,9 +5,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isKeptBodyName } from '../../src-main/core/downloads/kept-body';
-import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { downloadArgs } from '../core/downloads/cli-process';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait-for';
 
@@ -31,26 +31,7 @@ describe('mlso-dl files --download resumes an interrupted file', () => {
     expect(files).toHaveLength(1);
     const folder = await temporaryFolder();
     const stateFolder = await temporaryFolder();
-    const args = [
-      '--base-url',
-      emulator().url,
-      'files',
-      '-i',
-      'kcor',
-      '-p',
-      'pb',
-      '-s',
-      window['start-date'],
-      '-e',
-      window['end-date'],
-      '--download',
-      '-u',
-      DEMO_EMAIL,
-      '-o',
-      folder,
-      '--state-dir',
-      stateFolder,
-    ];
+    const args = downloadArgs({ baseUrl: emulator().url, window, folder, stateFolder });
     const run = startBuiltCli(args);
     await waitFor(async () => {
       if (run.child.exitCode !== null) throw new Error(`mlso-dl ended before the transfer was under way: ${run.stderr()}`);
@@ -74,26 +55,7 @@ describe('mlso-dl files --download resumes an interrupted file', () => {
     const files = await listing(emulator(), window);
     const folder = await temporaryFolder();
     const stateFolder = await temporaryFolder();
-    const args = [
-      '--base-url',
-      emulator().url,
-      'files',
-      '-i',
-      'kcor',
-      '-p',
-      'pb',
-      '-s',
-      window['start-date'],
-      '-e',
-      window['end-date'],
-      '--download',
-      '-u',
-      DEMO_EMAIL,
-      '-o',
-      folder,
-      '--state-dir',
-      stateFolder,
-    ];
+    const args = downloadArgs({ baseUrl: emulator().url, window, folder, stateFolder });
     const run = startBuiltCli(args);
     await waitFor(
       () => (emulator().stats().downloadsStarted > 0 && emulator().stats().activeDownloads > 0) || run.child.exitCode !== null,

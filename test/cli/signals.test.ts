@@ -10,10 +10,10 @@ import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
 import { openStateFile } from '../core/state/state-file';
 import { OWNER_FILE } from '../../src-main/core/state/state-lock';
 import { isTemporaryName } from '../../src-main/core/downloads/temporary-files';
-import { DEMO_EMAIL } from '../../src-main/emulator';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { startBuiltCli, stopBuiltCli, type StartedRun } from '../helpers/built-cli';
+import { downloadArgs } from '../core/downloads/cli-process';
 import { waitFor } from '../helpers/wait-for';
 
 // Large images over a slow line: each file takes seconds, so a signal always finds transfers in flight.
@@ -36,28 +36,7 @@ interface Download {
 async function slowDownload(): Promise<Download> {
   const folder = await temporaryFolder();
   const stateFolder = await temporaryFolder();
-  const args = [
-    '--base-url',
-    emulator().url,
-    'files',
-    '-i',
-    'kcor',
-    '-p',
-    'pb',
-    '-s',
-    window['start-date'],
-    '-e',
-    window['end-date'],
-    '--download',
-    '-u',
-    DEMO_EMAIL,
-    '-o',
-    folder,
-    '--state-dir',
-    stateFolder,
-    '--concurrency',
-    '2',
-  ];
+  const args = downloadArgs({ baseUrl: emulator().url, window, folder, stateFolder }, '--concurrency', '2');
   return { folder, stateFolder, args, files: await listing(emulator(), window) };
 }
 

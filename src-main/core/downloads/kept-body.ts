@@ -4,8 +4,7 @@
 // decompressor's state cannot be saved, so a resumed file is inflated again from its first byte, and gzip's own
 // check (CRC-32 and length of every member) covers the joined body. Kept only when the server says it serves byte
 // ranges and names the version it sent, so the rest is asked of that version alone (If-Range).
-import { randomBytes } from 'node:crypto';
-import { truncateUtf8 } from '../../../src-shared/files/safe-filename';
+import { hiddenNameBeside, isHiddenNameBeside } from './temporary-files';
 
 /** Where the kept beginning of a body is, and the version of the file it is the beginning of. */
 export interface ResumePoint {
@@ -15,17 +14,12 @@ export interface ResumePoint {
   validator: string;
 }
 
-const KEPT_BODY_NAME = /^\.(.+)\.[0-9a-f]{8}\.resume$/;
-
-/** Bytes of the name kept: with the 17 bytes of affixes, at most the 255 a file system takes. */
-const KEPT_NAME_BYTES = 238;
-
 export function keptBodyNameFor(localName: string): string {
-  return `.${truncateUtf8(localName, KEPT_NAME_BYTES)}.${randomBytes(4).toString('hex')}.resume`;
+  return hiddenNameBeside(localName, 'resume');
 }
 
 export function isKeptBodyName(name: string): boolean {
-  return KEPT_BODY_NAME.test(name);
+  return isHiddenNameBeside(name, 'resume');
 }
 
 type Headers = Record<string, string | string[] | undefined>;

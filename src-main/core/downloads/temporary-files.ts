@@ -5,17 +5,31 @@ import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { truncateUtf8 } from '../../../src-shared/files/safe-filename';
 
-const TEMPORARY_NAME = /^\.(.+)\.[0-9a-f]{8}\.part$/;
+/** The bytes a file system takes in one name. */
+const NAME_BYTES = 255;
 
-/** Bytes of the name kept in a temporary name: with the 15 bytes of affixes, at most the 255 a file system takes. */
-const KEPT_NAME_BYTES = 240;
+/**
+ * `.<name>.<8 hex>.<extension>`: a hidden file beside the target, named after it (cut so the whole name fits) and
+ * unique, for a download's temporary file (`part`) and the kept beginning of its body (`resume`, kept-body.ts).
+ */
+export function hiddenNameBeside(localName: string, extension: string): string {
+  const affixes = '.'.length + '.'.length + 8 + '.'.length + extension.length;
+  return `.${truncateUtf8(localName, NAME_BYTES - affixes)}.${randomBytes(4).toString('hex')}.${extension}`;
+}
+
+const HIDDEN_NAME = /^\.(.+)\.[0-9a-f]{8}\.([a-z]+)$/;
+
+/** Whether `name` is one hiddenNameBeside gives with that extension. */
+export function isHiddenNameBeside(name: string, extension: string): boolean {
+  return HIDDEN_NAME.exec(name)?.[2] === extension;
+}
 
 export function temporaryNameFor(localName: string): string {
-  return `.${truncateUtf8(localName, KEPT_NAME_BYTES)}.${randomBytes(4).toString('hex')}.part`;
+  return hiddenNameBeside(localName, 'part');
 }
 
 export function isTemporaryName(name: string): boolean {
-  return TEMPORARY_NAME.test(name);
+  return isHiddenNameBeside(name, 'part');
 }
 
 /**

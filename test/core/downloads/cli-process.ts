@@ -10,7 +10,8 @@ export interface DownloadRun {
   stateFolder: string;
 }
 
-function downloadArgs(run: DownloadRun): string[] {
+/** The arguments of `mlso-dl files --download` of the run's KCor pB window, then `extra` options. */
+export function downloadArgs(run: DownloadRun, ...extra: string[]): string[] {
   return [
     '--base-url',
     run.baseUrl,
@@ -30,6 +31,7 @@ function downloadArgs(run: DownloadRun): string[] {
     run.folder,
     '--state-dir',
     run.stateFolder,
+    ...extra,
   ];
 }
 

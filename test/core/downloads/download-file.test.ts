@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
@@ -13,25 +13,17 @@ import type { ResumePoint } from '../../../src-main/core/downloads/kept-body';
 import { handlingFor } from '../../../src-main/core/downloads/retry-policy';
 import { removeStaleTemporaryFiles, temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionError } from '../../../src-main/core/errors';
-import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { listFolder, oddServer, temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { useSignedInListing } from './signed-in-listing';
 import { diskThatFills } from '../../helpers/full-disk';
 import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../shared/fits-test-files';
 import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 128 });
-let client: MlsoClient;
-let files: FileEntry[];
-
-beforeEach(async () => {
-  client = new MlsoClient({ baseUrl: emulator().url });
-  await client.authenticate(DEMO_EMAIL);
-  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } }))
-    .files;
-});
+const listed = useSignedInListing(emulator);
 
 function download(file: FileEntry, folder: string, options: DownloadOptions = {}) {
-  return downloadFile(client.openDownload.bind(client), { url: file.url, filename: file.filename, folder }, options);
+  return downloadFile(listed.client.openDownload.bind(listed.client), { url: file.url, filename: file.filename, folder }, options);
 }
 
 async function expectExactCopy(folder: string, file: FileEntry): Promise<void> {
@@ -44,7 +36,7 @@ describe('one-file download', () => {
   it.each(['gzip-body', 'content-encoding'] as const)('writes the decompressed FITS for a %s answer', async (bodyForm) => {
     emulator().setOptions({ bodyForm });
     const folder = await temporaryFolder();
-    const file = files[0]!;
+    const file = listed.files[0]!;
     const result = await download(file, folder);
     await expectExactCopy(folder, file);
     const bytes = await readFile(result.path);
@@ -58,23 +50,23 @@ describe('one-file download', () => {
   it('handles a body of several concatenated gzip members', async () => {
     emulator().setOptions({ gzipMembers: 4, bodyForm: 'gzip-body' });
     const folder = await temporaryFolder();
-    await download(files[1]!, folder);
-    await expectExactCopy(folder, files[1]!);
+    await download(listed.files[1]!, folder);
+    await expectExactCopy(folder, listed.files[1]!);
   });
 
   it('handles older URLs without .gz (an uncompressed body)', async () => {
     const folder = await temporaryFolder();
-    const file = files[2]!;
+    const file = listed.files[2]!;
     const url = new URL(file.url);
     url.searchParams.set('filename', file.filename);
-    await downloadFile(client.openDownload.bind(client), { url: url.href, filename: file.filename, folder });
+    await downloadFile(listed.client.openDownload.bind(listed.client), { url: url.href, filename: file.filename, folder });
     await expectExactCopy(folder, file);
   });
 
   it('reports progress in received and written bytes', async () => {
     const folder = await temporaryFolder();
     const seen: number[] = [];
-    const result = await download(files[0]!, folder, { onProgress: (p) => seen.push(p.bytesWritten) });
+    const result = await download(listed.files[0]!, folder, { onProgress: (p) => seen.push(p.bytesWritten) });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.at(-1)).toBe(result.bytesWritten);
   });
@@ -83,7 +75,9 @@ describe('one-file download', () => {
     const folder = await temporaryFolder();
     emulator().resetStats();
     for (const filename of ['../escape.fts', 'sub/dir.fts', 'bad\u0007.fts', '..']) {
-      const error = await downloadFile(client.openDownload.bind(client), { url: files[0]!.url, filename, folder }).catch((e: unknown) => e);
+      const error = await downloadFile(listed.client.openDownload.bind(listed.client), { url: listed.files[0]!.url, filename, folder }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(DownloadError);
       expect((error as DownloadError).reason).toBe('unsafe-name');
     }
@@ -99,8 +93,8 @@ describe('bodies that are not the file', () => {
     ['not-fits', 'not-fits', /not a FITS file/],
   ] as const)('a %s answer is an error and nothing is saved', async (fault, reason, message) => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, fault);
-    const error = await download(files[0]!, folder).catch((e: unknown) => e);
+    emulator().injectFault(listed.files[0]!.filename, fault);
+    const error = await download(listed.files[0]!, folder).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect((error as DownloadError).reason).toBe(reason);
     expect((error as Error).message).toMatch(message);
@@ -109,19 +103,19 @@ describe('bodies that are not the file', () => {
 
   it('an error status carries the server message and Retry-After', async () => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, 'status-429');
-    await expect(download(files[0]!, folder)).rejects.toMatchObject({ kind: 'server', status: 429, retryAfterSeconds: 1 });
-    emulator().injectFault(files[0]!.filename, 'html-500');
-    await expect(download(files[0]!, folder)).rejects.toMatchObject({ kind: 'server', status: 500 });
+    emulator().injectFault(listed.files[0]!.filename, 'status-429');
+    await expect(download(listed.files[0]!, folder)).rejects.toMatchObject({ kind: 'server', status: 429, retryAfterSeconds: 1 });
+    emulator().injectFault(listed.files[0]!.filename, 'html-500');
+    await expect(download(listed.files[0]!, folder)).rejects.toMatchObject({ kind: 'server', status: 500 });
     expect(await listFolder(folder)).toEqual([]);
   });
 
   it('a refused session is a session error', async () => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, 'unauthorized');
-    await expect(download(files[0]!, folder)).rejects.toBeInstanceOf(SessionError);
-    await client.signOut();
-    await expect(download(files[0]!, folder)).rejects.toBeInstanceOf(SessionError);
+    emulator().injectFault(listed.files[0]!.filename, 'unauthorized');
+    await expect(download(listed.files[0]!, folder)).rejects.toBeInstanceOf(SessionError);
+    await listed.client.signOut();
+    await expect(download(listed.files[0]!, folder)).rejects.toBeInstanceOf(SessionError);
     expect(await listFolder(folder)).toEqual([]);
   });
 });
@@ -129,33 +123,33 @@ describe('bodies that are not the file', () => {
 describe('broken transfers leave nothing behind', () => {
   it('a connection reset mid-body', async () => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, 'reset');
-    const error = await download(files[0]!, folder).catch((e: unknown) => e);
+    emulator().injectFault(listed.files[0]!.filename, 'reset');
+    const error = await download(listed.files[0]!, folder).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(await listFolder(folder)).toEqual([]);
   });
 
   it('a gzip stream that ends early although the response ended cleanly (what arrived is kept to resume from, nothing else)', async () => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, 'truncate');
+    emulator().injectFault(listed.files[0]!.filename, 'truncate');
     const kept: (ResumePoint | null)[] = [];
-    const error = await download(files[0]!, folder, { onResumePoint: (point) => kept.push(point) }).catch((e: unknown) => e);
+    const error = await download(listed.files[0]!, folder, { onResumePoint: (point) => kept.push(point) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DownloadError);
     expect((error as DownloadError).reason).toBe('truncated');
     // Sent without Content-Length, the body's size was unknown, so it was kept for resuming.
     expect(kept).toEqual([expect.objectContaining({ name: expect.stringMatching(/\.resume$/) })]);
     expect(await listFolder(folder)).toEqual([kept[0]!.name]);
     // A caller that records no resume point gets nothing kept.
-    emulator().injectFault(files[0]!.filename, 'truncate');
+    emulator().injectFault(listed.files[0]!.filename, 'truncate');
     const elsewhere = await temporaryFolder();
-    await download(files[0]!, elsewhere).catch(() => undefined);
+    await download(listed.files[0]!, elsewhere).catch(() => undefined);
     expect(await listFolder(elsewhere)).toEqual([]);
   });
 
   it('a stalled read', async () => {
     const folder = await temporaryFolder();
-    emulator().injectFault(files[0]!.filename, 'stall');
-    const error = await download(files[0]!, folder, { stallTimeoutMs: 300 }).catch((e: unknown) => e);
+    emulator().injectFault(listed.files[0]!.filename, 'stall');
+    const error = await download(listed.files[0]!, folder, { stallTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'network', reason: 'stalled' });
     expect(await listFolder(folder)).toEqual([]);
   });
@@ -179,7 +173,7 @@ describe('broken transfers leave nothing behind', () => {
   });
 
   it('an identity body shorter than its Content-Length', async () => {
-    const fits = await emulator().fileBytes('kcor', files[0]!.filename);
+    const fits = await emulator().fileBytes('kcor', listed.files[0]!.filename);
     const short = await oddServer((_req, res) => {
       res.writeHead(200, { 'content-length': String(fits.length) });
       res.write(fits.subarray(0, 5000));
@@ -198,7 +192,7 @@ describe('broken transfers leave nothing behind', () => {
 
   it('a full disk stops with a disk-full error and removes the temporary file', async () => {
     const folder = await temporaryFolder();
-    const error = await download(files[0]!, folder, {
+    const error = await download(listed.files[0]!, folder, {
       openSink: diskThatFills(() => true, 20_000),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DiskFullError);
@@ -210,7 +204,7 @@ describe('broken transfers leave nothing behind', () => {
     emulator().setOptions({ bandwidthBytesPerSecond: 20_000 });
     const folder = await temporaryFolder();
     const cancel = new AbortController();
-    const pending = download(files[0]!, folder, { signal: cancel.signal, onProgress: () => cancel.abort() });
+    const pending = download(listed.files[0]!, folder, { signal: cancel.signal, onProgress: () => cancel.abort() });
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
     expect(await listFolder(folder)).toEqual([]);
     emulator().setOptions({ bandwidthBytesPerSecond: 0 });
@@ -220,7 +214,7 @@ describe('broken transfers leave nothing behind', () => {
 describe('files on disk', () => {
   it('tells complete FITS files from truncated ones and other files', async () => {
     const folder = await temporaryFolder();
-    const result = await download(files[0]!, folder);
+    const result = await download(listed.files[0]!, folder);
     const bytes = await readFile(result.path);
     const truncated = path.join(folder, 'truncated.fts');
     await writeFile(truncated, bytes.subarray(0, bytes.length - 4000));

@@ -3,33 +3,24 @@
 // file is always the whole file, checked as every download is.
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
 import { isKeptBodyName, type ResumePoint } from '../../../src-main/core/downloads/kept-body';
 import { CancelledError, DownloadError, NetworkError } from '../../../src-main/core/errors';
-import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { useSignedInListing } from './signed-in-listing';
 
 // Files of about 256 KB sent at 2 MB/s: a reset then cuts a body the client has partly read (a reset drops what the
 // kernel received and the client had not read yet, so an unpaced small body can lose all of it).
 const emulator = useEmulator({ imageSize: 256, bandwidthBytesPerSecond: 2_000_000 });
-let client: MlsoClient;
-let files: FileEntry[];
-
-beforeEach(async () => {
-  client = new MlsoClient({ baseUrl: emulator().url });
-  await client.authenticate(DEMO_EMAIL);
-  files = (await client.files({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:05:00' } }))
-    .files;
-});
+const listed = useSignedInListing(emulator);
 
 /** One attempt, with the resume points it reported. */
 async function attempt(file: FileEntry, folder: string, options: DownloadOptions = {}) {
   const points: (ResumePoint | null)[] = [];
   const outcome = await downloadFile(
-    client.openDownload.bind(client),
+    listed.client.openDownload.bind(listed.client),
     { url: file.url, filename: file.filename, folder },
     { resumableFromBytes: 0, ...options, onResumePoint: (point) => points.push(point) },
   ).then(
@@ -52,7 +43,7 @@ describe('resuming a cut transfer', () => {
   it.each(['gzip-body', 'content-encoding'] as const)('a %s body cut by a reset is asked for from where it stopped, and arrives whole', async (bodyForm) => {
     emulator().setOptions({ bodyForm });
     const folder = await temporaryFolder();
-    const file = files[0]!;
+    const file = listed.files[0]!;
     emulator().injectFault(file.filename, 'reset');
     const first = await attempt(file, folder);
     expect(first.error).toBeInstanceOf(NetworkError);
@@ -74,7 +65,7 @@ describe('resuming a cut transfer', () => {
   it('a transfer cancelled (Pause, Ctrl-C) keeps what arrived, and the next attempt asks only for the rest', async () => {
     emulator().setOptions({ bodyForm: 'gzip-body', bandwidthBytesPerSecond: 200_000 });
     const folder = await temporaryFolder();
-    const file = files[1]!;
+    const file = listed.files[1]!;
     const controller = new AbortController();
     const first = await attempt(file, folder, {
       signal: controller.signal,
@@ -96,7 +87,7 @@ describe('resuming a cut transfer', () => {
 
   it('starts again from the first byte when the server has another version of the file (If-Range)', async () => {
     const folder = await temporaryFolder();
-    const file = files[2]!;
+    const file = listed.files[2]!;
     emulator().injectFault(file.filename, 'reset');
     const first = await attempt(file, folder);
     const stale = { ...first.last!, validator: '"an-older-version"' };
@@ -112,7 +103,7 @@ describe('resuming a cut transfer', () => {
   it('a damaged kept beginning fails gzip’s check, is dropped, and the attempt after it fetches the whole file', async () => {
     emulator().setOptions({ bodyForm: 'gzip-body' });
     const folder = await temporaryFolder();
-    const file = files[3]!;
+    const file = listed.files[3]!;
     emulator().injectFault(file.filename, 'reset');
     const first = await attempt(file, folder);
     const keptPath = path.join(folder, first.last!.name);
@@ -131,7 +122,7 @@ describe('resuming a cut transfer', () => {
 
   it('a kept beginning as long as the file (416) starts again from the first byte', async () => {
     const folder = await temporaryFolder();
-    const file = files[4]!;
+    const file = listed.files[4]!;
     emulator().injectFault(file.filename, 'reset');
     const first = await attempt(file, folder);
     await writeFile(path.join(folder, first.last!.name), Buffer.alloc(10_000_000));
@@ -145,7 +136,7 @@ describe('resuming a cut transfer', () => {
   it('keeps nothing from a server that does not serve byte ranges, and says so (a null resume point)', async () => {
     emulator().setOptions({ byteRanges: false });
     const folder = await temporaryFolder();
-    const file = files[5]!;
+    const file = listed.files[5]!;
     emulator().injectFault(file.filename, 'reset');
     const first = await attempt(file, folder);
     expect(first.error).toBeInstanceOf(NetworkError);
@@ -155,7 +146,7 @@ describe('resuming a cut transfer', () => {
 
   it('keeps nothing of a body shorter than resumableFromBytes: fetching it again costs less than writing it twice', async () => {
     const folder = await temporaryFolder();
-    const file = files[6]!;
+    const file = listed.files[6]!;
     const done = await attempt(file, folder, { resumableFromBytes: 10_000_000 });
     expect(done.points).toEqual([null]);
     await expectExactCopy(folder, file);
@@ -163,7 +154,7 @@ describe('resuming a cut transfer', () => {
 
   it('a finished file leaves no kept body behind', async () => {
     const folder = await temporaryFolder();
-    const file = files[7]!;
+    const file = listed.files[7]!;
     const done = await attempt(file, folder);
     expect(done.points).toHaveLength(1);
     expect(done.points[0]).not.toBeNull();

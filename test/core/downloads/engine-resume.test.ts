@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { isKeptBodyName } from '../../../src-main/core/downloads/kept-body';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';
-import { expectExactFolder, listing, useHarnesses } from './engine-harness';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import { expectExactFolder, listing, useHarnesses, type Harness } from './engine-harness';
 
 const window = { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20:01:00' };
 // About 260 KB a file at 100 KB/s: a transfer lasts long enough to be stopped half-way.
@@ -17,16 +18,23 @@ const keepEverything = { resumableFromBytes: 0 };
 
 const keptIn = async (folder: string): Promise<string[]> => (await readdir(folder)).filter(isKeptBodyName);
 
+/** Queues one file of the window and waits until 40 KB of it have arrived; with `pause`, pauses it there. */
+async function underWay(h: Harness, pause: boolean): Promise<{ file: FileEntry; id: number }> {
+  const [file] = await listing(slow(), window);
+  await h.engine.enqueue([file!], h.folder);
+  const { id } = h.engine.jobs()[0]!;
+  await waitFor(() => h.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
+  if (pause) {
+    h.engine.pause(id);
+    await waitFor(() => h.ledger.get(id)!.state === 'paused', 'the file to be paused');
+  }
+  return { file: file!, id };
+}
+
 describe('resuming in the engine', () => {
   it('a file paused mid-transfer is paused, keeps what it received, and asks only for the rest when resumed', async () => {
     const h = await harness({ batchId: 'pause', ...keepEverything });
-    const [file] = await listing(slow(), window);
-    await h.engine.enqueue([file!], h.folder);
-    const { id } = h.engine.jobs()[0]!;
-    await waitFor(() => h.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
-
-    h.engine.pause(id);
-    await waitFor(() => h.ledger.get(id)!.state === 'paused', 'the file to be paused');
+    const { file, id } = await underWay(h, true);
     const paused = h.ledger.get(id)!;
     expect(paused.resume).not.toBeNull();
     const kept = (await stat(path.join(h.folder, paused.resume!.name))).size;
@@ -44,12 +52,7 @@ describe('resuming in the engine', () => {
   it('a file paused on a server without byte ranges keeps nothing, and its view says what it had received', async () => {
     slow().setOptions({ byteRanges: false });
     const h = await harness({ batchId: 'no-ranges', ...keepEverything });
-    const [file] = await listing(slow(), window);
-    await h.engine.enqueue([file!], h.folder);
-    const { id } = h.engine.jobs()[0]!;
-    await waitFor(() => h.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
-    h.engine.pause(id);
-    await waitFor(() => h.ledger.get(id)!.state === 'paused', 'the file to be paused');
+    await underWay(h, true);
     const view = h.engine.jobs()[0]!;
     expect(view.resumeBytes).toBe(0);
     expect(view.bytesReceived).toBeGreaterThan(40_000);
@@ -71,9 +74,7 @@ describe('resuming in the engine', () => {
 
   it('a run shut down mid-transfer (Ctrl-C) is resumed by the next run on the same state folder', async () => {
     const first = await harness({ batchId: 'run', ...keepEverything });
-    const [file] = await listing(slow(), window);
-    await first.engine.enqueue([file!], first.folder);
-    await waitFor(() => first.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
+    const { file } = await underWay(first, false);
     await closeEarly(first);
     const [keptName] = await keptIn(first.folder);
     expect(keptName).toBeDefined();
@@ -87,12 +88,7 @@ describe('resuming in the engine', () => {
 
   it('a file cancelled mid-transfer leaves nothing kept', async () => {
     const h = await harness({ batchId: 'cancel', ...keepEverything });
-    const [file] = await listing(slow(), window);
-    await h.engine.enqueue([file!], h.folder);
-    const { id } = h.engine.jobs()[0]!;
-    await waitFor(() => h.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
-    h.engine.pause(id);
-    await waitFor(() => h.ledger.get(id)!.state === 'paused', 'the file to be paused');
+    const { id } = await underWay(h, true);
     expect(await keptIn(h.folder)).toHaveLength(1);
     h.engine.cancel(id);
     await waitFor(async () => (await listFolder(h.folder)).length === 0, 'the kept body to go');
@@ -101,12 +97,7 @@ describe('resuming in the engine', () => {
 
   it('a start removes kept bodies no job records (older than ten minutes), and keeps recorded ones', async () => {
     const first = await harness({ batchId: 'litter', ...keepEverything });
-    const [file] = await listing(slow(), window);
-    await first.engine.enqueue([file!], first.folder);
-    const { id } = first.engine.jobs()[0]!;
-    await waitFor(() => first.engine.jobs()[0]!.bytesReceived > 40_000, 'the transfer to be under way');
-    first.engine.pause(id);
-    await waitFor(() => first.ledger.get(id)!.state === 'paused', 'the file to be paused');
+    const { id } = await underWay(first, true);
     const recorded = first.ledger.get(id)!.resume!.name;
     const orphan = '.lost.fts.0123abcd.resume';
     const young = '.young.fts.0123abcd.resume';
