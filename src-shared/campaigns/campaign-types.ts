@@ -32,19 +32,31 @@ export interface Campaign {
   lastSyncAt: string | null;
 }
 
-/** Where a campaign's files stand, from the download ledger. */
+/**
+ * Where a campaign's files stand, from the download ledger (with what verify found on disk recorded there), counted
+ * by campaignCounts (file-standing.ts): the card, `campaign show/list --json`, verify and the sync's summary all show
+ * these numbers. onDisk + differs + queued + failed + changed + missing + notSynced = files.
+ */
 export interface CampaignCounts {
   /** Files in the campaign's set (every file its queries listed, duplicates counted once). */
   files: number;
   /** Downloaded, and the file a shared file list named when it gave a SHA-256. */
   onDisk: number;
+  /** Of onDisk: fetched since the last sync started (by it, or by a download since). */
+  downloaded: number;
+  /** Of onDisk: there before the last sync started, or taken in by it as already in the folder. */
+  alreadyThere: number;
   /** Downloaded, but its SHA-256 is not the one the shared file list gave: kept apart from onDisk. */
   differs: number;
   /** Queued or downloading. */
   queued: number;
   failed: number;
-  /** Neither on disk, nor queued, nor failed: the next sync fetches them. */
+  /** Found changed on disk by verify (another SHA-256 than when written): the next sync fetches it again. */
+  changed: number;
+  /** Neither on disk (as far as the ledger and the last verify know), nor queued, failed or changed: the next sync fetches them. */
   missing: number;
+  /** Not on disk in a campaign never synced: what its first sync fetches (counted here instead of missing). */
+  notSynced: number;
 }
 
 export interface CampaignOverview extends Campaign {
@@ -54,19 +66,16 @@ export interface CampaignOverview extends Campaign {
   lastSync: SyncReport | null;
 }
 
-/** A sync's numbers for one query or for the whole campaign. */
-export interface SyncCounts {
+/**
+ * A sync's numbers for one query or for the whole campaign: the campaign's counts (campaignCounts) over the query's
+ * files, with what the listing held and what was new. The total is the campaign's counts as they stand, so it
+ * agrees with the card: while the sync's files download, queued falls and downloaded rises.
+ */
+export interface SyncCounts extends Omit<CampaignCounts, 'files'> {
   /** Files the query's listing held (for the total: distinct files over all queries). */
   listed: number;
   /** Not seen by an earlier sync. */
   new: number;
-  onDisk: number;
-  /** On disk, but not the file the shared file list named (another SHA-256). */
-  differs: number;
-  /** Queued by this sync (missing, lost or changed files). */
-  queued: number;
-  failed: number;
-  missing: number;
 }
 
 export interface SyncReport {
@@ -105,17 +114,17 @@ export interface DifferingFile {
  */
 export type VerifyProblem = 'missing' | 'changed' | 'unexpected' | 'failed' | 'differs' | 'refused';
 
-export interface VerifyReport {
+/**
+ * What verify found. Its findings (a file gone, a file changed) are recorded in the ledger first, and its counts are
+ * then the campaign's counts (campaignCounts) as they stand: the card shows the same numbers until a sync or a
+ * download changes the files again.
+ */
+export interface VerifyReport extends CampaignCounts {
   campaign: string;
   at: string;
-  onDisk: number;
-  missing: number;
-  changed: number;
+  /** Files in the folder that are not in the campaign's set (not part of the campaign's counts). */
   unexpected: number;
-  failed: number;
-  /** Intact as downloaded, but another SHA-256 than the shared file list's: not counted in onDisk. */
-  differs: number;
-  /** Not downloaded because sync refuses it (its path would be too long, say): not counted in missing. */
+  /** Of the missing (and not yet synced), those sync refuses (its path would be too long, say): syncing again does not fetch them. */
   refused: number;
   /** Each file that is not as it should be, relative to the campaign's folder; a refused one with why. */
   problems: { path: string; problem: VerifyProblem; reason?: string }[];

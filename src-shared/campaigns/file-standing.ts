@@ -1,10 +1,16 @@
-// Where a campaign's file stands, from its ledger job and the SHA-256 a shared file list gave. The one rule behind
-// every count of a campaign (`campaign list`, the sync's report, verify, the app's card and its timeline), so no
-// two of them disagree.
+// Where a campaign's file stands, from its ledger job and the SHA-256 a shared file list gave, and the counts of a
+// campaign built from those standings. The one rule behind every count of a campaign (`campaign list/show`, the
+// sync's summary, verify, the app's card and its timeline), so no two of them disagree.
 import type { JobState } from '../downloads/job-state';
+import type { CampaignCounts } from './campaign-types';
+
+/** The ledger's error kind for a finished file that verify found changed on disk (the next sync fetches it again). */
+export const CHANGED_ON_DISK = 'changed-on-disk';
+/** The ledger's error kind for a finished file that verify found gone from disk (the next sync fetches it again). */
+export const MISSING_ON_DISK = 'missing-on-disk';
 
 /** In the order the timeline stacks them (bottom first). */
-export const FILE_STANDINGS = ['onDisk', 'differs', 'queued', 'failed', 'missing'] as const;
+export const FILE_STANDINGS = ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing'] as const;
 export type FileStanding = (typeof FILE_STANDINGS)[number];
 
 export type StandingCounts = Record<FileStanding, number>;
@@ -15,6 +21,8 @@ export interface Standable {
   sha256: string | null;
   /** The SHA-256 a shared file list gave, if any. */
   expectedSha256: string | null;
+  /** Why the job failed, as the ledger names it: verify's findings (CHANGED_ON_DISK, MISSING_ON_DISK) among them. */
+  lastErrorKind: string | null;
 }
 
 export function standingOf(file: Standable): FileStanding {
@@ -27,6 +35,9 @@ export function standingOf(file: Standable): FileStanding {
     case 'paused':
       return 'queued';
     case 'failed':
+      // What verify found on disk is held in the ledger until a download changes it, so every count shows it.
+      if (file.lastErrorKind === CHANGED_ON_DISK) return 'changed';
+      if (file.lastErrorKind === MISSING_ON_DISK) return 'missing';
       return 'failed';
     default:
       return 'missing';
@@ -34,5 +45,44 @@ export function standingOf(file: Standable): FileStanding {
 }
 
 export function emptyStandingCounts(): StandingCounts {
-  return { onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
+  return { onDisk: 0, differs: 0, queued: 0, failed: 0, changed: 0, missing: 0 };
+}
+
+/** What the counts need to know of a job beyond its standing: whether it was fetched (not taken in) and when it ended. */
+export interface Fetchable {
+  state: JobState | null;
+  /** Set when a transfer started; a file taken in as already there (sync's adoption) never had one. */
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** Downloaded since the sync that started at `syncAt`: on disk, by a transfer that ended after it started. */
+export function fetchedSince(file: Fetchable, syncAt: string | null): boolean {
+  return file.state === 'done' && syncAt !== null && file.startedAt !== null && file.finishedAt !== null && file.finishedAt >= syncAt;
+}
+
+/** Files alike for the counts: one file, or a group of them (the store groups in SQL). */
+export interface CountedFiles {
+  standing: FileStanding;
+  fetchedSinceSync: boolean;
+  files: number;
+}
+
+/**
+ * A campaign's counts: the card's, `campaign show/list --json`'s, verify's and the sync summary's (its total is
+ * these counts as the sync left them). `synced` is false for a campaign no sync has run for: what is not on disk
+ * is then "not yet synced", not missing.
+ */
+export function campaignCounts(groups: Iterable<CountedFiles>, synced: boolean): CampaignCounts {
+  const counts: CampaignCounts = { files: 0, ...emptyStandingCounts(), downloaded: 0, alreadyThere: 0, notSynced: 0 };
+  for (const group of groups) {
+    counts.files += group.files;
+    counts[group.standing] += group.files;
+    if (group.standing === 'onDisk') counts[group.fetchedSinceSync ? 'downloaded' : 'alreadyThere'] += group.files;
+  }
+  if (!synced) {
+    counts.notSynced = counts.missing;
+    counts.missing = 0;
+  }
+  return counts;
 }

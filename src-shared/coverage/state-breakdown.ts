@@ -13,6 +13,7 @@ export const COVERAGE_STATE_LABELS: Readonly<Record<CoverageState, string>> = {
   differs: 'differ from the shared list',
   queued: 'queued',
   failed: 'failed',
+  changed: 'changed on disk',
   missing: 'missing',
 };
 

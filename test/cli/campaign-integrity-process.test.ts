@@ -191,8 +191,9 @@ describe('campaign sync integrity, out of process', () => {
       expect(textSync.stderr).toContain(`differs: ${bad1.path}:`);
       expect(textSync.stderr).toContain(`differs: ${bad2.path}:`);
       // The tables count them in a column of their own, so each row adds up to what was listed.
-      expect(textSync.stdout).toMatch(/^Query +Listed +New +On disk +Differs +Queued +Failed +Missing$/m);
-      expect(textSync.stdout).toMatch(new RegExp(`^Total +${total} +0 +${total - 2} +2 +0 +0 +0$`, 'm'));
+      // (On disk is split into Downloaded, by this sync, and Already there.)
+      expect(textSync.stdout).toMatch(/^Query +Listed +New +Downloaded +Already there +Differs +Queued +Failed +Missing$/m);
+      expect(textSync.stdout).toMatch(new RegExp(`^Total +${total} +0 +0 +${total - 2} +2 +0 +0 +0$`, 'm'));
       const table = await mlsoDl(theirs, 'campaign', 'list');
       expect(table.stdout).toMatch(new RegExp(`^season +${total} +${total - 2} +2 +0 +0 +0 `, 'm'));
 
@@ -236,14 +237,15 @@ describe('campaign sync integrity, out of process', () => {
     expect(run.report.total).toMatchObject({ listed: names.length, onDisk: names.length - 1, missing: 1 });
     expect(emulator().stats().downloadsCompleted).toBe(names.length - 1);
 
-    // Verify names it refused, with the reason, not missing: syncing again would not fetch it.
+    // Verify names it refused, with the reason: syncing again would not fetch it. Its counts are the sync's (and the
+    // card's): the file is one of the missing, and refused says sync will not fetch it.
     const verified = await mlsoDl(state, 'campaign', 'verify', 'deep', '--json');
     expect(verified.status).toBe(1);
     const reason = run.report.refused[0].reason as string;
-    expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: names.length - 1, missing: 0, refused: 1, problems: [{ problem: 'refused', reason }] });
+    expect(JSON.parse(verified.stdout)).toMatchObject({ onDisk: names.length - 1, missing: 1, refused: 1, problems: [{ problem: 'refused', reason }] });
     const text = await mlsoDl(state, 'campaign', 'verify', 'deep');
     expect(text.status).toBe(1);
     expect(text.stdout).toMatch(new RegExp(`^refused +\\S+/${long} \\(its path would be`));
-    expect(text.stderr).toMatch(/0 missing, .*, 1 refused by sync\./);
+    expect(text.stderr).toMatch(/1 missing \(1 of them refused by sync\), 0 changed/);
   });
 });

@@ -5,6 +5,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
+import { syncSummary } from '../../../src-shared/campaigns/count-text';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
@@ -156,20 +157,38 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     context.out.info('No campaigns yet: create one with `mlso-dl campaign create NAME -i INSTRUMENT -p PRODUCT --output-dir DIR`.');
     return EXIT_OK;
   }
-  // Only a campaign shared with its files' SHA-256 can have differing files: their column shows when any has some.
+  // The counts are the card's (`--json` prints them whole). Only a campaign shared with its files' SHA-256 can have
+  // differing files, only a verify finds changed ones, only a campaign never synced has files not yet synced: those
+  // columns show when any campaign has some.
   const differs = overviews.some((o) => o.counts.differs > 0);
+  const changed = overviews.some((o) => o.counts.changed > 0);
+  const notSynced = overviews.some((o) => o.counts.notSynced > 0);
   const rows = overviews.map((o) => [
     o.name,
     String(o.counts.files),
     String(o.counts.onDisk),
     ...(differs ? [String(o.counts.differs)] : []),
+    ...(changed ? [String(o.counts.changed)] : []),
     String(o.counts.queued),
     String(o.counts.failed),
     String(o.counts.missing),
+    ...(notSynced ? [String(o.counts.notSynced)] : []),
     o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never',
     o.folder,
   ]);
-  const headings = ['Campaign', 'Files', 'On disk', ...(differs ? ['Differs'] : []), 'Queued', 'Failed', 'Missing', 'Last sync (UT)', 'Folder'];
+  const headings = [
+    'Campaign',
+    'Files',
+    'On disk',
+    ...(differs ? ['Differs'] : []),
+    ...(changed ? ['Changed'] : []),
+    'Queued',
+    'Failed',
+    'Missing',
+    ...(notSynced ? ['Not synced'] : []),
+    'Last sync (UT)',
+    'Folder',
+  ];
   context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
   return EXIT_OK;
 }
@@ -186,8 +205,8 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
     `Layout     : ${overview.layout === '' ? '(flat: every file in the folder itself)' : overview.layout}`,
     `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
     `Created    : ${overview.createdAt}`,
-    `Last sync  : ${overview.lastSyncAt ?? 'never'}`,
-    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.missing} missing)`,
+    `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total)})` : 'never'}`,
+    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`})`,
     'Queries    :',
     ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
   ];
@@ -226,14 +245,16 @@ function removed(context: CliContext, service: CampaignService, name: string, op
 }
 
 function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {
-  const bad = report.missing + report.changed + report.failed + report.refused;
+  // The counts are the campaign's (the card's and `campaign show`'s): a refused file is one of the missing.
+  const bad = report.missing + report.notSynced + report.changed + report.failed + report.queued;
   if (options.json) printJson(context.out, report);
   else {
     for (const problem of report.problems)
       context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
     context.out.info(
-      `${report.onDisk} on disk and intact, ${report.missing} missing, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
-        (report.refused > 0 ? `, ${report.refused} refused by sync` : '') +
+      `${report.onDisk} on disk and intact, ${report.missing} missing${report.refused > 0 ? ` (${report.refused} of them refused by sync)` : ''}, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
+        (report.queued > 0 ? `, ${report.queued} queued` : '') +
+        (report.notSynced > 0 ? `, ${report.notSynced} not yet synced` : '') +
         (report.differs > 0 ? `, ${report.differs} differ from the shared file list.` : '.') +
         (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : '') +
         (report.differs > 0 ? ` ${DIFFERS_HINT}` : ''),
@@ -382,7 +403,7 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
       out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
     // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download; one
     // that differs from the shared file list is not the file the campaign promised.
-    return report.total.failed + report.total.missing + report.total.differs + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    return report.total.failed + report.total.missing + report.total.changed + report.total.differs + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
   } finally {
     opened.engine.off('progress', show);
     display?.stop();
@@ -396,20 +417,37 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
     printJson(context.out, report);
     return;
   }
+  // Downloaded and Already there split what is on disk, so each row still adds up to what was listed; the total row
+  // is the campaign's counts (those `campaign list` and the app's card show).
   const differs = report.total.differs > 0;
+  const changed = report.total.changed > 0;
   const row = (label: string, counts: SyncCounts): string[] => [
     label,
     String(counts.listed),
     String(counts.new),
-    String(counts.onDisk),
+    String(counts.downloaded),
+    String(counts.alreadyThere),
     ...(differs ? [String(counts.differs)] : []),
+    ...(changed ? [String(counts.changed)] : []),
     String(counts.queued),
     String(counts.failed),
     String(counts.missing),
   ];
   const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
-  const headings = ['Query', 'Listed', 'New', 'On disk', ...(differs ? ['Differs'] : []), 'Queued', 'Failed', 'Missing'];
+  const headings = [
+    'Query',
+    'Listed',
+    'New',
+    'Downloaded',
+    'Already there',
+    ...(differs ? ['Differs'] : []),
+    ...(changed ? ['Changed'] : []),
+    'Queued',
+    'Failed',
+    'Missing',
+  ];
   context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
+  context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {

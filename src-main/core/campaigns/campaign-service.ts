@@ -7,8 +7,10 @@ import type {
   CampaignDraft,
   CampaignExport,
   CampaignExportFormat,
+  CampaignCounts,
   CampaignOverview,
   CampaignQuery,
+  SyncReport,
   VerifyReport,
 } from '../../../src-shared/campaigns/campaign-types';
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
@@ -74,6 +76,8 @@ export class CampaignService {
   readonly store: CampaignStore;
   /** Campaigns being synced now (by id): a second sync of the same one waits for nothing and is refused. */
   private readonly syncing = new Set<number>();
+  /** The last sync of a campaign (by id) whose files were still queued when it ended: its report is made again once they are not. */
+  private readonly unsettled = new Map<number, SyncRun>();
   private readonly backups: CampaignBackups | undefined;
 
   constructor(private readonly deps: CampaignServiceDeps) {
@@ -81,9 +85,29 @@ export class CampaignService {
     this.backups = deps.backups ?? CampaignBackups.beside(deps.state);
   }
 
+  /** A campaign as the card and `campaign show/list --json` show it: one set of counts, which its last sync's total repeats. */
   overview(campaign: StoredCampaign): CampaignOverview {
-    const { id: _id, ...rest } = campaign;
-    return { ...rest, counts: this.store.counts(campaign.id), syncing: this.syncing.has(campaign.id) };
+    const { id: _id, lastSync, ...rest } = campaign;
+    const counts = this.store.counts(campaign.id, campaign.lastSyncAt);
+    return { ...rest, counts, syncing: this.syncing.has(campaign.id), lastSync: lastSync && this.lastSyncNow(campaign.id, lastSync, counts) };
+  }
+
+  /**
+   * The last sync's report as things stand: it was recorded when the sync had queued its files, so its total takes
+   * the campaign's counts now (the same numbers, counted since the sync started: the card and the summary cannot
+   * disagree), and once its files are no longer queued, the whole report (each query's row too) is made again and
+   * recorded.
+   */
+  private lastSyncNow(id: number, report: SyncReport, counts: CampaignCounts): SyncReport {
+    const run = this.unsettled.get(id);
+    if (run && counts.queued === 0) {
+      this.unsettled.delete(id);
+      const settled = run.refresh();
+      this.store.recordSync(id, settled);
+      return settled;
+    }
+    const { files: _files, ...now } = counts;
+    return { ...report, total: { ...report.total, ...now } };
   }
 
   overviews(): CampaignOverview[] {
@@ -183,7 +207,10 @@ export class CampaignService {
     if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is already syncing.`);
     this.syncing.add(campaign.id);
     try {
-      return await syncCampaign({ ...options, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+      const run = await syncCampaign({ ...options, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+      if (run.report.total.queued > 0) this.unsettled.set(campaign.id, run);
+      else this.unsettled.delete(campaign.id);
+      return run;
     } finally {
       this.syncing.delete(campaign.id);
     }

@@ -41,13 +41,12 @@ export interface CampaignFileState extends CampaignFileRecord {
   state: JobState | null;
   sha256: string | null;
   bytesWritten: number;
+  /** When its transfer started; null for a file taken in as already there. */
+  startedAt: string | null;
   finishedAt: string | null;
   lastError: string | null;
   lastErrorKind: string | null;
 }
-
-/** The ledger's error kind for a finished file that verify found changed on disk (the next sync fetches it again). */
-export const CHANGED_ON_DISK = 'changed-on-disk';
 
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
 
@@ -79,6 +78,7 @@ interface FileRow {
   state: JobState | null;
   sha256: string | null;
   bytes_written: number | null;
+  started_at: string | null;
   finished_at: string | null;
   last_error: string | null;
   last_error_kind: string | null;
@@ -225,7 +225,7 @@ export class CampaignStore {
   files(id: number): CampaignFileState[] {
     return this.db
       .prepare<[number], FileRow>(
-        `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.finished_at, j.last_error, j.last_error_kind
+        `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
          FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
          WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`,
       )
@@ -233,17 +233,22 @@ export class CampaignStore {
       .map(toFileState);
   }
 
-  counts(id: number): CampaignCounts {
-    // By the one rule of file-standing.ts, which the sync's report uses too (a file differing from a shared list's
-    // SHA-256 is counted apart from those on disk); grouped here so that only a few rows leave SQLite.
+  /**
+   * The campaign's counts (campaignCounts, file-standing.ts): the one function behind the card, `campaign show/list
+   * --json`, verify's report and the sync's summary. `lastSyncAt` is when the last sync started (the campaign's own
+   * unless given: a sync under way counts from its own start); downloaded counts the files fetched since.
+   */
+  counts(id: number, lastSyncAt: string | null = this.byId(id).lastSyncAt): CampaignCounts {
+    // Grouped here so that only a few rows leave SQLite; the rules stay in the shared functions.
     const groups = this.db
-      .prepare<[number], StandingGroup>(
+      .prepare<[string | null, number], StandingGroup>(
         `SELECT j.state AS state, j.sha256 IS NOT NULL AS hasSha256, f.expected_sha256 IS NOT NULL AS hasExpectedSha256,
-           j.sha256 IS f.expected_sha256 AS sameSha256, COUNT(*) AS files
-         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? GROUP BY 1, 2, 3, 4`,
+           j.sha256 IS f.expected_sha256 AS sameSha256, CASE WHEN j.state = 'failed' THEN j.last_error_kind END AS lastErrorKind,
+           j.started_at IS NOT NULL AS fetched, COALESCE(j.finished_at >= ?, 0) AS finishedSinceSync, COUNT(*) AS files
+         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       )
-      .all(id);
-    return { files: groups.reduce((sum, group) => sum + group.files, 0), ...countStandingGroups(groups) };
+      .all(lastSyncAt, id);
+    return countStandingGroups(groups, lastSyncAt);
   }
 
   /**
@@ -367,6 +372,7 @@ function toFileState(row: FileRow): CampaignFileState {
     state: row.state,
     sha256: row.sha256,
     bytesWritten: row.bytes_written ?? 0,
+    startedAt: row.started_at,
     finishedAt: row.finished_at,
     lastError: row.last_error,
     lastErrorKind: row.last_error_kind,

@@ -1,7 +1,9 @@
 // Syncing a campaign: list every query, keep the files in the campaign's set (duplicates across queries once),
 // take in files already in the folder that are what the set expects, and queue through the engine only what is
 // missing, lost or changed. A file the listing places elsewhere than before moves there (campaign-moves), and a file
-// that is not the one a shared file list named (another SHA-256) is reported and counted apart. The same code serves the command line (which then waits for the queue) and the app.
+// that is not the one a shared file list named (another SHA-256) is reported and counted apart. The same code serves
+// the command line (which then waits for the queue) and the app; its summary is counted by the campaign's own counts
+// (campaignCounts), so it says what the card says: downloaded, already there, failed, and queued while files move.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
@@ -16,7 +18,7 @@ import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { sha256OfFile, sizeOfFile } from './file-facts';
 import { moveToListedPlaces } from './campaign-moves';
-import { standingOf } from '../../../src-shared/campaigns/file-standing';
+import { campaignCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -102,7 +104,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
     if (!refusedNow.has(refusal.filename)) refused.push(refusal);
   }
 
-  const refresh = (): SyncReport => reportOf(campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at);
+  const refresh = (): SyncReport => reportOf(deps, campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at);
   const report = refresh();
   store.recordSync(campaign.id, report);
   return { campaignId: campaign.id, report, refresh };
@@ -191,6 +193,7 @@ async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, file
 }
 
 function reportOf(
+  deps: { store: CampaignStore },
   campaign: StoredCampaign,
   files: readonly CampaignFileState[],
   listedByQuery: readonly Set<string>[],
@@ -198,22 +201,22 @@ function reportOf(
   at: string,
 ): SyncReport {
   const byPath = new Map(files.map((file) => [file.relativePath, file]));
-  const countOver = (paths: Iterable<string>, listed: number): SyncCounts => {
-    const counts: SyncCounts = { listed, new: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
-    for (const relativePath of paths) {
-      const file = byPath.get(relativePath);
-      if (found.added.has(relativePath)) counts.new += 1;
-      counts[file ? standingOf(file) : 'missing'] += 1;
-    }
-    return counts;
-  };
   const queries = campaign.queries.map((query: CampaignQuery, index) => {
     const listed = listedByQuery[index] ?? new Set<string>();
-    return { query, ...countOver(listed, listed.size) };
+    // Each query's row by the same function as the campaign's counts, over the files it listed.
+    const groups = [...listed].map((relativePath) => {
+      const file = byPath.get(relativePath);
+      return { standing: file ? standingOf(file) : ('missing' as const), fetchedSinceSync: file !== undefined && fetchedSince(file, at), files: 1 };
+    });
+    const { files: _files, ...counts } = campaignCounts(groups, true);
+    const added = [...listed].filter((relativePath) => found.added.has(relativePath)).length;
+    return { query, listed: listed.size, new: added, ...counts };
   });
-  // The total covers the whole set: files listed by an earlier sync (or a shared list) count too.
+  // The total is the campaign's counts themselves (the card's), from this sync's start: it covers the whole set,
+  // files listed by an earlier sync (or a shared list) too.
   const listedNow = new Set(listedByQuery.flatMap((listed) => [...listed]));
-  const total = countOver(byPath.keys(), listedNow.size);
+  const { files: _files, ...counts } = deps.store.counts(campaign.id, at);
+  const total: SyncCounts = { listed: listedNow.size, new: [...found.added].filter((relativePath) => byPath.has(relativePath)).length, ...counts };
   const differing: DifferingFile[] = files
     .filter((file) => standingOf(file) === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));

@@ -21,6 +21,7 @@ const file = (overrides: Partial<CampaignFileState>): CampaignFileState => ({
   state: 'done',
   sha256: 'ab'.repeat(32),
   bytesWritten: 6_000_000,
+  startedAt: '2025-04-01T10:04:00.000Z',
   finishedAt: '2025-04-01T10:05:00.000Z',
   lastError: null,
   lastErrorKind: null,

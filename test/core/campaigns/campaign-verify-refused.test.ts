@@ -1,5 +1,6 @@
 // Verify names a file that sync refuses (its path would be too long) as refused, with the reason, not as missing:
-// syncing again would not fetch it, the user has to choose a shorter folder or layout.
+// syncing again would not fetch it, the user has to choose a shorter folder or layout. Its counts are the card's, in
+// which the file is one of the missing: `refused` says how many of those sync refuses.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
@@ -12,7 +13,7 @@ const { harness } = useHarnesses(emulator);
 type Listing = { files: Record<string, unknown>[] };
 
 describe('verify of a campaign with a file sync refuses', () => {
-  it('reports it refused with the reason, apart from the missing files', async () => {
+  it('names it refused with the reason, and counts it among the missing as the card does', async () => {
     const h = await harness();
     const service = serviceOver(h);
     const folder = path.join(await temporaryFolder(), 'deep');
@@ -31,7 +32,8 @@ describe('verify of a campaign with a file sync refuses', () => {
     const report = await service.verify(campaign.name);
     const files = service.store.files(campaign.id);
     const refused = files.find((file) => file.filename === long)!;
-    expect(report).toMatchObject({ onDisk: files.length - 1, missing: 0, refused: 1, changed: 0, failed: 0 });
+    expect(report).toMatchObject({ onDisk: files.length - 1, missing: 1, refused: 1, changed: 0, failed: 0 });
+    expect(service.overview(service.store.require(campaign.name)).counts).toMatchObject({ onDisk: files.length - 1, missing: 1 });
     expect(report.problems).toEqual([{ path: refused.relativePath, problem: 'refused', reason: synced.refused[0]!.reason }]);
   });
 });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
-import { emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK, emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -20,13 +20,16 @@ afterAll(() => ledger.close());
 
 describe('a campaign file standing', () => {
   it('is on disk when done and the shared SHA-256 (if any) is its own, differs when done with another, else as its job', () => {
-    expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: null })).toBe('onDisk');
-    expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: SHARED })).toBe('onDisk');
-    expect(standingOf({ state: 'done', sha256: OTHER, expectedSha256: SHARED })).toBe('differs');
-    expect(standingOf({ state: 'active', sha256: null, expectedSha256: SHARED })).toBe('queued');
-    expect(standingOf({ state: 'failed', sha256: null, expectedSha256: SHARED })).toBe('failed');
-    expect(standingOf({ state: 'cancelled', sha256: null, expectedSha256: null })).toBe('missing');
-    expect(standingOf({ state: null, sha256: null, expectedSha256: SHARED })).toBe('missing');
+    expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: null, lastErrorKind: null })).toBe('onDisk');
+    expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: SHARED, lastErrorKind: null })).toBe('onDisk');
+    expect(standingOf({ state: 'done', sha256: OTHER, expectedSha256: SHARED, lastErrorKind: null })).toBe('differs');
+    expect(standingOf({ state: 'active', sha256: null, expectedSha256: SHARED, lastErrorKind: null })).toBe('queued');
+    expect(standingOf({ state: 'failed', sha256: null, expectedSha256: SHARED, lastErrorKind: null })).toBe('failed');
+    expect(standingOf({ state: 'cancelled', sha256: null, expectedSha256: null, lastErrorKind: null })).toBe('missing');
+    expect(standingOf({ state: null, sha256: null, expectedSha256: SHARED, lastErrorKind: null })).toBe('missing');
+    // What verify found on disk, held in the ledger until a download changes it.
+    expect(standingOf({ state: 'failed', sha256: null, expectedSha256: null, lastErrorKind: CHANGED_ON_DISK })).toBe('changed');
+    expect(standingOf({ state: 'failed', sha256: null, expectedSha256: null, lastErrorKind: MISSING_ON_DISK })).toBe('missing');
   });
 
   it('is counted the same by the store (grouped in SQL) as file by file, for every state and every pair of hashes', () => {
@@ -79,7 +82,8 @@ describe('a campaign file standing', () => {
     });
     const fileByFile = emptyStandingCounts();
     for (const file of store.files(campaign.id)) fileByFile[standingOf(file)] += 1;
-    expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, missing: 4 });
-    expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile });
+    expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, changed: 0, missing: 4 });
+    // Never synced: what is not on disk is not yet synced rather than missing; nothing was fetched by a sync.
+    expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, alreadyThere: 3 });
   });
 });

@@ -11,13 +11,13 @@ const file = (dateObs: string | null, state: CampaignFileView['state'], expected
   product: 'pb',
   dateObs,
   state,
-  standing: standingOf({ state, sha256: state === 'done' ? 'a'.repeat(64) : null, expectedSha256 }),
+  standing: standingOf({ state, sha256: state === 'done' ? 'a'.repeat(64) : null, expectedSha256, lastErrorKind: null }),
   jobId: state === 'done' ? 1 : null,
 });
 
 describe("a campaign's coverage", () => {
   it('stacks the standings the campaign counts by, a file that differs from a shared list apart from those on disk', () => {
-    expect(COVERAGE_STATES).toEqual(['onDisk', 'differs', 'queued', 'failed', 'missing']);
+    expect(COVERAGE_STATES).toEqual(['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing']);
     const coverage = campaignCoverage([file('2025-03-20T18:00:00', 'done'), file('2025-03-20T18:01:00', 'done', 'b'.repeat(64))])!;
     const sum = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + b, 0);
     expect([sum(coverage.breakdown.onDisk), sum(coverage.breakdown.differs)]).toEqual([1, 1]);
