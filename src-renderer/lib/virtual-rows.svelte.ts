@@ -13,6 +13,8 @@ export interface VirtualRowsOptions {
   fallbackHeight?: number;
   /** Height of a sticky header inside the scroll element: rows start below it and scrolling keeps them clear of it. */
   headerHeight?: number;
+  /** Rows of different heights (a second line for some): each row's height; call `remeasure` when they change. */
+  rowHeightOf?: (index: number) => number;
 }
 
 export class VirtualRows {
@@ -32,7 +34,7 @@ export class VirtualRows {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
       getScrollElement: () => this.element,
-      estimateSize: () => options.rowHeight,
+      estimateSize: options.rowHeightOf ?? (() => options.rowHeight),
       overscan: options.overscan ?? 8,
       paddingStart: options.headerHeight ?? 0,
       scrollPaddingStart: options.headerHeight ?? 0,
@@ -64,6 +66,12 @@ export class VirtualRows {
     if (this.virtualizer.options.count === count) return;
     this.virtualizer.setOptions({ ...this.virtualizer.options, count });
     this.virtualizer._willUpdate();
+    this.publish();
+  }
+
+  /** Rows moved or changed height (`rowHeightOf` answers differently): lay them out again. */
+  remeasure(): void {
+    this.virtualizer.measure();
     this.publish();
   }
 

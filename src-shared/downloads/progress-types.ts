@@ -29,6 +29,8 @@ export interface JobView {
   sha256: string | null;
   /** Bytes of the body kept from a stopped attempt, which the next one does not fetch again (0: it starts again). */
   resumeBytes: number;
+  /** When the file ended (done, failed or cancelled), ISO 8601 UT; null while it is still to do. */
+  finishedAt: string | null;
 }
 
 /** How many files are in each state (with their total), over the whole list or over one run. */

@@ -144,6 +144,7 @@ describe('the progress bars on a terminal', () => {
     nextAttemptAt: null,
     sha256: null,
     resumeBytes: 0,
+    finishedAt: null,
   });
 
   it('label a file by its escaped, shortened name', () => {

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
+import { apiClientFrom } from '../../src-renderer/lib/api';
+import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
 import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
 import { renderApp } from './render-app';
 
@@ -22,8 +24,8 @@ function queue(): JobView[] {
   ];
 }
 
-async function openDownloads(options: FakeOptions = {}) {
-  const rendered = await renderApp(new FakeContract({ jobs: queue(), ...options }));
+async function openDownloads(options: FakeOptions = {}, fake = new FakeContract({ jobs: queue(), ...options })) {
+  const rendered = await renderApp(fake);
   await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
   const table = await screen.findByRole('table', { name: 'Download queue' });
   return { ...rendered, table };
@@ -112,14 +114,15 @@ describe('downloads screen', () => {
   it('moves a queued file to the front and reloads the order', async () => {
     const { fake, table } = await openDownloads();
     const before = fake.callsTo('downloads:snapshot').length;
-    await fireEvent.click(within(table).getByRole('button', { name: `Move ${B} to the front of the queue` }));
-    await waitFor(() => expect(fake.callsTo('downloads:move-to-front')).toEqual([{ id: 2 }]));
+    // The paused C waits behind the queued B; moved to the front, it comes first of what waits (after what moves).
+    await fireEvent.click(within(table).getByRole('button', { name: `Move ${C} to the front of the queue` }));
+    await waitFor(() => expect(fake.callsTo('downloads:move-to-front')).toEqual([{ id: 3 }]));
     await waitFor(() => expect(fake.callsTo('downloads:snapshot').length).toBe(before + 1));
     const names = within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => row.querySelector('.mono')?.textContent);
-    expect(names[0]).toBe(B);
+      .map((row) => row.querySelector('.mono')?.getAttribute('title'));
+    expect(names.slice(0, 3)).toEqual([A, C, B]);
   });
 
   it('opens the folder and shows a finished file when native dialogs exist', async () => {
@@ -309,5 +312,199 @@ describe('sizes and names', () => {
   it('lets the keyboard reach the queue’s scrolling list', async () => {
     const { table } = await openDownloads();
     expect(table.tabIndex).toBe(0);
+  });
+});
+
+describe('the work in progress first', () => {
+  /** Names in the order the table shows them (the full names, which screen readers and the tooltip give). */
+  function shownNames(table: HTMLElement): string[] {
+    return within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelector('.name')?.getAttribute('title') ?? '');
+  }
+
+  const at = (minute: number): string => new Date(Date.UTC(2025, 2, 24, 22, minute)).toISOString();
+  const F = '20250324_210434_kcor_l2_pb.fts';
+  const G = '20250324_210449_kcor_l2_pb.fts';
+
+  /** The engine's order (oldest first, as the ledger lists it): old finished files above the work in progress. */
+  function ledger(): JobView[] {
+    return [
+      makeJob(1, A, 'done', { finishedAt: at(1), folder: '/home/ada/mlso' }),
+      makeJob(2, B, 'cancelled', { finishedAt: at(5), folder: '/home/ada/mlso' }),
+      makeJob(3, C, 'failed', { finishedAt: at(3), lastError: 'The server answered 404: the file is not there.', folder: '/data/eclipse/2025/03' }),
+      makeJob(4, D, 'done', { finishedAt: at(9), folder: '/data/eclipse/2025/03', expectedSize: 10 }),
+      makeJob(5, E, 'queued', { folder: '/data/eclipse/2025/03' }),
+      makeJob(6, F, 'active', { bytesReceived: 1000, folder: '/data/eclipse/2025/03' }),
+      makeJob(7, G, 'paused', { folder: '/home/ada/mlso' }),
+    ];
+  }
+
+  it('shows what moves, then what waits, then what failed, then what finished, newest first', async () => {
+    const { table } = await openDownloads({ jobs: ledger() });
+    expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]);
+  });
+
+  it('moves a file to its place as its state changes, without a new snapshot', async () => {
+    const { fake, table } = await openDownloads({ jobs: ledger() });
+    const jobs = ledger();
+    const finished = { ...jobs[5]!, state: 'done' as const, finishedAt: at(30) };
+    const started = { ...jobs[4]!, state: 'active' as const };
+    const snapshots = fake.callsTo('downloads:snapshot').length;
+    fake.emit('downloads:progress', {
+      jobs: [finished, started],
+      overall: overallOf(jobs.map((job) => (job.id === 6 ? finished : job.id === 5 ? started : job))),
+    });
+    await waitFor(() => expect(shownNames(table)).toEqual([E, G, C, F, D, B, A]));
+    expect(fake.callsTo('downloads:snapshot').length).toBe(snapshots);
+  });
+
+  it('sorts by a column from its header, shows the sort there, reverses it and comes back to the work-first order', async () => {
+    const { table } = await openDownloads({ jobs: ledger() });
+    const nameHeader = within(table).getByRole('columnheader', { name: /File name/ });
+    expect(nameHeader.getAttribute('aria-sort')).toBe('none');
+    await fireEvent.click(within(nameHeader).getByRole('button'));
+    await waitFor(() => expect(nameHeader.getAttribute('aria-sort')).toBe('ascending'));
+    expect(shownNames(table)).toEqual([A, B, C, D, E, F, G]);
+    await fireEvent.click(within(nameHeader).getByRole('button'));
+    await waitFor(() => expect(nameHeader.getAttribute('aria-sort')).toBe('descending'));
+    expect(shownNames(table)).toEqual([G, F, E, D, C, B, A]);
+
+    const sizeHeader = within(table).getByRole('columnheader', { name: /Received/ });
+    await fireEvent.click(within(sizeHeader).getByRole('button'));
+    await waitFor(() => expect(sizeHeader.getAttribute('aria-sort')).not.toBe('none'));
+    expect(nameHeader.getAttribute('aria-sort')).toBe('none');
+    expect(shownNames(table).at(sizeHeader.getAttribute('aria-sort') === 'ascending' ? 0 : -1)).toBe(D);
+
+    const finishedHeader = within(table).getByRole('columnheader', { name: /Finished/ });
+    await fireEvent.click(within(finishedHeader).getByRole('button'));
+    await waitFor(() => expect(finishedHeader.getAttribute('aria-sort')).toBe('descending'));
+    expect(shownNames(table).slice(0, 4)).toEqual([D, B, C, A]);
+
+    for (const name of ['State', 'Product', 'Date-obs']) within(within(table).getByRole('columnheader', { name: new RegExp(name) })).getByRole('button');
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Work in progress first' }));
+    await waitFor(() => expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]));
+    expect(finishedHeader.getAttribute('aria-sort')).toBe('none');
+  });
+
+  it('keeps a column sort while progress comes in', async () => {
+    const { fake, table } = await openDownloads({ jobs: ledger() });
+    const nameHeader = within(table).getByRole('columnheader', { name: /File name/ });
+    await fireEvent.click(within(nameHeader).getByRole('button'));
+    const jobs = ledger();
+    const finished = { ...jobs[5]!, state: 'done' as const, finishedAt: at(30) };
+    fake.emit('downloads:progress', { jobs: [finished], overall: overallOf(jobs.map((job) => (job.id === 6 ? finished : job))) });
+    await waitFor(() => within(table).getByRole('button', { name: `Quick look at ${F}` }));
+    expect(shownNames(table)).toEqual([A, B, C, D, E, F, G]);
+  });
+
+  it('shows each file’s destination folder, shortened from the left, with the full path on hover', async () => {
+    const jobs = [makeJob(1, A, 'done', { folder: '/home/ada/observations/data/eclipse/2025/03' })];
+    const { table } = await openDownloads({ jobs });
+    within(table).getByRole('columnheader', { name: /Destination/ });
+    const cell = within(rowOf(table, A)).getByText('…/data/eclipse/2025/03');
+    expect(cell.closest('[title]')?.getAttribute('title')).toBe('/home/ada/observations/data/eclipse/2025/03');
+  });
+
+  it('filters by folder and by campaign, and the tabs count what the filter keeps', async () => {
+    const { fake, table } = await openDownloads({ jobs: ledger() });
+    const where = screen.getByRole('combobox', { name: 'Folder' });
+    const options = within(where)
+      .getAllByRole('option')
+      .map((option) => option.textContent?.trim());
+    expect(options).toEqual(expect.arrayContaining(['All folders', '/data/eclipse/2025/03', '/home/ada/mlso']));
+    await fireEvent.change(where, { target: { value: 'folder:/home/ada/mlso' } });
+    await waitFor(() => expect(shownNames(table)).toEqual([G, B, A]));
+    const tab = (name: string) =>
+      screen
+        .getByRole('radio', { name: new RegExp(`^${name}`) })
+        .textContent?.replace(/\s+/g, ' ')
+        .trim();
+    expect([tab('All'), tab('Active'), tab('Paused'), tab('Done')]).toEqual(['All 3', 'Active 0', 'Paused 1', 'Done 2']);
+
+    // Progress keeps the filtered counts: the paused file of this folder is queued again.
+    const jobs = ledger();
+    const resumed = { ...jobs[6]!, state: 'queued' as const };
+    fake.emit('downloads:progress', { jobs: [resumed], overall: overallOf(jobs.map((job) => (job.id === 7 ? resumed : job))) });
+    await waitFor(() => expect(tab('Paused')).toBe('Paused 0'));
+    expect(tab('Queued')).toBe('Queued 1');
+
+    await fireEvent.change(where, { target: { value: '' } });
+    await waitFor(() => expect(shownNames(table)).toHaveLength(7));
+    expect(tab('All')).toBe('All 7');
+  });
+
+  it('lists the campaigns’ folders in the filter and keeps the files under a campaign’s folder', async () => {
+    const fake = new FakeContract({ jobs: ledger() });
+    fake.campaigns.seed({ name: 'Eclipse 2025', folder: '/data/eclipse' });
+    const { table } = await openDownloads({}, fake);
+    const where = screen.getByRole('combobox', { name: 'Folder' });
+    const campaign = within(where).getByRole('option', { name: /Eclipse 2025/ }) as HTMLOptionElement;
+    await fireEvent.change(where, { target: { value: campaign.value } });
+    await waitFor(() => expect(shownNames(table)).toEqual([F, E, C, D]));
+  });
+
+  it('applies a progress event to a 100,000-file queue in place, without sorting it again', async () => {
+    const count = 100_000;
+    const jobs = Array.from({ length: count }, (_, index) =>
+      makeJob(index + 1, `20250324_${String(index).padStart(6, '0')}_kcor_l2_pb.fts`, index % 3 === 0 ? 'done' : 'queued'),
+    );
+    const store = new DownloadsStore(apiClientFrom(new FakeContract({ jobs })));
+    let started = performance.now();
+    await store.refresh();
+    const sortMs = performance.now() - started;
+    // Ten updates of ten files each: bytes for files in flight, and one file that ends (and moves) per update.
+    const times: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const changed = Array.from({ length: 10 }, (_, index) => {
+        const job = jobs[round * 10 + index + 1]!;
+        return index === 0 ? { ...job, state: 'done' as const, finishedAt: at(40 + round) } : { ...job, state: 'active' as const, bytesReceived: round * 1000 };
+      });
+      started = performance.now();
+      store.apply({ jobs: changed, overall: overallOf([]) });
+      times.push(performance.now() - started);
+    }
+    const updateMs = times.sort((a, b) => a - b)[5]!;
+    console.log(`100,000 rows: snapshot sorted in ${sortMs.toFixed(1)} ms; a 10-file progress update applied in ${updateMs.toFixed(2)} ms (median of 10)`);
+    expect(store.visibleJobs[0]?.state).toBe('active');
+    expect(store.visibleJobs.filter((job) => job.state === 'active')).toHaveLength(90);
+    // An update costs a small part of a sort (it was a fresh filter and sort of the whole list, or worse).
+    expect(updateMs).toBeLessThan(sortMs / 4);
+  });
+});
+
+describe('columns that fit', () => {
+  const UCOMP = '20250324.183213.ucomp.1074.l2.fts';
+
+  it('shortens a long file name in the middle: the date and the wave region and product both stay', async () => {
+    const { table } = await openDownloads({ jobs: [makeJob(1, UCOMP, 'queued')] });
+    const cell = rowOf(table, UCOMP).querySelector<HTMLElement>('.name')!;
+    expect(cell.getAttribute('title')).toBe(UCOMP);
+    const head = cell.querySelector('.head')!;
+    const tail = cell.querySelector('.tail')!;
+    // The head gives way (CSS ellipsis at its end); the tail keeps the wave region, the level and the extension.
+    expect(head.textContent).toMatch(/^20250324\.183213/);
+    expect(tail.textContent).toContain('1074.l2.fts');
+    expect(`${head.textContent}${tail.textContent}`).toBe(UCOMP);
+  });
+
+  it('shows a failure reason in the row, on a line of its own, not only in a tooltip', async () => {
+    const reason = 'The server closed the connection before the file was complete.';
+    const { table } = await openDownloads();
+    const note = within(rowOf(table, D)).getByText(reason);
+    expect(note.classList.contains('detail')).toBe(true);
+    expect(rowOf(table, D).classList.contains('two-lines')).toBe(true);
+    expect(rowOf(table, B).classList.contains('two-lines')).toBe(false);
+  });
+
+  it('places rows of two lines below one another without overlap', async () => {
+    const { table } = await openDownloads();
+    const rows = within(table).getAllByRole('row').slice(1);
+    const tops = rows.map((row) => Number(/translateY\((\d+)px\)/.exec(row.style.transform)?.[1]));
+    expect(rows.filter((row) => row.classList.contains('two-lines')).length).toBeGreaterThan(0);
+    const heights = rows.map((row) => (row.classList.contains('two-lines') ? 48 : 32));
+    for (let index = 1; index < rows.length; index++) expect(tops[index]).toBe(tops[index - 1]! + heights[index - 1]!);
   });
 });

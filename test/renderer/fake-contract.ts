@@ -173,6 +173,8 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
     nextAttemptAt: null,
     sha256: null,
     resumeBytes: 0,
+    // Later ids ended later, a second apart, as a queue worked through in order does.
+    finishedAt: state === 'done' || state === 'failed' || state === 'cancelled' ? new Date(Date.UTC(2025, 2, 24, 22, 0, id)).toISOString() : null,
     ...overrides,
   };
 }

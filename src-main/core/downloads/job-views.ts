@@ -27,6 +27,7 @@ export function jobView(job: Job, live: LiveTransfer | undefined): JobView {
     nextAttemptAt: job.nextAttemptAt,
     sha256: job.sha256,
     resumeBytes: live ? 0 : job.resumeBytes,
+    finishedAt: finishedAtOf(job),
   };
 }
 
@@ -45,7 +46,18 @@ export function queuedView(job: QueuedJob): JobView {
     nextAttemptAt: null,
     sha256: null,
     resumeBytes: 0,
+    finishedAt: null,
   };
+}
+
+/**
+ * When a job ended: the ledger stamps a finished or failed job; a cancel only moves the state, so its last change
+ * is when it ended. A job still to do (queued again after a failure, say) has not ended.
+ */
+function finishedAtOf(job: Job): string | null {
+  if (job.state === 'done' || job.state === 'failed') return job.finishedAt ?? job.updatedAt;
+  if (job.state === 'cancelled') return job.updatedAt;
+  return null;
 }
 
 /** What a job's view says of the file itself, the same in every state. */
