@@ -328,5 +328,19 @@ describe('results follow the query', () => {
     expect(fake.callsTo('catalog:files')[1]).toMatchObject({ instrument: 'ucomp', product: 'l2' });
     await waitFor(() => expect(staleLine()).toBeNull());
     expect(button('Download all').disabled).toBe(false);
+    // The button went with the line: focus lands on what the search found, not on the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Files found' })));
+  });
+
+  it('keeps the focus on "search again" when that search fails, the results still stale', async () => {
+    const { fake } = await searchKcorDay();
+    await chooseProduct('ucomp', 'l2');
+    fake.fail('catalog:files', { kind: 'network', message: 'Cannot reach the service; check your network, then try again.' });
+    const again = button('search again');
+    again.focus();
+    await fireEvent.click(again);
+    await screen.findByText('Cannot reach the service; check your network, then try again.');
+    expect(staleLine()).toBe('Results for kcor pb, from 2025-03-24 UT, open-ended: search again');
+    expect(document.activeElement).toBe(button('search again'));
   });
 });

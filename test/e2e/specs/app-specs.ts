@@ -2,7 +2,7 @@
 // download), shared by the web-mode suite and the Electron suite so both shells are held to the same list.
 import type { E2eContext } from '../e2e-context';
 import { meetsAccessibilityRulesOnEveryScreen } from './accessibility.spec';
-import { browsesBothInstruments, checksEveryFilterInline, searchesWithFilters } from './browse.spec';
+import { browsesBothInstruments, checksEveryFilterInline, marksResultsStaleWhenTheFormChanges, searchesWithFilters } from './browse.spec';
 import { syncsVerifiesAndExportsACampaign } from './campaigns.spec';
 import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
 import { looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
@@ -16,6 +16,7 @@ export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eCo
   ['browses both instruments; filters follow the product', browsesBothInstruments],
   ['checks every filter kind inline', checksEveryFilterInline],
   ['searches with UCoMP filters', searchesWithFilters],
+  ['marks results stale when the form changes; the same values make them current again', marksResultsStaleWhenTheFormChanges],
   ['shows the coverage timeline with the nights as gaps; a dragged span narrows the dates', showsCoverageWithGaps],
   ['downloads all results into the folder, byte for byte', downloadsAllResultsIntoTheFolder],
   ['downloads a shift-click range of results', downloadsASelectedRange],

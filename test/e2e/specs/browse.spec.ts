@@ -2,7 +2,7 @@
 // every filter kind is checked inline with the shared rules.
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
-import { chooseProduct, fillFilter, visible, waitUntil } from './ui-helpers';
+import { chooseProduct, fillFilter, inColourScheme, visible, waitUntil } from './ui-helpers';
 
 export async function browsesBothInstruments({ page, screenshot }: E2eContext): Promise<void> {
   await chooseProduct(page, 'ucomp', 'l2');
@@ -78,4 +78,61 @@ export async function searchesWithFilters({ page, screenshot }: E2eContext): Pro
   await visible(page.getByText(/\.ucomp\.1074\.l2\.fts/).first());
   await visible(page.getByText(/\d[\d,]* files?/).first());
   await screenshot('browse-ucomp-results');
+}
+
+/**
+ * Runs after searchesWithFilters (UCoMP l2 results on screen): choosing KCor pB leaves them stale (dimmed, a line
+ * naming their query, no Download all or Save as campaign); going back to UCoMP l2 with the same filters makes them
+ * current again; the line's "search again" (reached by Tab) searches KCor pB, and focus lands on what it found.
+ */
+export async function marksResultsStaleWhenTheFormChanges({ page, screenshot }: E2eContext): Promise<void> {
+  const results = page.getByRole('region', { name: 'Results' });
+  const staleLine = results.getByRole('status').filter({ hasText: /Results for / });
+  const downloadAll = results.getByRole('button', { name: 'Download all', exact: true });
+  const saveAsCampaign = results.getByRole('button', { name: 'Save as campaign', exact: true });
+  await visible(page.getByText(/\.ucomp\.1074\.l2\.fts/).first());
+  expect(await staleLine.count()).toBe(0);
+  expect(await downloadAll.isEnabled()).toBe(true);
+
+  await chooseProduct(page, 'kcor', 'pb');
+  await visible(staleLine);
+  expect((await staleLine.innerText()).replace(/\s+/g, ' ').trim()).toMatch(/^Results for ucomp l2, from 2025-03-24 UT, open-ended · .*: search again$/);
+  expect(await downloadAll.isDisabled()).toBe(true);
+  expect(await saveAsCampaign.isDisabled()).toBe(true);
+  const original = page.viewportSize();
+  try {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 1024, height: 640 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await inColourScheme(page, scheme);
+        await screenshot(`browse-stale-results-${viewport.width}x${viewport.height}-${scheme}`);
+      }
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (original) await page.setViewportSize(original);
+  }
+
+  // The form back at the results' query (UCoMP l2, its filters kept by the form): current again.
+  await chooseProduct(page, 'ucomp', 'l2');
+  await waitUntil('the results are current again', async () => (await staleLine.count()) === 0 && (await downloadAll.isEnabled()));
+
+  // Keyboard: from the Product field, Tab reaches "search again"; pressing it searches KCor pB.
+  await chooseProduct(page, 'kcor', 'pb');
+  await visible(staleLine.getByRole('button', { name: 'search again', exact: true }));
+  // Asked as a string: the specs compile without the DOM's types.
+  const focused = (what: string): Promise<string | null> => page.evaluate<string | null>(`document.activeElement?.${what} ?? null`);
+  await page.getByRole('combobox', { name: 'Product' }).focus();
+  await waitUntil('Tab reaches "search again"', async () => {
+    await page.keyboard.press('Tab');
+    return (await focused('textContent')) === 'search again';
+  });
+  await page.keyboard.press('Enter');
+  await waitUntil('the KCor pB results are current', async () => (await staleLine.count()) === 0 && (await downloadAll.isEnabled()));
+  await visible(page.getByText(/_kcor_l2_pb\.fts/).first());
+  // Focus lands on what the search found, not on the page.
+  expect(await focused("getAttribute('aria-label')")).toBe('Files found');
 }

@@ -10,7 +10,7 @@ import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './u
 export async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
   await chooseProduct(page, 'kcor', 'pb');
   for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await fillFilter(page, label, filters[label] ?? '');
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
 
 async function filesOnDisk(folder: string): Promise<string[]> {

@@ -23,7 +23,7 @@ async function listNrgfFiles(page: Page): Promise<string[]> {
     ['Every', '30minutes'],
   ] as const)
     await fillFilter(page, label, value);
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   const cells = page.getByRole('grid', { name: 'Files found' }).getByText(NRGF_NAME);
   let names: string[] = [];
   await waitUntil(`the results show NRGF files of ${DAY}`, async () => {
