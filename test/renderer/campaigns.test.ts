@@ -238,12 +238,12 @@ describe('sync', () => {
     expect(within(eclipse).queryByText(/Downloading:/)).toBeNull();
     expect((within(eclipse).getByRole('button', { name: 'Sync' }) as HTMLButtonElement).disabled).toBe(false);
     within(eclipse).getByText('just now');
-    // The sync's report, per query and in total.
-    within(eclipse).getByText('Last sync found 12 files: 12 new, 12 queued, 0 failed');
+    // The sync's summary, in total (the card's counts): what it downloaded, found already there, and failed.
+    within(eclipse).getByText('Last sync: 12 downloaded, 0 already there, 0 failed');
   });
 
   it("lists the last sync's differing and moved files, with a Differs column only when some differ", async () => {
-    const counts = { listed: 3, new: 0, onDisk: 1, differs: 1, queued: 1, failed: 0, missing: 0 };
+    const counts = { listed: 3, new: 0, onDisk: 1, downloaded: 0, alreadyThere: 1, differs: 1, queued: 1, failed: 0, changed: 0, missing: 0, notSynced: 0 };
     const lastSync = {
       campaign: 'Shared',
       at: '2025-03-25T10:00:00.000Z',
@@ -264,7 +264,7 @@ describe('sync', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Query', 'Listed', 'New', 'On disk', 'Differs', 'Queued', 'Failed', 'Missing']);
+    ).toEqual(['Query', 'Listed', 'New', 'Downloaded', 'Already there', 'Differs', 'Queued', 'Failed', 'Missing']);
     within(shared).getByText(/1 file differs from the shared file list \(another SHA-256; kept, not counted on disk\): waves\/c\.fts\./);
     within(shared).getByText('2 files moved to a new place in the layout: synoptic/a.fts → waves/a.fts, synoptic/b.fts → waves/b.fts (fetched there).');
   });
@@ -296,7 +296,7 @@ describe('sync', () => {
 
 describe('verify', () => {
   it('lists the missing and changed files with the next step', async () => {
-    const { fake } = await openCampaigns([{ name: 'Eclipse', layout: '{instrument}', files: { onDisk: 5 } }]);
+    const { fake } = await openCampaigns([{ name: 'Eclipse', layout: '{instrument}', lastSyncAt: '2025-03-25T10:00:00.000Z', files: { onDisk: 5 } }]);
     fake.campaigns.verifyProblems = [
       { path: 'kcor/20250324_180000_kcor_l2_pb.fts', problem: 'missing' },
       { path: 'kcor/20250324_180001_kcor_l2_pb.fts', problem: 'changed' },
@@ -306,7 +306,7 @@ describe('verify', () => {
     const report = await within(card('Eclipse')).findByRole('group', { name: 'Verify report' });
     within(report).getByText('Verify found problems');
     within(report).getByText('1 missing');
-    within(report).getByText('1 changed');
+    within(report).getByText('1 changed on disk');
     within(report).getByText('1 unexpected');
     within(report).getByText('0 failed');
     const files = within(report).getByRole('list', { name: 'Files with problems' });
@@ -316,8 +316,9 @@ describe('verify', () => {
         .map((item) => item.textContent?.replace(/\s+/g, ' ').trim()),
     ).toEqual(['missing kcor/20250324_180000_kcor_l2_pb.fts', 'changed kcor/20250324_180001_kcor_l2_pb.fts', 'unexpected kcor/notes.txt']);
     within(report).getByText('Sync fetches the missing and changed files again.');
-    // The list is reloaded: the two files verify took off the disk are now missing.
-    await waitFor(() => within(card('Eclipse')).getByText('2 missing'));
+    // The list is reloaded: the card says what verify found (it said "2 missing" before: one truth, issue 21).
+    await waitFor(() => within(within(card('Eclipse')).getByRole('list', { name: 'File counts' })).getByText('1 changed on disk'));
+    within(within(card('Eclipse')).getByRole('list', { name: 'File counts' })).getByText('1 missing');
   });
 
   it('names the files that differ from the shared file list, on the card and in the report', async () => {
@@ -333,7 +334,7 @@ describe('verify', () => {
     await fireEvent.click(within(shared).getByRole('button', { name: 'Verify' }));
     const report = await within(shared).findByRole('group', { name: 'Verify report' });
     within(report).getByText('Verify found problems');
-    within(report).getByText('2 differs');
+    within(report).getByText('2 differ from the shared list');
     expect(within(report).queryByText(/All good/)).toBeNull();
     within(report).getByText(/another SHA-256 than the shared file list gives/);
     expect(within(report).queryByText(/Sync fetches/)).toBeNull();
@@ -347,7 +348,7 @@ describe('verify', () => {
     await fireEvent.click(within(card('Deep')).getByRole('button', { name: 'Verify' }));
     const report = await within(card('Deep')).findByRole('group', { name: 'Verify report' });
     within(report).getByText('Verify found problems');
-    within(report).getByText('1 refused');
+    within(report).getByText('1 refused by sync');
     expect(within(report).queryByText(/differs/)).toBeNull();
     const files = within(report).getByRole('list', { name: 'Files with problems' });
     expect(within(files).getByRole('listitem').textContent?.replace(/\s+/g, ' ').trim()).toBe(
@@ -509,7 +510,7 @@ describe('coverage', () => {
       product: 'pb',
       dateObs,
       state,
-      standing: standingOf({ state, sha256: null, expectedSha256: null }),
+      standing: standingOf({ state, sha256: null, expectedSha256: null, lastErrorKind: null }),
       jobId: null,
     });
     fake.handle('campaigns:files', () => [view('2025-03-20T18:00:00', 'done'), view('2025-03-21T18:00:00', 'failed'), view('2025-03-24T18:00:00', null)]);

@@ -22,7 +22,17 @@ import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
-import type { Campaign, CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyProblem, VerifyReport } from '../../src-shared/campaigns/campaign-types';
+import type {
+  Campaign,
+  CampaignCounts,
+  CampaignOverview,
+  CampaignQuery,
+  SyncCounts,
+  SyncReport,
+  VerifyProblem,
+  VerifyReport,
+} from '../../src-shared/campaigns/campaign-types';
+import { campaignCounts, type FileStanding } from '../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -519,6 +529,10 @@ interface FakeCampaignState {
   differs: Set<string>;
   queued: Set<string>;
   failed: Set<string>;
+  /** Found changed on disk by verify, not fetched again since. */
+  changed: Set<string>;
+  /** Arrived since the last sync started (the rest on disk was already there). */
+  fetched: Set<string>;
   syncing: boolean;
   /** Cancel was asked while the sync waited at its gate. */
   cancelRequested: boolean;
@@ -580,11 +594,18 @@ export class FakeCampaigns {
     this.states.set(seed.name, state);
   }
 
+  /** The campaign's counts by the core's own function (campaignCounts), over the fake's sets. */
+  counts(state: FakeCampaignState, files: Iterable<string> = state.listed.keys(), synced = state.campaign.lastSyncAt !== null): CampaignCounts {
+    const groups = [...files].map((file) => ({ standing: this.standing(state, file), fetchedSinceSync: state.fetched.has(file), files: 1 }));
+    return campaignCounts(groups, synced);
+  }
+
   overview(state: FakeCampaignState): CampaignOverview {
-    const files = state.listed.size;
-    const counts = { files, onDisk: state.onDisk.size, differs: state.differs.size, queued: state.queued.size, failed: state.failed.size, missing: 0 };
-    counts.missing = files - counts.onDisk - counts.differs - counts.queued - counts.failed;
-    return { ...state.campaign, queries: [...state.campaign.queries], counts, syncing: state.syncing, lastSync: state.lastSync };
+    const counts = this.counts(state);
+    const { files: _files, ...now } = counts;
+    // As the core does: the last sync's total is the campaign's counts as they stand.
+    const lastSync = state.lastSync && { ...state.lastSync, total: { ...state.lastSync.total, ...now } };
+    return { ...state.campaign, queries: [...state.campaign.queries], counts, syncing: state.syncing, lastSync };
   }
 
   list(): CampaignOverview[] {
@@ -597,6 +618,7 @@ export class FakeCampaigns {
     for (const file of [...state.queued].slice(0, count ?? state.queued.size)) {
       state.queued.delete(file);
       state.onDisk.add(file);
+      state.fetched.add(file);
     }
     this.changed();
   }
@@ -657,6 +679,7 @@ export class FakeCampaigns {
           throw new FakeFailure({ kind: 'cancelled', message: 'The sync was cancelled.' });
         }
         const known = new Set(state.listed.keys());
+        state.fetched.clear();
         const seen = new Set<string>();
         let duplicates = 0;
         const queries = state.campaign.queries.map((query) => {
@@ -681,10 +704,11 @@ export class FakeCampaigns {
         for (const file of seen) {
           if (state.onDisk.has(file) || state.queued.has(file)) continue;
           state.failed.delete(file);
+          state.changed.delete(file);
           state.queued.add(file);
           queued += 1;
         }
-        const total = { ...this.syncCounts(state, [...seen], known), queued };
+        const total = { ...this.syncCounts(state, [...state.listed.keys()], known), listed: seen.size };
         const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [], moved: [], differing: [] };
         state.syncing = false;
         state.lastSync = report;
@@ -709,7 +733,7 @@ export class FakeCampaigns {
                 : state.failed.has(filename)
                   ? ('failed' as const)
                   : null,
-          standing: (['onDisk', 'differs', 'queued', 'failed'] as const).find((standing) => state[standing].has(filename)) ?? ('missing' as const),
+          standing: this.standing(state, filename),
           jobId: null,
         }));
       },
@@ -722,19 +746,19 @@ export class FakeCampaigns {
       'campaigns:verify': ({ name }) => {
         const state = this.get(name);
         const count = (problem: VerifyProblem): number => this.verifyProblems.filter((item) => item.problem === problem).length;
+        // As the core does: what verify finds is recorded (a file gone is missing, a changed one changed), and the
+        // report's counts are the campaign's.
         for (const item of this.verifyProblems) {
-          if (item.problem === 'missing' || item.problem === 'changed') state.onDisk.delete(item.path.split('/').at(-1) ?? item.path);
+          const file = item.path.split('/').at(-1) ?? item.path;
+          if (item.problem === 'missing' || item.problem === 'changed') state.onDisk.delete(file);
+          if (item.problem === 'changed') state.changed.add(file);
         }
         this.changed();
         return {
           campaign: name,
           at: new Date().toISOString(),
-          onDisk: state.onDisk.size,
-          missing: count('missing'),
-          changed: count('changed'),
+          ...this.counts(state),
           unexpected: count('unexpected'),
-          failed: count('failed'),
-          differs: count('differs'),
           refused: count('refused'),
           problems: [...this.verifyProblems],
         };
@@ -783,6 +807,8 @@ export class FakeCampaigns {
       differs: new Set(),
       queued: new Set(),
       failed: new Set(),
+      changed: new Set(),
+      fetched: new Set(),
       syncing: false,
       cancelRequested: false,
       lastSync: null,
@@ -810,15 +836,12 @@ export class FakeCampaigns {
   }
 
   private syncCounts(state: FakeCampaignState, files: string[], known: Set<string>): SyncCounts {
-    const counts: SyncCounts = { listed: files.length, new: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 };
-    for (const file of files) {
-      if (!known.has(file)) counts.new += 1;
-      if (state.onDisk.has(file)) counts.onDisk += 1;
-      else if (state.queued.has(file)) counts.queued += 1;
-      else if (state.failed.has(file)) counts.failed += 1;
-      else counts.missing += 1;
-    }
-    return counts;
+    const { files: _files, ...counts } = this.counts(state, files, true);
+    return { listed: files.length, new: files.filter((file) => !known.has(file)).length, ...counts };
+  }
+
+  private standing(state: FakeCampaignState, file: string): FileStanding {
+    return (['onDisk', 'differs', 'queued', 'failed', 'changed'] as const).find((standing) => state[standing].has(file)) ?? 'missing';
   }
 
   private acknowledgement(state: FakeCampaignState): string {

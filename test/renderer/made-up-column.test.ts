@@ -74,6 +74,7 @@ describe('a made-up listing field added to the column table', () => {
       state: null,
       sha256: null,
       bytesWritten: 0,
+      startedAt: null,
       finishedAt: null,
       lastError: null,
       lastErrorKind: null,

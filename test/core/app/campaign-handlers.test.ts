@@ -33,7 +33,18 @@ describe('campaigns behind the contract', () => {
       syncing: false,
       lastSync: null,
     });
-    expect(created.counts).toEqual({ files: 0, onDisk: 0, differs: 0, queued: 0, failed: 0, missing: 0 });
+    expect(created.counts).toEqual({
+      files: 0,
+      onDisk: 0,
+      downloaded: 0,
+      alreadyThere: 0,
+      differs: 0,
+      queued: 0,
+      failed: 0,
+      changed: 0,
+      missing: 0,
+      notSynced: 0,
+    });
 
     expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'Eclipse 2024' })).toMatchObject({ ok: false, error: { kind: 'session' } });
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
@@ -88,7 +99,8 @@ describe('campaigns behind the contract', () => {
     expect(imported).toMatchObject({
       name: 'season copy',
       folder: path.join(h.downloadFolder, 'season-copy'),
-      counts: { files: report.total.listed, missing: report.total.listed },
+      // Never synced here: its files are not yet synced, not missing (issue 21).
+      counts: { files: report.total.listed, missing: 0, notSynced: report.total.listed },
     });
     expect(await invokeHandler(h.core.handlers, 'campaigns:import', { text: shared.text })).toMatchObject({
       ok: false,
