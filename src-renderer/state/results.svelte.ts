@@ -131,7 +131,8 @@ export class ResultsStore {
    */
   async enqueue(which: 'selected' | 'all'): Promise<EnqueueOutcome | null> {
     const listing = this.listing;
-    if (!listing || this.stale) return null;
+    // One Download at a time: a second press while the first is queued would queue the files twice.
+    if (!listing || this.stale || this.enqueueRequest.loading) return null;
     const entries = which === 'all' ? undefined : this.selection.indices();
     const requested = entries?.length ?? listing.files.length;
     if (requested === 0) return null;

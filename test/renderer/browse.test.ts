@@ -344,3 +344,79 @@ describe('results follow the query', () => {
     expect(document.activeElement).toBe(button('search again'));
   });
 });
+
+describe('focus lands on the result of an action, never on the page', () => {
+  function button(name: string): HTMLButtonElement {
+    return screen.getByRole('button', { name }) as HTMLButtonElement;
+  }
+
+  /** Clicks a button the way a keyboard user presses it: focused first. */
+  async function press(target: HTMLButtonElement): Promise<void> {
+    target.focus();
+    await fireEvent.click(target);
+  }
+
+  it('keeps Search and "search again" focusable while their search runs (a disabled button drops the focus)', async () => {
+    const { fake } = await renderApp();
+    await chooseProduct('kcor', 'pb');
+    await press(button('Search'));
+    await screen.findByRole('grid', { name: 'Files found' });
+    const release = fake.hold('catalog:files');
+    await press(button('Search'));
+    await screen.findByText(/Searching kcor pb/);
+    expect(button('Search').disabled).toBe(false);
+    expect(document.activeElement).toBe(button('Search'));
+
+    await chooseProduct('ucomp', 'l2');
+    await press(button('search again'));
+    expect(button('search again').disabled).toBe(false);
+    expect(document.activeElement).toBe(button('search again'));
+    release();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Files found' })));
+  });
+
+  it('puts the focus on Search after Cancel search and after dismissing "Search failed"', async () => {
+    const { fake } = await renderApp();
+    await chooseProduct('kcor', 'pb');
+    fake.handle('catalog:files', () => new Promise(() => {}));
+    await press(button('Search'));
+    await press(await screen.findByRole('button', { name: 'Cancel search' }));
+    expect(document.activeElement).toBe(button('Search'));
+
+    fake.fail('catalog:files', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
+    await press(button('Search'));
+    await screen.findByText('The archive is being rebuilt.');
+    await press(button('Dismiss message'));
+    expect(document.activeElement).toBe(button('Search'));
+  });
+
+  it('puts the focus on Start date when a span picked on the timeline is undone', async () => {
+    await renderApp();
+    await chooseProduct('kcor', 'pb');
+    await press(button('Search'));
+    const slider = await screen.findByRole('slider', { name: 'Coverage timeline' });
+    slider.focus();
+    await fireEvent.keyDown(slider, { key: 'ArrowRight', shiftKey: true });
+    await fireEvent.keyDown(slider, { key: 'Enter' });
+    await press(button('Undo'));
+    expect(document.activeElement).toBe(textbox('Start date'));
+  });
+
+  it('keeps Download all focusable while its files are queued, and a second press does not queue them twice', async () => {
+    const { fake } = await renderApp({ session: { signedIn: true, email: 'ada@example.org', expiresAt: null } });
+    await chooseProduct('kcor', 'pb');
+    await press(button('Search'));
+    await screen.findByRole('grid', { name: 'Files found' });
+    const release = fake.hold('downloads:enqueue');
+    await press(button('Download all'));
+    await screen.findByText(/Queuing 40 files/);
+    expect(button('Download all').disabled).toBe(false);
+    expect(button('Download all').getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(button('Download all'));
+    await fireEvent.click(button('Download all'));
+    release();
+    await screen.findByText(/40 files queued/);
+    expect(fake.callsTo('downloads:enqueue')).toHaveLength(1);
+    expect(document.activeElement).toBe(button('Download all'));
+  });
+});

@@ -135,4 +135,13 @@ export async function marksResultsStaleWhenTheFormChanges({ page, screenshot }: 
   await visible(page.getByText(/_kcor_l2_pb\.fts/).first());
   // Focus lands on what the search found, not on the page.
   expect(await focused("getAttribute('aria-label')")).toBe('Files found');
+
+  // Search pressed from the keyboard keeps the focus while its search runs and after (Chromium drops the focus of a
+  // button that becomes disabled).
+  await page.locator('#search-button').focus();
+  const searchesBefore = await page.getByRole('grid', { name: 'Files found' }).getAttribute('aria-rowcount');
+  await page.keyboard.press('Enter');
+  await waitUntil('the search has run', async () => (await page.getByText(/^Searching /).count()) === 0);
+  expect(await page.getByRole('grid', { name: 'Files found' }).getAttribute('aria-rowcount')).toBe(searchesBefore);
+  expect(await focused('id')).toBe('search-button');
 }
