@@ -1,6 +1,6 @@
 // Campaigns end to end: a search saved as a campaign with a folder layout, synced until every file is on disk in the
 // layout's folders (byte for byte), verified (all good) and exported; the screen photographed light and dark.
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -96,6 +96,8 @@ export async function syncsVerifiesAndExportsACampaign(ctx: E2eContext): Promise
   );
   expect(await card.getByText(/^[\d,]+ queued$/).count()).toBe(0);
   expect(emulator.stats().downloadsStarted - startedBefore).toBe(names.length);
+  // The sync's summary says what it downloaded, in the card's own counts (issue 21: it said "0 new, 0 queued").
+  await visible(card.getByText(`Last sync: ${names.length} downloaded, 0 already there, 0 failed`, { exact: true }));
 
   // On disk, in the layout's folders, byte for byte.
   const dayFolder = path.join(downloadFolder, campaignSlug(CAMPAIGN), ...DAY.folders);
@@ -133,4 +135,35 @@ export async function syncsVerifiesAndExportsACampaign(ctx: E2eContext): Promise
   );
   await visible(card.getByText(everyFile, { exact: true }));
   expect(emulator.stats().downloadsStarted).toBe(startedBeforeResync);
+  await visible(card.getByText(`Last sync: 0 downloaded, ${names.length} already there, 0 failed`, { exact: true }));
+
+  // A file deleted behind the app's back: the Verify report and the card beside it say the same (issue 21: the
+  // report said "1 missing" while the card said "0 missing").
+  await rm(path.join(dayFolder, names[0]!));
+  await card.getByRole('button', { name: 'Verify', exact: true }).click();
+  await visible(report.getByText('Verify found problems', { exact: true }));
+  const figures = async (list: Locator): Promise<string[]> => (await list.getByRole('listitem').allTextContents()).map((text) => text.trim());
+  const reportFigures = report.getByRole('list', { name: 'Verify counts', exact: true });
+  const cardFigures = card.getByRole('list', { name: 'File counts', exact: true });
+  expect(await figures(reportFigures)).toEqual([`${names.length - 1} on disk`, '1 missing', '0 failed']);
+  await waitUntil('the card counts what verify found', async () => (await figures(cardFigures)).join() === (await figures(reportFigures)).join());
+  const original = page.viewportSize();
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 1024, height: 640 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await inColourScheme(page, scheme);
+      await report.scrollIntoViewIfNeeded();
+      await screenshot(`campaigns-verify-report-${viewport.width}x${viewport.height}-${scheme}`);
+    }
+  }
+  if (original) await page.setViewportSize(original);
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // The next sync fetches that file again, and says so.
+  await card.getByRole('button', { name: 'Sync', exact: true }).click();
+  await visible(card.getByText(`Last sync: 1 downloaded, ${names.length - 1} already there, 0 failed`, { exact: true }), SYNC_TIMEOUT_MS);
+  await visible(card.getByText(everyFile, { exact: true }));
 }
