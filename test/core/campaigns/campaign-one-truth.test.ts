@@ -85,5 +85,8 @@ describe('one truth per campaign', () => {
     const overview = service.overview(service.store.require(campaign.name));
     expect(overview.lastSync?.total).toMatchObject({ downloaded: overview.counts.files, queued: 0 });
     expect(shared(overview.lastSync!.total)).toEqual(shared(run.refresh().total));
+    // Each query's row too, made again once the files were no longer queued, and kept.
+    expect(overview.lastSync?.queries[0]).toMatchObject({ downloaded: overview.counts.files, queued: 0 });
+    expect(service.store.require(campaign.name).lastSync?.queries[0]).toMatchObject({ downloaded: overview.counts.files, queued: 0 });
   });
 });
