@@ -126,9 +126,9 @@ export class DownloadsStore {
     this.arrange();
   }
 
-  /** Back to the default order: the work in progress first. */
-  sortWorkFirst(): void {
-    this.sortValue = null;
+  /** An order chosen whole (the Order list): null is the default, the work in progress first. */
+  setSort(sort: JobSort | null): void {
+    this.sortValue = sort;
     this.arrange();
   }
 

@@ -384,9 +384,21 @@ describe('the work in progress first', () => {
 
     for (const name of ['State', 'Product', 'Date-obs']) within(within(table).getByRole('columnheader', { name: new RegExp(name) })).getByRole('button');
 
-    await fireEvent.click(screen.getByRole('button', { name: 'Work in progress first' }));
+    // The Order list shows the order and sorts by any column, also those a narrow window hides, and brings back the default.
+    const order = screen.getByRole('combobox', { name: 'Order' }) as HTMLSelectElement;
+    expect(order.value).toBe('finishedAt:descending');
+    await fireEvent.change(order, { target: { value: 'dateObs:ascending' } });
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getByRole('columnheader', { name: /Date-obs/ })
+          .getAttribute('aria-sort'),
+      ).toBe('ascending'),
+    );
+    await fireEvent.change(order, { target: { value: '' } });
     await waitFor(() => expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]));
     expect(finishedHeader.getAttribute('aria-sort')).toBe('none');
+    expect(within(table).getByRole('columnheader', { name: /State/ }).getAttribute('aria-sort')).toBe('other');
   });
 
   it('keeps a column sort while progress comes in', async () => {

@@ -5,7 +5,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
-import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
+import { chooseProduct, fillFilter, goTo, inColourScheme, signIn, visible, waitUntil } from './ui-helpers';
 
 export async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
   await chooseProduct(page, 'kcor', 'pb');
@@ -99,6 +99,7 @@ export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
     await page.getByRole('button', { name: 'Download all' }).click();
     await goTo(page, 'Downloads');
     await waitUntil('downloads are running', async () => emulator.stats().activeDownloads > 0);
+    await checksTheQueueAtEachSize(ctx, 'downloads-running');
     await page.getByRole('button', { name: 'Pause all' }).click();
     await waitUntil('no download is running', async () => emulator.stats().activeDownloads === 0);
     await visible(page.getByRole('button', { name: 'Resume all' }));
@@ -106,6 +107,10 @@ export async function pausesAndResumesTheQueue(ctx: E2eContext): Promise<void> {
     const pausedTab = page.getByRole('radio', { name: /^Paused/ });
     await waitUntil('the Paused view counts the files stopped in flight', async () => Number((await pausedTab.innerText()).replace(/\D/g, '')) > 0);
     await screenshot('downloads-paused');
+    // The work in progress first: the paused and queued files above the files earlier specs finished.
+    const firstRow = page.getByRole('table', { name: 'Download queue' }).getByRole('row').nth(1);
+    expect(await firstRow.innerText()).toMatch(/paused|queued/);
+    await checksTheQueueAtEachSize(ctx, 'downloads-paused');
     // The pause is the app's, not only the page's: a page loaded afresh asks the app and finds the queue paused,
     // and all that while no download reached the server. (That a paused queue stays paused however long it waits
     // is the engine's test: test/core/downloads/download-engine.test.ts, on a fake clock.)
@@ -136,6 +141,14 @@ export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
   await waitUntil('all but the 404 arrived', async () => names.slice(1).every((name) => existsIn(downloadFolder, name)), 30_000);
   await visible(page.getByText(/404/));
   await screenshot('downloads-failed');
+  await checksTheQueueAtEachSize(ctx, 'downloads-failed');
+  // A column sorts from the keyboard, says so in its header, and the work-first order comes back.
+  const nameHeader = page.getByRole('table', { name: 'Download queue' }).getByRole('columnheader', { name: /File name/ });
+  await nameHeader.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await waitUntil('the list is sorted by name', async () => (await nameHeader.getAttribute('aria-sort')) === 'ascending');
+  await page.getByRole('combobox', { name: 'Order' }).selectOption({ label: 'Work in progress first' });
+  await waitUntil('the list is back in the work-first order', async () => (await nameHeader.getAttribute('aria-sort')) === 'none');
   // The retried file comes slowly until the note has been seen: on a busy machine a fast one could end the run,
   // and take the note away, before the page is looked at.
   emulator.setOptions({ bandwidthBytesPerSecond: 4_000 });
@@ -150,6 +163,50 @@ export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
   // The note was about work under way: it goes when that work is done, and the status bar tells the result.
   await waitUntil('the retry note is gone', async () => (await page.getByText('Retrying 1 file.').count()) === 0);
   await waitUntil('the status bar shows the retry run', async () => (await statusText(page)).includes('last run: 1 of 1 file'));
+}
+
+/**
+ * The queue as it is now, at 1280x800 and 1024x640, light and dark: a screenshot of each (`<name>-<size>-<scheme>`),
+ * and the columns fit: no horizontal scroll, no cut figure (received, on disk, speed), every note line whole (a
+ * failure reason is read, not hovered for), the end of every file name (wave region, product) in view, and the
+ * row actions inside the table.
+ */
+async function checksTheQueueAtEachSize(ctx: E2eContext, name: string): Promise<void> {
+  const { page, screenshot } = ctx;
+  const table = page.getByRole('table', { name: 'Download queue' });
+  try {
+    for (const [width, height] of [
+      [1280, 800],
+      [1024, 640],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const fits = await table.evaluate((element) => {
+        const cut = (cell: { scrollWidth: number; clientWidth: number }) => cell.scrollWidth > cell.clientWidth + 1;
+        const box = element.getBoundingClientRect();
+        const cells = (selector: string) => [...element.querySelectorAll(selector)];
+        return {
+          scrolls: element.scrollWidth > element.clientWidth + 1,
+          cutFigures: cells('[role="row"]:not(.header) .num')
+            .filter(cut)
+            .map((cell) => cell.textContent),
+          cutNotes: cells('.detail')
+            .filter(cut)
+            .map((cell) => cell.textContent),
+          cutNameEnds: cells('.tail').filter((tail) => tail.getBoundingClientRect().right > (tail.closest('.name')?.getBoundingClientRect().right ?? 0) + 1)
+            .length,
+          actionsOutside: cells('.actions button').filter((button) => button.getBoundingClientRect().right > box.right).length,
+        };
+      });
+      expect(fits, `the queue's columns at ${width}x${height}`).toEqual({ scrolls: false, cutFigures: [], cutNotes: [], cutNameEnds: 0, actionsOutside: 0 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await inColourScheme(page, scheme);
+        await screenshot(`${name}-${width}x${height}-${scheme}`);
+      }
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await inColourScheme(page, 'light');
+  }
 }
 
 function existsIn(folder: string, name: string): boolean {
