@@ -11,6 +11,10 @@ function select(name: string): HTMLSelectElement {
   return screen.getByRole('combobox', { name }) as HTMLSelectElement;
 }
 
+function button(name: string): HTMLButtonElement {
+  return screen.getByRole('button', { name }) as HTMLButtonElement;
+}
+
 function textbox(name: string): HTMLInputElement {
   return screen.getByRole('textbox', { name }) as HTMLInputElement;
 }
@@ -253,10 +257,6 @@ describe('search', () => {
 });
 
 describe('results follow the query', () => {
-  function button(name: string): HTMLButtonElement {
-    return screen.getByRole('button', { name }) as HTMLButtonElement;
-  }
-
   /** The line over results that no longer match the form, or null when they do. */
   function staleLine(): string | null {
     return (
@@ -346,10 +346,6 @@ describe('results follow the query', () => {
 });
 
 describe('focus lands on the result of an action, never on the page', () => {
-  function button(name: string): HTMLButtonElement {
-    return screen.getByRole('button', { name }) as HTMLButtonElement;
-  }
-
   /** Clicks a button the way a keyboard user presses it: focused first. */
   async function press(target: HTMLButtonElement): Promise<void> {
     target.focus();

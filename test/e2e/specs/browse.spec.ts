@@ -2,7 +2,7 @@
 // every filter kind is checked inline with the shared rules.
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
-import { chooseProduct, fillFilter, inColourScheme, visible, waitUntil } from './ui-helpers';
+import { atEachSizeAndScheme, chooseProduct, fillFilter, visible, waitUntil } from './ui-helpers';
 
 export async function browsesBothInstruments({ page, screenshot }: E2eContext): Promise<void> {
   await chooseProduct(page, 'ucomp', 'l2');
@@ -99,22 +99,7 @@ export async function marksResultsStaleWhenTheFormChanges({ page, screenshot }: 
   expect((await staleLine.innerText()).replace(/\s+/g, ' ').trim()).toMatch(/^Results for ucomp l2, from 2025-03-24 UT, open-ended · .*: search again$/);
   expect(await downloadAll.isDisabled()).toBe(true);
   expect(await saveAsCampaign.isDisabled()).toBe(true);
-  const original = page.viewportSize();
-  try {
-    for (const viewport of [
-      { width: 1280, height: 800 },
-      { width: 1024, height: 640 },
-    ]) {
-      await page.setViewportSize(viewport);
-      for (const scheme of ['light', 'dark'] as const) {
-        await inColourScheme(page, scheme);
-        await screenshot(`browse-stale-results-${viewport.width}x${viewport.height}-${scheme}`);
-      }
-    }
-  } finally {
-    await page.emulateMedia({ colorScheme: 'light' });
-    if (original) await page.setViewportSize(original);
-  }
+  await atEachSizeAndScheme(page, (size, scheme) => screenshot(`browse-stale-results-${size}-${scheme}`));
 
   // The form back at the results' query (UCoMP l2, its filters kept by the form): current again.
   await chooseProduct(page, 'ucomp', 'l2');

@@ -17,6 +17,29 @@ export async function inColourScheme(page: Page, scheme: 'light' | 'dark'): Prom
   await waitUntil(`the page is ${scheme}`, async () => (await dark()) === (scheme === 'dark'));
 }
 
+/** The window sizes a screen is looked at in (ui.md), as `<width>x<height>` names the screenshots carry. */
+const LOOKED_AT_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 640 },
+] as const;
+
+/** Runs `look` at each size in the light and the dark scheme (`size` is "1280x800"), then puts the page back (light, its size). */
+export async function atEachSizeAndScheme(page: Page, look: (size: string, scheme: 'light' | 'dark') => Promise<unknown>): Promise<void> {
+  const original = page.viewportSize();
+  try {
+    for (const viewport of LOOKED_AT_SIZES) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await inColourScheme(page, scheme);
+        await look(`${viewport.width}x${viewport.height}`, scheme);
+      }
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (original) await page.setViewportSize(original);
+  }
+}
+
 /** The first match that is visible (hidden screens and <option>s can hold the same text). */
 export async function visible(locator: Locator, timeout = TIMEOUT_MS): Promise<Locator> {
   const shown = locator.filter({ visible: true }).first();
