@@ -14,7 +14,8 @@ const ROW_HEIGHT = 32;
 const name = (id: number) => `20250324_${String(180000 + id).padStart(6, '0')}_kcor_l2_pb.fts`;
 
 async function openDownloads(count: number, prepare: (fake: FakeContract) => void = () => {}) {
-  const jobs = Array.from({ length: count }, (_, i) => makeJob(i + 1, name(i + 1), 'done'));
+  // Finished at the same moment, so the list (newest first) keeps them in queue order: file 1 at the top.
+  const jobs = Array.from({ length: count }, (_, i) => makeJob(i + 1, name(i + 1), 'done', { finishedAt: '2025-03-24T22:00:00.000Z' }));
   const fake = new FakeContract({ jobs });
   const bytes = gradientFits({ width: 96, height: 64 });
   for (const job of jobs) fake.fileBytes.set(job.id, bytes);
