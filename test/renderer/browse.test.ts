@@ -1,8 +1,11 @@
 // Browse: instruments and products, the filter fields each product offers, inline validation with the shared
 // rules, and Search (button or Enter).
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import App from '../../src-renderer/App.svelte';
+import { apiClientFrom } from '../../src-renderer/lib/api';
 import { carringtonRotationSpan } from '../../src-shared/astro/carrington';
+import { FakeContract, FakeFailure, INSTRUMENTS } from './fake-contract';
 import { renderApp } from './render-app';
 
 const FILTER_FIELDS = ['Start date', 'End date', 'Carrington rotation', 'Every', 'Wave region', 'Observing plan'];
@@ -414,5 +417,58 @@ describe('focus lands on the result of an action, never on the page', () => {
     await screen.findByText(/40 files queued/);
     expect(fake.callsTo('downloads:enqueue')).toHaveLength(1);
     expect(document.activeElement).toBe(button('Download all'));
+  });
+});
+
+describe('focus after the start-up error and a Download notice', () => {
+  const UNREACHABLE = { kind: 'network' as const, message: 'Cannot reach the service; check your network, then try again.' };
+
+  /** The window with the service unreachable until `reachable()` is called. */
+  async function offline(): Promise<{ fake: FakeContract; reachable: () => void }> {
+    const fake = new FakeContract();
+    let up = false;
+    fake.handle('catalog:instruments', () => {
+      if (!up && !fake.settings.useDemoServer) throw new FakeFailure(UNREACHABLE);
+      return INSTRUMENTS;
+    });
+    render(App, { props: { client: apiClientFrom(fake) } });
+    await screen.findByText(UNREACHABLE.message);
+    return { fake, reachable: () => (up = true) };
+  }
+
+  it('puts the focus on Instrument once Try again loads the instruments', async () => {
+    const { reachable } = await offline();
+    reachable();
+    button('Try again').focus();
+    await fireEvent.click(button('Try again'));
+    await screen.findByRole('option', { name: 'COSMO K-Coronagraph (KCor)' });
+    await waitFor(() => expect(document.activeElement).toBe(select('Instrument')));
+  });
+
+  it('puts the focus on Instrument once the demo server has loaded them', async () => {
+    await offline();
+    button('Use demo server').focus();
+    await fireEvent.click(button('Use demo server'));
+    await screen.findByRole('option', { name: 'COSMO K-Coronagraph (KCor)' });
+    await waitFor(() => expect(document.activeElement).toBe(select('Instrument')));
+  });
+
+  it('puts the focus on Instrument when the start-up error is dismissed', async () => {
+    await offline();
+    button('Dismiss message').focus();
+    await fireEvent.click(button('Dismiss message'));
+    expect(document.activeElement).toBe(select('Instrument'));
+  });
+
+  it('puts the focus on the files found when the Download notice is dismissed', async () => {
+    await renderApp({ session: { signedIn: true, email: 'ada@example.org', expiresAt: null } });
+    await chooseProduct('kcor', 'pb');
+    await fireEvent.click(button('Search'));
+    await screen.findByRole('grid', { name: 'Files found' });
+    await fireEvent.click(button('Download all'));
+    await screen.findByText(/40 files queued/);
+    button('Dismiss message').focus();
+    await fireEvent.click(button('Dismiss message'));
+    expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Files found' }));
   });
 });
