@@ -5,7 +5,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
-import { chooseProduct, fillFilter, goTo, inColourScheme, signIn, visible, waitUntil } from './ui-helpers';
+import { atEachSizeAndScheme, chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
 
 export async function search(page: E2eContext['page'], filters: Record<string, string>): Promise<void> {
   await chooseProduct(page, 'kcor', 'pb');
@@ -174,39 +174,28 @@ export async function retriesFilesThatFailed(ctx: E2eContext): Promise<void> {
 async function checksTheQueueAtEachSize(ctx: E2eContext, name: string): Promise<void> {
   const { page, screenshot } = ctx;
   const table = page.getByRole('table', { name: 'Download queue' });
-  try {
-    for (const [width, height] of [
-      [1280, 800],
-      [1024, 640],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      const fits = await table.evaluate((element) => {
-        const cut = (cell: { scrollWidth: number; clientWidth: number }) => cell.scrollWidth > cell.clientWidth + 1;
-        const box = element.getBoundingClientRect();
-        const cells = (selector: string) => [...element.querySelectorAll(selector)];
-        return {
-          scrolls: element.scrollWidth > element.clientWidth + 1,
-          cutFigures: cells('[role="row"]:not(.header) .num')
-            .filter(cut)
-            .map((cell) => cell.textContent),
-          cutNotes: cells('.detail')
-            .filter(cut)
-            .map((cell) => cell.textContent),
-          cutNameEnds: cells('.tail').filter((tail) => tail.getBoundingClientRect().right > (tail.closest('.name')?.getBoundingClientRect().right ?? 0) + 1)
-            .length,
-          actionsOutside: cells('.actions button').filter((button) => button.getBoundingClientRect().right > box.right).length,
-        };
-      });
-      expect(fits, `the queue's columns at ${width}x${height}`).toEqual({ scrolls: false, cutFigures: [], cutNotes: [], cutNameEnds: 0, actionsOutside: 0 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await inColourScheme(page, scheme);
-        await screenshot(`${name}-${width}x${height}-${scheme}`);
-      }
-    }
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await inColourScheme(page, 'light');
-  }
+  await atEachSizeAndScheme(page, async (size, scheme) => {
+    await screenshot(`${name}-${size}-${scheme}`);
+    if (scheme === 'dark') return;
+    const fits = await table.evaluate((element) => {
+      const cut = (cell: { scrollWidth: number; clientWidth: number }) => cell.scrollWidth > cell.clientWidth + 1;
+      const box = element.getBoundingClientRect();
+      const cells = (selector: string) => [...element.querySelectorAll(selector)];
+      return {
+        scrolls: element.scrollWidth > element.clientWidth + 1,
+        cutFigures: cells('[role="row"]:not(.header) .num')
+          .filter(cut)
+          .map((cell) => cell.textContent),
+        cutNotes: cells('.detail')
+          .filter(cut)
+          .map((cell) => cell.textContent),
+        cutNameEnds: cells('.tail').filter((tail) => tail.getBoundingClientRect().right > (tail.closest('.name')?.getBoundingClientRect().right ?? 0) + 1)
+          .length,
+        actionsOutside: cells('.actions button').filter((button) => button.getBoundingClientRect().right > box.right).length,
+      };
+    });
+    expect(fits, `the queue's columns at ${size}`).toEqual({ scrolls: false, cutFigures: [], cutNotes: [], cutNameEnds: 0, actionsOutside: 0 });
+  });
 }
 
 function existsIn(folder: string, name: string): boolean {
