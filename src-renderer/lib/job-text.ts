@@ -2,6 +2,7 @@
 // retries, whether it resumes), a long file name split for an ellipsis in the middle, and a folder shortened from
 // the left.
 import type { JobView } from '../../src-shared/downloads/progress-types';
+import { isWorthResuming } from '../../src-shared/downloads/resumable-size';
 import { humanSize } from '../../src-shared/format/human-size';
 
 /** The line under a file's name; '' when there is nothing to say (the row then keeps one line). */
@@ -10,7 +11,8 @@ export function noteOf(job: JobView): string {
   if (job.state === 'queued' && job.nextAttemptAt) return `retry at ${new Date(job.nextAttemptAt).toISOString().slice(11, 19)} UT`;
   if (job.state === 'paused' || job.state === 'queued') {
     if (job.resumeBytes > 0) return `resumes after the ${humanSize(job.resumeBytes)} kept`;
-    if (job.bytesReceived > 0) return 'starts again: nothing kept to resume from';
+    // A small file is never kept (it costs less to fetch again), so only a big one's restart is worth saying.
+    if (job.bytesReceived > 0 && isWorthResuming(job.expectedSize)) return 'starts again: nothing kept to resume from';
   }
   if (job.localName !== job.filename) return `saved as ${job.localName}`;
   return job.attempts > 1 ? `attempt ${job.attempts}` : '';

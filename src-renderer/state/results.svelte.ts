@@ -6,7 +6,7 @@ import { searchedRange } from '../../src-shared/coverage/searched-range';
 import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
 import { listingTotal } from '../../src-shared/format/human-size';
-import { describeFilters, sameQuery } from '../lib/campaign-text';
+import { campaignQueryOf, describeFilters, sameQuery } from '../lib/campaign-text';
 import { columnsShown, type ListingColumn } from '../../src-shared/listing/listing-columns';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
@@ -70,7 +70,7 @@ export class ResultsStore {
   readonly stale = $derived.by(() => {
     if (!this.listing || !this.query) return false;
     const asked = this.formQuery();
-    return asked === null || !sameQuery(asked, this.query);
+    return asked === null || !sameQuery(campaignQueryOf(asked), campaignQueryOf(this.query));
   });
   selection = new RowSelection();
   /** What the last "Download" did, shown until dismissed or the next search. */
@@ -169,5 +169,5 @@ export class ResultsStore {
 
 /** A query as one line: "kcor pb, 2025-03-24 UT · Every 30minutes". */
 export function describeQuery(query: FilesQuery): string {
-  return `${query.instrument} ${query.product}, ${describeFilters(query.filters)}`;
+  return `${query.instrument} ${query.product}, ${describeFilters(campaignQueryOf(query).filters)}`;
 }

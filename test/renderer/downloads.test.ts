@@ -57,6 +57,8 @@ describe('downloads screen', () => {
       makeJob(1, A, 'paused', { bytesReceived: 1_291_014, resumeBytes: 1_291_014 }),
       makeJob(2, B, 'paused', { bytesReceived: 645_507, resumeBytes: 0 }),
       makeJob(3, C, 'paused'),
+      // A small file is never kept for resuming (fetching it again costs less), so its restart goes unsaid.
+      makeJob(4, D, 'paused', { bytesReceived: 4_000, resumeBytes: 0, expectedSize: 13_500 }),
     ];
     const rendered = await renderApp(new FakeContract({ jobs }));
     await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
@@ -64,6 +66,7 @@ describe('downloads screen', () => {
     within(rowOf(table, A)).getByText('resumes after the 1.2 MB kept');
     within(rowOf(table, B)).getByText('starts again: nothing kept to resume from');
     expect(rowOf(table, C).textContent).not.toMatch(/resumes|starts again/);
+    expect(rowOf(table, D).textContent).not.toMatch(/resumes|starts again/);
     rendered.unmount();
   });
 

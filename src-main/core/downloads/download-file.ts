@@ -12,6 +12,7 @@ import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
+import { isWorthResuming } from '../../../src-shared/downloads/resumable-size';
 import { displayName } from '../../../src-shared/format/display-text';
 import type { DownloadRequestOptions, HttpResponse } from '../api/http-transport';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
@@ -98,7 +99,6 @@ const DEFAULT_STALL_MS = 60_000;
 // Room for a few socket reads between stages, so a busy moment downstream does not pause the socket
 // (a paused socket fills the TCP window and the link sits idle).
 const STREAM_BUFFER_BYTES = 1024 * 1024;
-const DEFAULT_RESUMABLE_FROM_BYTES = 1024 * 1024;
 const openFile = promisify(openFd);
 const syncFile = promisify(fsync);
 const closeFile = promisify(close);
@@ -146,8 +146,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   const sentLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const bodyLength = resumed ? (range?.length ?? (sentLength !== undefined ? resumed.bytes + sentLength : undefined)) : sentLength;
   // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter.
-  const worthKeeping =
-    options.onResumePoint !== undefined && (bodyLength === undefined || bodyLength >= (options.resumableFromBytes ?? DEFAULT_RESUMABLE_FROM_BYTES));
+  const worthKeeping = options.onResumePoint !== undefined && isWorthResuming(bodyLength, options.resumableFromBytes);
   const keeping = resumed?.point ?? (worthKeeping ? newResumePoint(localName, response.headers) : undefined);
   if (!resumed) options.onResumePoint?.(keeping ?? null);
   const progress: DownloadProgress = { bytesReceived: resumed?.bytes ?? 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
