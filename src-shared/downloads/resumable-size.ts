@@ -5,7 +5,7 @@
  * Bodies announced shorter than this are not kept for resuming: fetching one again costs less than writing it
  * twice. A body of unknown length is kept.
  */
-export const RESUMABLE_FROM_BYTES = 1024 * 1024;
+const RESUMABLE_FROM_BYTES = 1024 * 1024;
 
 /** Whether a body of `bytes` (undefined or 0: unknown) is big enough to be kept for resuming. */
 export function isWorthResuming(bytes: number | undefined, threshold = RESUMABLE_FROM_BYTES): boolean {
