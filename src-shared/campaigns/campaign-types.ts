@@ -1,5 +1,6 @@
 // Observing campaigns as the front ends see them: a named set of queries whose files are kept in one folder,
 // with a folder layout, and what syncing and verifying found.
+import type { ReusedFiles } from '../downloads/reused-files';
 import type { FilterQuery } from '../filters/filter-rules';
 
 /** One query of a campaign: a product and its filters, as checked by the shared filter rules. */
@@ -95,6 +96,8 @@ export interface SyncReport {
   moved: { filename: string; from: string; to: string; movedOnDisk: boolean }[];
   /** Files on disk whose SHA-256 differs from the one the shared file list gave (counted in `differs`). */
   differing: DifferingFile[];
+  /** Files taken from a finished download in another folder instead of fetched (absent in reports of older versions). */
+  reused?: ReusedFiles;
 }
 
 /** A downloaded file that is not the one a shared file list named. */

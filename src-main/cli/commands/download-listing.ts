@@ -109,7 +109,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       if (gateOutcome.status === 'rejected') throw gateOutcome.reason;
       if (listingOutcome.status === 'rejected') throw listingOutcome.reason;
     }
-    const enqueued = gateOutcome.status === 'fulfilled' ? gateOutcome.value.result : { queued: [], skipped: [], rejected: [] };
+    const enqueued = gateOutcome.status === 'fulfilled' ? gateOutcome.value.result : { queued: [], skipped: [], rejected: [], reused: [] };
     // An engine closed before the wait began would never settle: a stop that came first ends the wait at once.
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     const batchSeconds = (performance.now() - (firstQueuedAt ?? performance.now())) / 1000;

@@ -8,10 +8,12 @@ import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { ExistingFilePolicy } from '../../../src-shared/downloads/existing-file-policy';
+import { tallyReused } from '../../../src-shared/downloads/reused-files';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
+import type { EnqueueResult } from '../downloads/listing-intake';
 import { isCompleteFitsFile } from '../downloads/fits-completeness';
 import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
@@ -100,11 +102,16 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
   // the reason, not only counted as missing.
   const refusedNow = new Set(refused.map((refusal) => refusal.filename));
-  for (const refusal of await queueWhatIsMissing(deps, campaign, store.files(campaign.id))) {
+  const queuedNow = await queueWhatIsMissing(deps, campaign, store.files(campaign.id));
+  for (const refusal of queuedNow.rejected) {
     if (!refusedNow.has(refusal.filename)) refused.push(refusal);
   }
+  const reused = tallyReused(queuedNow.reused);
 
-  const refresh = (): SyncReport => reportOf(deps, campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at);
+  const refresh = (): SyncReport => ({
+    ...reportOf(deps, campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at),
+    reused,
+  });
   const report = refresh();
   store.recordSync(campaign.id, report);
   return { campaignId: campaign.id, report, refresh };
@@ -172,8 +179,11 @@ async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly Ca
   }
 }
 
-/** Hands every file of the set to the queue's intake, which skips those downloaded and still there; returns what it refused. */
-async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<SyncReport['refused']> {
+/**
+ * Hands every file of the set to the queue's intake, which skips those downloaded and still there and reuses those
+ * finished in another folder; returns what it refused and reused.
+ */
+async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<EnqueueResult> {
   const places = new Map<FileEntry, string>();
   const entries: FileEntry[] = [];
   for (const file of files) {
@@ -189,7 +199,7 @@ async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, file
     deps.signal?.throwIfAborted();
     await intake.add(entries.slice(start, start + QUEUE_PIECE));
   }
-  return intake.result.rejected;
+  return intake.result;
 }
 
 function reportOf(

@@ -21,6 +21,7 @@ import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
 import type { ResumePoint } from './kept-body';
 import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement } from './listing-intake';
+import type { ReuseBy } from './reuse-finder';
 import { ProgressBoard } from './progress-board';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
 import { RunTally } from './run-tally';
@@ -40,6 +41,8 @@ export interface DownloadEngineOptions {
   stallTimeoutMs?: number;
   backoff?: BackoffSettings;
   existingFiles?: ExistingFilePolicy;
+  /** How a file finished in another folder is reused instead of fetched: copied (the default) or hard-linked. */
+  reuseBy?: ReuseBy;
   /** Limits the engine to the jobs of one batch (the command line's run); the app leaves it unset. */
   batchId?: string;
   progressIntervalMs?: number;
@@ -80,6 +83,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private concurrency: number;
   private maxAttempts: number;
   private existingFiles: ExistingFilePolicy;
+  private readonly reuseBy: ReuseBy;
   private readonly running = new Map<number, RunningJob>();
   private readonly renewedFor = new Set<number>();
   private readonly workers = new Set<Promise<void>>();
@@ -111,6 +115,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.concurrency = clampConcurrency(options.concurrency ?? CONCURRENCY_LIMITS.default);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.existingFiles = options.existingFiles ?? 'skip';
+    this.reuseBy = options.reuseBy ?? 'copy';
     this.persistsPause = options.batchId === undefined;
     this.queuePaused = this.persistsPause && this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
     this.progress = new ProgressBoard({
@@ -187,6 +192,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       isRunning: (id) => this.running.has(id),
       addressProblem: (url) => this.client.downloadAddressRefusal(url)?.message,
       freeSpace: this.options.freeSpace ?? freeSpaceOf,
+      reuseBy: this.reuseBy,
       onQueued: (jobs) => {
         this.progress.queued(jobs);
         this.currentRun.joined(jobs.map((job) => job.id));

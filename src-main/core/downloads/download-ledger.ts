@@ -183,6 +183,21 @@ export class DownloadLedger {
     return found;
   }
 
+  /**
+   * Finished jobs with a recorded SHA-256 whose address is one of `urls` or whose name is one of `filenames`: where a
+   * piece of a listing may find its files already downloaded elsewhere (reuse-finder.ts), in one query per piece.
+   */
+  findFinishedCopies(urls: readonly string[], filenames: readonly string[]): Job[] {
+    return this.sql<[string, string], JobRow>(
+      `SELECT * FROM jobs WHERE state = 'done' AND sha256 IS NOT NULL AND url IN (SELECT value FROM json_each(?))
+       UNION
+       SELECT * FROM jobs WHERE state = 'done' AND sha256 IS NOT NULL AND filename IN (SELECT value FROM json_each(?))
+       ORDER BY id`,
+    )
+      .all(JSON.stringify(urls), JSON.stringify(filenames))
+      .map(toJob);
+  }
+
   insert(job: NewJob): Job {
     return this.get(this.insertMany([job])[0]!)!;
   }

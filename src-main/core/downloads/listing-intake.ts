@@ -2,7 +2,8 @@
 // piece is checked (safe names, addresses the client will fetch, files already downloaded or complete in the
 // folder, paths the system takes, room on the disk for everything taken so far) and then queued in one
 // transaction; a name seen in an earlier piece is not queued again (and is refused, with why, when that listing
-// places it in another folder).
+// places it in another folder). A file finished in another folder is taken from there instead of fetched
+// (reuse-finder.ts): its job is recorded done at once.
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -12,6 +13,7 @@ import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
 import { pathLengthProblem } from './path-limits';
+import { forEachAtOnce, ReuseFinder, type ReuseBy } from './reuse-finder';
 
 export interface EnqueueResult {
   /** Jobs that will run (new, or resumed from an earlier run). */
@@ -20,6 +22,8 @@ export interface EnqueueResult {
   skipped: { filename: string; reason: string; jobId?: number }[];
   /** Entries refused outright (unsafe names, addresses on another server). */
   rejected: { filename: string; reason: string }[];
+  /** Files taken from a finished download in another folder (`from`) instead of fetched; their jobs are done. */
+  reused: { filename: string; from: string; jobId: number }[];
 }
 
 /** A job as it stands once queued by the intake: what its progress view needs beyond the fresh queue state. */
@@ -35,6 +39,8 @@ export interface IntakeHost {
   /** Why the listed download address would not be fetched (another server, not a web address), or undefined. */
   addressProblem(url: string): string | undefined;
   freeSpace: FreeSpaceProbe;
+  /** How a file finished in another folder is reused: copied (a reflink where possible, the default) or hard-linked. */
+  reuseBy?: ReuseBy;
   /** Called with the jobs of a piece once they are committed, so the workers can take them and progress show them. */
   onQueued(jobs: readonly QueuedJob[]): void;
 }
@@ -60,6 +66,8 @@ interface Plan {
   folder: string;
   targetPath: string;
   resume?: Job;
+  /** The finished job in another folder whose file was put in place instead of fetching it. */
+  reusedFrom?: Job;
 }
 
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
@@ -78,7 +86,7 @@ const DISK_CHECKS_AT_ONCE = 16;
 
 export class ListingIntake {
   /** Everything taken so far, over all pieces. */
-  readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [] };
+  readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [], reused: [] };
   /** Names taken so far, with the folder each went into. */
   private readonly seen = new Map<string, string | undefined>();
   /**
@@ -91,6 +99,7 @@ export class ListingIntake {
   private plannedBytes = 0;
   /** Free space when the first file needed room: later pieces are counted against it, with everything before them. */
   private freeAtStart: number | undefined;
+  private readonly reuseFinder: ReuseFinder;
 
   private constructor(
     private readonly host: IntakeHost,
@@ -100,6 +109,7 @@ export class ListingIntake {
     private readonly placement: Placement | undefined,
   ) {
     this.madeFolders.add(folder);
+    this.reuseFinder = new ReuseFinder(host.ledger, host.reuseBy ?? 'copy');
   }
 
   /** An intake for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
@@ -113,13 +123,14 @@ export class ListingIntake {
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: new Map(), folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [] };
+    const piece: PieceOutcome = { names: new Map(), folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [], reused: [] };
     let queued: QueuedJob[];
     try {
       const candidates = this.candidates(entries, piece);
       await this.plan(candidates, await this.diskFacts(candidates), piece);
       await this.checkFreeSpace(piece.plans);
       await this.makeFolders(piece.plans);
+      await this.reuse(piece.plans);
       queued = this.commit(piece);
     } catch (error) {
       for (const { folder, folded } of piece.folded) this.foldedNames.remove(folder, folded);
@@ -130,6 +141,7 @@ export class ListingIntake {
     for (const job of queued) this.result.queued.push(job.id);
     for (const skip of piece.skipped) this.result.skipped.push(skip);
     for (const reject of piece.rejected) this.result.rejected.push(reject);
+    for (const reused of piece.reused) this.result.reused.push(reused);
     if (queued.length > 0) this.host.onQueued(queued);
   }
 
@@ -187,7 +199,7 @@ export class ListingIntake {
     const facts = new Map<Candidate, DiskFacts>();
     const toAsk: Candidate[] = [];
     for (const candidate of candidates) if (await this.folderNames.mayHold(candidate.folder, candidate.entry.filename)) toAsk.push(candidate);
-    await forEachInBatches(toAsk, DISK_CHECKS_AT_ONCE, async (candidate) => {
+    await forEachAtOnce(toAsk, DISK_CHECKS_AT_ONCE, async (candidate) => {
       facts.set(candidate, await diskFactsOf(candidate.targetPath, candidate.known));
     });
     return facts;
@@ -229,15 +241,29 @@ export class ListingIntake {
     }
   }
 
-  /** Writes the piece into the ledger in one transaction; returns the jobs it queued. */
+  /** Puts in place the planned files finished in another folder (one ledger query for the piece); marks their plans. */
+  private async reuse(plans: Plan[]): Promise<void> {
+    const placed = await this.reuseFinder.place(plans);
+    if (placed.size === 0) return;
+    for (const plan of plans) {
+      const source = placed.get(plan.targetPath);
+      if (source) plan.reusedFrom = source;
+    }
+  }
+
+  /** Writes the piece into the ledger in one transaction; returns the jobs it queued (not those reused: they are done). */
   private commit(piece: PieceOutcome): QueuedJob[] {
     const { ledger, batchId } = this.host;
     return ledger.transaction(() => {
       for (const id of piece.adopted) ledger.adoptIntoBatch(id, batchId);
       const resumed: QueuedJob[] = [];
       const fresh: NewJob[] = [];
-      for (const { entry, folder, targetPath, resume } of piece.plans) {
-        if (resume) {
+      const reused: { plan: Plan; source: Job }[] = [];
+      for (const plan of piece.plans) {
+        const { entry, folder, targetPath, resume, reusedFrom } = plan;
+        if (reusedFrom) {
+          reused.push({ plan, source: reusedFrom });
+        } else if (resume) {
           ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
           resumed.push({ ...pickQueued(resume), expectedSize: entry.filesize });
         } else {
@@ -255,8 +281,42 @@ export class ListingIntake {
         }
       }
       const ids = ledger.insertMany(fresh);
+      this.commitReused(reused, piece);
       return [...resumed, ...fresh.map((job, index) => pickQueued({ ...job, id: ids[index]! }))];
     });
+  }
+
+  /** Records each reused file's job done, with the SHA-256 of the file it was taken from (the same bytes). */
+  private commitReused(reused: readonly { plan: Plan; source: Job }[], piece: PieceOutcome): void {
+    const { ledger, batchId } = this.host;
+    const newIds = ledger.insertMany(
+      reused
+        .filter(({ plan }) => !plan.resume)
+        .map(({ plan: { entry, folder, targetPath } }) => ({
+          url: entry.url,
+          instrument: entry.instrument,
+          product: entry.product,
+          dateObs: entry['date-obs'],
+          filename: entry.filename,
+          folder,
+          targetPath,
+          expectedSize: entry.filesize,
+          batchId,
+          state: 'done' as const,
+        })),
+    );
+    let next = 0;
+    for (const { plan, source } of reused) {
+      let id: number;
+      if (plan.resume) {
+        id = plan.resume.id;
+        ledger.requeueForBatch(id, plan.entry.url, plan.entry.filesize, batchId);
+      } else {
+        id = newIds[next++]!;
+      }
+      ledger.markDone(id, { sha256: source.sha256!, bytesReceived: 0, bytesWritten: source.bytesWritten });
+      piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id });
+    }
   }
 
   /**
@@ -394,9 +454,4 @@ async function sizeIs(file: string, size: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** `work` over every item, `limit` at a time. */
-async function forEachInBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  for (let start = 0; start < items.length; start += limit) await Promise.all(items.slice(start, start + limit).map(work));
 }
