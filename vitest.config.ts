@@ -31,6 +31,7 @@ const UNIT_FILES = [
   'test/core/app/settings-rules.test.ts',
   'test/core/campaigns/campaign-manifest.test.ts',
   'test/core/campaigns/campaign-sharing.test.ts',
+  'test/core/campaigns/verify-many-files.test.ts',
   'test/core/campaigns/file-standing.test.ts',
   'test/core/content-security-policy.test.ts',
   'test/core/folder-errors.test.ts',

@@ -121,6 +121,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .command('verify')
     .argument('<name>', 'the campaign')
     .description('recompute the SHA-256 of every file against the ledger; exit status 1 when any is missing, changed or failed')
+    .option('--quick', 'hash only the files whose size or modification time changed since they were last found intact')
     .addOption(stateDir())
     .addOption(json())
     .action(run('verify'));

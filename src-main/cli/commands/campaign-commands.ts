@@ -44,6 +44,7 @@ export interface CampaignCommandOptions extends FilterOptions {
   out?: string;
   withFiles?: boolean;
   name?: string;
+  quick?: boolean;
 }
 
 export async function runCampaignCommand(
@@ -102,7 +103,7 @@ async function runOnLedger(
     case 'remove':
       return removed(context, service, first, options);
     case 'verify':
-      return verified(context, await service.verify(first, context.signal ? { signal: context.signal } : {}), options);
+      return verified(context, await verifyWithProgress(context, service, first, options), options);
     case 'export':
       return await exported(context, service, first, options);
     case 'import':
@@ -242,6 +243,27 @@ function removed(context: CliContext, service: CampaignService, name: string, op
   if (options.json) printJson(context.out, { removed: overview.name, folder: overview.folder, filesKept: overview.counts.onDisk });
   else context.out.info(`Removed campaign "${text(overview.name)}"; its ${overview.counts.onDisk} files stay in ${text(overview.folder)}.`);
   return EXIT_OK;
+}
+
+/**
+ * Verify, with a line on a terminal's stderr saying how many files are hashed (redrawn at most ten times a second,
+ * and cleared when done); Ctrl-C stops the hashing at once.
+ */
+async function verifyWithProgress(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<VerifyReport> {
+  const { stderr } = context.out;
+  let shownAt = 0;
+  let shown = false;
+  const onHashed = (done: number, total: number): void => {
+    if (!context.out.interactive || (Date.now() - shownAt < 100 && done < total)) return;
+    shownAt = Date.now();
+    shown = true;
+    stderr.write(`\r\x1b[KVerifying: ${done} of ${total} files hashed`);
+  };
+  try {
+    return await service.verify(name, { ...(context.signal ? { signal: context.signal } : {}), quick: Boolean(options.quick), onHashed });
+  } finally {
+    if (shown) stderr.write('\r\x1b[K');
+  }
 }
 
 function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {

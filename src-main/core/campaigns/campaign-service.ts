@@ -28,7 +28,7 @@ import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
 import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
-import { verifyCampaign } from './campaign-verify';
+import { verifyCampaign, type VerifyDeps } from './campaign-verify';
 import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves } from './campaign-relayout';
 
 export interface CampaignServiceDeps {
@@ -221,7 +221,7 @@ export class CampaignService {
     return campaign !== undefined && this.syncing.has(campaign.id);
   }
 
-  verify(name: string, options: { signal?: AbortSignal } = {}): Promise<VerifyReport> {
+  verify(name: string, options: Pick<VerifyDeps, 'signal' | 'quick' | 'onHashed'> = {}): Promise<VerifyReport> {
     const campaign = this.store.require(name);
     return verifyCampaign({ store: this.store, ledger: this.deps.ledger, ...options }, campaign);
   }

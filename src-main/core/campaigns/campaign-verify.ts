@@ -5,59 +5,66 @@
 // An intact file that is not the one a shared file list named (another SHA-256) is reported apart: fetching it
 // again would give the same bytes, so it is not marked. A file sync refuses (a path the system does not take, say)
 // is named refused with the reason, not missing: syncing again would not fetch it.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { pathLengthProblem } from '../downloads/path-limits';
 import { isTemporaryName } from '../downloads/temporary-files';
-import type { CampaignStore, StoredCampaign } from './campaign-store';
-import { sha256OfFile, sizeOfFile } from './file-facts';
+import type { CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
+import { sizeOfFile } from './file-facts';
+import { hashFiles } from './file-hashing';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
   store: CampaignStore;
   ledger: DownloadLedger;
   signal?: AbortSignal;
-  /** Called after each file hashed, with how many are done and how many there are. */
-  onFile?: (checked: number, total: number) => void;
+  /**
+   * Trust a file whose size and modification time are those it had when it was last hashed and found intact; hash
+   * only the others (and those never hashed by a verify).
+   */
+  quick?: boolean;
+  /** Called as files are hashed, with how many are done and how many are to be hashed. */
+  onHashed?: (done: number, total: number) => void;
 }
+
+type Finding = 'intact' | 'missing' | 'changed';
 
 export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign): Promise<VerifyReport> {
   const at = new Date().toISOString();
   const files = deps.store.files(campaign.id);
+  const findings = await findingsOf(
+    deps,
+    files.filter((file) => file.state === 'done' && file.jobId !== null),
+  );
   const problems: VerifyReport['problems'] = [];
   const refusedBySync = new Map(campaign.lastSync?.refused.map((refusal) => [refusal.filename, refusal.reason]));
-  let checked = 0;
   for (const file of files) {
-    deps.signal?.throwIfAborted();
-    const size = await sizeOfFile(file.targetPath);
-    if (file.state === 'done' && file.jobId !== null) {
-      if (size === undefined) {
-        problems.push({ path: file.relativePath, problem: 'missing' });
-        // Recorded, so the card counts it missing too (until the next sync fetches it again).
-        deps.ledger.markFailed(file.jobId, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
-      } else if (size === file.bytesWritten && (await sha256OfFile(file.targetPath)) === file.sha256) {
-        if (standingOf(file) === 'differs') problems.push({ path: file.relativePath, problem: 'differs' });
-      } else {
-        problems.push({ path: file.relativePath, problem: 'changed' });
-        deps.ledger.markFailed(
-          file.jobId,
-          CHANGED_ON_DISK,
-          `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`,
-        );
-      }
+    const finding = findings.get(file);
+    if (finding === 'missing') {
+      problems.push({ path: file.relativePath, problem: 'missing' });
+      // Recorded, so the card counts it missing too (until the next sync fetches it again).
+      deps.ledger.markFailed(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
+    } else if (finding === 'changed') {
+      problems.push({ path: file.relativePath, problem: 'changed' });
+      deps.ledger.markFailed(
+        file.jobId!,
+        CHANGED_ON_DISK,
+        `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`,
+      );
+    } else if (finding === 'intact') {
+      if (standingOf(file) === 'differs') problems.push({ path: file.relativePath, problem: 'differs' });
     } else {
       // Found by an earlier verify and not fetched again since, failed, or never fetched: as the ledger has it.
       const standing = standingOf(file);
       if (standing === 'changed' || standing === 'failed') problems.push({ path: file.relativePath, problem: standing });
       else if (standing === 'missing') {
+        const size = await sizeOfFile(file.targetPath);
         const reason = size === undefined ? (pathLengthProblem(file.targetPath) ?? refusedBySync.get(file.filename)) : undefined;
         problems.push(reason === undefined ? { path: file.relativePath, problem: 'missing' } : { path: file.relativePath, problem: 'refused', reason });
       }
     }
-    checked += 1;
-    deps.onFile?.(checked, files.length);
   }
   const expected = new Set(files.map((file) => file.relativePath));
   for (const relativePath of await filesUnder(campaign.folder)) {
@@ -67,6 +74,53 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
   // The counts are the campaign's own (the card's), now that what verify found is in the ledger: one function, so
   // the report and the card cannot disagree. A refused file is one of the missing (or not yet synced) ones.
   return { campaign: campaign.name, at, ...deps.store.counts(campaign.id), unexpected: count('unexpected'), refused: count('refused'), problems };
+}
+
+/**
+ * What each finished file is on disk now: hashed on every core (file-hashing.ts) and compared with the SHA-256 and
+ * size recorded when it was written. A quick verify first looks at size and modification time and hashes only the
+ * files whose figures moved since they were last found intact. Files found intact are recorded with their time.
+ */
+async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState[]): Promise<Map<CampaignFileState, Finding>> {
+  const findings = new Map<CampaignFileState, Finding>();
+  let toHash = finished;
+  if (deps.quick) {
+    const checkedTimes = deps.ledger.checkedTimes(finished.map((file) => file.jobId!));
+    const looks = await inBatches(finished, (file) => stat(file.targetPath).catch(() => undefined), deps.signal);
+    toHash = finished.filter((file, index) => {
+      const look = looks[index];
+      if (look === undefined || !look.isFile()) findings.set(file, 'missing');
+      else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
+      else if (look.mtimeMs === checkedTimes.get(file.jobId!)) findings.set(file, 'intact');
+      else return true;
+      return false;
+    });
+  }
+  const digests = await hashFiles(
+    toHash.map((file) => file.targetPath),
+    { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onHashed ? { onHashed: deps.onHashed } : {}) },
+  );
+  const intact: { id: number; mtimeMs: number }[] = [];
+  toHash.forEach((file, index) => {
+    const digest = digests[index];
+    if (digest === undefined) findings.set(file, 'missing');
+    else if (digest.size === file.bytesWritten && digest.sha256 === file.sha256) {
+      findings.set(file, 'intact');
+      intact.push({ id: file.jobId!, mtimeMs: digest.mtimeMs });
+    } else findings.set(file, 'changed');
+  });
+  deps.ledger.recordChecked(intact);
+  return findings;
+}
+
+/** `look` over every item, a thousand at a time (a hundred thousand stat calls at once would only queue). */
+async function inBatches<T, R>(items: readonly T[], look: (item: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += 1000) {
+    signal?.throwIfAborted();
+    for (const result of await Promise.all(items.slice(start, start + 1000).map(look))) results.push(result);
+  }
+  return results;
 }
 
 /** Every file under a folder, relative with `/` separators; temporary files of downloads under way are left out. */

@@ -356,8 +356,24 @@ export class DownloadLedger {
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           finished_at = ?, updated_at = ? WHERE id = ?`,
+           checked_mtime_ms = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
     ).run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
+  }
+
+  /** Finished files hashed and found intact, with the modification time each had then (for a quick verify). */
+  recordChecked(checked: readonly { id: number; mtimeMs: number }[]): void {
+    const record = this.sql('UPDATE jobs SET checked_mtime_ms = ? WHERE id = ?');
+    this.transaction(() => {
+      for (const file of checked) record.run(file.mtimeMs, file.id);
+    });
+  }
+
+  /** The modification time each finished job's file had when it was last found intact, by job id. */
+  checkedTimes(ids: readonly number[]): Map<number, number> {
+    const rows = this.sql<[string], { id: number; mtime: number }>(
+      'SELECT id, checked_mtime_ms AS mtime FROM jobs WHERE id IN (SELECT value FROM json_each(?)) AND checked_mtime_ms IS NOT NULL',
+    ).all(JSON.stringify(ids));
+    return new Map(rows.map((row) => [row.id, row.mtime]));
   }
 
   markFailed(id: number, kind: string, message: string): void {

@@ -47,5 +47,11 @@ export const DOWNLOAD_TABLES: StateTables = {
    ALTER TABLE jobs ADD COLUMN resume_validator TEXT;
    ALTER TABLE jobs ADD COLUMN resume_bytes INTEGER NOT NULL DEFAULT 0;`,
     },
+    // 5: the modification time a finished file had when it was last hashed and found intact, so that a quick verify
+    // can trust a file whose size and time are still those and hash only the others. Null: never checked that way.
+    {
+      version: 5,
+      sql: `ALTER TABLE jobs ADD COLUMN checked_mtime_ms REAL;`,
+    },
   ],
 };

@@ -1,0 +1,52 @@
+// Verify through the built mlso-dl: the files are hashed by worker threads of the bundle, and `--quick` trusts the
+// files whose size and modification time are those a verify found intact, yet finds a changed file and a missing one.
+import { readdir, rm, utimes, writeFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_EMAIL } from '../../src-main/emulator';
+import { runBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { temporaryFolder, useEmulator } from '../helpers/fixtures';
+
+const emulator = useEmulator({ imageSize: 32 });
+afterEach(stopBuiltCli);
+
+const DAY = ['-s', '2025-03-24', '-e', '2025-03-24T23:59:59', '--every', '2hours'];
+
+async function mlsoDl(stateDir: string, ...args: string[]) {
+  return runBuiltCli(['--base-url', emulator().url, ...args, '--state-dir', stateDir]);
+}
+
+describe('campaign verify, out of process', () => {
+  it('hashes on worker threads, and --quick finds a changed and a missing file as a full verify does', { timeout: 60_000 }, async () => {
+    const state = await temporaryFolder();
+    const folder = path.join(await temporaryFolder(), 'season');
+    await mlsoDl(state, 'campaign', 'create', 'season', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder);
+    expect((await mlsoDl(state, 'campaign', 'sync', 'season', '-u', DEMO_EMAIL, '--json')).status).toBe(0);
+    const names = (await readdir(folder)).sort();
+    expect(names.length).toBeGreaterThan(2);
+
+    const clean = await mlsoDl(state, 'campaign', 'verify', 'season', '--quick', '--json');
+    expect(clean.status).toBe(0);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ onDisk: names.length, changed: 0, missing: 0, problems: [] });
+
+    const changed = path.join(folder, names[1]!);
+    await writeFile(changed, Buffer.alloc((await stat(changed)).size, 0x41));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(changed, later, later);
+    await rm(path.join(folder, names[0]!));
+    const expected = { onDisk: names.length - 2, changed: 1, missing: 1 };
+    const quick = await mlsoDl(state, 'campaign', 'verify', 'season', '--quick', '--json');
+    expect([quick.status, quick.stderr]).toEqual([1, '']);
+    const report = JSON.parse(quick.stdout);
+    expect(report).toMatchObject(expected);
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        { path: names[0], problem: 'missing' },
+        { path: names[1], problem: 'changed' },
+      ]),
+    );
+    const full = await mlsoDl(state, 'campaign', 'verify', 'season', '--json');
+    expect(full.status).toBe(1);
+    expect(JSON.parse(full.stdout)).toMatchObject(expected);
+  });
+});

@@ -1,0 +1,105 @@
+// Verify over 10,000 files (the bench runs 100,000): hashed on every core, it finds a planted changed file and a
+// missing one; a quick verify trusts the files whose size and modification time are those it found intact before
+// and hashes only the others, and finds the same planted files.
+import { createHash } from 'node:crypto';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
+import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import { temporaryFolder } from '../../helpers/fixtures';
+import { openStateFile } from '../state/state-file';
+import { KCOR_DAY } from './campaign-harness';
+
+const FILES = 10_000;
+const ledgers: DownloadLedger[] = [];
+afterEach(() => {
+  for (const ledger of ledgers.splice(0)) ledger.close();
+});
+
+/** A campaign of `FILES` small files, all downloaded (in the ledger with their SHA-256); its service and folder. */
+async function downloadedCampaign(): Promise<{ service: CampaignService; folder: string; names: string[] }> {
+  const { ledger, state } = openStateFile(':memory:');
+  ledgers.push(ledger);
+  const service = new CampaignService({ ledger, state, client: {} as MlsoClient });
+  const folder = path.join(await temporaryFolder(), 'season');
+  await mkdir(folder, { recursive: true });
+  const campaign = service.store.create({ name: 'season', folder, layout: '', queries: [KCOR_DAY], autoSyncHours: null });
+  const names = Array.from({ length: FILES }, (_, index) => `20250324_${String(index).padStart(6, '0')}_kcor_l2_pb.fts`);
+  const records = names.map((filename) => ({
+    relativePath: filename,
+    targetPath: path.join(folder, filename),
+    filename,
+    url: `https://api.example.org/download/kcor/${filename}`,
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: '2025-03-24T21:03:04',
+    waveRegion: null,
+    obsPlan: null,
+    filesize: 0,
+    expectedSha256: null,
+  }));
+  service.store.recordFiles(campaign.id, records);
+  const ids = ledger.insertMany(records.map((file) => ({ ...file, folder, expectedSize: 0, batchId: null, state: 'active' as const })));
+  const bodies = records.map((file) => Buffer.from(`SIMPLE  = T / file ${file.filename}`.padEnd(2880, ' ')));
+  for (let start = 0; start < records.length; start += 500) {
+    await Promise.all(records.slice(start, start + 500).map((file, index) => writeFile(file.targetPath, bodies[start + index]!)));
+  }
+  ledger.transaction(() =>
+    bodies.forEach((body, index) =>
+      ledger.markDone(ids[index]!, { sha256: createHash('sha256').update(body).digest('hex'), bytesReceived: body.length, bytesWritten: body.length }),
+    ),
+  );
+  return { service, folder, names };
+}
+
+/** The same size, other bytes, and a modification time later than the one verify saw. */
+async function change(file: string): Promise<void> {
+  await writeFile(file, Buffer.alloc(2880, 0x41));
+  const later = new Date(Date.now() + 60_000);
+  await utimes(file, later, later);
+}
+
+describe('verify of 10,000 files', () => {
+  it('finds a changed file and a missing one, hashing every file', { timeout: 60_000 }, async () => {
+    const { service, folder, names } = await downloadedCampaign();
+    await change(path.join(folder, names[4321]!));
+    await rm(path.join(folder, names[9876]!));
+    let hashed = 0;
+    const report = await service.verify('season', { onHashed: (done) => (hashed = done) });
+    expect(hashed).toBe(FILES);
+    expect(report).toMatchObject({ onDisk: FILES - 2, changed: 1, unexpected: 0 });
+    expect(report.missing + report.notSynced).toBe(1); // never synced: the missing one counts as not yet synced
+    expect(report.problems).toEqual([
+      { path: names[4321], problem: 'changed' },
+      { path: names[9876], problem: 'missing' },
+    ]);
+  });
+
+  it('with --quick hashes only the files whose size or time moved, and finds the same', { timeout: 60_000 }, async () => {
+    const { service, folder, names } = await downloadedCampaign();
+    // Never found intact by a verify yet: a quick verify hashes them all, and records what it found.
+    let hashed = 0;
+    expect(await service.verify('season', { quick: true, onHashed: (done) => (hashed = done) })).toMatchObject({ onDisk: FILES, changed: 0 });
+    expect(hashed).toBe(FILES);
+    await change(path.join(folder, names[4321]!));
+    await rm(path.join(folder, names[9876]!));
+    let total = 0;
+    const report = await service.verify('season', { quick: true, onHashed: (_done, all) => (total = all) });
+    expect(total).toBe(1);
+    expect(report).toMatchObject({ onDisk: FILES - 2, changed: 1, unexpected: 0 });
+    expect(report.missing + report.notSynced).toBe(1); // never synced: the missing one counts as not yet synced
+    expect(report.problems).toEqual([
+      { path: names[4321], problem: 'changed' },
+      { path: names[9876], problem: 'missing' },
+    ]);
+  });
+
+  it('stops hashing at once when cancelled', { timeout: 60_000 }, async () => {
+    const { service } = await downloadedCampaign();
+    const controller = new AbortController();
+    const verifying = service.verify('season', { signal: controller.signal, onHashed: (done) => done >= 1000 && controller.abort() });
+    await expect(verifying).rejects.toThrow();
+  });
+});
