@@ -18,11 +18,12 @@ import {
   type ProductMetadata,
 } from '../../../src-shared/api/schemas';
 import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-shared/filters/filter-rules';
-import { InvalidInputError, ServerError, UnknownUserError, type AnswerSubject, type MlsoError } from '../errors';
+import { AnswerTooLargeError, InvalidInputError, ServerError, UnknownUserError, type AnswerSubject, type MlsoError } from '../errors';
 import { ApiServer } from './api-server';
 import { normaliseSettings, type ClientSettings } from './client-settings';
 import { checkDownloadAddress, type DownloadFence } from './download-fence';
 import { FileListingParser } from './file-listing-parser';
+import { inWindow, listingWindows, restOf, type ListingWindow } from './listing-windows';
 import {
   HttpTransport,
   textOf,
@@ -182,7 +183,8 @@ export class MlsoClient {
 
   /** The whole listing, parsed as it arrives: memory holds the checked entries, never the whole text as well. */
   async files(request: FilesRequest, options: RequestOptions = {}): Promise<FileListing> {
-    return this.readListing(request, options, async (response) => {
+    const query = await this.checkFilesRequest(request, options);
+    return this.readListing(request, query, options, async (response) => {
       const parser = new FileListingParser(response.url);
       for await (const chunk of response.data) parser.write(chunk);
       return parser.end();
@@ -194,13 +196,95 @@ export class MlsoClient {
    * piece received), and the next piece is read only once the promise it returns settles, so a slow
    * consumer (a pipe, the ledger) holds the reading back instead of piling entries up in memory.
    * Resolves with the rest of the answer (`files` empty) and the number of entries handed over.
+   * A query over more than a month is asked for in windows (listing-windows.ts), one answer after another, and a
+   * window whose answer grows past a share of the listing size limit is split further: the entries, their order and
+   * the rest of the answer are those of one listing, but no answer has to hold the whole span.
    */
-  async streamFiles(
+  async streamFiles(request: FilesRequest, onEntries: EntriesConsumer, options: RequestOptions = {}): Promise<{ listing: FileListing; count: number }> {
+    const query = await this.checkFilesRequest(request, options);
+    const nowMs = Date.now();
+    const windows = listingWindows(query);
+    if (!windows) return this.streamAnswer(request, query, onEntries, options);
+    return this.streamWindows(request, windows, nowMs, onEntries, options);
+  }
+
+  private async streamWindows(
     request: FilesRequest,
-    onEntries: (entries: FileEntry[]) => void | Promise<void>,
-    options: RequestOptions = {},
+    windows: ListingWindow[],
+    nowMs: number,
+    onEntries: EntriesConsumer,
+    options: RequestOptions,
   ): Promise<{ listing: FileListing; count: number }> {
-    return this.readListing(request, options, async (response, reader) => {
+    const firstWindow = windows[0];
+    let pending = [...windows];
+    let budget = Math.max(MIN_WINDOW_ENTRIES, Math.floor(this.current.maxListingBytes / BYTES_PER_ENTRY_BUDGET));
+    let answers = 0;
+    let count = 0;
+    let totalBytes = 0;
+    let startEcho: FileListing['start-date'] | undefined;
+    let listing: FileListing | undefined;
+    // The last entry handed over, and how many were handed over at its date-obs: a window that goes on from there
+    // gets those again (its bound includes them) and skips them.
+    let last: { dateObs: string; count: number } | undefined;
+    while (pending.length > 0) {
+      const window = pending.shift()!;
+      let skip = last ? { ...last } : undefined;
+      let inAnswer = 0;
+      const take = async (entries: FileEntry[]): Promise<void> => {
+        const kept: FileEntry[] = [];
+        let full = false;
+        for (const entry of entries) {
+          const dateObs = entry['date-obs'];
+          if (!inWindow(window, dateObs)) continue;
+          if (skip?.dateObs === dateObs && skip.count > 0) {
+            skip.count -= 1;
+            continue;
+          }
+          skip = undefined;
+          if (inAnswer >= budget) {
+            full = true;
+            break;
+          }
+          kept.push(entry);
+          inAnswer += 1;
+          totalBytes += entry.filesize;
+          last = last?.dateObs === dateObs ? { dateObs, count: last.count + 1 } : { dateObs, count: 1 };
+        }
+        count += kept.length;
+        if (kept.length > 0) await onEntries(kept);
+        if (full) throw new WindowFull();
+      };
+      answers += 1;
+      try {
+        const answer = await this.streamAnswer(request, window.query, take, options);
+        if (window === firstWindow) startEcho = answer.listing['start-date'];
+        listing = answer.listing;
+      } catch (error) {
+        if (error instanceof AnswerTooLargeError) {
+          // Entries larger than reckoned: later answers stop sooner. A limit that holds too few entries for windows
+          // to make headway (thousands of requests) is the limit's own failure.
+          if (inAnswer < MIN_WINDOW_ENTRIES) throw error;
+          budget = Math.floor(inAnswer * 0.8);
+        } else if (!(error instanceof WindowFull)) throw error;
+        pending = [...restOf(window, last!.dateObs, nowMs), ...pending];
+      }
+    }
+    const whole = listing!;
+    // One answer held it all: its own total stands, as for any listing.
+    if (answers === 1) return { listing: whole, count };
+    // The first answer was cut short: the service echoes the start-date as sent, or the instrument's first date.
+    startEcho ??= firstWindow!.query['start-date'] ?? (await this.instrument(request.instrument, options)).dates['start-date'];
+    return { listing: { ...whole, 'start-date': startEcho, total_filesize: totalBytes, files: [] }, count };
+  }
+
+  /** One answer of the files endpoint, streamed (see streamFiles). */
+  private async streamAnswer(
+    request: FilesRequest,
+    query: FilterQuery,
+    onEntries: EntriesConsumer,
+    options: RequestOptions,
+  ): Promise<{ listing: FileListing; count: number }> {
+    return this.readListing(request, query, options, async (response, reader) => {
       const parser = new FileListingParser(response.url);
       let count = 0;
       // The answer's clocks stop while the consumer takes its time: a paused pipe is not a slow server.
@@ -231,10 +315,10 @@ export class MlsoClient {
 
   private async readListing<T>(
     request: FilesRequest,
+    query: FilterQuery,
     options: RequestOptions,
     read: (response: HttpResponse<AsyncIterable<Buffer>>, reader: AnswerReader) => Promise<T>,
   ): Promise<T> {
-    const query = await this.checkFilesRequest(request, options);
     const url = new URL(
       this.catalogueEndpoint('instruments', requireId(request.instrument, 'instrument'), 'products', requireId(request.product, 'product'), 'files'),
     );
@@ -315,6 +399,19 @@ function requireId(value: string, what: 'instrument' | 'product'): string {
 
 /** Entries per batch of a streamed listing after the first: about half a megabyte of checked entries. */
 const LISTING_BATCH_ENTRIES = 1000;
+/**
+ * A window's answer stops at one entry per this many bytes of the listing size limit (a real entry takes 250 to
+ * 450 bytes, so some 40% of the limit at most) and the rest of the window is asked for in halves.
+ */
+const BYTES_PER_ENTRY_BUDGET = 1000;
+/** The fewest entries a window's answer may hold before it is split, however low the limit. */
+const MIN_WINDOW_ENTRIES = 100;
+
+/** Takes the entries of a streamed listing; the next are read once its promise settles. */
+type EntriesConsumer = (entries: FileEntry[]) => void | Promise<void>;
+
+/** Thrown by a window's consumer to stop an answer that reached its share of the limit (never leaves the client). */
+class WindowFull extends Error {}
 
 const isOk = (status: number): boolean => status >= 200 && status < 300;
 
