@@ -14,6 +14,8 @@ export interface BenchOptions {
   skipCampaign: boolean;
   /** Skip the soak (a 5,000-file campaign sync through 10 % faults, memory and descriptors sampled). */
   skipSoak: boolean;
+  /** Skip verify beside sha256sum (100,000 small and 1,000 large files). */
+  skipVerify: boolean;
   /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
   runs: number;
   /** Leave the temporary folder (downloads, logs) in place for inspection. */
@@ -33,6 +35,7 @@ Options:
   --skip-listing  skip the 100,000-entry listing through a pipe (files --json and the table)
   --skip-campaign skip the 5,000-file campaign (sync, sync again, verify, CSV manifest)
   --skip-soak  skip the soak (5,000 files synced through 10 % faults, RSS and open descriptors sampled)
+  --skip-verify skip verify beside sha256sum (100,000 files of 32 x 32 and 1,000 of 1024 x 1024, about 5 GB)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
@@ -49,6 +52,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       'skip-listing': { type: 'boolean', default: false },
       'skip-campaign': { type: 'boolean', default: false },
       'skip-soak': { type: 'boolean', default: false },
+      'skip-verify': { type: 'boolean', default: false },
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
@@ -67,6 +71,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
     skipListing: values['skip-listing'],
     skipCampaign: values['skip-campaign'],
     skipSoak: values['skip-soak'],
+    skipVerify: values['skip-verify'],
     runs,
     keep: values.keep,
     ...(values.cli ? { cli: path.resolve(values.cli) } : {}),

@@ -12,6 +12,7 @@ import { listingTable, listingTargetLines, runListingBenchmark } from './listing
 import { runStartupBenchmark, startupTable, startupTargetLines } from './startup-benchmark';
 import { enqueueTable, enqueueTargetLines, runEnqueueBenchmark } from './enqueue-benchmark';
 import { campaignTable, runCampaignBenchmark, type CampaignBenchResult } from './campaign-benchmark';
+import { runVerifyBenchmark, verifyTable, verifyTargetLines, type VerifyBenchResult } from './verify-benchmark';
 import { runSoakBenchmark, soakTable, soakTargetLines, type SoakBenchResult } from './soak-benchmark';
 import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
@@ -34,7 +35,14 @@ async function benchmark(argv: readonly string[]): Promise<number> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'mlso-bench-'));
   if (!options.keep) trackFolder(workDir);
 
-  const results: BenchResults & { error?: string; ui?: UiResult; quicklook?: QuickLookResult; campaign?: CampaignBenchResult; soak?: SoakBenchResult } = {
+  const results: BenchResults & {
+    error?: string;
+    ui?: UiResult;
+    quicklook?: QuickLookResult;
+    campaign?: CampaignBenchResult;
+    soak?: SoakBenchResult;
+    verify?: VerifyBenchResult;
+  } = {
     startedAt: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -78,6 +86,11 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       results.campaign = await runCampaignBenchmark(ctx);
       console.log(`\n${campaignTable(results.campaign, options.runs)}\n`);
     }
+    if (!options.skipVerify) {
+      progress.step('verify: 100,000 files of 32 x 32 and 1,000 of 1024 x 1024, beside sha256sum on every core');
+      results.verify = await runVerifyBenchmark(ctx);
+      console.log(`\n${verifyTable(results.verify, options.runs)}\n`);
+    }
     if (!options.skipSoak) {
       progress.step('soak: about 5,000 files synced through 10 % faults, RSS and open descriptors sampled every 250 ms');
       results.soak = await runSoakBenchmark(ctx);
@@ -101,6 +114,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
         ...(results.startup ? startupTargetLines(results.startup) : []),
         ...(results.enqueue ? enqueueTargetLines(results.enqueue) : []),
         ...(results.soak ? soakTargetLines(results.soak) : []),
+        ...(results.verify ? verifyTargetLines(results.verify) : []),
       ].join('\n'),
     );
     console.log(
