@@ -3,6 +3,7 @@
 // Light: loaded at start-up with the program.
 import { Option, type Command } from 'commander';
 import { CONCURRENCY_LIMITS, RETRIES_LIMITS } from '../core/downloads/download-limits';
+import type { ReuseBy } from '../core/downloads/reuse-finder';
 import { integerParser, parseDurationSeconds } from './option-parsers';
 
 /** The parsed values, as commander gives them. */
@@ -12,10 +13,17 @@ export interface EngineOptions {
   /** Seconds. */
   retryDelay: number;
   allowOtherHosts?: boolean;
+  /** Hard-link files already downloaded into another folder instead of copying them. */
+  link?: boolean;
+}
+
+/** How the engine reuses a file already downloaded into another folder, by --link. */
+export function reuseByOf(options: Pick<EngineOptions, 'link'>): ReuseBy {
+  return options.link ? 'link' : 'copy';
 }
 
 /**
- * Adds --concurrency, --retries, --retry-delay and --allow-other-hosts. What to do with a file already there
+ * Adds --concurrency, --retries, --retry-delay, --allow-other-hosts and --link. What to do with a file already there
  * differs between the commands (its choices and its default), so each passes its own --on-existing, which is shown
  * in its place among these.
  */
@@ -35,5 +43,6 @@ export function addEngineOptions(command: Command, onExisting: Option): Command 
       new Option('--retry-delay <duration>', 'wait before the first retry; doubles each time, up to a minute').default(1).argParser(parseDurationSeconds),
     )
     .addOption(onExisting)
-    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)");
+    .option('--allow-other-hosts', "also download files the listing places on another server than the API's (never with your session)")
+    .option('--link', 'a file already downloaded into another folder is hard-linked from there (by default it is copied)');
 }

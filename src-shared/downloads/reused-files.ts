@@ -7,6 +7,12 @@ export interface ReusedFiles {
   from: string[];
 }
 
+/** "reused 3 from /data/kcor" or "reused 186 from 2 folders", as a summary says it. */
+export function reusedWording(reused: ReusedFiles): string {
+  const from = reused.from.length === 1 ? reused.from[0]! : `${reused.from.length} folders`;
+  return `reused ${reused.count} from ${from}`;
+}
+
 /** The tally of files reused, each from its folder. */
 export function tallyReused(files: readonly { from: string }[]): ReusedFiles {
   return { count: files.length, from: [...new Set(files.map((file) => file.from))] };

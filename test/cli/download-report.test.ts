@@ -87,7 +87,7 @@ describe('files --download, its output a pipe', () => {
     // Nothing but the failure report on stderr: no per-file lines, no human summary.
     expect(piped.stderr).not.toMatch(/^\[|Downloaded/m);
     const summary = JSON.parse(piped.output.toString()) as Record<string, unknown>;
-    expect(Object.keys(summary).sort()).toEqual(['downloaded', 'failed', 'folder', 'skipped', 'stats']);
+    expect(Object.keys(summary).sort()).toEqual(['downloaded', 'failed', 'folder', 'reused', 'skipped', 'stats']);
 
     const downloaded = await Promise.all(
       run.downloaded.map(async (filename) => {
@@ -100,6 +100,7 @@ describe('files --download, its output a pipe', () => {
       folder: run.folder,
       downloaded,
       skipped: [run.present],
+      reused: { count: 0, from: [] },
       failed: [{ filename: run.refused, reason: expect.stringMatching(/404/) }],
       stats: {
         batchSeconds: expect.any(Number),

@@ -91,13 +91,15 @@ describe('mlso-dl files --download', () => {
 
   it('replaces a half-written file left under the real name', async () => {
     const folder = await temporaryFolder();
-    await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
+    // A ledger of its own: the files of the tests before, finished in other folders, would be reused instead.
+    const state = ['--state-dir', await temporaryFolder()];
+    await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, ...state);
     const [name] = await listFolder(folder);
     const full = await readFile(path.join(folder, name!));
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(folder, name!), full.subarray(0, 3000));
     emulator().resetStats();
-    const again = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
+    const again = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, ...state);
     expect(again.status).toBe(0);
     expect(emulator().stats().downloadsStarted).toBe(1);
     expect((await readFile(path.join(folder, name!))).equals(full)).toBe(true);
@@ -124,7 +126,9 @@ describe('mlso-dl files --download', () => {
     const listing = JSON.parse((await cli(...query, '--json')).stdout) as { files: { filename: string }[] };
     const victim = listing.files[1]!.filename;
     emulator().injectFault(victim, 'html-500', 10);
-    const { status, stderr } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, '--retries', '2', '--retry-delay', '10ms');
+    // A ledger of its own: the files of the tests before, finished in other folders, would be reused instead.
+    const state = ['--state-dir', await temporaryFolder()];
+    const { status, stderr } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, '--retries', '2', '--retry-delay', '10ms', ...state);
     expect(status).toBe(1);
     expect(stderr).toContain(`failed: ${victim}: The server answered 500`);
     expect(stderr).toContain('gave up after 3 attempts');
@@ -143,7 +147,8 @@ describe('mlso-dl files --download', () => {
     const refused = listing.files[1]!.filename;
     emulator().injectFault(refused, 'unauthorized');
     emulator().resetStats();
-    const { status } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
+    // A ledger of its own: the files of the tests before, finished in other folders, would be reused instead.
+    const { status } = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder, '--state-dir', await temporaryFolder());
     expect(status).toBe(0);
     expect(await listFolder(folder)).toHaveLength(listing.files.length);
     // A renewal, not a plain retry: the sign-in before the first file, then one more after the refusal.

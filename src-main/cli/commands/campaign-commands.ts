@@ -8,6 +8,7 @@ import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaig
 import { syncSummary } from '../../../src-shared/campaigns/count-text';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { reusedWording } from '../../../src-shared/downloads/reused-files';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
@@ -16,6 +17,7 @@ import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../co
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/state/state-folder';
 import type { CliContext } from '../cli-context';
+import { reuseByOf } from '../engine-options';
 import { printJson } from '../output/cli-output';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
@@ -40,6 +42,7 @@ export interface CampaignCommandOptions extends FilterOptions {
   retryDelay?: number;
   onExisting?: 'overwrite' | 'skip';
   allowOtherHosts?: boolean;
+  link?: boolean;
   format?: CampaignExportFormat;
   out?: string;
   withFiles?: boolean;
@@ -388,6 +391,7 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
     concurrency: options.concurrency!,
     maxAttempts: options.retries! + 1,
     backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelay! * 1000 },
+    reuseBy: reuseByOf(options),
     batchId,
   });
   tellRecovery(context, opened);
@@ -470,6 +474,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
   ];
   context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
   context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
+  if (report.reused && report.reused.count > 0) context.out.info(`Not downloaded again: ${reusedWording(report.reused)}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {

@@ -15,6 +15,8 @@ import type { CliContext } from '../cli-context';
 import { printJson } from '../output/cli-output';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import type { DownloadDisplay } from '../output/download-display';
+import type { ReuseBy } from '../../core/downloads/reuse-finder';
+import { reusedWording, tallyReused, type ReusedFiles } from '../../../src-shared/downloads/reused-files';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 
 export interface DownloadListingOptions {
@@ -25,6 +27,7 @@ export interface DownloadListingOptions {
   maxAttempts: number;
   retryDelayMs: number;
   existingFiles: ExistingFilePolicy;
+  reuseBy: ReuseBy;
   json: boolean;
 }
 
@@ -32,6 +35,8 @@ interface Summary {
   folder: string;
   downloaded: { filename: string; bytes: number; sha256: string }[];
   skipped: string[];
+  /** Files taken from a finished download in another folder instead of fetched: how many, and the folders. */
+  reused: ReusedFiles;
   failed: { filename: string; reason: string }[];
   stats: { batchSeconds: number; bytesReceived: number; bytesWritten: number };
 }
@@ -79,6 +84,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       maxAttempts: options.maxAttempts,
       backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
       existingFiles: options.existingFiles,
+      reuseBy: options.reuseBy,
       batchId,
     });
   } catch (error) {
@@ -141,9 +147,11 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   }
 }
 
-/** The jobs of files that were skipped (already downloaded): none of them was downloaded in this run. */
+/** The jobs of files that were skipped (already downloaded) or reused from another folder: none was downloaded in this run. */
 function skippedJobIds(enqueued: EnqueueResult): Set<number> {
-  return new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
+  const ids = new Set(enqueued.skipped.flatMap((skip) => (skip.jobId !== undefined ? [skip.jobId] : [])));
+  for (const reused of enqueued.reused) ids.add(reused.jobId);
+  return ids;
 }
 
 function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueued: EnqueueResult, batchSeconds: number): Summary {
@@ -156,6 +164,7 @@ function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueu
       .filter((job) => job.state === 'done' && !skippedIds.has(job.id))
       .map((job) => ({ filename: path.basename(job.targetPath), bytes: job.bytesWritten, sha256: job.sha256 ?? '' })),
     skipped: enqueued.skipped.map((skip) => skip.filename),
+    reused: tallyReused(enqueued.reused),
     failed: [
       ...enqueued.rejected,
       ...jobs.filter((job) => job.state === 'failed').map((job) => ({ filename: job.filename, reason: job.lastError ?? 'unknown error' })),
@@ -174,7 +183,7 @@ function report(context: CliContext, summary: Summary, json: boolean): void {
   const count = summary.downloaded.length;
   out.info(
     `Downloaded ${count} ${count === 1 ? 'file' : 'files'} (${humanSize(bytes)}) into ${summary.folder} in ${summary.stats.batchSeconds.toFixed(1)} s; ` +
-      `skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
+      `${summary.reused.count > 0 ? `${reusedWording(summary.reused)}; ` : ''}skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
   );
   for (const failure of summary.failed) out.error(`failed: ${displayName(failure.filename)}: ${failure.reason}`);
 }

@@ -3,7 +3,7 @@ import type { FileEntry, FileListing } from '../../../src-shared/api/schemas';
 import { REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { CliContext } from '../cli-context';
 import { filtersFrom, type FilterOptions } from '../filter-options';
-import type { EngineOptions } from '../engine-options';
+import { reuseByOf, type EngineOptions } from '../engine-options';
 import { EXIT_FAILURE, EXIT_OK, UsageError } from '../exit-codes';
 import { StreamedFilesTable } from '../output/streamed-files-table';
 import { StreamedListingJson } from '../output/streamed-listing-json';
@@ -39,6 +39,7 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
       maxAttempts: options.retries + 1,
       retryDelayMs: options.retryDelay * 1000,
       existingFiles: options.onExisting,
+      reuseBy: reuseByOf(options),
       json: Boolean(options.json),
     });
   }

@@ -376,6 +376,19 @@ export class DownloadLedger {
     return new Map(rows.map((row) => [row.id, row.mtime]));
   }
 
+  /**
+   * The file was put in place from a finished download in another folder (reuse-finder.ts): done now, with that
+   * file's SHA-256 and size, and started now too, so a campaign counts it among the files its sync brought.
+   */
+  markReused(id: number, result: { sha256: string; bytesWritten: number }): void {
+    const stamp = now();
+    this.sql(
+      `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = 0, bytes_written = ?, temp_name = NULL, last_error = NULL,
+           last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
+           started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(result.sha256, result.bytesWritten, stamp, stamp, stamp, id);
+  }
+
   markFailed(id: number, kind: string, message: string): void {
     const stamp = now();
     this.sql(

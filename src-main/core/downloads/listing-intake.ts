@@ -314,7 +314,7 @@ export class ListingIntake {
       } else {
         id = newIds[next++]!;
       }
-      ledger.markDone(id, { sha256: source.sha256!, bytesReceived: 0, bytesWritten: source.bytesWritten });
+      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten });
       piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id });
     }
   }
