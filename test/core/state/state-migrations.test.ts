@@ -45,7 +45,7 @@ describe('the state folder’s migrations', () => {
     const every = StateDatabase.open(file, STATE_DOMAINS);
     const latest = every.schemaVersion;
     every.connection.exec(
-      'PRAGMA user_version = 3; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;',
+      'PRAGMA user_version = 3; DROP INDEX jobs_done_url; DROP INDEX jobs_done_filename; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;',
     );
     every.close();
     const again = StateDatabase.open(file, STATE_DOMAINS);
@@ -58,14 +58,14 @@ describe('the state folder’s migrations', () => {
   });
 
   it('run in the order of their numbers, whichever domain comes first', () => {
-    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('refuse two domains taking one number, or a number left out', () => {
     const clash = { domain: 'clash', migrations: [{ version: 2, sql: 'CREATE TABLE x (a)' }] };
     const gap = { domain: 'gap', migrations: [{ version: 99, sql: 'CREATE TABLE y (a)' }] };
     expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(
-      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5\), campaigns \(2, 3\), clash \(2\)/,
+      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5, 6\), campaigns \(2, 3\), clash \(2\)/,
     );
     expect(() => migrationsInOrder([...STATE_DOMAINS, gap])).toThrow(/each number once/);
     expect(() => StateDatabase.open(':memory:', [gap])).toThrow(/each number once/);
