@@ -5,7 +5,7 @@
 // An intact file that is not the one a shared file list named (another SHA-256) is reported apart: fetching it
 // again would give the same bytes, so it is not marked. A file sync refuses (a path the system does not take, say)
 // is named refused with the reason, not missing: syncing again would not fetch it.
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
@@ -86,10 +86,14 @@ async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState
   let toHash = finished;
   if (deps.quick) {
     const checkedTimes = deps.ledger.checkedTimes(finished.map((file) => file.jobId!));
-    const looks = await inBatches(finished, (file) => stat(file.targetPath).catch(() => undefined), deps.signal);
+    // Looked at on the workers too: a hundred thousand stat calls from here would queue on libuv's four threads.
+    const looks = await hashFiles(
+      finished.map((file) => file.targetPath),
+      { statOnly: true, ...(deps.signal ? { signal: deps.signal } : {}) },
+    );
     toHash = finished.filter((file, index) => {
       const look = looks[index];
-      if (look === undefined || !look.isFile()) findings.set(file, 'missing');
+      if (look === undefined) findings.set(file, 'missing');
       else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
       else if (look.mtimeMs === checkedTimes.get(file.jobId!)) findings.set(file, 'intact');
       else return true;
@@ -111,16 +115,6 @@ async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState
   });
   deps.ledger.recordChecked(intact);
   return findings;
-}
-
-/** `look` over every item, a thousand at a time (a hundred thousand stat calls at once would only queue). */
-async function inBatches<T, R>(items: readonly T[], look: (item: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
-  const results: R[] = [];
-  for (let start = 0; start < items.length; start += 1000) {
-    signal?.throwIfAborted();
-    for (const result of await Promise.all(items.slice(start, start + 1000).map(look))) results.push(result);
-  }
-  return results;
 }
 
 /** Every file under a folder, relative with `/` separators; temporary files of downloads under way are left out. */

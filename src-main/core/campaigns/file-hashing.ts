@@ -20,15 +20,26 @@ export interface HashOptions {
   onHashed?: (done: number, total: number) => void;
   /** How many threads; one per core unless told. */
   threads?: number;
+  /** Only look at size and modification time (the SHA-256 is left empty): a quick verify's first pass. */
+  statOnly?: boolean;
 }
 
 type WorkerAnswer = { batch: number; digests: (FileDigest | null | { error: string })[] };
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
+const { closeSync, fstatSync, openSync, readSync, statSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const buffer = Buffer.allocUnsafe(1024 * 1024);
+function look(file) {
+  try {
+    const info = statSync(file);
+    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs, sha256: '' } : null;
+  } catch (error) {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+    return { error: error.message };
+  }
+}
 function digest(file) {
   let fd;
   try {
@@ -50,12 +61,15 @@ function digest(file) {
     closeSync(fd);
   }
 }
-parentPort.on('message', ({ batch, paths }) => parentPort.postMessage({ batch, digests: paths.map(digest) }));
+parentPort.on('message', ({ batch, paths, statOnly }) => parentPort.postMessage({ batch, digests: paths.map(statOnly ? look : digest) }));
 `;
 
 const LARGEST_BATCH = 256;
 
-/** The SHA-256, size and modification time of each file, in the order given (undefined for a file not there). */
+/**
+ * The SHA-256, size and modification time of each file, in the order given (undefined for a file not there). A
+ * file that is there but cannot be read stops it with an error naming the file.
+ */
 export async function hashFiles(paths: readonly string[], options: HashOptions = {}): Promise<(FileDigest | undefined)[]> {
   options.signal?.throwIfAborted();
   const digests: (FileDigest | undefined)[] = new Array<FileDigest | undefined>(paths.length);
@@ -75,7 +89,7 @@ export async function hashFiles(paths: readonly string[], options: HashOptions =
         // Smaller batches as the end nears: about four per thread of what is left, at most LARGEST_BATCH.
         const size = Math.max(1, Math.min(LARGEST_BATCH, Math.ceil((paths.length - next) / (threads * 4))));
         starts[batches] = next;
-        worker.postMessage({ batch: batches, paths: paths.slice(next, next + size) });
+        worker.postMessage({ batch: batches, paths: paths.slice(next, next + size), statOnly: options.statOnly === true });
         batches += 1;
         next += size;
       };
