@@ -108,18 +108,22 @@ async function runMillionListing(ctx: BenchContext): Promise<NonNullable<Listing
 const medianRss = (row: ListingRow): number | undefined =>
   median(row.samples.flatMap((sample) => (sample.peakRssBytes === undefined ? [] : [sample.peakRssBytes])));
 
+/** A row's label, output, wall time and peak RSS (medians). */
+function measuredCells(row: ListingRow): string[] {
+  const rss = medianRss(row);
+  return [
+    row.label,
+    fixed(median(row.samples.map((sample) => sample.outputBytes / MIB)), 1),
+    fixed(median(row.samples.map((sample) => sample.wallSeconds)), 2),
+    fixed(rss === undefined ? undefined : rss / MIB, 0),
+  ];
+}
+
 export function listingTable(result: ListingResult, runs: number): string {
   const target = LISTING.peakRssBytes / MIB;
   const rows = result.rows.map((row) => {
     const rss = medianRss(row);
-    return [
-      row.label,
-      fixed(median(row.samples.map((sample) => sample.outputBytes / MIB)), 1),
-      fixed(median(row.samples.map((sample) => sample.wallSeconds)), 2),
-      fixed(rss === undefined ? undefined : rss / MIB, 0),
-      `<= ${target}`,
-      rss === undefined ? '-' : verdict(rss <= LISTING.peakRssBytes),
-    ];
+    return [...measuredCells(row), `<= ${target}`, rss === undefined ? '-' : verdict(rss <= LISTING.peakRssBytes)];
   });
   return [
     `Listing through a pipe: mlso-dl files ${result.query.join(' ')} | wc -c, ${result.entries} entries ` +
@@ -136,15 +140,7 @@ export function listingTable(result: ListingResult, runs: number): string {
 function millionLines(result: ListingResult): string[] {
   const million = result.million;
   if (!million) return [];
-  const rows = million.rows.map((row) => {
-    const rss = medianRss(row);
-    return [
-      row.label,
-      fixed(median(row.samples.map((sample) => sample.outputBytes / MIB)), 1),
-      fixed(median(row.samples.map((sample) => sample.wallSeconds)), 2),
-      fixed(rss === undefined ? undefined : rss / MIB, 0),
-    ];
-  });
+  const rows = million.rows.map(measuredCells);
   return [
     '',
     `Million-entry listing in month windows: mlso-dl files ${million.query.join(' ')} | wc -c, emulator ${million.emulatorArgs.join(' ')} (one answer would pass the 256 MB listing limit)`,
