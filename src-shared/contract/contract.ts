@@ -4,6 +4,7 @@
 // adapter without knowing which transport it runs on. Failures cross as data (ErrorData), so the
 // renderer can show the server's own words. Each channel's arguments are checked where they enter the
 // core by a schema in contract-schemas.ts, which the compiler holds to the types below.
+import type { ReusedFiles } from '../downloads/reused-files';
 import type {
   CampaignDraft,
   CampaignExport,
@@ -65,6 +66,8 @@ export interface EnqueueSummary {
   queued: number;
   skipped: { filename: string; reason: string }[];
   rejected: { filename: string; reason: string }[];
+  /** Files taken from a finished download in another folder instead of fetched: how many, and the folders. */
+  reused: ReusedFiles;
   folder: string;
 }
 

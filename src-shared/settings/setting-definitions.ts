@@ -41,6 +41,8 @@ export const SETTING_DEFINITIONS = {
   rememberSession: { label: 'Remember the session', kind: 'switch', default: false },
   useDemoServer: { label: 'Use the demo server', kind: 'switch', default: false },
   allowOtherHosts: { label: 'Allow downloads from other servers', kind: 'switch', default: false },
+  /** A file already downloaded into another folder is taken from there: copied (a reflink where possible), or hard-linked. */
+  linkReused: { label: 'Hard-link files already downloaded into another folder', kind: 'switch', default: false },
   windowBounds: { label: 'The window position', kind: 'bounds', default: null },
   /** Ten minutes (a 100,000-file listing, about 33 MB, needs seconds); a day at most: a limit that never ends is no limit. */
   listingTimeoutMinutes: { label: 'The listing time limit (minutes)', kind: 'whole', range: { min: 1, max: 1440 }, default: 10 },

@@ -28,6 +28,8 @@ export interface Settings {
   useDemoServer: boolean;
   /** Download files whose listed (or redirected) address is on another server than the API's; never with the session cookie. */
   allowOtherHosts: boolean;
+  /** A file already downloaded into another folder is hard-linked from there instead of copied. */
+  linkReused: boolean;
   windowBounds: WindowBounds | null;
   /** The longest a catalogue answer (a search's file list) may take to arrive, in whole minutes. */
   listingTimeoutMinutes: number;

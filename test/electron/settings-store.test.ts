@@ -39,6 +39,7 @@ describe('the desktop settings store', () => {
       rememberSession: false,
       useDemoServer: false,
       allowOtherHosts: false,
+      linkReused: false,
       windowBounds: null,
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,

@@ -245,6 +245,7 @@ const DEFAULT_SETTINGS: Settings = {
   rememberSession: true,
   useDemoServer: false,
   allowOtherHosts: false,
+  linkReused: false,
   windowBounds: null,
   listingTimeoutMinutes: 10,
   maxListingMegabytes: 256,
@@ -462,7 +463,7 @@ export class FakeContract implements ContractClient {
       }
       for (const job of added) this.jobs.push(job);
       if (added.length > 0) this.emitProgress(added);
-      return { queued: added.length, skipped, rejected: [], folder: request.folder ?? this.settings.downloadFolder };
+      return { queued: added.length, skipped, rejected: [], reused: { count: 0, from: [] }, folder: request.folder ?? this.settings.downloadFolder };
     },
     'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
     'downloads:pause-all': () => {

@@ -57,6 +57,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     concurrency: settings.value.concurrency,
     maxAttempts: settings.value.retries + 1,
     existingFiles: settings.value.existingFiles,
+    reuseBy: settings.value.linkReused ? 'link' : 'copy',
     ...(options.sqliteNativeBinding ? { sqliteNativeBinding: options.sqliteNativeBinding } : {}),
   }).catch(async (error: unknown) => {
     // The start ends here (another MLSO Downloader holds the state folder, say): the demo server goes with it.

@@ -1,5 +1,6 @@
 // The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
 // query the core lists itself): the window never hands URLs to the core.
+import { tallyReused } from '../../../src-shared/downloads/reused-files';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ContractHandlers, EnqueueRequest, EnqueueSummary } from '../../../src-shared/contract/contract';
@@ -48,6 +49,7 @@ export function applyEngineSettings(engine: DownloadEngine, settings: Settings):
   engine.setConcurrency(settings.concurrency);
   engine.setMaxAttempts(settings.retries + 1);
   engine.setExistingFilePolicy(settings.existingFiles);
+  engine.setReuseBy(settings.linkReused ? 'link' : 'copy');
 }
 
 export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, DownloadChannels> {
@@ -97,6 +99,7 @@ function summarise(result: EnqueueResult, folder: string): EnqueueSummary {
     queued: result.queued.length,
     skipped: result.skipped.map(({ filename, reason }) => ({ filename, reason })),
     rejected: result.rejected,
+    reused: tallyReused(result.reused),
     folder,
   };
 }

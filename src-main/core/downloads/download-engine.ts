@@ -83,7 +83,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private concurrency: number;
   private maxAttempts: number;
   private existingFiles: ExistingFilePolicy;
-  private readonly reuseBy: ReuseBy;
+  private reuseBy: ReuseBy;
   private readonly running = new Map<number, RunningJob>();
   private readonly renewedFor = new Set<number>();
   private readonly workers = new Set<Promise<void>>();
@@ -216,6 +216,10 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
 
   setExistingFilePolicy(policy: ExistingFilePolicy): void {
     this.existingFiles = policy;
+  }
+
+  setReuseBy(reuseBy: ReuseBy): void {
+    this.reuseBy = reuseBy;
   }
 
   get settings(): { concurrency: number; maxAttempts: number; existingFiles: ExistingFilePolicy } {
