@@ -64,6 +64,18 @@ describe('a listing over months', () => {
     expect(windowed.listing).toEqual(one.listing);
   });
 
+  it('goes on from the last entry handed over when several files share its date-obs, skipping those already handed over', async () => {
+    // UCoMP's `all` lists several files taken at the same second; a 100 KB limit stops each answer after some 100 entries.
+    const shared: FilesRequest = { instrument: 'ucomp', product: 'all', filters: { 'start-date': '2025-03-20' } };
+    const one = await listed(shared);
+    const times = one.entries.map((entry) => entry['date-obs']);
+    expect(new Set(times).size).toBeLessThan(times.length);
+    const windowed = await listed(shared, { maxListingBytes: 100 * 1024 });
+    expect(windowed.requested.filter((url) => url.includes('/files/')).length).toBeGreaterThan(5);
+    expect(windowed.entries).toEqual(one.entries);
+    expect(windowed.listing).toEqual(one.listing);
+  });
+
   it('sends the inner edges as end-date=E and start-date=E minus a second', async () => {
     const request: FilesRequest = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2024-12-10', 'end-date': '2025-02-15' } };
     const whole = await new MlsoClient({ baseUrl: emulator().url }).files(request);
