@@ -6,6 +6,7 @@ import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -61,20 +62,28 @@ async function change(file: string): Promise<void> {
   await utimes(file, later, later);
 }
 
+/** One file changed (same size, other bytes, a later time) and one deleted. */
+async function plantProblems(folder: string, names: readonly string[]): Promise<void> {
+  await change(path.join(folder, names[4321]!));
+  await rm(path.join(folder, names[9876]!));
+}
+
+function expectPlantedFound(report: VerifyReport, names: readonly string[]): void {
+  expect(report).toMatchObject({ onDisk: FILES - 2, changed: 1, unexpected: 0 });
+  expect(report.missing + report.notSynced).toBe(1); // never synced: the missing one counts as not yet synced
+  expect(report.problems).toEqual([
+    { path: names[4321], problem: 'changed' },
+    { path: names[9876], problem: 'missing' },
+  ]);
+}
+
 describe('verify of 10,000 files', () => {
   it('finds a changed file and a missing one, hashing every file', { timeout: 60_000 }, async () => {
     const { service, folder, names } = await downloadedCampaign();
-    await change(path.join(folder, names[4321]!));
-    await rm(path.join(folder, names[9876]!));
+    await plantProblems(folder, names);
     let hashed = 0;
-    const report = await service.verify('season', { onHashed: (done) => (hashed = done) });
+    expectPlantedFound(await service.verify('season', { onHashed: (done) => (hashed = done) }), names);
     expect(hashed).toBe(FILES);
-    expect(report).toMatchObject({ onDisk: FILES - 2, changed: 1, unexpected: 0 });
-    expect(report.missing + report.notSynced).toBe(1); // never synced: the missing one counts as not yet synced
-    expect(report.problems).toEqual([
-      { path: names[4321], problem: 'changed' },
-      { path: names[9876], problem: 'missing' },
-    ]);
   });
 
   it('with --quick hashes only the files whose size or time moved, and finds the same', { timeout: 60_000 }, async () => {
@@ -83,17 +92,10 @@ describe('verify of 10,000 files', () => {
     let hashed = 0;
     expect(await service.verify('season', { quick: true, onHashed: (done) => (hashed = done) })).toMatchObject({ onDisk: FILES, changed: 0 });
     expect(hashed).toBe(FILES);
-    await change(path.join(folder, names[4321]!));
-    await rm(path.join(folder, names[9876]!));
+    await plantProblems(folder, names);
     let total = 0;
-    const report = await service.verify('season', { quick: true, onHashed: (_done, all) => (total = all) });
+    expectPlantedFound(await service.verify('season', { quick: true, onHashed: (_done, all) => (total = all) }), names);
     expect(total).toBe(1);
-    expect(report).toMatchObject({ onDisk: FILES - 2, changed: 1, unexpected: 0 });
-    expect(report.missing + report.notSynced).toBe(1); // never synced: the missing one counts as not yet synced
-    expect(report.problems).toEqual([
-      { path: names[4321], problem: 'changed' },
-      { path: names[9876], problem: 'missing' },
-    ]);
   });
 
   it('stops hashing at once when cancelled', { timeout: 60_000 }, async () => {
