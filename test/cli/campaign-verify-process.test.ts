@@ -1,10 +1,13 @@
 // Verify through the built mlso-dl: the files are hashed by worker threads of the bundle, and `--quick` trusts the
 // files whose size and modification time are those a verify found intact, yet finds a changed file and a missing one.
-import { readdir, rm, utimes, writeFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { runBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { LEDGER_FILE } from '../../src-main/core/state/open-state-folder';
+import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
+import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { openStateFile } from '../core/state/state-file';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const emulator = useEmulator({ imageSize: 32 });
@@ -48,5 +51,52 @@ describe('campaign verify, out of process', () => {
     const full = await mlsoDl(state, 'campaign', 'verify', 'season', '--json');
     expect(full.status).toBe(1);
     expect(JSON.parse(full.stdout)).toMatchObject(expected);
+  });
+
+  it('stopped with Ctrl-C while hashing, exits 130 at once and records nothing', { timeout: 60_000 }, async () => {
+    // Four sparse files of 4 GiB: seconds of hashing on any machine, and no disk space.
+    const state = await temporaryFolder();
+    const folder = path.join(await temporaryFolder(), 'big');
+    await mkdir(folder, { recursive: true });
+    const { ledger, state: database } = openStateFile(path.join(state, LEDGER_FILE));
+    const store = new CampaignStore(database);
+    const campaign = store.create({ name: 'big', folder, layout: '', queries: [{ instrument: 'kcor', product: 'pb', filters: {} }], autoSyncHours: null });
+    const size = 4 * 1024 ** 3;
+    const records = ['a', 'b', 'c', 'd'].map((letter) => {
+      const filename = `20250324_00000${letter}_kcor_l2_pb.fts`;
+      return {
+        relativePath: filename,
+        targetPath: path.join(folder, filename),
+        filename,
+        url: `https://api.example.org/${filename}`,
+        instrument: 'kcor',
+        product: 'pb',
+        dateObs: null,
+        waveRegion: null,
+        obsPlan: null,
+        filesize: size,
+        expectedSha256: null,
+      };
+    });
+    store.recordFiles(campaign.id, records);
+    for (const [index, id] of ledger
+      .insertMany(records.map((file) => ({ ...file, folder, expectedSize: size, batchId: null, state: 'active' as const })))
+      .entries()) {
+      await writeFile(records[index]!.targetPath, '');
+      await truncate(records[index]!.targetPath, size);
+      ledger.markDone(id, { sha256: 'ab'.repeat(32), bytesReceived: size, bytesWritten: size });
+    }
+    ledger.close();
+
+    const run = startBuiltCli(['campaign', 'verify', 'big', '--json', '--state-dir', state]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const stoppedAt = Date.now();
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(Date.now() - stoppedAt).toBeLessThan(2000);
+    expect(run.stdout()).toBe('');
+    const after = openStateFile(path.join(state, LEDGER_FILE));
+    expect(after.ledger.list().map((job) => job.state)).toEqual(['done', 'done', 'done', 'done']);
+    after.ledger.close();
   });
 });
