@@ -260,24 +260,14 @@ export class ListingIntake {
       const fresh: NewJob[] = [];
       const reused: { plan: Plan; source: Job }[] = [];
       for (const plan of piece.plans) {
-        const { entry, folder, targetPath, resume, reusedFrom } = plan;
+        const { entry, resume, reusedFrom } = plan;
         if (reusedFrom) {
           reused.push({ plan, source: reusedFrom });
         } else if (resume) {
           ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
           resumed.push({ ...pickQueued(resume), expectedSize: entry.filesize });
         } else {
-          fresh.push({
-            url: entry.url,
-            instrument: entry.instrument,
-            product: entry.product,
-            dateObs: entry['date-obs'],
-            filename: entry.filename,
-            folder,
-            targetPath,
-            expectedSize: entry.filesize,
-            batchId,
-          });
+          fresh.push(newJobOf(plan, batchId));
         }
       }
       const ids = ledger.insertMany(fresh);
@@ -289,22 +279,7 @@ export class ListingIntake {
   /** Records each reused file's job done, with the SHA-256 of the file it was taken from (the same bytes). */
   private commitReused(reused: readonly { plan: Plan; source: Job }[], piece: PieceOutcome): void {
     const { ledger, batchId } = this.host;
-    const newIds = ledger.insertMany(
-      reused
-        .filter(({ plan }) => !plan.resume)
-        .map(({ plan: { entry, folder, targetPath } }) => ({
-          url: entry.url,
-          instrument: entry.instrument,
-          product: entry.product,
-          dateObs: entry['date-obs'],
-          filename: entry.filename,
-          folder,
-          targetPath,
-          expectedSize: entry.filesize,
-          batchId,
-          state: 'done' as const,
-        })),
-    );
+    const newIds = ledger.insertMany(reused.filter(({ plan }) => !plan.resume).map(({ plan }) => ({ ...newJobOf(plan, batchId), state: 'done' as const })));
     let next = 0;
     for (const { plan, source } of reused) {
       let id: number;
@@ -434,6 +409,19 @@ class FolderNamesByFolder {
     return (await names).mayHold(filename);
   }
 }
+
+/** The ledger row of a planned file that has no job yet. */
+const newJobOf = ({ entry, folder, targetPath }: Plan, batchId: string | null): NewJob => ({
+  url: entry.url,
+  instrument: entry.instrument,
+  product: entry.product,
+  dateObs: entry['date-obs'],
+  filename: entry.filename,
+  folder,
+  targetPath,
+  expectedSize: entry.filesize,
+  batchId,
+});
 
 const pickQueued = (job: QueuedJob): QueuedJob => ({
   id: job.id,
