@@ -134,7 +134,9 @@ describe('campaign update --layout, out of process', () => {
 
     const layout = '{instrument}/{yyyy}/{mm}';
     const killed = startBuiltCli(['--base-url', emulator().url, 'campaign', 'update', 'big', '--layout', layout, '--json', '--state-dir', state]);
-    await waitFor(() => exists(path.join(folder, 'kcor')), 'the first file moved');
+    // A file in its new place, not only the new folder (made before the first file moves: killed then, none had moved).
+    const january = path.join(folder, 'kcor', '2025', '01');
+    await waitFor(async () => (await exists(january)) && (await readdir(january)).length > 0, 'the first file moved');
     killed.child.kill('SIGKILL');
     expect(await killed.exited).toBe('SIGKILL');
 
