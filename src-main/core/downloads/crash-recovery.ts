@@ -3,11 +3,11 @@
 // cannot be settled goes back to the queue, where its next attempt meets the problem and reports it.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, rename, stat, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { DownloadLedger, Job } from './download-ledger';
 import { isKeptBodyName } from './kept-body';
-import { isTemporaryName, removeStaleTemporaryFiles } from './temporary-files';
+import { isTemporaryName, removeLeftovers } from './temporary-files';
 
 /** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
 const UNRECORDED_TEMPORARY_AGE_MS = 10 * 60_000;
@@ -28,27 +28,11 @@ export async function recoverInterruptedJobs(ledger: DownloadLedger): Promise<vo
     if (temporary && isTemporaryName(path.basename(temporary))) await unlink(temporary).catch(() => undefined);
   }
   for (const folder of ledger.folders()) {
-    await removeStaleTemporaryFiles(folder, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
-    await removeUnrecordedKeptBodies(folder, ledger.resumeNamesIn(folder));
-  }
-}
-
-/**
- * Kept beginnings of bodies (kept-body.ts) that no job records any more (its file finished, was cancelled, or its
- * record was lost in a crash between the two) are litter; the recorded ones are what the next attempts resume from.
- * As with temporary files, young ones are left to a process that may be writing them now.
- */
-async function removeUnrecordedKeptBodies(folder: string, recorded: ReadonlySet<string>): Promise<void> {
-  const names = await readdir(folder).catch(() => [] as string[]);
-  const cutoff = Date.now() - UNRECORDED_TEMPORARY_AGE_MS;
-  for (const name of names) {
-    if (!isKeptBodyName(name) || recorded.has(name)) continue;
-    const file = path.join(folder, name);
-    try {
-      if ((await stat(file)).mtimeMs <= cutoff) await unlink(file);
-    } catch {
-      // Gone already, or not ours to remove.
-    }
+    // Kept beginnings of bodies (kept-body.ts) that no job records any more (finished, cancelled, or the record lost
+    // in a crash between the two) are litter too; the recorded ones are what the next attempts resume from.
+    const recorded = ledger.resumeNamesIn(folder);
+    const isLeftover = (name: string): boolean => isTemporaryName(name) || (isKeptBodyName(name) && !recorded.has(name));
+    await removeLeftovers(folder, isLeftover, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
   }
 }
 

@@ -36,7 +36,15 @@ export function isTemporaryName(name: string): boolean {
  * Deletes temporary files left in `folder` by a run that was killed; returns their names. With
  * `olderThanMs`, younger ones are kept: they may belong to another process writing there right now.
  */
-export async function removeStaleTemporaryFiles(folder: string, options: { olderThanMs?: number } = {}): Promise<string[]> {
+export function removeStaleTemporaryFiles(folder: string, options: { olderThanMs?: number } = {}): Promise<string[]> {
+  return removeLeftovers(folder, isTemporaryName, options);
+}
+
+/**
+ * Deletes the files of `folder` whose names `isLeftover` picks (with `olderThanMs`, only those older than that), in
+ * one reading of the folder; returns their names.
+ */
+export async function removeLeftovers(folder: string, isLeftover: (name: string) => boolean, options: { olderThanMs?: number } = {}): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -45,7 +53,7 @@ export async function removeStaleTemporaryFiles(folder: string, options: { older
   }
   const cutoff = Date.now() - (options.olderThanMs ?? 0);
   const removed: string[] = [];
-  for (const name of names.filter(isTemporaryName)) {
+  for (const name of names.filter(isLeftover)) {
     const file = path.join(folder, name);
     try {
       if (options.olderThanMs !== undefined && (await stat(file)).mtimeMs > cutoff) continue;
