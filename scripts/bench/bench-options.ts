@@ -14,8 +14,10 @@ export interface BenchOptions {
   skipCampaign: boolean;
   /** Skip the soak (a 5,000-file campaign sync through 10 % faults, memory and descriptors sampled). */
   skipSoak: boolean;
-  /** Skip verify beside sha256sum (100,000 small and 1,000 large files). */
-  skipVerify: boolean;
+  /** Sections (bench-sections.ts) left out by name (`--skip NAME`, repeatable). */
+  skip: string[];
+  /** When given, only these sections run (`--only NAME`, repeatable), and none of the fixed measurements. */
+  only: string[];
   /** Each measurement is repeated this many times; the tables show medians, the JSON every sample. */
   runs: number;
   /** Leave the temporary folder (downloads, logs) in place for inspection. */
@@ -35,7 +37,9 @@ Options:
   --skip-listing  skip the 100,000-entry listing through a pipe (files --json and the table)
   --skip-campaign skip the 5,000-file campaign (sync, sync again, verify, CSV manifest)
   --skip-soak  skip the soak (5,000 files synced through 10 % faults, RSS and open descriptors sampled)
-  --skip-verify skip verify beside sha256sum (100,000 files of 32 x 32 and 1,000 of 1024 x 1024, about 5 GB)
+  --skip NAME  skip the section NAME (repeatable): see the list printed at the start
+  --only NAME  run only the section NAME (repeatable), none of the fixed measurements
+               sections: verify (100,000 files of 32 x 32 and 1,000 of 1024 x 1024 beside sha256sum, about 5 GB)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
@@ -52,7 +56,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       'skip-listing': { type: 'boolean', default: false },
       'skip-campaign': { type: 'boolean', default: false },
       'skip-soak': { type: 'boolean', default: false },
-      'skip-verify': { type: 'boolean', default: false },
+      skip: { type: 'string', multiple: true, default: [] },
+      only: { type: 'string', multiple: true, default: [] },
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
@@ -71,7 +76,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
     skipListing: values['skip-listing'],
     skipCampaign: values['skip-campaign'],
     skipSoak: values['skip-soak'],
-    skipVerify: values['skip-verify'],
+    skip: values.skip,
+    only: values.only,
     runs,
     keep: values.keep,
     ...(values.cli ? { cli: path.resolve(values.cli) } : {}),

@@ -12,7 +12,6 @@ import { listingTable, listingTargetLines, runListingBenchmark } from './listing
 import { runStartupBenchmark, startupTable, startupTargetLines } from './startup-benchmark';
 import { enqueueTable, enqueueTargetLines, runEnqueueBenchmark } from './enqueue-benchmark';
 import { campaignTable, runCampaignBenchmark, type CampaignBenchResult } from './campaign-benchmark';
-import { runVerifyBenchmark, verifyTable, verifyTargetLines, type VerifyBenchResult } from './verify-benchmark';
 import { runSoakBenchmark, soakTable, soakTargetLines, type SoakBenchResult } from './soak-benchmark';
 import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
@@ -22,6 +21,9 @@ import { batchTable, bigTable, endToEndTable, targetLines } from './report-table
 import { writeResults, type BenchResults } from './results';
 import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS } from './scenario';
 import type { BenchContext } from './bench-context';
+import type { BenchOptions } from './bench-options';
+import type { BenchSection } from './bench-section';
+import { BENCH_SECTIONS } from './bench-sections';
 
 async function benchmark(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(argv);
@@ -41,7 +43,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     quicklook?: QuickLookResult;
     campaign?: CampaignBenchResult;
     soak?: SoakBenchResult;
-    verify?: VerifyBenchResult;
+    sections: Record<string, unknown>;
   } = {
     startedAt: new Date().toISOString(),
     node: process.version,
@@ -50,6 +52,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     options: { quick: options.quick, skipBig: options.skipBig, skipUi: options.skipUi, runs: options.runs, cli: options.cli ?? paths.cliBin },
     cliCapabilities: { concurrency: false, stateDir: false },
     link: { latencySeconds: LATENCY_SECONDS, bandwidthBytesPerSecond: BANDWIDTH_BYTES_PER_SECOND },
+    sections: {},
   };
   try {
     progress.step(`mlso-dl benchmark: node ${process.version}, ${results.cpus} CPUs, temporary folder ${workDir}`);
@@ -60,49 +63,53 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     if (!cli.capabilities.stateDir) progress.note('mlso-dl has no --state-dir flag: runs go without it');
     const ctx: BenchContext = { cli, emulatorBin: paths.cliBin, nodeGetWorker: paths.nodeGetWorker, workDir, options, progress };
 
-    progress.step('start-up: mlso-dl --version and files --help, next to a bare node -e ""');
-    results.startup = await runStartupBenchmark(cli.binPath, options.quick ? 10 : 20, progress);
-    console.log(`\n${startupTable(results.startup)}\n`);
+    const sections = chosenSections(options);
+    if (options.only.length === 0) {
+      progress.step('start-up: mlso-dl --version and files --help, next to a bare node -e ""');
+      results.startup = await runStartupBenchmark(cli.binPath, options.quick ? 10 : 20, progress);
+      console.log(`\n${startupTable(results.startup)}\n`);
 
-    results.batch = await runBatchBenchmark(ctx);
-    console.log(`\n${batchTable(results.batch, options.runs)}\n`);
-    console.log(`${endToEndTable(results.batch, options.runs)}\n`);
-    if (!options.skipBig) {
-      const { big, bigBatch } = await runBigFileBenchmarks(ctx);
-      results.big = big;
-      results.bigBatch = bigBatch;
-      console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
+      results.batch = await runBatchBenchmark(ctx);
+      console.log(`\n${batchTable(results.batch, options.runs)}\n`);
+      console.log(`${endToEndTable(results.batch, options.runs)}\n`);
+      if (!options.skipBig) {
+        const { big, bigBatch } = await runBigFileBenchmarks(ctx);
+        results.big = big;
+        results.bigBatch = bigBatch;
+        console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
+      }
+      if (!options.skipListing) {
+        progress.step('listing: 100,000 entries through a pipe, files --json and the table');
+        results.listing = await runListingBenchmark(ctx);
+        console.log(`\n${listingTable(results.listing, options.runs)}\n`);
+        progress.step('enqueue: the same listing streamed into a paused download engine (skipped with --skip-listing too)');
+        results.enqueue = await runEnqueueBenchmark(ctx, paths.enqueueProbe);
+        console.log(`\n${enqueueTable(results.enqueue, options.runs)}\n`);
+      }
+      if (!options.skipCampaign) {
+        progress.step('campaign: 5,000 files synced, synced again (nothing to fetch), verified and exported');
+        results.campaign = await runCampaignBenchmark(ctx);
+        console.log(`\n${campaignTable(results.campaign, options.runs)}\n`);
+      }
+      if (!options.skipSoak) {
+        progress.step('soak: about 5,000 files synced through 10 % faults, RSS and open descriptors sampled every 250 ms');
+        results.soak = await runSoakBenchmark(ctx);
+        console.log(`\n${soakTable(results.soak)}\n`);
+      }
+      if (!options.skipUi) {
+        progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
+        results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
+        console.log(`\n${uiTable(results.ui)}\n`);
+        progress.step('UI: the quick-look of a 1024 x 1024 float image, click to pixels (web mode in Chromium)');
+        results.quicklook = await runQuickLookBenchmark(paths.rendererFolder, (line) => progress.step(line));
+        console.log(`\n${quickLookTable(results.quicklook)}\n`);
+      }
     }
-    if (!options.skipListing) {
-      progress.step('listing: 100,000 entries through a pipe, files --json and the table');
-      results.listing = await runListingBenchmark(ctx);
-      console.log(`\n${listingTable(results.listing, options.runs)}\n`);
-      progress.step('enqueue: the same listing streamed into a paused download engine (skipped with --skip-listing too)');
-      results.enqueue = await runEnqueueBenchmark(ctx, paths.enqueueProbe);
-      console.log(`\n${enqueueTable(results.enqueue, options.runs)}\n`);
-    }
-    if (!options.skipCampaign) {
-      progress.step('campaign: 5,000 files synced, synced again (nothing to fetch), verified and exported');
-      results.campaign = await runCampaignBenchmark(ctx);
-      console.log(`\n${campaignTable(results.campaign, options.runs)}\n`);
-    }
-    if (!options.skipVerify) {
-      progress.step('verify: 100,000 files of 32 x 32 and 1,000 of 1024 x 1024, beside sha256sum on every core');
-      results.verify = await runVerifyBenchmark(ctx);
-      console.log(`\n${verifyTable(results.verify, options.runs)}\n`);
-    }
-    if (!options.skipSoak) {
-      progress.step('soak: about 5,000 files synced through 10 % faults, RSS and open descriptors sampled every 250 ms');
-      results.soak = await runSoakBenchmark(ctx);
-      console.log(`\n${soakTable(results.soak)}\n`);
-    }
-    if (!options.skipUi) {
-      progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
-      results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
-      console.log(`\n${uiTable(results.ui)}\n`);
-      progress.step('UI: the quick-look of a 1024 x 1024 float image, click to pixels (web mode in Chromium)');
-      results.quicklook = await runQuickLookBenchmark(paths.rendererFolder, (line) => progress.step(line));
-      console.log(`\n${quickLookTable(results.quicklook)}\n`);
+    for (const each of sections) {
+      progress.step(`${each.name}: ${each.describe}`);
+      const result = await each.run(ctx);
+      results.sections[each.name] = result;
+      console.log(`\n${each.table(result, options.runs)}\n`);
     }
     results.totalSeconds = progress.seconds();
     console.log(
@@ -114,7 +121,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
         ...(results.startup ? startupTargetLines(results.startup) : []),
         ...(results.enqueue ? enqueueTargetLines(results.enqueue) : []),
         ...(results.soak ? soakTargetLines(results.soak) : []),
-        ...(results.verify ? verifyTargetLines(results.verify) : []),
+        ...sections.flatMap((each) => (each.name in results.sections ? each.targetLines(results.sections[each.name]) : [])),
       ].join('\n'),
     );
     console.log(
@@ -130,6 +137,15 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     await cleanUp();
     if (options.keep) progress.note(`kept ${workDir}`);
   }
+}
+
+/** The sections to run, in their order: all but --skip ones, or only the --only ones; an unknown name is an error. */
+function chosenSections(options: BenchOptions): BenchSection[] {
+  const names = new Set(BENCH_SECTIONS.map((each) => each.name));
+  for (const name of [...options.skip, ...options.only]) {
+    if (!names.has(name)) throw new Error(`there is no section "${name}"; the sections are: ${[...names].join(', ') || 'none'}`);
+  }
+  return BENCH_SECTIONS.filter((each) => (options.only.length === 0 || options.only.includes(each.name)) && !options.skip.includes(each.name));
 }
 
 benchmark(process.argv.slice(2)).then(
