@@ -14,6 +14,7 @@ import type { MockServerOptions } from './commands/mock-server-command';
 import type { WebOptions } from './commands/web-command';
 import type { QuicklookOptions } from './commands/quicklook-command';
 import type { HeaderOptions } from './commands/header-command';
+import type { PixelOptions } from './commands/pixel-command';
 import type { CrOptions } from './commands/cr-command';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
@@ -184,6 +185,19 @@ export function buildProgram(io: CliIo): ProgramRun {
     .action(async (file: string, options: HeaderOptions) => {
       const { headerCommand } = await import('./commands/header-command');
       exitCode = await headerCommand(program.opts<GlobalOptions>(), io, file, options);
+    });
+
+  program
+    .command('pixel')
+    .description("one pixel of a FITS image: its value, and where it is on the sky and the Sun (from the image's WCS)")
+    .argument('<file>', 'the FITS file')
+    .argument('<x>', 'the column, counted from 1 as FITS does')
+    .argument('<y>', 'the row, counted from 1 at the bottom as FITS does')
+    .option('--hdu <n>', 'the HDU, 0 being the primary (default: the first that holds an image)')
+    .addOption(json())
+    .action(async (file: string, x: string, y: string, options: PixelOptions) => {
+      const { pixelCommand } = await import('./commands/pixel-command');
+      exitCode = await pixelCommand(program.opts<GlobalOptions>(), io, file, x, y, options);
     });
 
   program

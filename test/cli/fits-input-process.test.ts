@@ -26,12 +26,14 @@ async function runWithin(args: string[], limitMs: number): Promise<FinishedRun &
 
 const refusal = (input: string): string => `mlso-dl: ${input} is not a regular file; give the path of a FITS file.\n`;
 
-describe('header and quicklook refuse what is not a regular file', () => {
+describe('header, quicklook and pixel refuse what is not a regular file', () => {
   it.each([
     ['header', '/dev/zero', []],
     ['header', '/dev/urandom', []],
     ['quicklook', '/dev/zero', ['--out', '-']],
     ['quicklook', '/dev/urandom', ['--out', '-']],
+    ['pixel', '/dev/zero', ['1', '1']],
+    ['pixel', '/dev/urandom', ['1', '1', '--json']],
   ])('%s %s: one line, status 2, at once', async (command, input, rest) => {
     const run = await runWithin([command, input, ...rest], 8000);
     expect(run).toMatchObject({ status: 2, stdout: '', stderr: refusal(input) });

@@ -107,12 +107,15 @@ describe('what the built mlso-dl loads', () => {
     },
   );
 
-  it.each([[['cr', '2295', '--json']], [['header', 'no-such-file.fts']]])('%j, a command without a server, loads no client', async (args) => {
-    const loaded = await modulesLoadedBy(args);
-    expect(loaded.sources.filter((source) => source.startsWith('src-main/cli/commands/')).length).toBeGreaterThan(0);
-    expect(loaded.packages.filter((name) => HEAVY_PACKAGES.includes(name) && name !== 'fast-png')).toEqual([]);
-    expect(loaded.sources.filter((source) => source.startsWith('src-main/core/api/'))).toEqual([]);
-  });
+  it.each([[['cr', '2295', '--json']], [['header', 'no-such-file.fts']], [['pixel', 'no-such-file.fts', '1', '1']]])(
+    '%j, a command without a server, loads no client',
+    async (args) => {
+      const loaded = await modulesLoadedBy(args);
+      expect(loaded.sources.filter((source) => source.startsWith('src-main/cli/commands/')).length).toBeGreaterThan(0);
+      expect(loaded.packages.filter((name) => HEAVY_PACKAGES.includes(name) && name !== 'fast-png')).toEqual([]);
+      expect(loaded.sources.filter((source) => source.startsWith('src-main/core/api/'))).toEqual([]);
+    },
+  );
 
   it('a command that asks the server loads the client when it runs (the probe sees lazily loaded modules)', async () => {
     const loaded = await modulesLoadedBy(['--base-url', emulator().url, 'instruments']);

@@ -2,7 +2,8 @@
 // way it can fail that the user can fix (not FITS, cut short, no such HDU, a bad --hdu) becomes one UsageError line
 // naming the file, so the command exits with status 2; and a stop signal is heard between long steps.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { FitsReadError, type FitsHdu } from '../../../src-shared/fits/fits-file';
+import { describeHdu, firstImageHdu, FitsReadError, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
+import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
 import { UsageError } from '../exit-codes';
 
 /**
@@ -38,4 +39,20 @@ export function parseHdu(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`--hdu "${value}" must be a whole number: 0 is the primary HDU, 1 the first extension.`);
   return Number(value);
+}
+
+/** The image of HDU `chosen`, or of the first HDU that holds one; the reader's complaints become usage errors. */
+export function chosenImage(file: FitsFile, chosen: number | undefined): ImageReader {
+  const index = chosen ?? firstImageHdu(file)?.index;
+  if (index === undefined) throw new UsageError(`${file.fileName} holds no image: ${shortList(file.hdus.map(describeHdu))}; ${imageList(file)}.`);
+  return decoded(() => imageReader(file, index));
+}
+
+/** `work`, with the reader's complaints (a damaged tile, a file cut while read) made usage errors. */
+export function decoded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw asUsageError(error);
+  }
 }

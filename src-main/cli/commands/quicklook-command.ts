@@ -2,8 +2,6 @@
 // stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server. The
 // file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
 // (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
-import { describeHdu, firstImageHdu, type FitsFile } from '../../../src-shared/fits/fits-file';
-import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
 import { shrunkSize } from '../../../src-shared/fits/image-downscale';
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-shared/fits/image-stretch';
 import { streamedQuicklookRows } from '../../../src-shared/fits/streamed-quicklook';
@@ -12,7 +10,7 @@ import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { printJson, type CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { asUsageError, parseHdu, stillWanted } from './fits-file-input';
+import { chosenImage, decoded, parseHdu, stillWanted } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
 import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';
@@ -80,22 +78,6 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
   if (options.json) printJson(out, summary);
   else if (options.out !== '-') out.info(describe(summary));
   return EXIT_OK;
-}
-
-/** The image of HDU `chosen`, or of the first HDU that holds one; the reader's complaints become usage errors. */
-function chosenImage(file: FitsFile, chosen: number | undefined): ImageReader {
-  const index = chosen ?? firstImageHdu(file)?.index;
-  if (index === undefined) throw new UsageError(`${file.fileName} holds no image: ${shortList(file.hdus.map(describeHdu))}; ${imageList(file)}.`);
-  return decoded(() => imageReader(file, index));
-}
-
-/** `work`, with the reader's complaints (a damaged tile, a file cut while read) made usage errors. */
-function decoded<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    throw asUsageError(error);
-  }
 }
 
 function parseStretch(value: string | undefined): StretchName {
