@@ -104,8 +104,9 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
 
   const sync = campaign
     .command('sync')
-    .argument('<name>', 'the campaign')
+    .argument('[name]', 'the campaign (or --all)')
     .description('list every query and download what is missing, lost or changed; reports per query and in total')
+    .option('--all', 'sync every campaign in turn, each with its summary (with --json, one object per line); status 1 when any failed, named on stderr')
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory());
   addEngineOptions(
     sync,

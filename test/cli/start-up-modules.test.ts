@@ -21,8 +21,11 @@ const HEAVY_SOURCES = [
   'src-main/cli/commands/',
   'src-shared/fits/',
 ];
-/** The only engine modules the program's definition needs: its limits and the default state folder, for the help. */
-const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts'];
+/**
+ * The only engine modules the program's definition needs: its limits and the default state folder, for the help, and
+ * the busy state folder's error (no database behind it), which the exit statuses tell apart.
+ */
+const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts', 'src-main/core/state/state-folder-busy.ts'];
 
 const emulator = useEmulator();
 

@@ -12,14 +12,14 @@ import { reusedWording } from '../../../src-shared/downloads/reused-files';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
-import { InvalidInputError } from '../../core/errors';
-import { openDownloadEngine, openStateLedger, type OpenedLedger } from '../../core/app/open-engine';
+import { InvalidInputError, toErrorData } from '../../core/errors';
+import { openDownloadEngine, openStateLedger, type OpenedEngine, type OpenedLedger } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { defaultStateFolder } from '../../core/state/state-folder';
 import type { CliContext } from '../cli-context';
 import { reuseByOf } from '../engine-options';
 import { printJson } from '../output/cli-output';
-import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_OK, UsageError, interruptedExitCode } from '../exit-codes';
 import { filtersFrom, type FilterOptions } from '../filter-options';
 import { readProblem } from './file-problems';
 import { writeWholeFile } from './output-file';
@@ -48,6 +48,8 @@ export interface CampaignCommandOptions extends FilterOptions {
   withFiles?: boolean;
   name?: string;
   quick?: boolean;
+  /** `campaign sync --all`: every campaign in turn. */
+  all?: boolean;
 }
 
 export async function runCampaignCommand(
@@ -379,11 +381,18 @@ async function openCampaignFile(file: string): Promise<CampaignFileInput> {
   };
 }
 
-/** `campaign sync`: queue what is missing through the engine (a batch of its own) and wait, with progress. */
+/**
+ * `campaign sync NAME`, or `--all`: every campaign in turn under one hold of the state folder and one sign-in, each
+ * with its own summary. One that fails does not stop the others (a paused queue or Ctrl-C does); the status is then
+ * 1 and the last line on stderr names those that failed. With --json and --all, one compact object per campaign per
+ * line (JSON Lines: `jq` reads each as it comes, `jq -s` makes them an array); a campaign that could not sync at all
+ * is `{"campaign", "error": {"kind", "message"}}`.
+ */
 async function syncCommand(context: CliContext, name: string, options: CampaignCommandOptions, stateDir: string): Promise<number> {
-  const { out } = context;
+  if (Boolean(options.all) === (name !== '')) {
+    throw new UsageError(options.all ? "Give a campaign's name or --all, not both." : 'Name the campaign to sync, or give --all to sync every campaign.');
+  }
   const batchId = randomUUID();
-  const showProgress = !out.quiet && !options.json;
   if (options.allowOtherHosts) context.client.configure({ allowOtherHosts: true });
   const opened = await openDownloadEngine(stateDir, {
     client: context.client,
@@ -397,16 +406,76 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
   tellRecovery(context, opened);
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });
+  try {
+    const service = new CampaignService({ ledger: opened.ledger, state: opened.state, client: context.client });
+    const names = options.all ? service.store.list().map((campaign) => campaign.name) : [service.store.require(name).name];
+    // A wrong e-mail stops here, before anything is listed or queued.
+    await opened.engine.signIn();
+    const run: SyncRun = { context, service, opened, options, batchId, toldFailed: new Set() };
+    return options.all ? await syncEach(run, names) : (await syncOne(run, names[0]!)).status;
+  } finally {
+    context.signal?.removeEventListener('abort', onInterrupt);
+    await opened.close();
+  }
+}
+
+/** What each campaign's sync in one `campaign sync` run shares. */
+interface SyncRun {
+  context: CliContext;
+  service: CampaignService;
+  opened: OpenedEngine;
+  options: CampaignCommandOptions;
+  batchId: string;
+  /** The failed jobs of the batch already named on stderr (under --all, by an earlier campaign's sync). */
+  toldFailed: Set<number>;
+}
+
+async function syncEach(run: SyncRun, names: readonly string[]): Promise<number> {
+  const { out } = run.context;
+  if (names.length === 0) out.info('No campaigns to sync: create one with `mlso-dl campaign create NAME -i INSTRUMENT -p PRODUCT --output-dir DIR`.');
+  const failed: string[] = [];
+  for (const [index, name] of names.entries()) {
+    let outcome: SyncOutcome;
+    try {
+      outcome = await syncOne(run, name);
+    } catch (error) {
+      // Ctrl-C is the whole run's end, said once by the command line.
+      if (run.context.signal?.aborted) throw error;
+      const data = toErrorData(error);
+      out.error(`mlso-dl: "${text(name)}" did not sync: ${data.message}`);
+      if (run.options.json) out.result(JSON.stringify({ campaign: name, error: { kind: data.kind, message: data.message } }));
+      outcome = { status: EXIT_FAILURE, stopsTheRest: false };
+    }
+    if (outcome.status !== EXIT_OK) failed.push(name);
+    if (outcome.stopsTheRest) {
+      const left = names.slice(index + 1);
+      if (left.length > 0 && !run.context.signal?.aborted) out.error(`mlso-dl: not synced: ${left.map((other) => `"${text(other)}"`).join(', ')}.`);
+      if (run.context.signal?.aborted) return outcome.status;
+      for (const other of left) failed.push(other);
+      break;
+    }
+  }
+  if (failed.length === 0) return EXIT_OK;
+  out.error(`mlso-dl: ${failed.length} of ${names.length} campaigns did not sync cleanly: ${failed.map((other) => `"${text(other)}"`).join(', ')}.`);
+  return EXIT_FAILURE;
+}
+
+interface SyncOutcome {
+  status: number;
+  /** Interrupted, or the queue paused (signed out, disk full): the next campaigns would fare no better. */
+  stopsTheRest: boolean;
+}
+
+/** One campaign's sync: queue what is missing through the engine (the run's batch) and wait, with progress. */
+async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
+  const { context, service, opened, options } = run;
+  const { out } = context;
   let display: DownloadDisplay | undefined;
   const show = (update: ProgressUpdate): void => display?.update(update);
   try {
-    const service = new CampaignService({ ledger: opened.ledger, state: opened.state, client: context.client });
-    const campaign = service.store.require(name);
-    // A wrong e-mail stops here, before anything is listed or queued.
-    await opened.engine.signIn();
-    if (showProgress) display = (await import('../output/download-display')).createDownloadDisplay(out);
+    if (!out.quiet && !options.json) display = (await import('../output/download-display')).createDownloadDisplay(out);
     opened.engine.on('progress', show);
-    const run = await service.sync(campaign.name, opened.engine, {
+    const synced = await service.sync(name, opened.engine, {
       existingFiles: options.onExisting ?? 'overwrite',
       ...(context.signal ? { signal: context.signal } : {}),
     });
@@ -416,31 +485,35 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
     display = undefined;
     if (context.signal?.aborted) {
       out.error('Interrupted. Run the same command again to continue.');
-      return interruptedExitCode(context.signal);
+      return { status: interruptedExitCode(context.signal), stopsTheRest: true };
     }
-    const report = run.refresh();
-    service.store.recordSync(run.campaignId, report);
-    printSyncReport(context, report, Boolean(options.json));
+    const report = synced.refresh();
+    service.store.recordSync(synced.campaignId, report);
+    printSyncReport(context, report, Boolean(options.json), Boolean(options.all));
     if (outcome === 'paused') {
       out.error(`mlso-dl: ${opened.engine.overall().pauseReason?.message ?? 'The download queue was paused.'} Run the same command again to continue.`);
-      return EXIT_FAILURE;
+      return { status: EXIT_FAILURE, stopsTheRest: true };
     }
-    for (const failed of opened.ledger.list({ batchId, states: ['failed'], includeCleared: true }))
+    for (const failed of opened.ledger.list({ batchId: run.batchId, states: ['failed'], includeCleared: true })) {
+      if (run.toldFailed.has(failed.id)) continue;
+      run.toldFailed.add(failed.id);
       out.error(`failed: ${text(failed.filename)}: ${failed.lastError ?? 'unknown error'}`);
+    }
     // A listed file refused (an unsafe name, another server) is a file not fetched, as with files --download; one
     // that differs from the shared file list is not the file the campaign promised.
-    return report.total.failed + report.total.missing + report.total.changed + report.total.differs + report.refused.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    const clean = report.total.failed + report.total.missing + report.total.changed + report.total.differs + report.refused.length === 0;
+    return { status: clean ? EXIT_OK : EXIT_FAILURE, stopsTheRest: false };
   } finally {
     opened.engine.off('progress', show);
     display?.stop();
-    context.signal?.removeEventListener('abort', onInterrupt);
-    await opened.close();
   }
 }
 
-function printSyncReport(context: CliContext, report: SyncReport, json: boolean): void {
+/** A sync's report: its table and summary lines, or JSON (one compact line each when `oneLine`, under --all). */
+function printSyncReport(context: CliContext, report: SyncReport, json: boolean, oneLine: boolean): void {
   if (json) {
-    printJson(context.out, report);
+    if (oneLine) context.out.result(JSON.stringify(report));
+    else printJson(context.out, report);
     return;
   }
   // Downloaded and Already there split what is on disk, so each row still adds up to what was listed; the total row
@@ -472,7 +545,9 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean)
     'Failed',
     'Missing',
   ];
-  context.out.result(columnsTable(headings, rows, { header: !context.out.quiet }));
+  // The table is the sync's summary, not a result to pipe (--json is): --quiet leaves it out, so that a sync that went
+  // well prints nothing (cron mails only what a job prints).
+  if (!context.out.quiet) context.out.result(columnsTable(headings, rows));
   context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
   if (report.reused && report.reused.count > 0) context.out.info(`Not downloaded again: ${reusedWording(report.reused)}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);

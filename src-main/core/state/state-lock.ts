@@ -5,26 +5,16 @@
 import Database from 'better-sqlite3';
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MlsoError } from '../errors';
 import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import { isDamagedDatabaseError, isSqliteError, sqliteCode } from './sqlite-errors';
+import { StateFolderBusyError } from './state-folder-busy';
+
+export { StateFolderBusyError };
 
 /** The database whose exclusive lock is the state folder's lock. Never deleted: see `release`. */
 export const LOCK_FILE = 'engine.lock.sqlite';
 /** The owner's pid, for messages (and for older versions, which read it as their lock). */
 export const OWNER_FILE = 'engine.lock';
-
-export class StateFolderBusyError extends MlsoError {
-  readonly kind = 'invalid-input' as const;
-  constructor(
-    readonly folder: string,
-    readonly pid: number | undefined,
-  ) {
-    super(
-      `Another MLSO Downloader${pid !== undefined ? ` (process ${pid})` : ''} is using the state folder ${folder}. Wait for it to finish, or use another --state-dir.`,
-    );
-  }
-}
 
 export interface StateLock {
   release(): void;
