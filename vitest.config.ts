@@ -47,6 +47,7 @@ const UNIT_FILES = [
   'test/core/downloads/cost-bounded-value.test.ts',
   'test/core/downloads/download-file-answers.test.ts',
   'test/core/downloads/download-ledger.test.ts',
+  'test/core/downloads/job-pages.test.ts',
   'test/core/downloads/estimate-seconds-left.test.ts',
   'test/core/downloads/job-view-ends.test.ts',
   'test/core/downloads/existing-files.test.ts',

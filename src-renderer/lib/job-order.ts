@@ -5,12 +5,9 @@
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 
-export type SortKey = 'state' | 'name' | 'product' | 'dateObs' | 'size' | 'finishedAt';
-export type SortDirection = 'ascending' | 'descending';
-export interface JobSort {
-  key: SortKey;
-  direction: SortDirection;
-}
+import type { JobSort, SortDirection, SortKey } from '../../src-shared/downloads/job-page';
+
+export type { JobSort, SortDirection, SortKey };
 
 /** The direction a first click sorts in: sizes and end times biggest and newest first, the rest A to Z. */
 export const FIRST_DIRECTION: Record<SortKey, SortDirection> = {

@@ -4,6 +4,8 @@
 // and name what they refuse. Below the table, the compiler holds each schema to its channel's type in contract.ts.
 import { z } from 'zod';
 import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
+import { JOB_PAGE_MAX_ROWS, SORT_KEYS } from '../downloads/job-page';
+import { JOB_STATES } from '../downloads/job-state';
 import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
 import { rangeText, SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting-definitions';
 import type { Settings } from '../settings/settings-types';
@@ -83,6 +85,14 @@ const enqueueRequest = z.union(
 );
 
 const job = z.strictObject({ id: whole() });
+const jobPage = z.strictObject({
+  offset: whole().min(0),
+  limit: whole().min(1).max(JOB_PAGE_MAX_ROWS),
+  states: z.array(z.enum(JOB_STATES)).nullable(),
+  place: z.strictObject({ folder: path(), nested: z.boolean() }).nullable(),
+  sort: z.strictObject({ key: z.enum(SORT_KEYS), direction: z.enum(['ascending', 'descending']) }).nullable(),
+  counted: z.boolean(),
+});
 const campaign = z.strictObject({ name: name() });
 
 /** A setting's label (how its refusals name it) and the type of its value. */
@@ -143,6 +153,8 @@ export const INVOKE_ARGUMENTS = {
   'catalog:files': filesQuery,
   'downloads:enqueue': enqueueRequest,
   'downloads:snapshot': NO_ARGUMENTS,
+  'downloads:page': jobPage,
+  'downloads:folders': NO_ARGUMENTS,
   'downloads:pause-all': NO_ARGUMENTS,
   'downloads:resume-all': NO_ARGUMENTS,
   'downloads:retry-failed': NO_ARGUMENTS,

@@ -17,6 +17,7 @@ import type {
 import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { FileStanding } from '../campaigns/file-standing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
+import type { JobPage, JobPageRequest } from '../downloads/job-page';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
 import type { Settings } from '../settings/settings-types';
@@ -118,6 +119,10 @@ interface InvokeChannels {
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
   'downloads:enqueue': { args: EnqueueRequest; result: EnqueueSummary };
   'downloads:snapshot': { args: void; result: DownloadsSnapshot };
+  /** A window of the list in an order, state filter and place, computed in SQL: the Downloads screen's rows. */
+  'downloads:page': { args: JobPageRequest; result: JobPage };
+  /** Every folder a job of the list goes to (one GROUP BY), for the Downloads screen's folder filter. */
+  'downloads:folders': { args: void; result: string[] };
   'downloads:pause-all': { args: void; result: null };
   'downloads:resume-all': { args: void; result: null };
   'downloads:retry-failed': { args: void; result: number };
@@ -196,6 +201,8 @@ const INVOKE_CHANNEL_SET = {
   'catalog:files': true,
   'downloads:enqueue': true,
   'downloads:snapshot': true,
+  'downloads:page': true,
+  'downloads:folders': true,
   'downloads:pause-all': true,
   'downloads:resume-all': true,
   'downloads:retry-failed': true,

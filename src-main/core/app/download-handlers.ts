@@ -11,6 +11,7 @@ import type { DownloadEngine } from '../downloads/download-engine';
 import type { EnqueueResult } from '../downloads/listing-intake';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError } from '../errors';
+import { jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
 import { readFinishedFile } from './finished-file';
 import type { KeptListings } from './kept-listings';
 
@@ -26,6 +27,8 @@ export interface DownloadDeps {
 type DownloadChannels =
   | 'downloads:enqueue'
   | 'downloads:snapshot'
+  | 'downloads:page'
+  | 'downloads:folders'
   | 'downloads:pause-all'
   | 'downloads:resume-all'
   | 'downloads:retry-failed'
@@ -72,6 +75,12 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
       return summarise(result, folder);
     },
     'downloads:snapshot': () => ({ jobs: engine.jobs(), overall: engine.overall() }),
+    'downloads:page': (request) => ({
+      offset: request.offset,
+      jobs: engine.viewsOf(pageIds(deps.ledger, request)),
+      counts: request.counted ? placeCounts(deps.ledger, request.place) : null,
+    }),
+    'downloads:folders': () => jobFolders(deps.ledger),
     'downloads:pause-all': idle(() => engine.pauseAll()),
     'downloads:resume-all': idle(() => engine.resumeAll()),
     'downloads:retry-failed': () => engine.retryFailed(),

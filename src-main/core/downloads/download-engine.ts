@@ -338,6 +338,15 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     return this.ledger.list(this.options.batchId !== undefined ? { batchId: this.options.batchId } : {}).map((job) => this.progress.view(job));
   }
 
+  /** The views of these jobs in this order, with the live figures of those in flight; ids not found are left out. */
+  viewsOf(ids: readonly number[]): JobView[] {
+    const jobs = new Map(this.ledger.getMany(ids).map((job) => [job.id, job]));
+    return ids.flatMap((id) => {
+      const job = jobs.get(id);
+      return job ? [this.progress.view(job)] : [];
+    });
+  }
+
   /** The queue's figures as they are now. */
   overall(): OverallProgress {
     return this.progress.overall();

@@ -149,6 +149,11 @@ export class DownloadLedger {
     return statement as unknown as Database.Statement<P, R>;
   }
 
+  /** A read of the jobs table, prepared once: the Downloads screen's pages and counts are built in SQL (job-pages.ts). */
+  read<P extends unknown[] = unknown[], R = unknown>(text: string): Database.Statement<P, R> {
+    return this.sql<P, R>(text);
+  }
+
   /** Closes the database under it. */
   close(): void {
     this.state.close();
