@@ -1,7 +1,7 @@
 // Generic parallel downloaders on the same link, for "no slower than a generic downloader with 8 connections":
 // the built-in Node one always, aria2c and curl --parallel when installed. Each saves raw gzip bodies as
 // <name>.gz; the caller checks the folder against the measured body sizes.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expectSuccess, runTimed, type TimedRun } from './timed-process';
@@ -138,9 +138,43 @@ export function thenDecompressed(baseline: Baseline): Baseline {
       const decompressed = expectSuccess(await runTimed('sh', ['-c', script, 'sh', job.outputDir, fitsDir]));
       const download = downloaded.batchSeconds ?? downloaded.run.wallSeconds;
       return {
-        run: { ...downloaded.run, wallSeconds: downloaded.run.wallSeconds + decompressed.wallSeconds },
+        run: { ...downloaded.run, wallSeconds: downloaded.run.wallSeconds + decompressed.wallSeconds, cpuSeconds: sumOfCpu([downloaded.run, decompressed]) },
         batchSeconds: download + decompressed.wallSeconds,
       };
     },
   };
+}
+
+export const SHELL_WAY_LABEL = 'aria2c -j8, gzip -dc + sha256sum on 2 cores, sync';
+
+/**
+ * The issue's shell way to what mlso-dl delivers: aria2c -j8 fetches the gzip bodies (into a scratch folder), then
+ * every file is decompressed into the output folder and hashed, two files at a time (xargs -P 2, one per core of
+ * this machine), then `sync` flushes it all, as mlso-dl's fsync of every file does. Its output is checked like
+ * mlso-dl's, and its CPU time counts aria2c, every gzip, sha256sum and shell, and sync.
+ */
+export function shellWayBaseline(): Baseline {
+  const aria2c = aria2cBaseline();
+  return {
+    label: SHELL_WAY_LABEL,
+    output: 'fits',
+    async run(job) {
+      const bodiesDir = path.join(job.scratchDir, 'bodies');
+      await mkdir(bodiesDir, { recursive: true });
+      const downloaded = (await aria2c.run({ ...job, outputDir: bodiesDir })).run;
+      // Eight files per shell, so the shells' own start-up does not dominate; each sha256sum appends one line.
+      const perFile = 'for f; do gzip -dc "$f" > "$0/${f%.gz}" && sha256sum "$0/${f%.gz}" >> "$0.sha256" || exit 255; done';
+      const script = 'cd "$1" && ls | xargs -P 2 -n 8 sh -c "$3" "$2"';
+      const unpacked = expectSuccess(await runTimed('sh', ['-c', script, 'sh', bodiesDir, job.outputDir, perFile]));
+      const synced = expectSuccess(await runTimed('sync', []));
+      const parts = [downloaded, unpacked, synced];
+      const wallSeconds = parts.reduce((sum, part) => sum + part.wallSeconds, 0);
+      return { run: { ...downloaded, wallSeconds, cpuSeconds: sumOfCpu(parts) } };
+    },
+  };
+}
+
+/** CPU seconds of runs made one after another; undefined if any of them has none. */
+function sumOfCpu(runs: readonly TimedRun[]): number | undefined {
+  return runs.every((run) => run.cpuSeconds !== undefined) ? runs.reduce((sum, run) => sum + run.cpuSeconds!, 0) : undefined;
 }

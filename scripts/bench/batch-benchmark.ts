@@ -7,6 +7,7 @@ import {
   installed,
   nodeFloorBaseline,
   nodeGetBaseline,
+  shellWayBaseline,
   thenDecompressed,
   type Baseline,
 } from './baselines';
@@ -105,5 +106,8 @@ function availableBaselines(nodeGetWorker: string, progress: Progress): Baseline
   baselines.push(thenDecompressed(installed('aria2c') ? aria2cBaseline() : baselines[0]!));
   // And the least a Node program can do to deliver the same: how much of mlso-dl's time is Node's own on this machine.
   baselines.push(nodeFloorBaseline(nodeGetWorker));
+  // And the shell way to the same files: aria2c, then gzip -dc and sha256sum on both cores, then sync.
+  if (installed('aria2c')) baselines.push(shellWayBaseline());
+  else progress.note('aria2c is not on PATH: the shell way (aria2c, gzip -dc, sha256sum, sync) is left out too');
   return baselines;
 }

@@ -17,7 +17,7 @@ import { cleanUp, cleanUpOnSignals, trackFolder } from './cleanup';
 import { MlsoDlCli } from './mlso-dl-cli';
 import { Progress } from './progress';
 import { projectPaths } from './project-paths';
-import { batchTable, bigTable, endToEndTable, targetLines } from './report-tables';
+import { batchTable, bigTable, endToEndTable, floorTable, targetLines } from './report-tables';
 import { writeResults, type BenchResults } from './results';
 import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS } from './scenario';
 import type { BenchContext } from './bench-context';
@@ -72,6 +72,8 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       results.batch = await runBatchBenchmark(ctx);
       console.log(`\n${batchTable(results.batch, options.runs)}\n`);
       console.log(`${endToEndTable(results.batch, options.runs)}\n`);
+      const againstFloor = floorTable(results.batch, options.runs);
+      if (againstFloor) console.log(`${againstFloor}\n`);
       if (!options.skipBig) {
         const { big, bigBatch } = await runBigFileBenchmarks(ctx);
         results.big = big;

@@ -62,6 +62,7 @@ export async function measureCli(cli: MlsoDlCli, work: Workload, concurrency: nu
       wireSource: summary.stats ? 'cli-stats' : 'measured',
       fitsBytes: folder.totalBytes,
       peakRssBytes: run.peakRssBytes,
+      ...(run.cpuSeconds !== undefined ? { cpuSeconds: run.cpuSeconds } : {}),
       peakActiveDownloads: counters.peakActiveDownloads,
       leftovers: folder.leftovers,
     };
@@ -90,6 +91,7 @@ export async function measureBaseline(
       batchSeconds: batchSeconds ?? run.wallSeconds,
       batchSource: batchSeconds === undefined ? 'wall' : 'worker',
       peakRssBytes: run.peakRssBytes,
+      ...(run.cpuSeconds !== undefined ? { cpuSeconds: run.cpuSeconds } : {}),
       peakActiveDownloads: counters.peakActiveDownloads,
     } as const;
     if (baseline.output === 'fits') {

@@ -1,10 +1,12 @@
 // Turns the results into the printed tables, footnotes and target lines. Every column is a median over the
 // runs; rates are computed per run first, then their median taken.
 import { fixed, renderTable } from './text-table';
-import { NODE_FLOOR_LABEL } from './baselines';
+import { NODE_FLOOR_LABEL, SHELL_WAY_LABEL } from './baselines';
 import { median, medianOf, type Sample } from './samples';
 import type { BenchResults, RowResult, ScenarioResult } from './results';
 import { BANDWIDTH_BYTES_PER_SECOND, LATENCY_SECONDS, MIB, TARGETS } from './scenario';
+
+const GIB = 1024 * MIB;
 
 const perSecond = (bytes: number | undefined, seconds: number): number | undefined => (bytes === undefined || seconds <= 0 ? undefined : bytes / MIB / seconds);
 
@@ -119,17 +121,82 @@ const findRow = (scenario: ScenarioResult, label: string, concurrency?: number):
   scenario.rows.find((row) => row.label === label && (concurrency === undefined || row.concurrency === concurrency));
 
 /**
- * Whole-process wall time over aria2c's, per repetition (the two ran in the same round, so drift of the shared
- * machine falls on both), then the median of those ratios.
+ * One field of a row over the same field of another row, per repetition (the two ran in the same round, so drift
+ * of the shared machine falls on both), then the median of those ratios.
  */
-function ratioToAria2c(scenario: ScenarioResult, row: RowResult): number | undefined {
-  const aria2c = findRow(scenario, 'aria2c (baseline)');
-  if (!aria2c) return undefined;
+function ratioTo(
+  scenario: ScenarioResult,
+  row: RowResult,
+  label: string,
+  pick: (sample: Sample) => number | undefined = (x) => x.wallSeconds,
+): number | undefined {
+  const reference = findRow(scenario, label);
+  if (!reference) return undefined;
   const ratios = row.samples.flatMap((sample, run) => {
-    const reference = aria2c.samples[run]?.wallSeconds;
-    return reference ? [sample.wallSeconds / reference] : [];
+    const mine = pick(sample);
+    const theirs = reference.samples[run] && pick(reference.samples[run]);
+    return mine !== undefined && theirs ? [mine / theirs] : [];
   });
   return median(ratios);
+}
+
+const ratioToAria2c = (scenario: ScenarioResult, row: RowResult): number | undefined => ratioTo(scenario, row, 'aria2c (baseline)');
+
+/** CPU seconds (the whole process tree's user + system) per GiB of FITS written. */
+const cpuPerGib = (sample: Sample): number | undefined =>
+  sample.cpuSeconds === undefined || !sample.fitsBytes ? undefined : sample.cpuSeconds / (sample.fitsBytes / GIB);
+
+/** Rows of the comparison with the floor: mlso-dl at concurrency 8, the plain-Node floor and the shell way. */
+const FLOOR_ROWS: readonly { label: string; concurrency?: number; shown: string; short: string }[] = [
+  { label: 'mlso-dl', concurrency: 8, shown: 'mlso-dl files --download --concurrency 8', short: 'mlso-dl c=8' },
+  { label: NODE_FLOOR_LABEL, shown: 'node GET+gunzip+SHA-256+fsync (the floor)', short: 'the Node floor' },
+  { label: SHELL_WAY_LABEL, shown: SHELL_WAY_LABEL, short: 'the shell way' },
+];
+
+/**
+ * The same FITS files delivered three ways, by wall time and by CPU time (user + system of every process each way
+ * ran, which is steadier than wall time on a shared machine): what mlso-dl costs above the least Node can do.
+ */
+export function floorTable(scenario: ScenarioResult, runs: number): string {
+  const rows = FLOOR_ROWS.flatMap(({ label, concurrency, shown }) => {
+    const row = findRow(scenario, label, concurrency);
+    if (!row) return [];
+    const ratio = (other: string, pick?: (sample: Sample) => number | undefined): string => {
+      const value = label === other ? 1 : ratioTo(scenario, row, other, pick);
+      return value === undefined ? '-' : `${value.toFixed(2)}x`;
+    };
+    const cpu = (x: Sample): number | undefined => x.cpuSeconds;
+    return [
+      [
+        shown,
+        fixed(
+          medianOf(row.samples, (x) => x.wallSeconds),
+          2,
+        ),
+        fixed(
+          medianOf(row.samples, (x) => x.batchSeconds),
+          2,
+        ),
+        fixed(medianOf(row.samples, cpu), 2),
+        fixed(medianOf(row.samples, cpuPerGib), 2),
+        ratio(NODE_FLOOR_LABEL),
+        ratio(NODE_FLOOR_LABEL, cpu),
+        ratio(SHELL_WAY_LABEL),
+        ratio(SHELL_WAY_LABEL, cpu),
+      ],
+    ];
+  });
+  if (rows.length === 0) return '';
+  return [
+    `The same FITS files three ways: wall and CPU time of the whole process tree${runs > 1 ? `, median of ${runs} runs` : ''}`,
+    '',
+    renderTable(['run', 'wall s', 'batch s', 'CPU s', 'CPU s/GiB', 'wall x floor', 'CPU x floor', 'wall x shell', 'CPU x shell'], rows),
+    '',
+    'CPU s: user + system seconds of every process the run started (aria2c, each gzip, sha256sum and shell, sync),',
+    "  read from the benchmark's own count of its finished children. CPU s/GiB: per GiB of FITS written.",
+    'batch s: first request to last file; wall s - batch s is start-up, sign-in and listing (mlso-dl) or process start.',
+    'x floor, x shell: medians of the ratios of runs made in the same round.',
+  ].join('\n');
 }
 
 /** The end-to-end row next to the batch table: wall time of the whole process, start-up to exit, against aria2c's. */
@@ -181,6 +248,7 @@ export function targetLines(results: BenchResults): string[] {
       );
     }
   }
+  if (eight && batch) for (const line of floorTargetLines(batch, eight)) lines.push(line);
   const endToEnd = eight && batch && ratioToAria2c(batch, eight);
   if (endToEnd !== undefined) {
     lines.push(
@@ -197,6 +265,29 @@ export function targetLines(results: BenchResults): string[] {
       `mlso-dl peak RSS, highest of all runs: ${(worst / MIB).toFixed(0)} MiB (target < ${TARGETS.peakRssBytes / MIB} MiB): ${verdict(worst < TARGETS.peakRssBytes)}`,
     );
   }
+  return lines;
+}
+
+/** Issue 22 item 6: mlso-dl against the plain-Node floor and the shell way, wall time; CPU time per GiB beside. */
+function floorTargetLines(batch: ScenarioResult, eight: RowResult): string[] {
+  const lines: string[] = [];
+  const judged = [
+    { label: NODE_FLOOR_LABEL, shown: 'the Node floor', target: TARGETS.overNodeFloor },
+    { label: SHELL_WAY_LABEL, shown: 'the shell way (aria2c, gzip -dc + sha256sum, sync)', target: TARGETS.overShellWay },
+  ];
+  for (const { label, shown, target } of judged) {
+    const wall = ratioTo(batch, eight, label);
+    if (wall === undefined) continue;
+    const cpu = ratioTo(batch, eight, label, (x) => x.cpuSeconds);
+    const cpuNote = cpu === undefined ? '' : ` (CPU time ${cpu.toFixed(2)}x)`;
+    lines.push(`mlso-dl c=8 whole process / ${shown}, wall: ${wall.toFixed(2)}x${cpuNote} (target <= ${target.toFixed(2)}x): ${verdict(wall <= target)}`);
+  }
+  const perGib = FLOOR_ROWS.flatMap(({ label, concurrency, short }) => {
+    const row = findRow(batch, label, concurrency);
+    const value = row && medianOf(row.samples, cpuPerGib);
+    return value === undefined ? [] : [`${short} ${value.toFixed(2)}`];
+  });
+  if (perGib.length > 0) lines.push(`CPU seconds per GiB of FITS written: ${perGib.join('; ')}`);
   return lines;
 }
 

@@ -13,6 +13,8 @@ export interface Sample {
   /** Decompressed bytes on disk; undefined for baselines, which keep the gzip bodies. */
   fitsBytes?: number;
   peakRssBytes?: number;
+  /** User plus system CPU seconds of the whole process tree (see TimedRun.cpuSeconds). */
+  cpuSeconds?: number;
   /** From the emulator: the most downloads it was answering at once. */
   peakActiveDownloads?: number;
   leftovers?: string[];

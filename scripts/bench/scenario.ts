@@ -42,5 +42,9 @@ export const TARGETS = {
   batchOverLinkLimitAtEight: 1.3,
   /** Issue 8: the whole mlso-dl process at concurrency 8 against aria2c -j8 on a prepared URL list, wall time. */
   endToEndOverAria2c: 1.1,
+  /** Issue 22 item 6: the whole mlso-dl process at concurrency 8 against the plain-Node floor, wall time. */
+  overNodeFloor: 1.1,
+  /** ...and against aria2c -j8, then gzip -dc and sha256sum of every file on both cores, then sync. */
+  overShellWay: 0.9,
   peakRssBytes: 200 * MIB,
 } as const;
