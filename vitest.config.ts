@@ -71,6 +71,7 @@ const UNIT_FILES = [
   'test/electron/session-vault.test.ts',
   'test/electron/settings-store.test.ts',
   'test/electron/window-bounds.test.ts',
+  'test/emulator/image-geometry.test.ts',
   'test/emulator/stats-recorder.test.ts',
   'test/emulator/synthetic-fits.test.ts',
   'test/emulator/timestamps.test.ts',

@@ -124,7 +124,7 @@ export class Catalog {
   private listedSize(record: FileRecord): number {
     const { filename } = record;
     if (unitHash(filename, 0x512e) < this.options.zeroFilesizeRate) return 0;
-    const ratio = MEASURED_GZIP_RATIO * (0.98 + 0.04 * unitHash(filename, 0x5a1e));
+    const ratio = MEASURED_GZIP_RATIO[record.instrument] * (0.98 + 0.04 * unitHash(filename, 0x5a1e));
     return Math.round(rawFitsSize(record, this.options) * ratio);
   }
 }

@@ -187,7 +187,7 @@ async function serveFile(
     }
   }
 
-  const expected = length ?? Math.round(rawSize * MEASURED_GZIP_RATIO);
+  const expected = length ?? Math.round(rawSize * MEASURED_GZIP_RATIO[record.instrument]);
   const plannedCut: Cut | undefined = cut && { atByte: Math.max(1, Math.floor(expected * cut.share)), action: cut.action };
   // A truncated body must end cleanly, which only a body without Content-Length can.
   if (plannedCut?.action === 'truncate') delete headers['Content-Length'];

@@ -4,6 +4,7 @@
 // named by EXTNAME (see ucomp-files.ts). Generated row by row so an 8192x8192 image never sits in memory.
 import { constants, type ZlibOptions } from 'node:zlib';
 import { hash32 } from './seeded-random';
+import { imageGeometry, type ImageGeometry } from './image-geometry';
 import { LINE_CENTRES, ucompExtensionNames } from './ucomp-files';
 import type { InstrumentId, WaveRegion } from './instruments';
 import type { EmulatorOptions } from './options';
@@ -20,8 +21,12 @@ const HEADER_BYTES = BLOCK;
 const KEPT_MANTISSA_BITS = 16;
 const MANTISSA_MASK = (0xffffffff << (23 - KEPT_MANTISSA_BITS)) >>> 0;
 export const GZIP_OPTIONS: ZlibOptions = Object.freeze({ level: 1, strategy: constants.Z_RLE });
-/** Measured gzip size / raw size of 1024x1024 synthetic files; used for the listed `filesize` estimates. */
-export const MEASURED_GZIP_RATIO = 0.681;
+/**
+ * Measured gzip size / raw size of 1024x1024 synthetic files, per instrument: a UCoMP image's occulter covers more
+ * of it (its plate scale is finer, so the Sun is larger in pixels), and its zeros compress away. Used for the
+ * listed `filesize` estimates.
+ */
+export const MEASURED_GZIP_RATIO: Readonly<Record<InstrumentId, number>> = { kcor: 0.681, ucomp: 0.572 };
 
 export interface FitsSubject {
   instrument: InstrumentId;
@@ -83,7 +88,7 @@ export function fitsHeader(subject: FitsSubject, sizes: ImageSizes): Buffer {
           card('EXTEND', fixed('T'), 'image extensions follow'),
           card('NEXTEND', fixed(String(extensions)), 'number of extensions'),
         ];
-  const cards = [
+  let cards = [
     card('SIMPLE', fixed('T'), 'file does conform to FITS standard'),
     ...layout,
     card('DATE-OBS', quoted(subject.dateObs), '[UT] date/time of the observation'),
@@ -99,13 +104,17 @@ export function fitsHeader(subject: FitsSubject, sizes: ImageSizes): Buffer {
     cards.push(card('WAVEREGN', quoted(subject.waveRegion), '[nm] wave region'));
   }
   if (subject.obsPlan) cards.push(card('OBS_PLAN', quoted(subject.obsPlan), 'observing plan'));
-  if (extensions === 0) cards.push(card('BUNIT', quoted(kcor ? 'B/Bsun' : 'ppm'), 'units of the data'));
+  const geometry = geometryOf(subject, sizes);
+  // The Sun's size and distance describe the observation: a multi-extension file says them once, in the primary
+  // header; each extension gives its own axes.
+  const described = extensions === 0 ? [card('BUNIT', quoted(kcor ? 'B/Bsun' : 'ppm'), 'units of the data'), ...coordinateCards(geometry)] : [];
+  cards = cards.concat(described, sunCards(geometry));
   cards.push('COMMENT Synthetic image made by the MLSO Downloader API emulator, not observed'.padEnd(CARD));
   return headerBlock(cards, subject.filename);
 }
 
 /** The header of an IMAGE extension named `extname`. */
-function extensionHeader(subject: FitsSubject, imageSize: number, extname: string): Buffer {
+function extensionHeader(subject: FitsSubject, imageSize: number, extname: string, geometry: ImageGeometry): Buffer {
   const cards = [
     card('XTENSION', quoted('IMAGE'), 'image extension'),
     ...imageAxes(imageSize),
@@ -114,8 +123,44 @@ function extensionHeader(subject: FitsSubject, imageSize: number, extname: strin
     card('EXTNAME', quoted(extname), 'what this extension holds'),
     card('DATE-OBS', quoted(subject.dateObs), '[UT] date/time of the observation'),
     card('BUNIT', quoted('ppm'), 'units of the data'),
+    ...coordinateCards(geometry),
   ];
   return headerBlock(cards, `${subject.filename}[${extname}]`);
+}
+
+/** The file's pointing and the Sun's size: one per file (every extension of a UCoMP file shares them). */
+function geometryOf(subject: FitsSubject, sizes: ImageSizes): ImageGeometry {
+  const n = imageSizeOf(subject, sizes);
+  return imageGeometry(subject.instrument, subject.dateObs, n, n, subject.filename);
+}
+
+const real = (value: number, digits: number): string => fixed(value.toFixed(digits));
+
+/** The image's world coordinates, as a level 2 file states them (FITS WCS papers I and II). */
+function coordinateCards(geometry: ImageGeometry): string[] {
+  return [
+    card('WCSNAME', quoted('helioprojective-cartesian'), 'world coordinate system name'),
+    card('CTYPE1', quoted('HPLN-TAN'), 'helioprojective longitude, gnomonic'),
+    card('CTYPE2', quoted('HPLT-TAN'), 'helioprojective latitude, gnomonic'),
+    card('CUNIT1', quoted('arcsec'), 'units of CRVAL1 and CDELT1'),
+    card('CUNIT2', quoted('arcsec'), 'units of CRVAL2 and CDELT2'),
+    card('CRPIX1', real(geometry.centreX, 3), '[pixel] x of the Sun centre (1-based)'),
+    card('CRPIX2', real(geometry.centreY, 3), '[pixel] y of the Sun centre (1-based)'),
+    card('CRVAL1', real(0, 3), '[arcsec] Sun centre'),
+    card('CRVAL2', real(0, 3), '[arcsec] Sun centre'),
+    card('CDELT1', real(geometry.arcsecPerPixel, 4), '[arcsec/pixel] plate scale'),
+    card('CDELT2', real(geometry.arcsecPerPixel, 4), '[arcsec/pixel] plate scale'),
+    card('CROTA2', real(geometry.rollDeg, 3), '[deg] rotation from solar north'),
+    card('INST_ROT', real(geometry.rollDeg, 3), '[deg] rotation of the image from solar north'),
+    card('R_SUN', real(geometry.sunRadiusArcsec / geometry.arcsecPerPixel, 3), '[pixel] solar radius'),
+  ];
+}
+
+function sunCards(geometry: ImageGeometry): string[] {
+  return [
+    card('RSUN_OBS', real(geometry.sunRadiusArcsec, 3), '[arcsec] apparent solar radius'),
+    card('DSUN_OBS', fixed(geometry.sunDistanceMetres.toExponential(9).toUpperCase()), '[m] distance from the Sun'),
+  ];
 }
 
 function headerBlock(cards: string[], name: string): Buffer {
@@ -130,15 +175,16 @@ function headerBlock(cards: string[], name: string): Buffer {
 export function* fitsChunks(subject: FitsSubject, sizes: ImageSizes): Generator<Buffer> {
   yield fitsHeader(subject, sizes);
   const n = imageSizeOf(subject, sizes);
+  const geometry = geometryOf(subject, sizes);
   const extensions = extensionNames(subject);
   if (extensions.length === 0) {
-    yield* imageChunks(new CoronaImage(subject, n, subject.filename), n);
+    yield* imageChunks(new CoronaImage(subject, n, subject.filename, geometry), n);
     return;
   }
   for (const extname of extensions) {
-    yield extensionHeader(subject, n, extname);
-    // Seeded by file and extension, so every extension holds its own picture.
-    yield* imageChunks(new CoronaImage(subject, n, `${subject.filename}[${extname}]`), n);
+    yield extensionHeader(subject, n, extname, geometry);
+    // Seeded by file and extension, so every extension holds its own picture (around the file's one Sun).
+    yield* imageChunks(new CoronaImage(subject, n, `${subject.filename}[${extname}]`, geometry), n);
   }
 }
 
@@ -168,7 +214,9 @@ const PRODUCT_SCALE: Record<string, number> = { nrgf: 4e5, diff: 0.05, avg: 0.9,
 /** A coronagraph-like picture: occulted disk, radial falloff with streamers, multiplicative noise. */
 class CoronaImage {
   private state: number;
-  private readonly centre: number;
+  /** The Sun's centre, 0-based (the header's CRPIX less 1). */
+  private readonly centreX: number;
+  private readonly centreY: number;
   private readonly sunRadius: number;
   private readonly occulter2: number;
   private readonly amplitude: number;
@@ -179,11 +227,13 @@ class CoronaImage {
     subject: FitsSubject,
     private readonly n: number,
     seedText: string,
+    geometry: ImageGeometry,
   ) {
     const seed = hash32(seedText);
     this.state = seed || 1;
-    this.centre = (n - 1) / 2;
-    this.sunRadius = n / 6;
+    this.centreX = geometry.centreX - 1;
+    this.centreY = geometry.centreY - 1;
+    this.sunRadius = geometry.sunRadiusArcsec / geometry.arcsecPerPixel;
     this.occulter2 = (1.05 * this.sunRadius) ** 2;
     const kind = Object.keys(PRODUCT_SCALE).find((k) => subject.filename.includes(k));
     this.amplitude = (subject.instrument === 'kcor' ? 1e-6 : 10) * (kind ? (PRODUCT_SCALE[kind] ?? 1) : 1);
@@ -193,11 +243,11 @@ class CoronaImage {
   }
 
   fillRow(y: number, out: Float32Array, offset: number): void {
-    const dy = y - this.centre;
+    const dy = y - this.centreY;
     const scale = this.amplitude * this.sunRadius ** 3;
     let s = this.state;
     for (let x = 0; x < this.n; x++) {
-      const dx = x - this.centre;
+      const dx = x - this.centreX;
       const r2 = dx * dx + dy * dy;
       if (r2 < this.occulter2) {
         out[offset + x] = 0;
