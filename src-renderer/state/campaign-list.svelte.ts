@@ -1,7 +1,14 @@
 // Observing campaigns as the window shows them: the list with its counts (kept current by `campaigns:changed`),
 // each campaign's live sync progress and last verify and export, and what Browse's "Add to campaign" did. The
 // New/Edit form (campaign-form.svelte.ts) and the Import form (campaign-import.svelte.ts) hand what they saved here.
-import type { CampaignExport, CampaignExportFormat, CampaignOverview, CampaignSyncProgress, VerifyReport } from '../../src-shared/campaigns/campaign-types';
+import type {
+  CampaignExport,
+  CampaignExportFormat,
+  CampaignOverview,
+  CampaignSyncProgress,
+  CampaignVerifyProgress,
+  VerifyReport,
+} from '../../src-shared/campaigns/campaign-types';
 import type { FilesQuery } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
@@ -15,6 +22,10 @@ export interface CampaignActivity {
   /** A Sync was pressed and its answer has not come yet. */
   syncRequested: boolean;
   verifying: boolean;
+  /** The last count of files hashed by the verify under way (none until the core's first event). */
+  verifyProgress: Pick<CampaignVerifyProgress, 'done' | 'total'> | null;
+  /** The last verify was cancelled (and recorded nothing). */
+  verifyCancelled: boolean;
   verifyReport: VerifyReport | null;
   exporting: boolean;
   /** The last export saved, for its acknowledgement text. */
@@ -28,6 +39,8 @@ const IDLE: CampaignActivity = {
   progress: null,
   syncRequested: false,
   verifying: false,
+  verifyProgress: null,
+  verifyCancelled: false,
   verifyReport: null,
   exporting: false,
   exported: null,
@@ -59,6 +72,10 @@ export class CampaignListStore {
       this.list.value = campaigns;
     });
     client.on('campaigns:sync-progress', (progress) => this.patch(progress.campaign, { progress }));
+    client.on('campaigns:verify-progress', ({ campaign, done, total }) => {
+      // A late event of a verify that has ended (or was never started here) would leave a count on the card.
+      if (this.activityOf(campaign).verifying) this.patch(campaign, { verifyProgress: { done, total } });
+    });
   }
 
   get campaigns(): CampaignOverview[] {
@@ -89,7 +106,13 @@ export class CampaignListStore {
 
   /** Lists, compares and queues; the counts then move through `campaigns:changed` as the files arrive. */
   async sync(name: string): Promise<ErrorData | null> {
-    this.patch(name, { syncRequested: true, error: null, verifyReport: null, progress: { campaign: name, phase: 'listing', listed: 0 } });
+    this.patch(name, {
+      syncRequested: true,
+      error: null,
+      verifyReport: null,
+      verifyCancelled: false,
+      progress: { campaign: name, phase: 'listing', listed: 0 },
+    });
     const result = await this.client.invoke('campaigns:sync', { name });
     // A cancelled sync is not an error to show: the card simply stops showing progress.
     const failed = !result.ok && result.error.kind !== 'cancelled';
@@ -105,10 +128,18 @@ export class CampaignListStore {
   }
 
   async verify(name: string): Promise<void> {
-    this.patch(name, { verifying: true, error: null, verifyReport: null });
+    this.patch(name, { verifying: true, verifyProgress: null, verifyCancelled: false, error: null, verifyReport: null });
     const result = await this.client.invoke('campaigns:verify', { name });
-    this.patch(name, result.ok ? { verifying: false, verifyReport: result.value } : { verifying: false, error: result.error });
+    const ended = { verifying: false, verifyProgress: null };
+    // A cancelled verify is not an error to show: it ends, and the ledger is as it was.
+    if (result.ok) this.patch(name, { ...ended, verifyReport: result.value });
+    else this.patch(name, result.error.kind === 'cancelled' ? { ...ended, verifyCancelled: true } : { ...ended, error: result.error });
     if (result.ok) await this.load();
+  }
+
+  /** Stops a verify still hashing; the verify's own answer then says it was cancelled. */
+  async cancelVerify(name: string): Promise<void> {
+    await this.client.invoke('campaigns:cancel-verify', { name });
   }
 
   async export(name: string, format: CampaignExportFormat, includeFiles: boolean): Promise<CampaignExport | null> {

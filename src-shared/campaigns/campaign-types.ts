@@ -147,6 +147,13 @@ export interface CampaignExport {
 
 export type CampaignSyncPhase = 'listing' | 'checking' | 'queueing' | 'downloading' | 'done' | 'failed';
 
+/** A verify hashing a campaign's files: how many are hashed of how many (events, at most ten a second, and the last). */
+export interface CampaignVerifyProgress {
+  campaign: string;
+  done: number;
+  total: number;
+}
+
 /** A sync on its way (events, at most a few a second). */
 export interface CampaignSyncProgress {
   campaign: string;

@@ -178,6 +178,7 @@ export const INVOKE_ARGUMENTS = {
   'campaigns:sync': campaign,
   'campaigns:cancel-sync': campaign,
   'campaigns:verify': campaign,
+  'campaigns:cancel-verify': campaign,
   'campaigns:export': z.strictObject({ name: name(), format: z.enum(CAMPAIGN_EXPORT_FORMATS), includeFiles: z.boolean().optional() }),
   'campaigns:import': z.strictObject({ text: document(), folder: path().optional(), name: name().optional() }),
 } satisfies Record<InvokeChannel, z.ZodType>;

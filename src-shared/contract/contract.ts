@@ -11,6 +11,7 @@ import type {
   CampaignExportFormat,
   CampaignOverview,
   CampaignSyncProgress,
+  CampaignVerifyProgress,
   SyncReport,
   VerifyReport,
 } from '../campaigns/campaign-types';
@@ -160,6 +161,8 @@ interface InvokeChannels {
   'campaigns:cancel-sync': { args: { name: string }; result: boolean };
   /** Recomputes the SHA-256 of every file on disk against the ledger; the next sync fetches what it found missing or changed. */
   'campaigns:verify': { args: { name: string }; result: VerifyReport };
+  /** Stops a verify still hashing; nothing it found is recorded (as Ctrl-C on the command line). False when none was running. */
+  'campaigns:cancel-verify': { args: { name: string }; result: boolean };
   /** The manifest (CSV or JSON) or the campaign file to share (queries, layout and, with includeFiles, the file list). */
   'campaigns:export': { args: { name: string; format: CampaignExportFormat; includeFiles?: boolean }; result: CampaignExport };
   /** Takes a shared campaign file's text; `folder` and `name` override its own. */
@@ -176,6 +179,7 @@ export interface EventChannels {
   /** A campaign was added, changed, synced or removed, or its files moved on (throttled to a few a second). */
   'campaigns:changed': CampaignOverview[];
   'campaigns:sync-progress': CampaignSyncProgress;
+  'campaigns:verify-progress': CampaignVerifyProgress;
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -226,6 +230,7 @@ const INVOKE_CHANNEL_SET = {
   'campaigns:sync': true,
   'campaigns:cancel-sync': true,
   'campaigns:verify': true,
+  'campaigns:cancel-verify': true,
   'campaigns:export': true,
   'campaigns:import': true,
 } satisfies Record<InvokeChannel, true>;
@@ -238,6 +243,7 @@ const EVENT_CHANNEL_SET = {
   'settings:changed': true,
   'campaigns:changed': true,
   'campaigns:sync-progress': true,
+  'campaigns:verify-progress': true,
 } satisfies Record<EventChannel, true>;
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE_CHANNEL_SET) as InvokeChannel[];

@@ -537,6 +537,10 @@ interface FakeCampaignState {
   syncing: boolean;
   /** Cancel was asked while the sync waited at its gate. */
   cancelRequested: boolean;
+  /** A verify waits at its gate (verifyGate). */
+  verifying: boolean;
+  /** Cancel was asked while the verify waited at its gate. */
+  verifyCancelRequested: boolean;
   lastSync: SyncReport | null;
 }
 
@@ -565,6 +569,8 @@ export class FakeCampaigns {
   verifyProblems: VerifyReport['problems'] = [];
   /** A sync waits on this after its first progress event, so a test can look at the screen mid-sync. */
   syncGate: Promise<void> = Promise.resolve();
+  /** A verify waits on this before it reports, so a test can show its progress and press Cancel. */
+  verifyGate: Promise<void> = Promise.resolve();
 
   constructor(private readonly fake: FakeContract) {}
 
@@ -744,8 +750,22 @@ export class FakeCampaigns {
         state.cancelRequested = true;
         return true;
       },
-      'campaigns:verify': ({ name }) => {
+      'campaigns:cancel-verify': ({ name }) => {
         const state = this.get(name);
+        if (!state.verifying) return false;
+        state.verifyCancelRequested = true;
+        return true;
+      },
+      'campaigns:verify': async ({ name }) => {
+        const state = this.get(name);
+        state.verifying = true;
+        await this.verifyGate;
+        state.verifying = false;
+        if (state.verifyCancelRequested) {
+          // As the core does: a cancelled verify records nothing.
+          state.verifyCancelRequested = false;
+          throw new FakeFailure({ kind: 'cancelled', message: 'The verify was cancelled.' });
+        }
         const count = (problem: VerifyProblem): number => this.verifyProblems.filter((item) => item.problem === problem).length;
         // As the core does: what verify finds is recorded (a file gone is missing, a changed one changed), and the
         // report's counts are the campaign's.
@@ -812,6 +832,8 @@ export class FakeCampaigns {
       fetched: new Set(),
       syncing: false,
       cancelRequested: false,
+      verifying: false,
+      verifyCancelRequested: false,
       lastSync: null,
     };
   }

@@ -3,13 +3,14 @@
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
 import { standingOf } from '../../../src-shared/campaigns/file-standing';
+import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignChannel, ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { AutoSync } from '../campaigns/auto-sync';
 import type { CampaignService } from '../campaigns/campaign-service';
 import type { DownloadEngine } from '../downloads/download-engine';
 import { SignInRequiredError } from '../downloads/session-keeper';
-import { InvalidInputError, toErrorData } from '../errors';
+import { CancelledError, InvalidInputError, toErrorData } from '../errors';
 import type { SettingsKeeper } from './settings-keeper';
 
 export interface CampaignDeps {
@@ -22,6 +23,8 @@ export interface CampaignDeps {
 
 /** The window hears of campaign counts moving at most this often while their files download. */
 const ANNOUNCE_EVERY_MS = 1000;
+/** A verify's count of files hashed is told at most this often (the last count at once). */
+const VERIFY_PROGRESS_EVERY_MS = 100;
 
 export class AppCampaigns {
   readonly autoSync: AutoSync;
@@ -31,6 +34,8 @@ export class AppCampaigns {
    * campaign-name.ts compares names, and no two campaigns share an id.
    */
   private readonly running = new Map<number, AbortController>();
+  /** The verifies hashing now, by campaign id, so Cancel can stop one. */
+  private readonly verifying = new Map<number, AbortController>();
 
   constructor(private readonly deps: CampaignDeps) {
     this.autoSync = new AutoSync({
@@ -80,10 +85,13 @@ export class AppCampaigns {
         controller?.abort();
         return controller !== undefined;
       },
-      'campaigns:verify': async ({ name }) => {
-        const report = await service.verify(name);
-        this.announce();
-        return report;
+      'campaigns:verify': ({ name }) => this.verify(name),
+      'campaigns:cancel-verify': ({ name }) => {
+        const campaign = service.store.find(name);
+        const controller = campaign && this.verifying.get(campaign.id);
+        // The hashing workers stop at once, and verify records nothing: the ledger stays as it was.
+        controller?.abort(new CancelledError('The verify'));
+        return controller !== undefined;
       },
       'campaigns:export': ({ name, format, includeFiles }) => service.exportAs(name, format, { includeFiles: includeFiles === true }),
       'campaigns:import': ({ text, folder, name }) => {
@@ -100,6 +108,7 @@ export class AppCampaigns {
 
   async close(): Promise<void> {
     for (const controller of this.running.values()) controller.abort();
+    for (const controller of this.verifying.values()) controller.abort(new CancelledError('The verify'));
     clearTimeout(this.announceTimer);
     await this.autoSync.stop();
   }
@@ -135,6 +144,23 @@ export class AppCampaigns {
     }
   }
 
+  /** Hashes every file of a campaign on all cores, telling the window how many are done; Cancel stops it. */
+  private async verify(name: string): Promise<VerifyReport> {
+    const { service, emit } = this.deps;
+    const { id: key, name: campaign } = service.store.require(name);
+    if (this.verifying.has(key)) throw new InvalidInputError(`"${campaign}" is already being verified.`);
+    const controller = new AbortController();
+    this.verifying.set(key, controller);
+    const progress = pacedCounts((done, total) => emit('campaigns:verify-progress', { campaign, done, total }), VERIFY_PROGRESS_EVERY_MS);
+    try {
+      return await service.verify(name, { signal: controller.signal, onHashed: progress.tell });
+    } finally {
+      progress.stop();
+      this.verifying.delete(key);
+      this.announce();
+    }
+  }
+
   /** Downloads moved: campaigns holding those files have new counts (told at most once a second). */
   private onProgress(update: ProgressUpdate): void {
     if (this.announceTimer) return;
@@ -150,4 +176,31 @@ export class AppCampaigns {
   private announce(): void {
     this.deps.emit('campaigns:changed', this.deps.service.overviews());
   }
+}
+
+/**
+ * Counts told at most once every `everyMs`: the first and the last (done = total) at once, the latest of those between
+ * when the time comes, so a file that takes long to hash leaves the count it reached on screen, not an older one.
+ */
+function pacedCounts(tell: (done: number, total: number) => void, everyMs: number): { tell: (done: number, total: number) => void; stop(): void } {
+  let toldAt = -Infinity;
+  let timer: NodeJS.Timeout | undefined;
+  let latest: [number, number] | undefined;
+  const flush = (): void => {
+    timer = undefined;
+    if (!latest) return;
+    toldAt = performance.now();
+    tell(...latest);
+    latest = undefined;
+  };
+  return {
+    tell: (done, total) => {
+      latest = [done, total];
+      if (done === total || performance.now() - toldAt >= everyMs) {
+        clearTimeout(timer);
+        flush();
+      } else timer ??= setTimeout(flush, everyMs - (performance.now() - toldAt));
+    },
+    stop: () => clearTimeout(timer),
+  };
 }

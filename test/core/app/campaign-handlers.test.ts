@@ -1,7 +1,7 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CampaignOverview, CampaignSyncProgress } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignOverview, CampaignSyncProgress, CampaignVerifyProgress } from '../../../src-shared/campaigns/campaign-types';
 import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { isDue } from '../../../src-main/core/campaigns/auto-sync';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
@@ -123,6 +123,36 @@ describe('campaigns behind the contract', () => {
     expect((await h.core.handlers['campaigns:list']()).map((c) => c.name)).toEqual(['season copy']);
     // Its files stay on disk.
     expect((await readdir(path.join(h.downloadFolder, 'season'))).length).toBe(report.total.listed);
+  });
+
+  it('verifies with progress events, and Cancel stops the hashing and leaves the ledger as it was', async () => {
+    const h = await harness();
+    await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+    await h.core.handlers['campaigns:create']({ name: 'season', queries: [QUERY] });
+    const report = await h.core.handlers['campaigns:sync']({ name: 'season' });
+    const list = async () => (await h.core.handlers['campaigns:list']())[0]!;
+    await waitFor(async () => (await list()).counts.onDisk === report.total.listed, 'every file on disk');
+    const files = await h.core.handlers['campaigns:files']({ name: 'season' });
+    const folder = path.join(h.downloadFolder, 'season');
+    // A file gone, and the last one grown into a sparse 256 GiB: minutes of hashing, and no disk space.
+    await rm(path.join(folder, files[0]!.relativePath));
+    await truncate(path.join(folder, files.at(-1)!.relativePath), 256 * 1024 ** 3);
+    const before = await list();
+
+    const verifying = invokeHandler(h.core.handlers, 'campaigns:verify', { name: 'season' });
+    const progress = () => h.events.filter((e) => e.event === 'campaigns:verify-progress').map((e) => e.payload as CampaignVerifyProgress);
+    await waitFor(() => progress().length > 0, 'a verify-progress event');
+    expect(await h.core.handlers['campaigns:cancel-verify']({ name: 'SEASON' })).toBe(true);
+    expect(await verifying).toMatchObject({ ok: false, error: { kind: 'cancelled', message: 'The verify was cancelled.' } });
+    expect(progress().at(-1)).toMatchObject({ campaign: 'season', total: files.length });
+    expect(progress().at(-1)!.done).toBeLessThan(files.length);
+    // Nothing recorded: the file gone is not counted missing, nor the grown one changed, until a verify finishes.
+    expect((await list()).counts).toEqual(before.counts);
+    expect(await h.core.handlers['campaigns:cancel-verify']({ name: 'season' })).toBe(false);
+
+    await rm(path.join(folder, files.at(-1)!.relativePath));
+    expect(await h.core.handlers['campaigns:verify']({ name: 'season' })).toMatchObject({ missing: 2, onDisk: files.length - 2 });
+    expect(progress().at(-1)).toEqual({ campaign: 'season', done: files.length, total: files.length });
   });
 
   it("gives each file the standing the campaign's counts use: one that differs from the shared list is apart", async () => {

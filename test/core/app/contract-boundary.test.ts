@@ -156,6 +156,7 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
   'campaigns:sync': campaign,
   'campaigns:cancel-sync': campaign,
   'campaigns:verify': campaign,
+  'campaigns:cancel-verify': campaign,
   'campaigns:export': {
     valid: { name: 'Eclipse', format: 'campaign', includeFiles: true },
     optional: ['includeFiles'],
