@@ -1,6 +1,6 @@
 // Verify through the built mlso-dl: the files are hashed by worker threads of the bundle, and `--quick` trusts the
 // files whose size and modification time are those a verify found intact, yet finds a changed file and a missing one.
-import { mkdir, readdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../src-main/emulator';
@@ -9,6 +9,7 @@ import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
 import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { openStateFile } from '../core/state/state-file';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
+import { waitFor } from '../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 32 });
 afterEach(stopBuiltCli);
@@ -53,7 +54,7 @@ describe('campaign verify, out of process', () => {
     expect(JSON.parse(full.stdout)).toMatchObject(expected);
   });
 
-  it('stopped with Ctrl-C while hashing, exits 130 at once and records nothing', { timeout: 60_000 }, async () => {
+  it('stopped with Ctrl-C while hashing, exits 130 having read a small part of the files, and records nothing', { timeout: 60_000 }, async () => {
     // Four sparse files of 4 GiB: seconds of hashing on any machine, and no disk space.
     const state = await temporaryFolder();
     const folder = path.join(await temporaryFolder(), 'big');
@@ -89,11 +90,23 @@ describe('campaign verify, out of process', () => {
     ledger.close();
 
     const run = startBuiltCli(['campaign', 'verify', 'big', '--json', '--state-dir', state]);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const stoppedAt = Date.now();
+    // What the process has read from files, workers included (rchar of /proc/PID/io), sampled until it is gone.
+    let bytesRead = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const io = await readFile(`/proc/${run.child.pid!}/io`, 'utf8').catch(() => '');
+        bytesRead = Math.max(bytesRead, Number(/^rchar: (\d+)$/m.exec(io)?.[1] ?? 0));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    await waitFor(() => bytesRead > 256 * 1024 ** 2, 'hashing to be under way');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
-    expect(Date.now() - stoppedAt).toBeLessThan(2000);
+    sampling = false;
+    await sampler;
+    // Stopped, not finished: a verify that hashed on after Ctrl-C would have read all 16 GiB before it ended.
+    expect(bytesRead).toBeLessThan((records.length * size) / 2);
     expect(run.stdout()).toBe('');
     const after = openStateFile(path.join(state, LEDGER_FILE));
     expect(after.ledger.list().map((job) => job.state)).toEqual(['done', 'done', 'done', 'done']);
