@@ -38,7 +38,11 @@ export async function peekStream(stream: Readable, size: number): Promise<{ head
   let length = 0;
   let ended = stream.readableEnded;
   while (length < size && !ended) {
-    const chunk = stream.read() as Buffer | null;
+    // Only the bytes still missing, when they are in the buffer: read() whole would concatenate everything that
+    // arrived (up to a megabyte of socket reads) into a new buffer, only to put it back. Taking part of a chunk
+    // is a view of it. With nothing buffered, read() asks the source for more.
+    const buffered = stream.readableLength;
+    const chunk = (buffered > 0 ? stream.read(Math.min(size - length, buffered)) : stream.read()) as Buffer | null;
     if (chunk !== null) {
       chunks.push(chunk);
       length += chunk.length;
@@ -46,10 +50,11 @@ export async function peekStream(stream: Readable, size: number): Promise<{ head
     }
     ended = await nextReadable(stream);
   }
-  const head = Buffer.concat(chunks);
+  const taken = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const head = taken.subarray(0, size);
   // A stream that has emitted 'end' cannot take bytes back; a short body is replayed from memory instead.
-  if (ended) return { head, stream: Readable.from(head.length > 0 ? [head] : []) };
-  if (head.length > 0) stream.unshift(head);
+  if (ended) return { head, stream: Readable.from(taken.length > 0 ? [taken] : []) };
+  if (taken.length > 0) stream.unshift(taken);
   return { head, stream };
 }
 

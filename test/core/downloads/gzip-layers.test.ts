@@ -117,3 +117,25 @@ describe('a download served with gzip layers', () => {
     expect(result).toMatchObject({ bytesReceived: body.length, bytesWritten: fits.length });
   });
 });
+
+// Issue 22 item 6: looking at a body's first bytes must not copy what arrived with them. A socket delivers up to a
+// megabyte before the first look; read whole, it was concatenated into a new buffer and put back, for every file.
+describe('the first bytes of a body, looked at without copying the rest', () => {
+  it('takes only the bytes it looks for and gives back the rest of what arrived as it came', async () => {
+    const first = Buffer.alloc(1024 * 1024, 1);
+    const second = Buffer.alloc(64 * 1024, 2);
+    const body = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
+    body.write(first);
+    body.write(second);
+    body.end();
+    const peeked = await peekStream(body, 2);
+    expect(peeked.head.length).toBe(2);
+    // Read as pipe() and pipeline() read it, chunk by chunk ('data'), not read() whole, which would concatenate.
+    const pieces: Buffer[] = [];
+    peeked.stream.on('data', (piece: Buffer) => pieces.push(piece));
+    await new Promise((resolve) => peeked.stream.once('end', resolve));
+    expect(Buffer.concat(pieces).equals(Buffer.concat([first, second]))).toBe(true);
+    // The megabyte after the head is the buffer that arrived, not a copy of it.
+    expect(pieces.some((piece) => piece.buffer === first.buffer && piece.length >= first.length - 2)).toBe(true);
+  });
+});
