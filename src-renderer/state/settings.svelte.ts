@@ -19,6 +19,7 @@ export interface SettingsDraft {
   clientName: string;
   rememberSession: boolean;
   allowOtherHosts: boolean;
+  linkReused: boolean;
   listingTimeoutMinutes: number | null;
   maxListingMegabytes: number | null;
 }
@@ -34,6 +35,7 @@ const DRAFT_KEYS = [
   'clientName',
   'rememberSession',
   'allowOtherHosts',
+  'linkReused',
   'listingTimeoutMinutes',
   'maxListingMegabytes',
 ] as const satisfies readonly (keyof SettingsDraft & keyof Settings)[];
