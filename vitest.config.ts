@@ -51,6 +51,8 @@ const UNIT_FILES = [
   'test/core/downloads/estimate-seconds-left.test.ts',
   'test/core/downloads/job-view-ends.test.ts',
   'test/core/downloads/existing-files.test.ts',
+  'test/core/downloads/taken-names.test.ts',
+  'test/core/downloads/temporary-name-bytes.test.ts',
   'test/core/downloads/failure-decision.test.ts',
   'test/core/downloads/file-sink.test.ts',
   'test/core/downloads/fits-completeness.test.ts',

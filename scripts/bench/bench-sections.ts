@@ -1,6 +1,9 @@
 // The benchmark's sections in the order they run (see bench-section.ts): one import and one line each.
 import { section, type BenchSection } from './bench-section';
 import { runVerifyBenchmark, verifyTable, verifyTargetLines } from './verify-benchmark';
+import { reuseTable, reuseTargetLines, runReuseBenchmark } from './reuse-benchmark';
+import { enqueueMillionTable, enqueueMillionTargetLines, runEnqueueMillion } from './enqueue-million-benchmark';
+import { campaignMillionTable, campaignMillionTargetLines, runCampaignMillion } from './campaign-million-benchmark';
 
 export const BENCH_SECTIONS: readonly BenchSection[] = [
   section({
@@ -9,5 +12,26 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
     run: runVerifyBenchmark,
     table: verifyTable,
     targetLines: verifyTargetLines,
+  }),
+  section({
+    name: 'enqueue-million',
+    describe: '1,027,686 listed entries into a paused queue: files --download with and without progress, and the app core',
+    run: runEnqueueMillion,
+    table: enqueueMillionTable,
+    targetLines: enqueueMillionTargetLines,
+  }),
+  section({
+    name: 'campaign-million',
+    describe: 'a 1,000,000-file campaign: first sync (the enqueue), a second with nothing new, one after a new day',
+    run: runCampaignMillion,
+    table: campaignMillionTable,
+    targetLines: campaignMillionTargetLines,
+  }),
+  section({
+    name: 'reuse',
+    describe: '1,000 files downloaded into one folder, beside the same 1,000 reused into another by copy and by --link',
+    run: runReuseBenchmark,
+    table: reuseTable,
+    targetLines: reuseTargetLines,
   }),
 ];

@@ -14,6 +14,7 @@ import { exists, keepBothName, type ExistingFilePolicy } from './existing-files'
 import { isCompleteFitsFile } from './fits-completeness';
 import { pathLengthProblem } from './path-limits';
 import { forEachAtOnce, ReuseFinder, type ReuseBy } from './reuse-finder';
+import { TakenNames } from './taken-names';
 
 export interface EnqueueResult {
   /** Jobs that will run (new, or resumed from an earlier run). */
@@ -61,6 +62,12 @@ interface Candidate {
   known: Job | undefined;
 }
 
+/**
+ * The scheme and server of an absolute web address, with the slash that starts its path: what the client's address
+ * check reads of it. No user part ("@"), no backslash (a slash to a web address), nothing before the scheme.
+ */
+const SERVER_PART = /^https?:\/\/[^/?#\\@]*\//i;
+
 interface Plan {
   entry: FileEntry;
   folder: string;
@@ -72,10 +79,10 @@ interface Plan {
 
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
 interface PieceOutcome extends EnqueueResult {
-  /** The piece's names, with the folder each was placed in (undefined when refused before it had one). */
-  names: Map<string, string | undefined>;
-  /** The piece's accepted names, case-folded, as added to ListingIntake.foldedNames: taken out again if the piece fails. */
-  folded: { folder: string; folded: string }[];
+  /** The piece's names, each with its Placed code (the folder it was placed in, and whether it was accepted). */
+  names: Map<string, Placed>;
+  /** Keys the piece added to ListingIntake.oddlyCased: taken out again if the piece fails. */
+  oddlyCased: string[];
   plans: Plan[];
   /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
   adopted: number[];
@@ -87,13 +94,20 @@ const DISK_CHECKS_AT_ONCE = 16;
 export class ListingIntake {
   /** Everything taken so far, over all pieces. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [], reused: [] };
-  /** Names taken so far, with the folder each went into. */
-  private readonly seen = new Map<string, string | undefined>();
+  /** Names taken so far, each with its Placed code: kept compact, a listing can hold a million. */
+  private readonly seen = new TakenNames();
+  /** The folders of Placed codes, by number, and their numbers. */
+  private readonly folders: string[] = [];
+  private readonly folderNumbers = new Map<string, number>();
   /**
-   * Accepted names by folder and case-folded name: "A.fts" and "a.fts" are one file on a case-insensitive disk
-   * (macOS's and Windows' default), where the second would overwrite the first and the ledger would count two.
+   * Accepted names whose case-folded form (see `fold`) differs from them, by `folderKey`: the first taken for each.
+   * "A.fts" and "a.fts" are one file on a case-insensitive disk (macOS's and Windows' default), where the second
+   * would overwrite the first and the ledger would count two. A name that is its own folded form needs no entry
+   * here: `seen` finds it (see sameButCase), and listings are nearly all such names.
    */
-  private readonly foldedNames = new FoldedNames();
+  private readonly oddlyCased = new Map<string, string>();
+  /** Beginnings of addresses (scheme and server, up to the path: SERVER_PART) whose files may be fetched. */
+  private readonly serversFine = new Set<string>();
   /** Sub-folders of the layout already made (or found). */
   private readonly madeFolders = new Set<string>();
   private plannedBytes = 0;
@@ -123,7 +137,7 @@ export class ListingIntake {
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: new Map(), folded: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [], reused: [] };
+    const piece: PieceOutcome = { names: new Map(), oddlyCased: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [], reused: [] };
     let queued: QueuedJob[];
     try {
       const candidates = this.candidates(entries, piece);
@@ -133,10 +147,10 @@ export class ListingIntake {
       await this.reuse(piece.plans);
       queued = this.commit(piece);
     } catch (error) {
-      for (const { folder, folded } of piece.folded) this.foldedNames.remove(folder, folded);
+      for (const key of piece.oddlyCased) this.oddlyCased.delete(key);
       throw error;
     }
-    for (const [name, folder] of piece.names) this.seen.set(name, folder);
+    for (const [name, placed] of piece.names) this.seen.set(name, placed);
     for (const id of piece.queued) this.result.queued.push(id);
     for (const job of queued) this.result.queued.push(job.id);
     for (const skip of piece.skipped) this.result.skipped.push(skip);
@@ -147,20 +161,21 @@ export class ListingIntake {
 
   /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
   private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
-    const named: { entry: FileEntry; folder: string; targetPath: string }[] = [];
+    const named: Candidate[] = [];
     for (const entry of entries) {
-      if (this.seen.has(entry.filename) || piece.names.has(entry.filename)) {
-        const elsewhere = this.placedElsewhere(entry, this.seen.has(entry.filename) ? this.seen.get(entry.filename) : piece.names.get(entry.filename));
+      const taken = piece.names.get(entry.filename) ?? this.seen.get(entry.filename);
+      if (taken !== undefined) {
+        const elsewhere = this.placedElsewhere(entry, taken === NO_FOLDER ? undefined : this.folders[taken >> 1]);
         if (elsewhere) piece.rejected.push({ filename: entry.filename, reason: elsewhere });
         continue;
       }
-      piece.names.set(entry.filename, undefined);
+      piece.names.set(entry.filename, NO_FOLDER);
       const safe = checkSafeFilename(entry.filename);
       if (!safe.ok) {
         piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
         continue;
       }
-      const addressProblem = this.host.addressProblem(entry.url);
+      const addressProblem = this.addressProblem(entry.url);
       if (addressProblem !== undefined) {
         piece.rejected.push({ filename: entry.filename, reason: addressProblem });
         continue;
@@ -170,7 +185,8 @@ export class ListingIntake {
         piece.rejected.push({ filename: entry.filename, reason: 'its place in the folder layout would be outside the folder' });
         continue;
       }
-      piece.names.set(entry.filename, folder);
+      const folderNumber = this.folderNumber(folder);
+      piece.names.set(entry.filename, folderNumber << 1);
       const targetPath = path.join(folder, entry.filename);
       const tooLong = pathLengthProblem(targetPath);
       if (tooLong !== undefined) {
@@ -178,7 +194,7 @@ export class ListingIntake {
         continue;
       }
       const folded = fold(entry.filename);
-      const sameButCase = this.foldedNames.get(folder, folded);
+      const sameButCase = this.sameButCase(entry.filename, folded, folderNumber, piece);
       if (sameButCase !== undefined) {
         piece.rejected.push({
           filename: entry.filename,
@@ -186,12 +202,49 @@ export class ListingIntake {
         });
         continue;
       }
-      this.foldedNames.add(folder, folded, entry.filename);
-      piece.folded.push({ folder, folded });
-      named.push({ entry, folder, targetPath });
+      piece.names.set(entry.filename, (folderNumber << 1) | ACCEPTED);
+      if (folded !== entry.filename) {
+        const key = folderKey(folderNumber, folded);
+        this.oddlyCased.set(key, entry.filename);
+        piece.oddlyCased.push(key);
+      }
+      named.push({ entry, folder, targetPath, known: undefined });
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
-    return named.map((candidate) => ({ ...candidate, known: known.get(candidate.targetPath) }));
+    if (known.size > 0) for (const candidate of named) candidate.known = known.get(candidate.targetPath);
+    return named;
+  }
+
+  /**
+   * Why the listed address would not be fetched, or undefined. The answer depends only on the scheme and the server,
+   * so a server once found fine is not asked about again (parsing a million addresses took seconds); refusals,
+   * whose reasons name the whole address, are asked each time.
+   */
+  private addressProblem(url: string): string | undefined {
+    const server = SERVER_PART.exec(url)?.[0];
+    if (server !== undefined && this.serversFine.has(server)) return undefined;
+    const problem = this.host.addressProblem(url);
+    if (problem === undefined && server !== undefined) this.serversFine.add(server);
+    return problem;
+  }
+
+  /**
+   * The name accepted earlier into the same folder that differs from `name` only in letter case, if any: the
+   * folded form itself (an accepted name of `seen`), or a name of `oddlyCased`. Only one of them can be there:
+   * whichever came first refused the other.
+   */
+  private sameButCase(name: string, folded: string, folderNumber: number, piece: PieceOutcome): string | undefined {
+    if (folded !== name && (piece.names.get(folded) ?? this.seen.get(folded)) === ((folderNumber << 1) | ACCEPTED)) return folded;
+    return this.oddlyCased.get(folderKey(folderNumber, folded));
+  }
+
+  private folderNumber(folder: string): number {
+    let number = this.folderNumbers.get(folder);
+    if (number === undefined) {
+      number = this.folders.push(folder) - 1;
+      this.folderNumbers.set(folder, number);
+    }
+    return number;
   }
 
   /** What the disk says, asked only about names that may be in the folder (usually none of a new listing's). */
@@ -236,7 +289,7 @@ export class ListingIntake {
           targetPath = path.join(candidate.folder, localName);
         }
       }
-      promised.add(targetPath);
+      if (this.policy === 'keep-both') promised.add(targetPath);
       piece.plans.push({ entry, folder: candidate.folder, targetPath, ...(known ? { resume: known } : {}) });
     }
   }
@@ -265,14 +318,15 @@ export class ListingIntake {
           reused.push({ plan, source: reusedFrom });
         } else if (resume) {
           ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
-          resumed.push({ ...pickQueued(resume), expectedSize: entry.filesize });
+          resumed.push(queuedJobOf(resume, resume.id, entry.filesize));
         } else {
           fresh.push(newJobOf(plan, batchId));
         }
       }
       const ids = ledger.insertMany(fresh);
       this.commitReused(reused, piece);
-      return [...resumed, ...fresh.map((job, index) => pickQueued({ ...job, id: ids[index]! }))];
+      for (const [index, job] of fresh.entries()) resumed.push(queuedJobOf(job, ids[index]!, job.expectedSize));
+      return resumed;
     });
   }
 
@@ -342,6 +396,15 @@ interface DiskFacts {
   completeInFolder: boolean;
 }
 
+/**
+ * What the intake remembers of a name it was given: NO_FOLDER when it was refused before it had a place, otherwise
+ * the number of the folder it was placed in, shifted left once, with ACCEPTED set when it was taken (not refused).
+ */
+type Placed = number;
+const NO_FOLDER: Placed = -1;
+const ACCEPTED = 1;
+const folderKey = (folderNumber: number, folded: string): string => `${folderNumber}/${folded}`;
+
 const NOT_ON_DISK: DiskFacts = { finishedStillThere: false, completeInFolder: false };
 
 async function diskFactsOf(targetPath: string, known: Job | undefined): Promise<DiskFacts> {
@@ -374,28 +437,6 @@ class FolderNames {
   }
 }
 
-/** Listed names by folder and case-folded name (see `fold`): the first name taken for each. */
-class FoldedNames {
-  private readonly byFolder = new Map<string, Map<string, string>>();
-
-  get(folder: string, folded: string): string | undefined {
-    return this.byFolder.get(folder)?.get(folded);
-  }
-
-  add(folder: string, folded: string, name: string): void {
-    let names = this.byFolder.get(folder);
-    if (!names) {
-      names = new Map();
-      this.byFolder.set(folder, names);
-    }
-    names.set(folded, name);
-  }
-
-  remove(folder: string, folded: string): void {
-    this.byFolder.get(folder)?.delete(folded);
-  }
-}
-
 /** FolderNames of each folder a listing goes into, read when first needed. */
 class FolderNamesByFolder {
   private readonly byFolder = new Map<string, Promise<FolderNames>>();
@@ -423,15 +464,15 @@ const newJobOf = ({ entry, folder, targetPath }: Plan, batchId: string | null): 
   batchId,
 });
 
-const pickQueued = (job: QueuedJob): QueuedJob => ({
-  id: job.id,
+const queuedJobOf = (job: Omit<QueuedJob, 'id' | 'expectedSize'>, id: number, expectedSize: number): QueuedJob => ({
+  id,
   filename: job.filename,
   folder: job.folder,
   targetPath: job.targetPath,
   instrument: job.instrument,
   product: job.product,
   dateObs: job.dateObs,
-  expectedSize: job.expectedSize,
+  expectedSize,
 });
 
 const fold = (name: string): string => name.normalize('NFC').toLowerCase();

@@ -9,6 +9,12 @@ import type { QueuedJob } from './listing-intake';
 import type { RunTally } from './run-tally';
 import { SpeedMeter } from './speed-meter';
 
+/**
+ * The most newly queued jobs one update describes: a listing of a million files is queued faster than any front end
+ * could take its views, so the rest follow in later updates (read back from the ledger then), a bounded number each.
+ */
+export const MAX_NEW_VIEWS = 1_000;
+
 /** A transfer in flight as the board reads it. */
 export interface TransferCounters {
   bytesReceived: number;
@@ -29,8 +35,10 @@ export interface ProgressBoardSource {
 
 export class ProgressBoard {
   private readonly changed = new Set<number>();
-  /** Jobs queued since the last update and not changed since: their views need no reading back. */
+  /** Jobs queued since the last update and not changed since: their views need no reading back. At most MAX_NEW_VIEWS. */
   private readonly newlyQueued = new Map<number, QueuedJob>();
+  /** Newly queued jobs beyond those, not described yet: later updates read them back from the ledger. */
+  private readonly backlog = new IdRuns();
   private readonly speed = new SpeedMeter();
   private bytesReceived = 0;
   private bytesWritten = 0;
@@ -50,7 +58,10 @@ export class ProgressBoard {
   }
 
   queued(jobs: readonly QueuedJob[]): void {
-    for (const job of jobs) this.newlyQueued.set(job.id, job);
+    for (const job of jobs) {
+      if (this.newlyQueued.size < MAX_NEW_VIEWS && this.backlog.isEmpty()) this.newlyQueued.set(job.id, job);
+      else this.backlog.add(job.id);
+    }
   }
 
   /** Bytes a transfer moved since its last report. */
@@ -62,13 +73,14 @@ export class ProgressBoard {
 
   /** Something happened since the last update (a transfer in flight always has news). */
   hasNews(): boolean {
-    return this.changed.size > 0 || this.newlyQueued.size > 0 || this.source.running.size > 0 || this.owed;
+    return this.changed.size > 0 || this.newlyQueued.size > 0 || !this.backlog.isEmpty() || this.source.running.size > 0 || this.owed;
   }
 
   /** Forgets what gathered, for when nobody listens (a command-line run with --json): no views are built for no one. */
   discard(): void {
     this.changed.clear();
     this.newlyQueued.clear();
+    this.backlog.clear();
     this.owed = false;
   }
 
@@ -79,6 +91,11 @@ export class ProgressBoard {
     // and those untouched since are described from what the intake queued.
     const jobs = this.source.ledger.getMany([...this.changed]).map((job) => this.view(job));
     for (const [id, queued] of this.newlyQueued) if (!this.changed.has(id)) jobs.push(queuedView(queued));
+    const room = MAX_NEW_VIEWS - this.newlyQueued.size;
+    if (room > 0 && !this.backlog.isEmpty()) {
+      const waiting = this.backlog.take(room).filter((id) => !this.changed.has(id));
+      for (const job of this.source.ledger.getMany(waiting)) jobs.push(this.view(job));
+    }
     this.changed.clear();
     this.newlyQueued.clear();
     const { overall, stale } = this.figures(!force);
@@ -125,5 +142,41 @@ export class ProgressBoard {
       run: this.source.currentRun.figures(counts.value),
     };
     return { overall, stale };
+  }
+}
+
+/** Job ids in the order they came, kept as runs of consecutive ids (the intake's new jobs come in runs): a million in a few numbers. */
+class IdRuns {
+  /** First and last id of each run, from `head` on; those before `head` were taken. */
+  private runs: number[] = [];
+  private head = 0;
+
+  isEmpty(): boolean {
+    return this.head === this.runs.length;
+  }
+
+  add(id: number): void {
+    const last = this.runs.length - 1;
+    if (!this.isEmpty() && this.runs[last] === id - 1) this.runs[last] = id;
+    else this.runs.push(id, id);
+  }
+
+  /** Up to `limit` ids from the front. */
+  take(limit: number): number[] {
+    const ids: number[] = [];
+    while (ids.length < limit && !this.isEmpty()) {
+      const first = this.runs[this.head]!;
+      const last = Math.min(this.runs[this.head + 1]!, first + (limit - ids.length) - 1);
+      for (let id = first; id <= last; id += 1) ids.push(id);
+      if (last === this.runs[this.head + 1]) this.head += 2;
+      else this.runs[this.head] = last + 1;
+    }
+    if (this.isEmpty()) this.clear();
+    return ids;
+  }
+
+  clear(): void {
+    this.runs = [];
+    this.head = 0;
   }
 }

@@ -13,8 +13,20 @@ const NAME_BYTES = 255;
  * unique, for a download's temporary file (`part`) and the kept beginning of its body (`resume`, kept-body.ts).
  */
 export function hiddenNameBeside(localName: string, extension: string): string {
-  const affixes = '.'.length + '.'.length + 8 + '.'.length + extension.length;
-  return `.${truncateUtf8(localName, NAME_BYTES - affixes)}.${randomBytes(4).toString('hex')}.${extension}`;
+  return `.${truncateUtf8(localName, NAME_BYTES - hiddenAffixBytes(extension))}.${randomBytes(4).toString('hex')}.${extension}`;
+}
+
+/** Bytes hiddenNameBeside adds around the name: the dots, the 8 hex digits and the extension. */
+const hiddenAffixBytes = (extension: string): number => '.'.length + '.'.length + 8 + '.'.length + extension.length;
+
+/**
+ * The length in bytes of any temporary name for `localName`, without making one (no random bytes): the intake
+ * asks this of every file of a listing, a million of them.
+ */
+export function temporaryNameBytes(localName: string): number {
+  const affixes = hiddenAffixBytes('part');
+  const nameBytes = Buffer.byteLength(localName);
+  return (nameBytes <= NAME_BYTES - affixes ? nameBytes : Buffer.byteLength(truncateUtf8(localName, NAME_BYTES - affixes))) + affixes;
 }
 
 const HIDDEN_NAME = /^\.(.+)\.[0-9a-f]{8}\.([a-z]+)$/;

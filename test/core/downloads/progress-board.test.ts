@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { openLedgerFile } from '../state/state-file';
-import { ProgressBoard, type TransferCounters } from '../../../src-main/core/downloads/progress-board';
+import { MAX_NEW_VIEWS, ProgressBoard, type TransferCounters } from '../../../src-main/core/downloads/progress-board';
 import { RunTally } from '../../../src-main/core/downloads/run-tally';
 import { SpeedMeter } from '../../../src-main/core/downloads/speed-meter';
 import { spendCpu } from '../../helpers/cpu-time';
@@ -134,6 +134,40 @@ describe('the progress board', () => {
     expect(board.hasNews()).toBe(true);
     board.discard();
     expect(board.hasNews()).toBe(false);
+  });
+
+  it('carries at most MAX_NEW_VIEWS newly queued jobs an update, the rest in later ones, each job once and as the ledger has it', () => {
+    const { board, ledger } = setUp();
+    const ids = ledger.insertMany(Array.from({ length: 10_000 }, (_, i) => newJob(`f${i}.fts`)));
+    const jobs = ledger.getMany(ids).map(({ id, filename, folder, targetPath, instrument, product, dateObs, expectedSize }) => ({
+      id,
+      filename,
+      folder,
+      targetPath,
+      instrument,
+      product,
+      dateObs,
+      expectedSize,
+    }));
+    // Queued in two pieces, as the intake hands them over between two updates; one of them started meanwhile.
+    board.queued(jobs.slice(0, 4_000));
+    board.queued(jobs.slice(4_000));
+    ledger.setState(ids[9_000]!, 'active');
+    const seen = new Map<number, string>();
+    let updates = 0;
+    while (board.hasNews()) {
+      const update = board.update(false);
+      if (update.jobs.length > 0) updates += 1;
+      expect(update.jobs.length).toBeLessThanOrEqual(MAX_NEW_VIEWS);
+      for (const view of update.jobs) {
+        expect(seen.has(view.id), `job ${view.id} carried twice`).toBe(false);
+        seen.set(view.id, view.state);
+      }
+    }
+    // Updates owed for fresh counts carry no job; the others are full.
+    expect(updates).toBe(Math.ceil(10_000 / MAX_NEW_VIEWS));
+    expect([...seen.keys()].sort((x, y) => x - y)).toEqual(ids);
+    expect(seen.get(ids[9_000]!)).toBe('active');
   });
 
   it('owes a fresh update when only the pending sizes were an earlier reading', () => {

@@ -1,0 +1,43 @@
+// The million-entry benchmark's three ways (scripts/bench/enqueue-million-benchmark.ts) on some 11,000 entries, for
+// correctness: `files --download`'s intake with and without a progress display, and the app's core queueing a query
+// (downloads:enqueue). Every entry is queued once, the counts agree, and no progress update carries more than
+// MAX_NEW_VIEWS job views however fast the listing arrives.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_NEW_VIEWS } from '../../../src-main/core/downloads/progress-board';
+import { runEnqueueProbe, type EnqueueProbeJob } from '../../../scripts/bench/enqueue-probe';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+
+// Two observing days of KCor pB every 2 s: 11,356 entries.
+const emulator = useEmulator({ cadenceSeconds: 2, days: 2, imageSize: 8 });
+
+const WAYS: { way: NonNullable<EnqueueProbeJob['way']>; followProgress: boolean }[] = [
+  { way: 'cli', followProgress: false },
+  { way: 'cli', followProgress: true },
+  { way: 'app', followProgress: true },
+];
+
+describe('some 11,000 listed entries into a paused queue', () => {
+  for (const { way, followProgress } of WAYS) {
+    it(`${way === 'app' ? "the app's core (downloads:enqueue by query)" : `files --download's intake${followProgress ? ', progress followed' : ''}`} queues each entry once, in updates of at most ${MAX_NEW_VIEWS} views`, async () => {
+      const work = await temporaryFolder();
+      const result = await runEnqueueProbe({
+        baseUrl: emulator().url,
+        instrument: 'kcor',
+        product: 'pb',
+        startDate: '2020-01-01',
+        stateDir: path.join(work, 'state'),
+        outputDir: path.join(work, 'out'),
+        way,
+        followProgress,
+      });
+      expect(result.entries).toBeGreaterThan(10_000);
+      expect(result.queued).toBe(result.entries);
+      expect(result.jobs).toBe(result.entries);
+      if (followProgress) {
+        expect(result.updates).toBeGreaterThan(0);
+        expect(result.largestUpdate).toBeLessThanOrEqual(MAX_NEW_VIEWS);
+      }
+    }, 120_000);
+  }
+});

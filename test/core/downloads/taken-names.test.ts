@@ -1,0 +1,36 @@
+// The intake's compact memory of names (taken-names.ts) against a plain Map: the same answers for names of every
+// kind, through the table's growth, with values changed in place.
+import { describe, expect, it } from 'vitest';
+import { TakenNames } from '../../../src-main/core/downloads/taken-names';
+
+describe('TakenNames', () => {
+  it('answers as a Map would for 50,000 names, new and seen, ASCII and not, through every growth', () => {
+    const taken = new TakenNames();
+    const map = new Map<string, number>();
+    const names = Array.from({ length: 50_000 }, (_, i) =>
+      i % 7 === 0 ? `Ünïcode_${i}_\u{1F600}.fts` : `20250324_${String(i).padStart(6, '0')}_kcor_l2_pb.fts.gz`,
+    );
+    for (const [i, name] of names.entries()) {
+      if (i % 3 === 0) continue;
+      taken.set(name, i % 5 === 0 ? -1 : i);
+      map.set(name, i % 5 === 0 ? -1 : i);
+    }
+    for (const name of ['', 'a', 'A', 'x'.repeat(4_000)]) {
+      taken.set(name, name.length);
+      map.set(name, name.length);
+    }
+    expect(taken.size).toBe(map.size);
+    for (const name of [...names, '', 'a', 'A', 'b', 'x'.repeat(4_000), 'x'.repeat(3_999)]) {
+      expect(taken.get(name)).toBe(map.get(name));
+      expect(taken.has(name)).toBe(map.has(name));
+    }
+  });
+
+  it("changes a name's value in place, without a second entry", () => {
+    const taken = new TakenNames();
+    taken.set('a.fts', 1);
+    taken.set('a.fts', 6);
+    expect(taken.get('a.fts')).toBe(6);
+    expect(taken.size).toBe(1);
+  });
+});
