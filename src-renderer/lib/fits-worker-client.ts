@@ -13,6 +13,7 @@ import {
   type LoadedFrame,
   type MissingFrames,
   type OpenedFile,
+  type PixelReading,
   type RenderedImage,
 } from '../workers/fits-protocol';
 import type { ClipRange } from '../../src-shared/fits/image-stretch';
@@ -91,6 +92,16 @@ export class FitsClient {
 
   renderFrame(key: number, previousKey: number | null, display: DisplayChoice, clip: ClipRange | null): Promise<RenderedImage | MissingFrames> {
     return this.call('render-frame', { key, previousKey, display, clip });
+  }
+
+  /** Pixel (x, y), counted from 1 as FITS counts, of an open file's HDU: value, unit and place. */
+  pixel(document: number, hdu: number, x: number, y: number): Promise<PixelReading> {
+    return this.call('pixel', { document, hdu, x, y });
+  }
+
+  /** The same of a kept player frame. */
+  framePixel(key: number, x: number, y: number): Promise<PixelReading | MissingFrames> {
+    return this.call('frame-pixel', { key, x, y });
   }
 
   dropFrames(): Promise<null> {

@@ -1,7 +1,7 @@
 // How the quick-look, the thumbnails and the player turn values into grey levels unless told otherwise, and the
 // rule for a clip typed by hand.
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../src-shared/fits/image-stretch';
-import type { DisplayChoice, HduSummary } from '../workers/fits-protocol';
+import type { DisplayChoice, HduSummary, PixelReading } from '../workers/fits-protocol';
 
 /** asinh: linear in the faint outer corona, logarithmic near the occulter, so streamers show at a glance. */
 export const DEFAULT_DISPLAY: DisplayChoice = { stretch: 'asinh', clipPercents: DEFAULT_CLIP_PERCENTS };
@@ -41,4 +41,19 @@ export function displayedValue(value: number): string {
 /** "HDU 2 (IMAGE, Q)": the HDU's number, its type and its EXTNAME. */
 export function hduName(hdu: HduSummary): string {
   return `HDU ${hdu.index} (${hdu.type}${hdu.name ? `, ${hdu.name}` : ''})`;
+}
+
+/**
+ * The readout of the pixel under the pointer, in parts: "Pixel 700, 512", "9.444e-7 B/Bsun", "x 1044.4″ y 5.2″",
+ * "1.086 R☉", "PA 270.3°" (counter-clockwise from solar north); a part is left out when the header cannot give it.
+ */
+export function readoutParts(reading: PixelReading): string[] {
+  const value = reading.value === null ? 'blank' : `${displayedValue(reading.value)}${reading.unit ? ` ${reading.unit}` : ''}`;
+  const parts = [`Pixel ${reading.pixel.x}, ${reading.pixel.y}`, value];
+  const world = reading.world;
+  if (!world) return parts;
+  parts.push(`x ${world.xArcsec.toFixed(1)}″ y ${world.yArcsec.toFixed(1)}″`);
+  if (world.solarRadii !== undefined) parts.push(`${world.solarRadii.toFixed(3)} R☉`);
+  if (world.positionAngleDeg !== undefined) parts.push(`PA ${world.positionAngleDeg.toFixed(1)}°`);
+  return parts;
 }

@@ -13,6 +13,7 @@ import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, RenderedImage } from '../workers/fits-protocol';
 import { messageOf } from './quicklook.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
+import { PixelReadout } from './pixel-readout.svelte';
 
 export interface PlayerFrame {
   jobId: number;
@@ -40,6 +41,13 @@ export class SequencePlayerStore {
   index = $state(0);
   shownIndex = $state<number | null>(null);
   image = $state.raw<RenderedImage | null>(null);
+  /** The pixel under the pointer in the frame on screen (its own value, also in a running difference). */
+  readonly readout = new PixelReadout(async (pixel) => {
+    const frame = this.shownIndex === null ? undefined : this.frames[this.shownIndex];
+    if (!frame) return null;
+    const reading = await this.fits.framePixel(frame.jobId, pixel.x, pixel.y);
+    return 'missing' in reading ? null : reading;
+  });
   playing = $state(false);
   fps = $state<number>(FPS_RANGE.initial);
   difference = $state(false);
@@ -180,6 +188,7 @@ export class SequencePlayerStore {
     this.index = 0;
     this.shownIndex = null;
     this.image = null;
+    this.readout.clear();
     this.clip = null;
     this.clipFrom = 0;
     this.difference = false;
@@ -210,7 +219,9 @@ export class SequencePlayerStore {
     const image = this.rendered.get(this.index);
     if (!image) return;
     this.image = image;
+    const moved = this.shownIndex !== this.index;
     this.shownIndex = this.index;
+    if (moved) this.readout.changed();
     this.frameLoading = false;
     this.frameError = null;
     if (this.playing) this.scheduleTick();

@@ -7,6 +7,7 @@ import type { ApiClient } from '../lib/api';
 import { FitsViewerError, type FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, RenderedImage } from '../workers/fits-protocol';
+import { PixelReadout } from './pixel-readout.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 
 /** What a look given up before its file was read answers: it is dropped, never shown. */
@@ -23,6 +24,14 @@ export class QuickLookStore {
 
   currentHdu: HduSummary | null = $derived(this.opened?.hdus.find((hdu) => hdu.index === this.hdu) ?? null);
   visibleCards: HeaderCard[] = $derived(filterCards(this.currentHdu?.cards ?? [], this.headerFilter));
+
+  /** The pixel under the pointer: value, unit and where it is, read by the worker from the image shown. */
+  readonly readout = new PixelReadout(async (pixel) => {
+    const opened = this.opened;
+    const hdu = this.currentHdu;
+    if (!opened || !hdu?.isImage) return null;
+    return this.fits.pixel(opened.document, hdu.index, pixel.x, pixel.y);
+  });
 
   /** Reading the file and opening it in the worker; a file opened for a look given up meanwhile is closed again. */
   private readonly opening: Request<OpenedFile>;
@@ -75,6 +84,7 @@ export class QuickLookStore {
   selectHdu(index: number): void {
     if (!this.opened || index === this.hdu) return;
     this.hdu = index;
+    this.readout.changed();
     void this.draw();
   }
 
@@ -107,6 +117,7 @@ export class QuickLookStore {
     this.opening.reset();
     this.drawing.reset();
     this.hdu = null;
+    this.readout.clear();
   }
 }
 

@@ -22,6 +22,8 @@ const HANDLERS: Handlers = {
   thumbnail: (engine, { bytes, fileName, maxSize, display }) => engine.thumbnail(bytes, fileName, maxSize, display),
   'load-frame': (engine, { key, bytes, fileName }) => engine.loadFrame(key, bytes, fileName),
   'render-frame': (engine, { key, previousKey, display, clip }) => engine.renderFrame(key, previousKey, display, clip),
+  pixel: (engine, { document, hdu, x, y }) => engine.pixel(document, hdu, x, y),
+  'frame-pixel': (engine, { key, x, y }) => engine.framePixel(key, x, y),
   'drop-frames': (engine) => {
     engine.dropFrames();
     return null;

@@ -7,6 +7,8 @@ import { cardValueText } from '../../src-shared/fits/card-value-text';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
 import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
+import type { FitsValue } from '../../src-shared/fits/fits-cards';
+import { keywordsOf, pixelReading, type PixelReading } from '../../src-shared/fits/pixel-reading';
 import {
   DEFAULT_CLIP_PERCENTS,
   displayBytes,
@@ -40,6 +42,8 @@ interface OpenDocument {
 interface KeptFrame {
   image: FitsImage;
   dateObs: string | null;
+  /** The image HDU's keywords (over the primary's), for the readout of a pixel. */
+  keywords: ReadonlyMap<string, FitsValue>;
 }
 
 export interface FitsEngineOptions {
@@ -87,6 +91,21 @@ export class FitsEngine {
     this.documents.delete(document);
   }
 
+  /** Pixel (x, y) of an open file's HDU, counted from 1 as FITS counts; throws when it is outside the image. */
+  pixel(document: number, hdu: number, x: number, y: number): PixelReading {
+    const open = this.documents.get(document);
+    if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
+    const image = this.imageOf(open, hdu);
+    return pixelReading(keywordsOf(open.file, hdu), hdu, x, y, valueAt(image, x, y));
+  }
+
+  /** Pixel (x, y) of a kept player frame. */
+  framePixel(key: number, x: number, y: number): PixelReading | MissingFrames {
+    const frame = this.frames.get(key);
+    if (!frame) return { missing: [key] };
+    return pixelReading(frame.keywords, frame.image.hdu, x, y, valueAt(frame.image, x, y));
+  }
+
   thumbnail(bytes: Uint8Array, fileName: string, maxSize: number, display: DisplayChoice): RenderedImage {
     const file = readFits(bytes, fileName);
     const image = this.decode(file, imageHduOf(file).index);
@@ -100,7 +119,7 @@ export class FitsEngine {
     const hdu = imageHduOf(file);
     const image = this.decode(file, hdu.index);
     const dateObs = hdu.values.get('DATE-OBS');
-    const frame = { image, dateObs: typeof dateObs === 'string' && dateObs !== '' ? dateObs : null };
+    const frame = { image, dateObs: typeof dateObs === 'string' && dateObs !== '' ? dateObs : null, keywords: keywordsOf(file, hdu.index) };
     this.frames.delete(key);
     this.frames.set(key, frame);
     forgetOldest(this.frames, this.keptFrames);
@@ -173,6 +192,14 @@ function imageHduOf(file: FitsFile): FitsHdu {
   const hdu = firstImageHdu(file);
   if (!hdu) throw new FitsReadError(file.fileName, 'holds no image in any HDU');
   return hdu;
+}
+
+/** The value of FITS pixel (x, y) of the image's first plane. */
+function valueAt(image: FitsImage, x: number, y: number): number {
+  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 1 || y < 1 || x > image.width || y > image.height) {
+    throw new FitsEngineError(`Pixel ${x}, ${y} is outside the ${image.width} × ${image.height} image.`);
+  }
+  return image.pixels[(y - 1) * image.width + (x - 1)]!;
 }
 
 /** Drops the entries used longest ago until at most `keep` remain (a Map iterates in insertion order). */

@@ -1,6 +1,9 @@
 // What the window and the FITS worker say to each other: one request per message, answered by id. File bytes
 // go to the worker and rendered pixels come back as transferred buffers, never copied.
 import type { ClipRange, StretchName } from '../../src-shared/fits/image-stretch';
+import type { PixelReading } from '../../src-shared/fits/pixel-reading';
+
+export type { PixelReading };
 
 /** A header card as the header list shows it. */
 export interface HeaderCard {
@@ -75,6 +78,10 @@ export interface FitsOperations {
     args: { key: number; previousKey: number | null; display: DisplayChoice; clip: ClipRange | null };
     result: RenderedImage | MissingFrames;
   };
+  /** One pixel of an open file's HDU (FITS counts, from 1): its value, unit and place (see pixel-reading.ts). */
+  pixel: { args: { document: number; hdu: number; x: number; y: number }; result: PixelReading };
+  /** The same of a kept player frame. */
+  'frame-pixel': { args: { key: number; x: number; y: number }; result: PixelReading | MissingFrames };
   /** Forgets every kept frame (the player closed). */
   'drop-frames': { args: null; result: null };
   /** Runs a made-up image through every step once, so the first real quick-look does not pay for cold code. */

@@ -93,6 +93,22 @@ describe('the sequence player', () => {
     await frameShown(dialog, 1, frameFile(1).dateObs);
   });
 
+  it("reads the pixel under the pointer in the frame on screen, and that frame's value when the frame changes", async () => {
+    const { dialog } = await openCampaignPlayer(3);
+    await frameShown(dialog, 1, frameFile(1).dateObs);
+    const canvas = within(dialog).getByRole('img', { name: /^Frame 1/ });
+    const readout = within(dialog).getByTestId('pixel-readout');
+    // The 8 x 6 gradient drawn 800 x 600: the pointer at (250, 550) is over FITS pixel (3, 1), value k x 2.
+    canvas.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 0, width: 800, height: 600 });
+    await fireEvent.pointerMove(canvas, { clientX: 250, clientY: 550 });
+    await waitFor(() => expect(readout.textContent).toBe('Pixel 3, 1' + '2 B/Bsun'));
+    await fireEvent.keyDown(within(dialog).getByRole('button', { name: 'Close player' }), { key: 'ArrowRight' });
+    await frameShown(dialog, 2, frameFile(2).dateObs);
+    await waitFor(() => expect(readout.textContent).toBe('Pixel 3, 1' + '4 B/Bsun'));
+    await fireEvent.pointerLeave(canvas);
+    await waitFor(() => expect(readout.textContent).toMatch(/Point at the image/));
+  });
+
   it('draws every frame with the clip of the first, until told to take it from another frame', async () => {
     const { dialog } = await openCampaignPlayer(3);
     await frameShown(dialog, 1, frameFile(1).dateObs);

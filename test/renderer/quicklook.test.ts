@@ -63,6 +63,48 @@ describe('the quick-look', () => {
     expect(reads).toBeLessThanOrEqual(2);
   });
 
+  it('reads the pixel under the pointer: FITS numbering, value with BUNIT, arcsec, solar radii and position angle', async () => {
+    // 8 x 6 pixels, value = column + 8 x row (from 0); the Sun's centre at FITS pixel (4, 3), 10 arcsec per pixel.
+    const wcs: [string, string | number][] = [
+      ['BUNIT', 'B/Bsun'],
+      ['CTYPE1', 'HPLN-TAN'],
+      ['CTYPE2', 'HPLT-TAN'],
+      ['CUNIT1', 'arcsec'],
+      ['CUNIT2', 'arcsec'],
+      ['CRPIX1', 4],
+      ['CRPIX2', 3],
+      ['CDELT1', 10],
+      ['CDELT2', 10],
+      ['RSUN_OBS', 20],
+    ];
+    const stored = Array.from({ length: 48 }, (_, i) => i);
+    await openDownloads({ 4: imageHdu({ bitpix: -32, axes: [8, 6], stored, extraCards: wcs }) });
+    const dialog = await quickLookAt(NAME);
+    const canvas = await within(dialog).findByRole('img', { name: /^Image of/ });
+    await drawnImage(dialog);
+    const readout = within(dialog).getByTestId('pixel-readout');
+    expect(readout.textContent).toMatch(/Point at the image/);
+    // Drawn 800 x 600 (100 px per pixel): the pointer at (50, 50) is over the top-left pixel, FITS (1, 6).
+    canvas.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 0, width: 800, height: 600 });
+    await fireEvent.pointerMove(canvas, { clientX: 50, clientY: 50 });
+    await waitFor(() =>
+      expect([...readout.querySelectorAll('span')].map((part) => part.textContent)).toEqual([
+        'Pixel 1, 6',
+        '40 B/Bsun',
+        'x -30.0″ y 30.0″',
+        '2.121 R☉',
+        'PA 45.0°',
+      ]),
+    );
+    // West of the centre, on its row: position angle 270, two solar radii out.
+    await fireEvent.pointerMove(canvas, { clientX: 750, clientY: 350 });
+    await waitFor(() => expect(readout.textContent).toContain('Pixel 8, 3'));
+    expect(readout.textContent).toContain('PA 270.0°');
+    expect(readout.textContent).toContain('2.000 R☉');
+    await fireEvent.pointerLeave(canvas);
+    await waitFor(() => expect(readout.textContent).toMatch(/Point at the image/));
+  });
+
   it('refuses a clip that makes no sense, under the fields, and keeps the image', async () => {
     await openDownloads({ 4: gradientFits() });
     const dialog = await quickLookAt('20250324_180015_kcor_l2_pb.fts');

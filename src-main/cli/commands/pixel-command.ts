@@ -2,10 +2,9 @@
 // the bottom): its value with BUNIT, and where it is: helioprojective x and y in arcsec, the distance from Sun centre
 // in solar radii and the position angle (degrees counter-clockwise from solar north), from the image's world
 // coordinates (world-coordinates.ts). Reads the header and the one row the pixel is in.
-import type { FitsValue } from '../../../src-shared/fits/fits-cards';
 import type { FitsFile } from '../../../src-shared/fits/fits-file';
 import type { ImageReader } from '../../../src-shared/fits/fits-image';
-import { worldCoordinatesOf, type PixelPlace } from '../../../src-shared/fits/world-coordinates';
+import { keywordsOf, pixelReading, shortNumber, type PixelReading } from '../../../src-shared/fits/pixel-reading';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
@@ -21,18 +20,10 @@ export interface PixelOptions {
 }
 
 /** What `pixel --json` prints: one object. */
-export interface PixelReport {
+export interface PixelReport extends PixelReading {
   file: string;
   hdu: number;
   image: { width: number; height: number };
-  pixel: { x: number; y: number };
-  /** The physical value (BSCALE and BZERO applied); null for a blank pixel (NaN, or BLANK). */
-  value: number | null;
-  /** BUNIT, or null when the header gives none. */
-  unit: string | null;
-  /** Where the pixel is, or null with `noWorldCoordinates` saying why. */
-  world: (PixelPlace & { kind: 'helioprojective' | 'linear'; sunRadiusArcsec: number | null }) | null;
-  noWorldCoordinates?: string;
 }
 
 export async function pixelCommand(globals: GlobalOptions, io: CliIo, path: string, xText: string, yText: string, options: PixelOptions): Promise<number> {
@@ -57,34 +48,8 @@ export async function pixelCommand(globals: GlobalOptions, io: CliIo, path: stri
 function reportOf(path: string, file: FitsFile, image: ImageReader, x: number, y: number): PixelReport {
   const row = image.single ? new Float32Array(image.width * image.rowsPerTile) : new Float64Array(image.width * image.rowsPerTile);
   decoded(() => image.readRows(y - 1, 1, row));
-  const value = row[x - 1]!;
-  const values = keywordsOf(file, image.hdu);
-  const bunit = values.get('BUNIT');
-  const found = worldCoordinatesOf(values);
-  const report: PixelReport = {
-    file: path,
-    hdu: image.hdu,
-    image: { width: image.width, height: image.height },
-    pixel: { x, y },
-    value: Number.isNaN(value) ? null : value,
-    unit: typeof bunit === 'string' && bunit.trim() !== '' ? bunit.trim() : null,
-    world: null,
-  };
-  if ('reason' in found) report.noWorldCoordinates = `HDU ${image.hdu} has no world coordinates: ${found.reason}.`;
-  else report.world = { kind: found.kind, sunRadiusArcsec: found.sunRadiusArcsec ?? null, ...found.placeOf(x, y) };
-  return report;
-}
-
-/**
- * The HDU's keywords, with the primary header's beneath an extension's: UCoMP and others keep the observation's
- * keywords (the Sun's radius, sometimes the coordinates) in the primary header only (FITS's INHERIT convention).
- */
-function keywordsOf(file: FitsFile, index: number): ReadonlyMap<string, FitsValue> {
-  const own = file.hdus[index]!.values;
-  if (index === 0) return own;
-  const primary = file.hdus[0]?.values;
-  if (!primary || primary.get('INHERIT') === false) return own;
-  return new Map([...primary, ...own]);
+  const reading = pixelReading(keywordsOf(file, image.hdu), image.hdu, x, y, row[x - 1]!);
+  return { file: path, hdu: image.hdu, image: { width: image.width, height: image.height }, ...reading };
 }
 
 /** X or Y as the user typed it: a whole number within the image, counted from 1. */
@@ -114,9 +79,4 @@ function describe(report: PixelReport): string {
       : `${world.solarRadii.toFixed(3)} solar radii (${world.sunRadiusArcsec!.toFixed(2)} arcsec each)`;
   lines.push(`From Sun centre: ${radii}, ${angle}`);
   return lines.join('\n');
-}
-
-/** 3007, 0.5, 1.234568e-8: seven significant digits at most, as a float32 value holds. */
-function shortNumber(value: number): string {
-  return String(Number(value.toPrecision(7)));
 }

@@ -1,0 +1,41 @@
+// The FITS worker's readout of one pixel, for the quick-look and the player: the same reading `mlso-dl pixel`
+// gives (pixel-reading.ts), from the decoded image the viewer already holds.
+import { describe, expect, it } from 'vitest';
+import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
+import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { readFits } from '../../src-shared/fits/fits-file';
+import { decodeImage } from '../../src-shared/fits/fits-image';
+
+const kcor = { instrument: 'kcor', product: 'pb', filename: '20250324_210304_kcor_l2_pb.fts', dateObs: '2025-03-24T21:03:04' } as const;
+const ucomp = {
+  instrument: 'ucomp',
+  product: 'l2',
+  filename: '20250324.200652.ucomp.789.l2.fts',
+  dateObs: '2025-03-24T20:06:52',
+  waveRegion: '789',
+  wavelengths: 5,
+} as const;
+const sizes = { imageSize: 64, ucompImageSize: 0 };
+
+describe('the FITS engine reads a pixel', () => {
+  it('of an open file: value, unit and place, as the header and the decoded image give them', () => {
+    const engine = new FitsEngine();
+    const bytes = fitsBytes(kcor, sizes);
+    const { document } = engine.open(bytes, kcor.filename);
+    const image = decodeImage(readFits(bytes, kcor.filename), 0);
+    const reading = engine.pixel(document, 0, 60, 20);
+    expect(reading).toMatchObject({ pixel: { x: 60, y: 20 }, value: image.pixels[19 * 64 + 59], unit: 'B/Bsun', world: { kind: 'helioprojective' } });
+    expect(reading.world!.solarRadii).toBeGreaterThan(1.5);
+    expect(() => engine.pixel(document, 0, 65, 1)).toThrow('Pixel 65, 1 is outside the 64 × 64 image.');
+    expect(() => engine.pixel(document, 0, 0, 1)).toThrow(/outside/);
+  });
+
+  it("of a UCoMP extension, with the primary header's solar radius; and of a kept player frame", () => {
+    const engine = new FitsEngine();
+    const { document } = engine.open(fitsBytes(ucomp, sizes), ucomp.filename);
+    expect(engine.pixel(document, 1, 32, 32)).toMatchObject({ unit: 'ppm', world: { sunRadiusArcsec: expect.closeTo(962, 0) as number } });
+    engine.loadFrame(7, fitsBytes(ucomp, sizes), ucomp.filename);
+    expect(engine.framePixel(7, 1, 1)).toMatchObject({ pixel: { x: 1, y: 1 }, unit: 'ppm', world: { kind: 'helioprojective' } });
+    expect(engine.framePixel(8, 1, 1)).toEqual({ missing: [8] });
+  });
+});
