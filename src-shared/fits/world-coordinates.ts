@@ -24,6 +24,8 @@ export interface WorldCoordinates {
   sunRadiusArcsec?: number;
   /** The place of a pixel counted as FITS counts (1-based: the first pixel's centre is 1, 1). */
   placeOf(x: number, y: number): PixelPlace;
+  /** The pixel (fractional, FITS counts) at a place in arcsec; undefined where the projection cannot show it. */
+  pixelOf(xArcsec: number, yArcsec: number): { x: number; y: number } | undefined;
 }
 
 /** Why an image has no world coordinates this reader can use (shown beside the pixel's value instead). */
@@ -63,12 +65,17 @@ export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): Worl
   const sunRadiusArcsec = sunRadiusOf(values);
   const sun = sunRadiusArcsec !== undefined ? { sunRadiusArcsec } : {};
 
-  // Intermediate world coordinates, in the axes' own units, of a pixel.
+  // Intermediate world coordinates, in the axes' own units, of a pixel; and back.
   const intermediate = (x: number, y: number): [number, number] => {
     const dx = x - crpix1;
     const dy = y - crpix2;
     return [matrix.m11 * dx + matrix.m12 * dy, matrix.m21 * dx + matrix.m22 * dy];
   };
+  const determinant = matrix.m11 * matrix.m22 - matrix.m12 * matrix.m21;
+  const pixelFrom = (u: number, v: number): { x: number; y: number } => ({
+    x: crpix1 + (matrix.m22 * u - matrix.m12 * v) / determinant,
+    y: crpix2 + (-matrix.m21 * u + matrix.m11 * v) / determinant,
+  });
   if (!helioprojective) {
     return {
       kind: 'linear',
@@ -77,6 +84,7 @@ export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): Worl
         const [u, v] = intermediate(x, y);
         return placeFrom((crval1 + u) * scale1, (crval2 + v) * scale2, sunRadiusArcsec);
       },
+      pixelOf: (xArcsec, yArcsec) => pixelFrom(xArcsec / scale1 - crval1, yArcsec / scale2 - crval2),
     };
   }
   const pole = { lon: (crval1 * scale1) / ARCSEC_PER_DEGREE, lat: (crval2 * scale2) / ARCSEC_PER_DEGREE };
@@ -87,6 +95,10 @@ export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): Worl
       const [u, v] = intermediate(x, y);
       const [lon, lat] = deprojectTan((u * scale1) / ARCSEC_PER_DEGREE, (v * scale2) / ARCSEC_PER_DEGREE, pole);
       return placeFrom(lon * ARCSEC_PER_DEGREE, lat * ARCSEC_PER_DEGREE, sunRadiusArcsec);
+    },
+    pixelOf: (xArcsec, yArcsec) => {
+      const projected = projectTan(xArcsec / ARCSEC_PER_DEGREE, yArcsec / ARCSEC_PER_DEGREE, pole);
+      return projected && pixelFrom((projected[0] * ARCSEC_PER_DEGREE) / scale1, (projected[1] * ARCSEC_PER_DEGREE) / scale2);
     },
   };
 }
@@ -143,6 +155,18 @@ function deprojectTan(x: number, y: number, pole: { lon: number; lat: number }):
   const lat = Math.asin(clamp(sinTheta * Math.sin(deltaP) + cosTheta * Math.cos(deltaP) * Math.cos(dPhi)));
   const lon = pole.lon * RADIANS + Math.atan2(-cosTheta * Math.sin(dPhi), sinTheta * Math.cos(deltaP) - cosTheta * Math.sin(deltaP) * Math.cos(dPhi));
   return [wrapDegrees(lon * DEGREES), lat * DEGREES];
+}
+
+/** Celestial to native to the TAN plane (the inverse of deprojectTan): degrees in, degrees out; undefined at or beyond 90 degrees from the reference point. */
+function projectTan(lonDeg: number, latDeg: number, pole: { lon: number; lat: number }): [number, number] | undefined {
+  const dLon = (lonDeg - pole.lon) * RADIANS;
+  const lat = latDeg * RADIANS;
+  const deltaP = pole.lat * RADIANS;
+  const theta = Math.asin(clamp(Math.sin(lat) * Math.sin(deltaP) + Math.cos(lat) * Math.cos(deltaP) * Math.cos(dLon)));
+  if (theta <= 0) return undefined;
+  const phi = Math.PI + Math.atan2(-Math.cos(lat) * Math.sin(dLon), Math.sin(lat) * Math.cos(deltaP) - Math.cos(lat) * Math.sin(deltaP) * Math.cos(dLon));
+  const r = DEGREES / Math.tan(theta);
+  return [r * Math.sin(phi), -r * Math.cos(phi)];
 }
 
 /** The pixel's place, with its angle from Sun centre and position angle measured on the sphere (as astropy's). */

@@ -17,6 +17,7 @@ interface FixtureCase {
   name: string;
   header: Record<string, FitsValue>;
   pixels: FixturePixel[];
+  worldPoints: { arcsec: [number, number]; pixel: [number, number] }[];
 }
 const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../fixtures/wcs/astropy-pixels.json'), 'utf8')) as { cases: FixtureCase[] };
 
@@ -52,6 +53,18 @@ describe('world coordinates of a pixel, against astropy.wcs', () => {
           const apart = Math.abs(place.positionAngleDeg! - positionAngleDeg);
           expect(Math.min(apart, 360 - apart), `position angle of pixel ${pixel.join(', ')}`).toBeLessThan(1e-6);
         }
+      }
+    });
+  }
+
+  for (const each of fixture.cases) {
+    it(`${each.name}: back from arcsec to the pixel astropy's world_to_pixel_values gives, within 0.001 pixel`, () => {
+      const wcs = coordinatesOf(each.header);
+      expect(each.worldPoints).toHaveLength(12);
+      for (const { arcsec, pixel } of each.worldPoints) {
+        const found = wcs.pixelOf(arcsec[0], arcsec[1])!;
+        expect(Math.abs(found.x - pixel[0]), `x of ${arcsec.join(', ')}`).toBeLessThan(0.001);
+        expect(Math.abs(found.y - pixel[1]), `y of ${arcsec.join(', ')}`).toBeLessThan(0.001);
       }
     });
   }
