@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { LAYOUT_EXAMPLE, LAYOUT_PLACEHOLDERS } from '../../src-shared/campaigns/folder-layout';
 import { CAMPAIGN_EXPORT_FORMATS } from '../../src-shared/campaigns/campaign-types';
+import { DEFAULT_SETTLE_DAYS } from '../core/campaigns/campaign-windows';
 import { defaultStateFolder } from '../core/state/state-folder';
 import type { CliContext } from './cli-context';
 import type { CampaignCommandOptions, CampaignSubcommand } from './commands/campaign-commands';
@@ -107,6 +108,12 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .argument('[name]', 'the campaign (or --all)')
     .description('list every query and download what is missing, lost or changed; reports per query and in total')
     .option('--all', 'sync every campaign in turn, each with its summary (with --json, one object per line); status 1 when any failed, named on stderr')
+    .option('--full', 'list every window of every query again, settled or not (a sync lists again only what can still change)')
+    .addOption(
+      new Option('--settle-days <days>', 'a month of a query is listed again until it has been over this many days (then the ledger is trusted for it)')
+        .argParser(integerParser(0, 3650))
+        .default(DEFAULT_SETTLE_DAYS),
+    )
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory());
   addEngineOptions(
     sync,

@@ -50,6 +50,10 @@ export interface CampaignCommandOptions extends FilterOptions {
   quick?: boolean;
   /** `campaign sync --all`: every campaign in turn. */
   all?: boolean;
+  /** `campaign sync --full`: every window listed again, settled or not. */
+  full?: boolean;
+  /** `campaign sync --settle-days`: days after which a window is not listed again. */
+  settleDays?: number;
 }
 
 export async function runCampaignCommand(
@@ -477,6 +481,8 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
     opened.engine.on('progress', show);
     const synced = await service.sync(name, opened.engine, {
       existingFiles: options.onExisting ?? 'overwrite',
+      full: options.full === true,
+      ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();

@@ -57,6 +57,34 @@ function windowsBetween(query: FilterQuery, edges: readonly number[], outer: Pic
   return windows;
 }
 
+/** A window of fixed bounds, the same at every listing of the query: what a campaign remembers listings by. */
+export interface FixedWindow extends ListingWindow {
+  /** Its first instant (YYYY-MM-DDTHH:MM:SS): the query's start, or a month's first instant. */
+  start: string;
+  /** The instant it ends at: the next month's first instant, or the query's end. */
+  end: string;
+}
+
+/**
+ * The windows a campaign lists a query in, with bounds that depend only on the query (and, for an open end, on the
+ * month it is now): calendar months from its start-date (`firstMs` when it has none: the instrument's first day)
+ * to its end-date, or, open-ended, to the end of the current month, the last window asking with no end-date at all
+ * so that it holds whatever the archive has by now. Each window is still split further when its answer grows large
+ * (streamFiles' restOf), invisibly. Undefined for the queries never windowed (`every`, `cr`).
+ */
+export function fixedWindows(query: FilterQuery, firstMs: number, nowMs: number): FixedWindow[] | undefined {
+  if (query.every !== undefined || query.cr !== undefined) return undefined;
+  const start = instantOf(query['start-date']) ?? firstMs;
+  const end = instantOf(query['end-date']);
+  const edges = monthEdges(start, end ?? nowMs);
+  const bounds = [start, ...edges, end ?? nextMonthStart(Math.max(start, nowMs))];
+  return windowsBetween(query, edges).map((window, index) => ({
+    ...window,
+    start: formatUtTimestamp(bounds[index]!),
+    end: formatUtTimestamp(bounds[index + 1]!),
+  }));
+}
+
 /** Whether an entry taken at `dateObs` belongs to the window (its inner edges; the outer bounds are the server's). */
 export function inWindow(window: ListingWindow, dateObs: string): boolean {
   return (window.keepFrom === undefined || dateObs >= window.keepFrom) && (window.keepBefore === undefined || dateObs < window.keepBefore);

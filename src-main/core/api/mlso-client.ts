@@ -208,6 +208,15 @@ export class MlsoClient {
     return this.streamWindows(request, windows, nowMs, onEntries, options);
   }
 
+  /**
+   * Streams one window of a query that checkFilesRequest has checked: a campaign's window of fixed bounds
+   * (fixedWindows), split further when its answer grows large as streamFiles splits its own. Resolves with the
+   * number of entries handed over.
+   */
+  async streamWindow(request: FilesRequest, window: ListingWindow, onEntries: EntriesConsumer, options: RequestOptions = {}): Promise<number> {
+    return (await this.streamWindows(request, [window], Date.now(), onEntries, options)).count;
+  }
+
   private async streamWindows(
     request: FilesRequest,
     windows: ListingWindow[],

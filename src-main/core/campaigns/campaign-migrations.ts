@@ -1,5 +1,5 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
-// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first.
+// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, and 7 (incremental sync).
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -51,5 +51,29 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
     version: 3,
     sql: `ALTER TABLE campaigns ADD COLUMN name_key TEXT;
    CREATE UNIQUE INDEX campaigns_name_key ON campaigns (name_key);`,
+  },
+  // 7: incremental sync. A campaign remembers each window its queries were listed in (calendar months of a query's
+  // span, campaign-windows.ts): when, whether completely, how many entries came back and a digest of them, so that a
+  // sync lists again only what can still change. A query is known by its content (instrument, product, filters), so
+  // reordering queries keeps their windows and changing one drops its windows. Each file also remembers the sync that
+  // last listed it and which of that sync's queries did (a bit per query position), so a sync's per-query figures
+  // are counted in SQL instead of held in memory, and files are found by name (a listed file's earlier place, one
+  // piece of the listing at a time) without reading the whole set.
+  {
+    version: 7,
+    sql: `CREATE TABLE campaign_windows (
+     campaign_id  INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+     query_key    TEXT    NOT NULL,
+     window_start TEXT    NOT NULL,
+     window_end   TEXT    NOT NULL,
+     listed_at    TEXT    NOT NULL,
+     complete     INTEGER NOT NULL DEFAULT 0,
+     entries      INTEGER NOT NULL DEFAULT 0,
+     digest       TEXT,
+     PRIMARY KEY (campaign_id, query_key, window_start)
+   );
+   ALTER TABLE campaign_files ADD COLUMN listed_at TEXT;
+   ALTER TABLE campaign_files ADD COLUMN listed_by INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX campaign_files_name ON campaign_files (campaign_id, filename);`,
   },
 ];

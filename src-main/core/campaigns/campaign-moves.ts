@@ -19,10 +19,14 @@ export interface MoveDeps {
   signal?: AbortSignal;
 }
 
-/** Gives each listed file whose record is at another place that place; returns what moved (or will be fetched). */
-export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaign, listed: Iterable<CampaignFileRecord>): Promise<SyncReport['moved']> {
+/**
+ * Gives each listed file whose record is at another place that place; returns what moved (or will be fetched). Called
+ * with a piece of a listing at a time: only the records of the piece's names are read.
+ */
+export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaign, listed: readonly CampaignFileRecord[]): Promise<SyncReport['moved']> {
   const byName = new Map<string, CampaignFileState[]>();
-  for (const file of deps.store.files(campaign.id)) {
+  const names = listed.map((record) => record.filename);
+  for (const file of deps.store.filesNamed(campaign.id, names)) {
     const same = byName.get(file.filename);
     if (same) same.push(file);
     else byName.set(file.filename, [file]);

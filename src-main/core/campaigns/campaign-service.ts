@@ -40,7 +40,7 @@ export interface CampaignServiceDeps {
   backups?: CampaignBackups;
 }
 
-export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'signal' | 'onPhase'>;
+export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'settleDays' | 'full' | 'signal' | 'onPhase'>;
 
 export interface ImportOptions {
   /** The campaign's folder; by default, a folder named after it in `defaultParent`. */

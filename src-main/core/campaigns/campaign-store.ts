@@ -11,6 +11,7 @@ import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
 import { countStandingGroups, type StandingGroup } from './file-standing';
+import { queryKey, type ListedWindow } from './campaign-windows';
 
 export interface StoredCampaign extends Campaign {
   id: number;
@@ -60,6 +61,34 @@ interface CampaignRow {
   last_sync_at: string | null;
   last_sync: string | null;
 }
+
+/** How a sync marks the files it listed: when it started, and the bit of the query that listed them (listedBit). */
+export interface ListedBy {
+  at: string;
+  bit: number;
+}
+
+/**
+ * A query's bit among a sync's queries, for the files it listed (campaign_files.listed_by). Queries past the 50th
+ * share the last bit: their per-query figures and duplicates then count together.
+ */
+export function listedBit(position: number): number {
+  return 2 ** Math.min(position, MAX_QUERY_BIT);
+}
+
+const MAX_QUERY_BIT = 49;
+
+interface WindowRow {
+  window_start: string;
+  window_end: string;
+  listed_at: string;
+  complete: number;
+  entries: number;
+  digest: string | null;
+}
+
+const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
+  FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 interface FileRow {
   relative_path: string;
@@ -151,21 +180,27 @@ export class CampaignStore {
    * Adds listed files to the campaign's set, or refreshes what the archive says of them (URL, size); returns the
    * relative paths that were not in the set before.
    */
-  recordFiles(id: number, files: readonly CampaignFileRecord[]): Set<string> {
+  recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy): Set<string> {
     const added = new Set<string>();
     const exists = this.db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE campaign_id = ? AND relative_path = ?');
     const insert = this.db.prepare(
       `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, wave_region,
-         obs_plan, filesize, expected_sha256, first_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const refresh = this.db.prepare(
       `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
+    );
+    // A file listed by several queries of one sync gathers their bits; one listed by an earlier sync starts anew.
+    const mark = this.db.prepare(
+      `UPDATE campaign_files SET listed_by = CASE WHEN listed_at IS ? THEN listed_by | ? ELSE ? END, listed_at = ?
+       WHERE campaign_id = ? AND relative_path = ?`,
     );
     this.db.transaction(() => {
       const stamp = now();
       for (const file of files) {
         if (exists.get(id, file.relativePath)) {
           refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
+          if (listed) mark.run(listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
           continue;
         }
         insert.run(
@@ -182,6 +217,8 @@ export class CampaignStore {
           file.filesize,
           file.expectedSha256,
           stamp,
+          listed?.at ?? null,
+          listed?.bit ?? 0,
         );
         added.add(file.relativePath);
       }
@@ -223,14 +260,97 @@ export class CampaignStore {
 
   /** Every file of the campaign with its job, in observation order. */
   files(id: number): CampaignFileState[] {
+    return this.db.prepare<[number], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`).all(id).map(toFileState);
+  }
+
+  /** The campaign's files of these names, wherever they are (one query for a piece of a listing). */
+  filesNamed(id: number, filenames: readonly string[]): CampaignFileState[] {
+    if (filenames.length === 0) return [];
+    return this.db
+      .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.filename IN (SELECT value FROM json_each(?))`)
+      .all(id, JSON.stringify(filenames))
+      .map(toFileState);
+  }
+
+  /** The campaign's files at these relative paths. */
+  filesAt(id: number, relativePaths: readonly string[]): CampaignFileState[] {
+    if (relativePaths.length === 0) return [];
+    return this.db
+      .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.relative_path IN (SELECT value FROM json_each(?))`)
+      .all(id, JSON.stringify(relativePaths))
+      .map(toFileState);
+  }
+
+  /**
+   * The next `limit` files after `afterPath` (by relative path) that the ledger does not say are downloaded and
+   * that the sync started at `at` did not list: what a sync queues beyond its listings. Read a page at a time,
+   * so a million-file set is never in memory.
+   */
+  filesNotDone(id: number, at: string, afterPath: string, limit: number): CampaignFileState[] {
+    return this.db
+      .prepare<[number, string, string, number], FileRow>(
+        `${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.relative_path > ? AND f.listed_at IS NOT ? AND j.state IS NOT 'done'
+         ORDER BY f.relative_path LIMIT ?`,
+      )
+      .all(id, afterPath, at, limit)
+      .map(toFileState);
+  }
+
+  /** Files whose job's SHA-256 is not the one a shared file list gave (few): the candidates for `differs`. */
+  filesWithOtherSha256(id: number): CampaignFileState[] {
     return this.db
       .prepare<[number], FileRow>(
-        `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
-         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
-         WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`,
+        `${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.expected_sha256 IS NOT NULL AND j.sha256 IS NOT NULL AND j.sha256 != f.expected_sha256
+         ORDER BY f.date_obs, f.relative_path`,
       )
       .all(id)
       .map(toFileState);
+  }
+
+  /**
+   * The counts of the files the sync started at `at` listed through the query of `bit` (campaignCounts, as
+   * `counts`), their number in `files`.
+   */
+  listedCounts(id: number, at: string, bit: number): CampaignCounts {
+    return this.countsWhere(id, at, 'AND f.listed_at = ? AND (f.listed_by & ?) != 0', [at, bit]);
+  }
+
+  /** How many distinct files the sync started at `at` listed, and how many of those more than one query listed (after the first). */
+  listedTotals(id: number, at: string): { listed: number; duplicates: number } {
+    const groups = this.db
+      .prepare<[number, string], { listedBy: number; files: number }>(
+        'SELECT listed_by AS listedBy, COUNT(*) AS files FROM campaign_files WHERE campaign_id = ? AND listed_at = ? GROUP BY listed_by',
+      )
+      .all(id, at);
+    let listed = 0;
+    let duplicates = 0;
+    for (const group of groups) {
+      listed += group.files;
+      duplicates += (bitsSet(group.listedBy) - 1) * group.files;
+    }
+    return { listed, duplicates };
+  }
+
+  // ---- Windows (incremental sync, campaign-windows.ts) ----------------------------------------------------------
+
+  /** The windows of a query the campaign remembers, by start. */
+  windows(id: number, query: CampaignQuery): Map<string, ListedWindow> {
+    const rows = this.db
+      .prepare<[number, string], WindowRow>('SELECT * FROM campaign_windows WHERE campaign_id = ? AND query_key = ?')
+      .all(id, queryKey(query));
+    return new Map(rows.map((row) => [row.window_start, toWindow(row)]));
+  }
+
+  /** Records a window's listing: begun (not complete) before it is read, complete with its entries and digest after. */
+  recordWindow(id: number, query: CampaignQuery, window: ListedWindow): void {
+    this.db
+      .prepare(
+        `INSERT INTO campaign_windows (campaign_id, query_key, window_start, window_end, listed_at, complete, entries, digest)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (campaign_id, query_key, window_start) DO UPDATE SET window_end = excluded.window_end, listed_at = excluded.listed_at,
+           complete = excluded.complete, entries = excluded.entries, digest = excluded.digest`,
+      )
+      .run(id, queryKey(query), window.start, window.end, window.listedAt, window.complete ? 1 : 0, window.entries, window.digest);
   }
 
   /**
@@ -239,15 +359,19 @@ export class CampaignStore {
    * unless given: a sync under way counts from its own start); downloaded counts the files fetched since.
    */
   counts(id: number, lastSyncAt: string | null = this.byId(id).lastSyncAt): CampaignCounts {
+    return this.countsWhere(id, lastSyncAt, '', []);
+  }
+
+  private countsWhere(id: number, lastSyncAt: string | null, where: string, parameters: readonly (string | number)[]): CampaignCounts {
     // Grouped here so that only a few rows leave SQLite; the rules stay in the shared functions.
     const groups = this.db
-      .prepare<[string | null, number], StandingGroup>(
+      .prepare<unknown[], StandingGroup>(
         `SELECT j.state AS state, j.sha256 IS NOT NULL AS hasSha256, f.expected_sha256 IS NOT NULL AS hasExpectedSha256,
            j.sha256 IS f.expected_sha256 AS sameSha256, CASE WHEN j.state = 'failed' THEN j.last_error_kind END AS lastErrorKind,
            j.started_at IS NOT NULL AS fetched, COALESCE(j.finished_at >= ?, 0) AS finishedSinceSync, COUNT(*) AS files
-         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       )
-      .all(lastSyncAt, id);
+      .all(lastSyncAt, id, ...parameters);
     return countStandingGroups(groups, lastSyncAt);
   }
 
@@ -317,6 +441,10 @@ export class CampaignStore {
 
   private writeQueries(id: number, queries: readonly CampaignQuery[]): void {
     this.db.prepare('DELETE FROM campaign_queries WHERE campaign_id = ?').run(id);
+    // A query changed or removed: what its windows were says nothing of the new one.
+    this.db
+      .prepare('DELETE FROM campaign_windows WHERE campaign_id = ? AND query_key NOT IN (SELECT value FROM json_each(?))')
+      .run(id, JSON.stringify(queries.map(queryKey)));
     const insert = this.db.prepare('INSERT INTO campaign_queries (campaign_id, position, instrument, product, filters) VALUES (?, ?, ?, ?, ?)');
     queries.forEach((query, position) => insert.run(id, position, query.instrument, query.product, JSON.stringify(query.filters)));
   }
@@ -377,4 +505,21 @@ function toFileState(row: FileRow): CampaignFileState {
     lastError: row.last_error,
     lastErrorKind: row.last_error_kind,
   };
+}
+
+function toWindow(row: WindowRow): ListedWindow {
+  return {
+    start: row.window_start,
+    end: row.window_end,
+    listedAt: row.listed_at,
+    complete: row.complete === 1,
+    entries: row.entries,
+    digest: row.digest,
+  };
+}
+
+function bitsSet(value: number): number {
+  let count = 0;
+  for (let rest = value; rest > 0; rest = Math.floor(rest / 2)) count += rest % 2;
+  return count;
 }

@@ -4,6 +4,13 @@
 // that is not the one a shared file list named (another SHA-256) is reported and counted apart. The same code serves
 // the command line (which then waits for the queue) and the app; its summary is counted by the campaign's own counts
 // (campaignCounts), so it says what the card says: downloaded, already there, failed, and queued while files move.
+//
+// A sync streams: each piece of a listing is recorded, its files already in the folder taken in and the rest queued
+// before the next piece is read, so a million-file campaign is never in memory, and its report is counted in SQL.
+// A query is listed in windows of fixed bounds (calendar months, fixedWindows); a window whose listing has settled
+// (campaign-windows.ts) is not listed again, and its files are trusted to the ledger: of the files no window listed
+// this time, only those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
+// windowed and are listed whole at every sync, as before.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
@@ -13,14 +20,16 @@ import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger } from '../downloads/download-ledger';
-import type { EnqueueResult } from '../downloads/listing-intake';
-import { isCompleteFitsFile } from '../downloads/fits-completeness';
-import type { CampaignFileRecord, CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
+import type { ListingIntake } from '../downloads/listing-intake';
+import { listedBit, type CampaignFileRecord, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign } from './campaign-store';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { CancelledError } from '../errors';
-import { sha256OfFile, sizeOfFile } from './file-facts';
 import { moveToListedPlaces } from './campaign-moves';
-import { campaignCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { standingOf } from '../../../src-shared/campaigns/file-standing';
+import { fixedWindows, type FixedWindow } from '../api/listing-windows';
+import { parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
+import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from './campaign-windows';
+import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -29,19 +38,34 @@ export interface SyncDeps {
   client: MlsoClient;
   /** A file in the folder that is not what the set expects: replaced (the default) or left alone. */
   existingFiles?: Exclude<ExistingFilePolicy, 'keep-both'>;
+  /** A window closed this many days before its last complete listing is not listed again (DEFAULT_SETTLE_DAYS). */
+  settleDays?: number;
+  /** List every window again, settled or not. */
+  full?: boolean;
   signal?: AbortSignal;
   onPhase?: (phase: CampaignSyncPhase, listed: number) => void;
+}
+
+/** What a sync did with its queries' windows. */
+interface WindowTally {
+  /** Windows listed (again). */
+  listed: number;
+  /** Windows left as they were: settled. */
+  settled: number;
+  /** Windows listed again whose entries are not those of their last complete listing (their digest changed). */
+  changed: number;
 }
 
 /** What a sync found before the queue ran: enough to report again once it has (the command line waits for it). */
 export interface SyncRun {
   campaignId: number;
   report: SyncReport;
+  windows: WindowTally;
   /** The report again, from the ledger as it stands now. */
   refresh(): SyncReport;
 }
 
-/** Files handed to the queue at a time: one ledger transaction each. */
+/** Files read from the set and handed to the queue at a time beyond the listings: one ledger transaction each. */
 const QUEUE_PIECE = 1000;
 
 /** A sync stopped by its signal ends with CancelledError, whichever step it was in. */
@@ -55,66 +79,193 @@ export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Pr
 }
 
 async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
-  const at = new Date().toISOString();
-  const { store } = deps;
-  const listedByQuery: Set<string>[] = [];
-  const records = new Map<string, CampaignFileRecord>();
-  /** Each listed name's place: one name is one file, so a second place for it (a hostile listing) is the first. */
-  const placeOfName = new Map<string, string>();
-  const refused: SyncReport['refused'] = [];
-  let listedCount = 0;
-  let duplicates = 0;
-
+  const sync = new StreamingSync(deps, campaign, new Date().toISOString());
   deps.onPhase?.('listing', 0);
-  for (const query of campaign.queries) {
-    const listed = new Set<string>();
-    listedByQuery.push(listed);
-    await deps.client.streamFiles(
-      query,
-      (entries) => {
-        for (const entry of entries) {
-          const record = recordOf(campaign, entry, deps.client);
-          if ('refused' in record) {
-            refused.push({ filename: entry.filename, reason: record.refused });
-            continue;
-          }
-          const relativePath = placeOfName.get(record.filename) ?? record.relativePath;
-          placeOfName.set(record.filename, relativePath);
-          if (listed.has(relativePath)) continue;
-          listed.add(relativePath);
-          if (records.has(relativePath)) duplicates += 1;
-          else records.set(record.relativePath, record);
-        }
-        listedCount += entries.length;
-        deps.onPhase?.('listing', listedCount);
-      },
-      deps.signal ? { signal: deps.signal } : {},
-    );
-  }
-  const moved = await moveToListedPlaces(deps, campaign, records.values());
-  const added = store.recordFiles(campaign.id, [...records.values()]);
-
-  deps.onPhase?.('checking', listedCount);
-  const files = store.files(campaign.id);
-  await adoptFilesAlreadyThere(deps.ledger, files, deps.signal);
-
-  deps.onPhase?.('queueing', listedCount);
-  // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
-  // the reason, not only counted as missing.
-  const refusedNow = new Set(refused.map((refusal) => refusal.filename));
-  const queuedNow = await queueWhatIsMissing(deps, campaign, store.files(campaign.id));
-  for (const refusal of queuedNow.rejected) {
-    if (!refusedNow.has(refusal.filename)) refused.push(refusal);
-  }
-  const reused = tallyReused(queuedNow.reused);
-
-  const refresh = (): SyncReport => ({
-    ...reportOf(deps, campaign, store.files(campaign.id), listedByQuery, { added, duplicates, refused, moved }, at),
-    reused,
-  });
+  for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
+  deps.onPhase?.('checking', sync.listedCount);
+  await sync.queueTheRest();
+  deps.onPhase?.('queueing', sync.listedCount);
+  const reused = tallyReused(sync.intakeResult?.reused ?? []);
+  const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync), reused });
   const report = refresh();
-  store.recordSync(campaign.id, report);
-  return { campaignId: campaign.id, report, refresh };
+  deps.store.recordSync(campaign.id, report);
+  return { campaignId: campaign.id, report, windows: sync.windows, refresh };
+}
+
+/** One sync's way through the listings, piece by piece, and what it found on the way. */
+class StreamingSync {
+  listedCount = 0;
+  readonly windows: WindowTally = { listed: 0, settled: 0, changed: 0 };
+  readonly refused: SyncReport['refused'] = [];
+  readonly moved: SyncReport['moved'] = [];
+  /** Files new to the set, by the query that listed them first. */
+  readonly addedByQuery: number[] = [];
+  private readonly refusedNames = new Set<string>();
+  private readonly prefilter = new FolderPrefilter();
+  /** Each queued entry's sub-folder in the layout (entries of the piece being queued). */
+  private readonly places = new WeakMap<FileEntry, string>();
+  private intake: ListingIntake | undefined;
+
+  constructor(
+    private readonly deps: SyncDeps,
+    private readonly campaign: StoredCampaign,
+    readonly at: string,
+  ) {}
+
+  get intakeResult(): ListingIntake['result'] | undefined {
+    return this.intake?.result;
+  }
+
+  /** Lists the query's windows that can still change (all with `full`), or the whole query when it is not windowed. */
+  async listQuery(query: CampaignQuery, position: number): Promise<void> {
+    const { client, store } = this.deps;
+    const request = { instrument: query.instrument, product: query.product, filters: query.filters };
+    const options = this.deps.signal ? { signal: this.deps.signal } : {};
+    const listedBy = { at: this.at, bit: listedBit(position) };
+    this.addedByQuery[position] = 0;
+    const checked = await client.checkFilesRequest(request, options);
+    const firstMs = checked['start-date'] === undefined ? await this.firstInstant(query.instrument) : 0;
+    const windows = fixedWindows(checked, firstMs, Date.now());
+    if (!windows) {
+      const names = new Map<string, string>();
+      await client.streamFiles(
+        request,
+        async (entries) => {
+          await this.take(entries, listedBy, position, names);
+        },
+        options,
+      );
+      return;
+    }
+    const remembered = store.windows(this.campaign.id, query);
+    for (const window of windows) {
+      const last = remembered.get(window.start);
+      if (!this.deps.full && isSettled(last, window, this.deps.settleDays ?? DEFAULT_SETTLE_DAYS)) {
+        this.windows.settled += 1;
+        continue;
+      }
+      await this.listWindow(query, request, window, last, (entries, names) => this.take(entries, listedBy, position, names));
+    }
+  }
+
+  private async listWindow(
+    query: CampaignQuery,
+    request: { instrument: string; product: string; filters: CampaignQuery['filters'] },
+    window: FixedWindow,
+    last: ListedWindow | undefined,
+    take: (entries: FileEntry[], names: Map<string, string>) => Promise<number>,
+  ): Promise<void> {
+    const { client, store } = this.deps;
+    const listedAt = new Date().toISOString();
+    // Begun, not complete: a listing cut short (cancelled, an error half-way) is listed again by the next sync.
+    const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null };
+    store.recordWindow(this.campaign.id, query, { ...begun, complete: false });
+    const digest = new WindowDigest();
+    const names = new Map<string, string>();
+    let refused = 0;
+    await client.streamWindow(
+      request,
+      window,
+      async (entries) => {
+        for (const entry of entries) digest.add(entry);
+        refused += await take(entries, names);
+      },
+      this.deps.signal ? { signal: this.deps.signal } : {},
+    );
+    const digestNow = digest.digest();
+    // A window with files refused (another server, an unsafe name) is not taken as settled: what refused them may
+    // change (--allow-other-hosts), and the next sync lists it again to take them.
+    store.recordWindow(this.campaign.id, query, { ...begun, complete: refused === 0, entries: digest.entries, digest: digestNow });
+    this.windows.listed += 1;
+    if (last?.digest && last.digest !== digestNow) this.windows.changed += 1;
+  }
+
+  /** Where a query with no start-date begins: the instrument's first day, so that its windows are the same each time. */
+  private async firstInstant(instrument: string): Promise<number> {
+    const first = (await this.deps.client.instrument(instrument, this.deps.signal ? { signal: this.deps.signal } : {})).dates['start-date'];
+    const parsed = parseUtTimestamp(first.slice(0, 19));
+    return parsed.ok ? parsed.value.epochMs : 0;
+  }
+
+  /**
+   * A piece of a listing: recorded in the set (moved first when the listing places a file elsewhere), then its files
+   * already in the folder taken in and the rest queued. `names` are the listing's names so far with their places:
+   * a name listed again is one file, kept at its first place.
+   */
+  private async take(entries: FileEntry[], listedBy: ListedBy, position: number, names: Map<string, string>): Promise<number> {
+    const records: CampaignFileRecord[] = [];
+    let refused = 0;
+    for (const entry of entries) {
+      if (names.has(entry.filename)) continue;
+      const record = recordOf(this.campaign, entry, this.deps.client);
+      if ('refused' in record) {
+        this.refuse({ filename: entry.filename, reason: record.refused });
+        names.set(entry.filename, '');
+        refused += 1;
+        continue;
+      }
+      names.set(entry.filename, record.relativePath);
+      records.push(record);
+    }
+    this.listedCount += entries.length;
+    this.deps.onPhase?.('listing', this.listedCount);
+    if (records.length === 0) return refused;
+    for (const move of await moveToListedPlaces(this.deps, this.campaign, records)) this.moved.push(move);
+    const added = this.deps.store.recordFiles(this.campaign.id, records, listedBy);
+    this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added.size;
+    const paths = records.map((record) => record.relativePath);
+    await this.queue(this.deps.store.filesAt(this.campaign.id, paths));
+    return refused;
+  }
+
+  /**
+   * The files of the set no listing of this sync named that the ledger does not say are downloaded (never fetched,
+   * failed, found missing or changed by verify, queued by a sync cut short), a page at a time.
+   */
+  async queueTheRest(): Promise<void> {
+    for (let after = ''; ;) {
+      this.deps.signal?.throwIfAborted();
+      const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
+      if (page.length === 0) return;
+      after = page.at(-1)!.relativePath;
+      await this.queue(page);
+    }
+  }
+
+  /**
+   * Takes in the files already in the folder, then hands the files to the queue's intake, which skips those
+   * downloaded and still there and reuses those finished in another folder.
+   */
+  private async queue(files: readonly CampaignFileState[]): Promise<void> {
+    this.deps.signal?.throwIfAborted();
+    await adoptFilesAlreadyThere(this.deps.ledger, files, this.prefilter, this.deps.signal);
+    const entries = files.map((file) => {
+      const entry = entryOfStored(file);
+      const folder = path.posix.dirname(file.relativePath);
+      this.places.set(entry, folder === '.' ? '' : folder);
+      return entry;
+    });
+    const intake = await this.openIntake();
+    await intake.add(entries);
+    // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
+    // the reason, not only counted as missing.
+    const rejected = intake.result.rejected;
+    for (const refusal of rejected.splice(0, rejected.length)) this.refuse(refusal);
+  }
+
+  private refuse(refusal: SyncReport['refused'][number]): void {
+    if (this.refusedNames.has(refusal.filename)) return;
+    this.refusedNames.add(refusal.filename);
+    this.refused.push(refusal);
+  }
+
+  private async openIntake(): Promise<ListingIntake> {
+    this.intake ??= await this.deps.engine.openIntake(this.campaign.folder, {
+      existingFiles: this.deps.existingFiles ?? 'overwrite',
+      placement: (entry) => this.places.get(entry) ?? '',
+    });
+    return this.intake;
+  }
 }
 
 /** A listed entry as a campaign file, or why it cannot be one. */
@@ -146,89 +297,21 @@ function textOrNull(value: unknown): string | null {
   return null;
 }
 
-/**
- * Files the ledger does not know that are already in the folder: taken in as downloaded when they are what the set
- * expects (the SHA-256 a shared file list gave, or, without one, a complete FITS file), so they are not fetched again.
- */
-async function adoptFilesAlreadyThere(ledger: DownloadLedger, files: readonly CampaignFileState[], signal: AbortSignal | undefined): Promise<void> {
-  for (const file of files) {
-    signal?.throwIfAborted();
-    if (file.jobId !== null) continue;
-    const size = await sizeOfFile(file.targetPath);
-    if (size === undefined) continue;
-    if (file.expectedSha256 === null && !(await isCompleteFitsFile(file.targetPath))) continue;
-    const sha256 = await sha256OfFile(file.targetPath);
-    if (file.expectedSha256 !== null && sha256 !== file.expectedSha256) continue;
-    ledger.transaction(() => {
-      const [id] = ledger.insertMany([
-        {
-          url: file.url,
-          instrument: file.instrument,
-          product: file.product,
-          dateObs: file.dateObs,
-          filename: file.filename,
-          folder: path.dirname(file.targetPath),
-          targetPath: file.targetPath,
-          expectedSize: file.filesize,
-          batchId: null,
-          state: 'done',
-        },
-      ]);
-      ledger.markDone(id!, { sha256, bytesReceived: 0, bytesWritten: size });
-    });
-  }
-}
-
-/**
- * Hands every file of the set to the queue's intake, which skips those downloaded and still there and reuses those
- * finished in another folder; returns what it refused and reused.
- */
-async function queueWhatIsMissing(deps: SyncDeps, campaign: StoredCampaign, files: readonly CampaignFileState[]): Promise<EnqueueResult> {
-  const places = new Map<FileEntry, string>();
-  const entries: FileEntry[] = [];
-  for (const file of files) {
-    const entry = entryOfStored(file);
-    places.set(entry, path.posix.dirname(file.relativePath) === '.' ? '' : path.posix.dirname(file.relativePath));
-    entries.push(entry);
-  }
-  const intake = await deps.engine.openIntake(campaign.folder, {
-    existingFiles: deps.existingFiles ?? 'overwrite',
-    placement: (entry) => places.get(entry) ?? '',
+function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: StreamingSync): SyncReport {
+  const queries = campaign.queries.map((query: CampaignQuery, position) => {
+    // Each query's row by the same function as the campaign's counts, over the files it listed this time.
+    const { files: listed, ...counts } = store.listedCounts(campaign.id, sync.at, listedBit(position));
+    return { query, listed, new: sync.addedByQuery[position] ?? 0, ...counts };
   });
-  for (let start = 0; start < entries.length; start += QUEUE_PIECE) {
-    deps.signal?.throwIfAborted();
-    await intake.add(entries.slice(start, start + QUEUE_PIECE));
-  }
-  return intake.result;
-}
-
-function reportOf(
-  deps: { store: CampaignStore },
-  campaign: StoredCampaign,
-  files: readonly CampaignFileState[],
-  listedByQuery: readonly Set<string>[],
-  found: { added: ReadonlySet<string>; duplicates: number; refused: SyncReport['refused']; moved: SyncReport['moved'] },
-  at: string,
-): SyncReport {
-  const byPath = new Map(files.map((file) => [file.relativePath, file]));
-  const queries = campaign.queries.map((query: CampaignQuery, index) => {
-    const listed = listedByQuery[index] ?? new Set<string>();
-    // Each query's row by the same function as the campaign's counts, over the files it listed.
-    const groups = [...listed].map((relativePath) => {
-      const file = byPath.get(relativePath);
-      return { standing: file ? standingOf(file) : ('missing' as const), fetchedSinceSync: file !== undefined && fetchedSince(file, at), files: 1 };
-    });
-    const { files: _files, ...counts } = campaignCounts(groups, true);
-    const added = [...listed].filter((relativePath) => found.added.has(relativePath)).length;
-    return { query, listed: listed.size, new: added, ...counts };
-  });
+  const { listed, duplicates } = store.listedTotals(campaign.id, sync.at);
   // The total is the campaign's counts themselves (the card's), from this sync's start: it covers the whole set,
-  // files listed by an earlier sync (or a shared list) too.
-  const listedNow = new Set(listedByQuery.flatMap((listed) => [...listed]));
-  const { files: _files, ...counts } = deps.store.counts(campaign.id, at);
-  const total: SyncCounts = { listed: listedNow.size, new: [...found.added].filter((relativePath) => byPath.has(relativePath)).length, ...counts };
-  const differing: DifferingFile[] = files
+  // files listed by an earlier sync (or a shared list), and those of settled windows, too.
+  const { files: _files, ...counts } = store.counts(campaign.id, sync.at);
+  const added = sync.addedByQuery.reduce((sum, count) => sum + count, 0);
+  const total: SyncCounts = { listed, new: added, ...counts };
+  const differing: DifferingFile[] = store
+    .filesWithOtherSha256(campaign.id)
     .filter((file) => standingOf(file) === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
-  return { campaign: campaign.name, at, queries, total, duplicates: found.duplicates, refused: found.refused, moved: found.moved, differing };
+  return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing };
 }

@@ -15,7 +15,7 @@ const tablesOf = (state: StateDatabase): string[] =>
     .map((row) => row.name);
 
 describe('the state folder’s migrations', () => {
-  it('are each domain’s own: the downloads’ make and change the jobs and settings, the campaigns’ their three tables', () => {
+  it('are each domain’s own: the downloads’ make and change the jobs and settings, the campaigns’ their four tables', () => {
     // Each migration run in turn on an empty database, and the tables it made or changed noted against its domain.
     const db = new Database(':memory:');
     const touched = new Map<string, Set<string>>();
@@ -36,7 +36,7 @@ describe('the state folder’s migrations', () => {
     db.close();
     expect(Object.fromEntries([...touched].map(([domain, tables]) => [domain, [...tables].sort()]))).toEqual({
       downloads: ['jobs', 'settings'],
-      campaigns: ['campaign_files', 'campaign_queries', 'campaigns'],
+      campaigns: ['campaign_files', 'campaign_queries', 'campaign_windows', 'campaigns'],
     });
   });
 
@@ -44,13 +44,15 @@ describe('the state folder’s migrations', () => {
     const file = path.join(await temporaryFolder(), 'downloads.sqlite');
     const every = StateDatabase.open(file, STATE_DOMAINS);
     const latest = every.schemaVersion;
+    // Back to version 3: the downloads' 4 to 6 undone, and the campaigns' 7 (incremental sync) with them.
     every.connection.exec(
-      'PRAGMA user_version = 3; DROP INDEX jobs_done_url; DROP INDEX jobs_done_filename; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;',
+      'PRAGMA user_version = 3; DROP INDEX jobs_done_url; DROP INDEX jobs_done_filename; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;' +
+        ' DROP TABLE campaign_windows; DROP INDEX campaign_files_name; ALTER TABLE campaign_files DROP COLUMN listed_at; ALTER TABLE campaign_files DROP COLUMN listed_by;',
     );
     every.close();
     const again = StateDatabase.open(file, STATE_DOMAINS);
     expect([tablesOf(again), again.schemaVersion, again.startedEmpty]).toEqual([
-      ['campaign_files', 'campaign_queries', 'campaigns', 'jobs', 'settings'],
+      ['campaign_files', 'campaign_queries', 'campaign_windows', 'campaigns', 'jobs', 'settings'],
       latest,
       false,
     ]);
@@ -58,14 +60,14 @@ describe('the state folder’s migrations', () => {
   });
 
   it('run in the order of their numbers, whichever domain comes first', () => {
-    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('refuse two domains taking one number, or a number left out', () => {
     const clash = { domain: 'clash', migrations: [{ version: 2, sql: 'CREATE TABLE x (a)' }] };
     const gap = { domain: 'gap', migrations: [{ version: 99, sql: 'CREATE TABLE y (a)' }] };
     expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(
-      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5, 6\), campaigns \(2, 3\), clash \(2\)/,
+      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5, 6\), campaigns \(2, 3, 7\), clash \(2\)/,
     );
     expect(() => migrationsInOrder([...STATE_DOMAINS, gap])).toThrow(/each number once/);
     expect(() => StateDatabase.open(':memory:', [gap])).toThrow(/each number once/);

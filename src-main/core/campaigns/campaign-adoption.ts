@@ -1,0 +1,82 @@
+// Files of a campaign's set already in its folder that the ledger does not know (copied there by hand, a ledger
+// started anew): taken in as downloaded when they are what the set expects, so they are not fetched again. Each
+// destination folder is read once per sync, a prefilter: a name the folder does not hold needs no look on the disk,
+// which for a first sync into an empty folder is every name (a stat per file would take minutes at a million).
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { DownloadLedger } from '../downloads/download-ledger';
+import { isCompleteFitsFile } from '../downloads/fits-completeness';
+import { forEachAtOnce } from '../downloads/reuse-finder';
+import type { CampaignFileState } from './campaign-store';
+import { sha256OfFile, sizeOfFile } from './file-facts';
+
+/** The names in each folder when first asked about, case-folded (a case-insensitive disk's "A.fts" is "a.fts"). */
+export class FolderPrefilter {
+  private readonly byFolder = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+
+  /** False only when the folder, as read, cannot hold the name; a folder that cannot be listed may hold anything. */
+  async mayHold(folder: string, filename: string): Promise<boolean> {
+    let names = this.byFolder.get(folder);
+    if (!names) {
+      names = namesIn(folder);
+      this.byFolder.set(folder, names);
+    }
+    const read = await names;
+    return read === undefined || read.has(fold(filename));
+  }
+}
+
+async function namesIn(folder: string): Promise<ReadonlySet<string> | undefined> {
+  try {
+    return new Set((await readdir(folder)).map(fold));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : undefined;
+  }
+}
+
+/** Files checked at once: hashing keeps the thread pool busy, a few more would only queue in it. */
+const CHECKS_AT_ONCE = 8;
+
+const fold = (name: string): string => name.normalize('NFC').toLowerCase();
+
+/**
+ * Takes in the jobless files that are in the folder and are what the set expects (the SHA-256 a shared file list
+ * gave, or, without one, a complete FITS file): each is recorded as a finished job, a piece's in one transaction.
+ */
+export async function adoptFilesAlreadyThere(
+  ledger: DownloadLedger,
+  files: readonly CampaignFileState[],
+  prefilter: FolderPrefilter,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const candidates: CampaignFileState[] = [];
+  for (const file of files) if (file.jobId === null && (await prefilter.mayHold(path.dirname(file.targetPath), file.filename))) candidates.push(file);
+  const found: { file: CampaignFileState; sha256: string; size: number }[] = [];
+  await forEachAtOnce(candidates, CHECKS_AT_ONCE, async (file) => {
+    signal?.throwIfAborted();
+    const size = await sizeOfFile(file.targetPath);
+    if (size === undefined) return;
+    if (file.expectedSha256 === null && !(await isCompleteFitsFile(file.targetPath))) return;
+    const sha256 = await sha256OfFile(file.targetPath);
+    if (file.expectedSha256 !== null && sha256 !== file.expectedSha256) return;
+    found.push({ file, sha256, size });
+  });
+  if (found.length === 0) return;
+  ledger.transaction(() => {
+    const ids = ledger.insertMany(
+      found.map(({ file }) => ({
+        url: file.url,
+        instrument: file.instrument,
+        product: file.product,
+        dateObs: file.dateObs,
+        filename: file.filename,
+        folder: path.dirname(file.targetPath),
+        targetPath: file.targetPath,
+        expectedSize: file.filesize,
+        batchId: null,
+        state: 'done' as const,
+      })),
+    );
+    found.forEach(({ sha256, size }, index) => ledger.markDone(ids[index]!, { sha256, bytesReceived: 0, bytesWritten: size }));
+  });
+}

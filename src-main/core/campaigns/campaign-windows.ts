@@ -1,0 +1,64 @@
+// What a campaign remembers of its listings, window by window (migration 7), and the rule for which windows a sync
+// lists again. A window's listing can still change while the archive may still add files to it: a window that
+// reaches into the last `settleDays` days (late files, reprocessing), and one that was listed before it had been
+// closed that long. A window listed completely after that is settled: a sync does not list it again unless asked
+// for everything (`--full`), and trusts the ledger for its files (verify is where the disk is checked).
+import { createHash } from 'node:crypto';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
+
+/** A window's last listing, as the campaign remembers it. */
+export interface ListedWindow {
+  start: string;
+  end: string;
+  /** When its listing began (ISO 8601). */
+  listedAt: string;
+  /** The listing reached its end (not cancelled, no error half-way) and refused none of its files. */
+  complete: boolean;
+  entries: number;
+  digest: string | null;
+}
+
+/** Days after which the archive is taken to no longer change a window, unless the settings say otherwise. */
+export const DEFAULT_SETTLE_DAYS = 7;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A query's key among the campaign's windows: its content, not its place in the list, so reordering the queries
+ * keeps what their windows were and changing a query starts its windows anew.
+ */
+export function queryKey(query: CampaignQuery): string {
+  const filters = Object.fromEntries(Object.entries(query.filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return createHash('sha256')
+    .update(JSON.stringify([query.instrument, query.product, filters]))
+    .digest('hex');
+}
+
+/** Whether a window's last listing still stands: complete, of the same bounds, and made once it had settled. */
+export function isSettled(last: ListedWindow | undefined, window: { end: string }, settleDays: number): boolean {
+  if (!last?.complete || last.end !== window.end) return false;
+  return Date.parse(last.listedAt) >= Date.parse(`${window.end}Z`) + settleDays * DAY_MS;
+}
+
+/**
+ * A digest of what a window's listing held: SHA-256 over its entries' names, sizes and observation times, sorted,
+ * so the same files give the same digest whatever order the answer had them in.
+ */
+export class WindowDigest {
+  private readonly lines: string[] = [];
+
+  add(entry: FileEntry): void {
+    this.lines.push(`${entry.filename}\t${entry.filesize}\t${entry['date-obs']}`);
+  }
+
+  get entries(): number {
+    return this.lines.length;
+  }
+
+  digest(): string {
+    const hash = createHash('sha256');
+    for (const line of this.lines.sort()) hash.update(`${line}\n`);
+    return hash.digest('hex');
+  }
+}
