@@ -33,8 +33,9 @@ export interface EnqueueProbeResult {
   /** Entries the listing handed over, and jobs the ledger holds for the batch afterwards (target paths are unique there). */
   entries: number;
   jobs: number;
-  /** Jobs queued as the intake (or the app's summary) counted them. */
+  /** Jobs queued as the intake (or the app's summary) counted them, and files skipped as already there. */
   queued: number;
+  skipped: number;
   /** From the listing's request to the last piece committed. */
   seconds: number;
   /** Of which in the intake (checks and ledger transactions), summed over the pieces (0 for the app: it lists itself). */
@@ -74,6 +75,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
     let pieces = 0;
     let entries: number;
     let queued: number;
+    let skipped: number;
     if (job.way === 'app') {
       const handlers = downloadHandlers({
         engine: opened.engine,
@@ -85,6 +87,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
       });
       const summary = await handlers['downloads:enqueue']({ query, folder: job.outputDir });
       queued = summary.queued;
+      skipped = summary.skipped.length;
       entries = queued + summary.skipped.length + summary.rejected.length + summary.reused.count;
     } else {
       const intake = await opened.engine.openIntake(job.outputDir);
@@ -95,6 +98,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
         pieces += 1;
       }));
       queued = intake.result.queued.length;
+      skipped = intake.result.skipped.length;
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
@@ -104,6 +108,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
       entries,
       jobs,
       queued,
+      skipped,
       seconds,
       intakeSeconds: intakeMs / 1000,
       pieces,

@@ -249,9 +249,10 @@ export class DownloadLedger {
     // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
 
-  /** Tags an already finished job with the current batch, so the batch's summary counts it. */
-  adoptIntoBatch(id: number, batchId: string | null): void {
-    this.sql('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id = ?').run(batchId, now(), id);
+  /** Tags already finished jobs with the current batch, so the batch's summary counts them (a piece's in one statement). */
+  adoptIntoBatch(ids: readonly number[], batchId: string | null): void {
+    if (ids.length === 0) return;
+    this.sql('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))').run(batchId, now(), JSON.stringify(ids));
   }
 
   list(filter: { states?: readonly JobState[]; batchId?: string; includeCleared?: boolean } = {}): Job[] {

@@ -64,7 +64,7 @@ describe('the download ledger', () => {
     const a = ledger.insert(newJob('a.fts', { batchId: 'one' }));
     ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
     ledger.clearFinished();
-    ledger.adoptIntoBatch(a.id, 'two');
+    ledger.adoptIntoBatch([a.id], 'two');
     expect(ledger.list({ batchId: 'two' }).map((job) => [job.filename, job.state, job.cleared])).toEqual([['a.fts', 'done', false]]);
   });
 

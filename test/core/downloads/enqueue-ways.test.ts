@@ -2,9 +2,12 @@
 // correctness: `files --download`'s intake with and without a progress display, and the app's core queueing a query
 // (downloads:enqueue). Every entry is queued once, the counts agree, and no progress update carries more than
 // MAX_NEW_VIEWS job views however fast the listing arrives.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_NEW_VIEWS } from '../../../src-main/core/downloads/progress-board';
+import { openStateLedger } from '../../../src-main/core/app/open-engine';
+import { forEachAtOnce } from '../../../src-main/core/downloads/reuse-finder';
 import { runEnqueueProbe, type EnqueueProbeJob } from '../../../scripts/bench/enqueue-probe';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 
@@ -40,4 +43,32 @@ describe('some 11,000 listed entries into a paused queue', () => {
       }
     }, 120_000);
   }
+
+  it('taken again once every file is downloaded: each is skipped as already there and none queued, one whose size changed is queued again', async () => {
+    const work = await temporaryFolder();
+    const job: EnqueueProbeJob = {
+      baseUrl: emulator().url,
+      instrument: 'kcor',
+      product: 'pb',
+      startDate: '2020-01-01',
+      stateDir: path.join(work, 'state'),
+      outputDir: path.join(work, 'out'),
+      followProgress: false,
+    };
+    const first = await runEnqueueProbe(job);
+    // Every file downloaded, one byte each, but one that is now two bytes on the disk.
+    const opened = await openStateLedger(job.stateDir);
+    const jobs = opened.ledger.list();
+    opened.ledger.transaction(() => {
+      for (const { id } of jobs) opened.ledger.markDone(id, { sha256: '0'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
+    });
+    opened.close();
+    await forEachAtOnce(jobs, 64, (each) => writeFile(each.targetPath, each.id === jobs[7]!.id ? 'xx' : 'x'));
+
+    const again = await runEnqueueProbe(job);
+    expect(again.entries).toBe(first.entries);
+    expect(again.skipped).toBe(first.entries - 1);
+    expect(again.queued).toBe(1);
+    expect(again.jobs).toBe(first.entries);
+  }, 120_000);
 });
