@@ -265,19 +265,19 @@ export class CampaignStore {
 
   /** The campaign's files of these names, wherever they are (one query for a piece of a listing). */
   filesNamed(id: number, filenames: readonly string[]): CampaignFileState[] {
-    if (filenames.length === 0) return [];
-    return this.db
-      .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.filename IN (SELECT value FROM json_each(?))`)
-      .all(id, JSON.stringify(filenames))
-      .map(toFileState);
+    return this.filesWhereIn(id, 'filename', filenames);
   }
 
   /** The campaign's files at these relative paths. */
   filesAt(id: number, relativePaths: readonly string[]): CampaignFileState[] {
-    if (relativePaths.length === 0) return [];
+    return this.filesWhereIn(id, 'relative_path', relativePaths);
+  }
+
+  private filesWhereIn(id: number, column: 'filename' | 'relative_path', values: readonly string[]): CampaignFileState[] {
+    if (values.length === 0) return [];
     return this.db
-      .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.relative_path IN (SELECT value FROM json_each(?))`)
-      .all(id, JSON.stringify(relativePaths))
+      .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.${column} IN (SELECT value FROM json_each(?))`)
+      .all(id, JSON.stringify(values))
       .map(toFileState);
   }
 

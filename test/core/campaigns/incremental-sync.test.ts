@@ -160,4 +160,24 @@ describe('incremental campaign sync', () => {
     expect(after.windows.settled).toBeGreaterThan(0);
     expect(emulator().stats().downloadsStarted).toBe(0);
   }, 60_000);
+
+  it('changing a query forgets its windows, so the next sync lists it whole; another query keeps its own', async () => {
+    const firstDay = catalogue(yesterday, 70, 900);
+    const { service, campaign, sync } = await campaignOver(kcorFrom(firstDay));
+    const nrgf: CampaignQuery = { instrument: 'kcor', product: 'nrgf', filters: { 'start-date': firstDay } };
+    await service.update(campaign.name, { queries: [kcorFrom(firstDay), nrgf] });
+    const first = await sync();
+    const kept = service.store.windows(campaign.id, nrgf).size;
+    expect(kept).toBeGreaterThan(1);
+
+    const changed = { ...kcorFrom(firstDay), filters: { 'start-date': firstDay, 'end-date': `${yesterday}T23:59:59` } };
+    await service.update(campaign.name, { queries: [changed, nrgf] });
+    expect(service.store.windows(campaign.id, kcorFrom(firstDay)).size).toBe(0);
+    expect(service.store.windows(campaign.id, nrgf).size).toBe(kept);
+    const next = await sync();
+    // The changed query's windows are all listed; of the other's, only those still unsettled.
+    expect(next.windows.listed).toBe(service.store.windows(campaign.id, changed).size + unsettledWindows(firstDay, Date.now()));
+    expect(next.windows.settled).toBe(kept - unsettledWindows(firstDay, Date.now()));
+    expect(next.report.total).toMatchObject({ new: 0, onDisk: first.report.total.onDisk });
+  }, 60_000);
 });
