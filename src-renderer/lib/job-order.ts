@@ -1,7 +1,7 @@
 // The order of the download list: by default the work in progress first (what moves, then what waits, then what
-// failed, then what finished, newest first), or by a column the user picked. The list is sorted once when it or the
-// order changes; progress then moves single rows with a binary search (see DownloadsStore.apply), so every
-// comparator here is total: ties end on the engine's queue position, which a job keeps.
+// failed, then what finished, newest first), or by a column the user picked. The core sorts the list in SQL
+// (job-pages.ts, whose tests hold it to these comparators); the window uses them to tell whether a changed job moves
+// (DownloadsStore.apply). Every comparator is total: ties end on the engine's queue position, which a job keeps.
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 
@@ -58,16 +58,4 @@ export function jobComparator(sort: JobSort | null, positionOf: (id: number) => 
   }
   const column = COLUMN[sort.key](sort.direction === 'ascending' ? 1 : -1);
   return (a, b) => column(a, b) || byPosition(a, b);
-}
-
-/** Where `job` goes in `rows` (sorted by `compare`): the first row that sorts after it. */
-export function insertionIndex(rows: readonly JobView[], job: JobView, compare: Compare): number {
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compare(rows[middle]!, job) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

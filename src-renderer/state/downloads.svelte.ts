@@ -1,13 +1,17 @@
-// The download queue as the engine reports it: a snapshot on entry, then progress events that carry only the
-// jobs that changed. Queues can hold thousands of jobs, so updates patch a raw array in place of a deep proxy.
-import type { ResultOf } from '../../src-shared/contract/contract';
+// The download queue as the engine reports it. The list can hold a million jobs, so the window never holds it whole:
+// it asks the core for the pages of rows in view (ordered, filtered and counted in SQL, job-pages.ts) and keeps a few
+// of them; progress events patch the rows loaded in place, and a change that moves rows (a file ending, one queued)
+// reloads the rows in view, no more often than the core can afford.
+import type { JobPage, JobPlace } from '../../src-shared/downloads/job-page';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
-import { FIRST_DIRECTION, insertionIndex, jobComparator, type JobSort, type SortKey } from '../lib/job-order';
+import { FIRST_DIRECTION, jobComparator, type JobSort, type SortKey } from '../lib/job-order';
 import { noteOf } from '../lib/job-text';
 import { Request } from '../lib/request.svelte';
+
+export type { JobPlace };
 
 const NO_COUNTS: JobCounts = { total: 0, queued: 0, active: 0, paused: 0, done: 0, failed: 0, cancelled: 0 };
 
@@ -38,28 +42,37 @@ export type JobFilter = keyof typeof JOB_FILTERS;
 type JobChannel = 'downloads:pause' | 'downloads:resume' | 'downloads:cancel' | 'downloads:retry' | 'downloads:move-to-front';
 type QueueChannel = 'downloads:pause-all' | 'downloads:resume-all' | 'downloads:retry-failed' | 'downloads:clear-finished';
 
-/** Where the list looks: one folder, or a campaign's folder with the folders its layout makes under it. */
-export interface JobPlace {
-  folder: string;
-  nested: boolean;
-}
+/** Rows in a page, the unit the window asks for and keeps. */
+const PAGE_ROWS = 100;
+/** Pages kept (a few screenfuls either side of the view); the oldest read goes first. */
+const KEPT_PAGES = 24;
+/** At most one reload of the rows in view this often, and never more than a fifth of the core's time. */
+const RELOAD_MS = 300;
+const RELOAD_COST_SHARE = 5;
+
+const twoLines = (job: JobView | undefined): boolean => job !== undefined && noteOf(job) !== '';
+
+/** The rows that sort the same for an order (a changed job that compares equal to its old view stays where it is). */
+const sameKey = (sort: JobSort | null) => jobComparator(sort, () => 0);
 
 export class DownloadsStore {
-  /** The engine's list, in its (queue) order. */
-  jobs = $state.raw<JobView[]>([]);
   overall = $state.raw<OverallProgress>(EMPTY_OVERALL);
   /** Why the engine paused the queue by itself (disk full, sign-in refused); null when running or paused by the user. */
   pauseReason = $state.raw<ErrorData | null>(null);
   /** A short note after a control did something not visible in the list (e.g. "Retrying 3 files"). */
   note = $state<string | null>(null);
-  /** The rows shown: the list filtered by state tab and place, in the chosen order. */
-  visibleJobs = $state.raw<JobView[]>([]);
+  /** How many rows the list has: the files of the state tab and place chosen. */
+  rowCount = $state(0);
+  /** Goes up whenever loaded rows change, so the table reads them again. */
+  rowsVersion = $state(0);
   /** Goes up whenever rows moved (or a row gained or lost its note line), so the table measures row heights again. */
   layoutVersion = $state(0);
   /** Every folder a job goes to, for the folder filter. */
   folders = $state.raw<string[]>([]);
   /** The state tabs' counts within the place chosen; null while the list shows every folder (the overall figures count). */
   placeCounts = $state.raw<JobCounts | null>(null);
+  /** True once the list has been loaded: pages in view are asked for from then on. */
+  private loaded = false;
   /** The note speaks of work under way ("Retrying 3 files."): it goes when the run doing that work ends. */
   private noteLastsWhileRunning = false;
 
@@ -68,16 +81,32 @@ export class DownloadsStore {
   private sortValue = $state.raw<JobSort | null>(null);
   private placeValue = $state.raw<JobPlace | null>(null);
 
-  /** The engine's list; a failure stays on screen while it is asked for again. */
-  private readonly snapshot = new Request<ResultOf<'downloads:snapshot'>>({ keepErrorWhileLoading: true });
+  /** The list's first rows with its counts; a failure stays on screen while it is asked for again. */
+  private readonly listing = new Request<JobPage>({ keepErrorWhileLoading: true });
   /** The controls: what the last one pressed said is what the screen shows. */
   private readonly controls = new Request<unknown>();
 
   private readonly client: ApiClient;
-  /** Where each job id sits in `jobs`; `jobs` itself is the reactive value, this index is not. */
+  // The pages and the index of their rows are plain (not reactive): rowsVersion says when they changed.
+  /** Loaded pages by number, oldest read first. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  private positions = new Map<number, number>();
-  private compare = jobComparator(null, (id) => this.positions.get(id) ?? 0);
+  private pages = new Map<number, JobView[]>();
+  /** Where each loaded job sits in the list (its row number). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private rowOf = new Map<number, number>();
+  /** Numbers the list's arrangements: pages asked for under an earlier order, tab or place are dropped. */
+  private arrangement = 0;
+  /** The rows in view, as the table last said. */
+  private view = { first: 0, last: 0 };
+  private fetching = false;
+  /** Rows in view may be out of date (a job moved, left or arrived): they are read again when the budget allows. */
+  private stale = false;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastReloadAt = 0;
+  private lastFetchMs = 0;
+  private compare = sameKey(null);
+  /** Rows changed height since the table last measured them. */
+  private relaid = false;
 
   constructor(client: ApiClient) {
     this.client = client;
@@ -93,12 +122,12 @@ export class DownloadsStore {
   }
 
   get loading(): boolean {
-    return this.snapshot.loading;
+    return this.listing.loading;
   }
 
   /** A control (or the list) that failed, in the app's words. */
   get error(): ErrorData | null {
-    return this.controls.error ?? this.snapshot.error;
+    return this.controls.error ?? this.listing.error;
   }
 
   get filter(): JobFilter {
@@ -107,7 +136,7 @@ export class DownloadsStore {
 
   set filter(filter: JobFilter) {
     this.filterValue = filter;
-    this.arrange();
+    void this.refresh();
   }
 
   get sort(): JobSort | null {
@@ -122,90 +151,236 @@ export class DownloadsStore {
   sortBy(key: SortKey): void {
     const current = this.sortValue;
     const direction = current?.key === key ? (current.direction === 'ascending' ? 'descending' : 'ascending') : FIRST_DIRECTION[key];
-    this.sortValue = { key, direction };
-    this.arrange();
+    this.setSort({ key, direction });
   }
 
   /** An order chosen whole (the Order list): null is the default, the work in progress first. */
   setSort(sort: JobSort | null): void {
     this.sortValue = sort;
-    this.arrange();
+    void this.refresh();
   }
 
   showPlace(place: JobPlace | null): void {
     this.placeValue = place;
-    this.arrange();
+    void this.refresh();
   }
 
-  async refresh(): Promise<void> {
-    const result = await this.snapshot.run(() => this.client.invoke('downloads:snapshot'));
-    if (!result?.ok) return;
-    this.jobs = result.value.jobs;
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- see `positions`
-    this.positions = new Map(result.value.jobs.map((job, index) => [job.id, index]));
-    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a temporary set, only to drop repeats
-    this.folders = [...new Set(result.value.jobs.map((job) => job.folder))].sort();
-    this.arrange();
-    this.setOverall(result.value.overall);
+  /** The row at `index` of the list, if its page is loaded (read `rowsVersion` to follow changes). */
+  rowAt(index: number): JobView | undefined {
+    return this.pages.get(Math.floor(index / PAGE_ROWS))?.[index % PAGE_ROWS];
+  }
+
+  /** How many rows the window holds now (a few pages, however long the list). */
+  get heldRows(): number {
+    let rows = 0;
+    for (const page of this.pages.values()) rows += page.length;
+    return rows;
+  }
+
+  /** The table's rows in view (first to last, overscan included): their pages are loaded if they are not. */
+  showRows(first: number, last: number): void {
+    this.view = { first, last };
+    void this.fetchMissing();
   }
 
   /**
-   * A progress event: each changed job replaces its old view in place, and moves (a binary search out, another in)
-   * only when its place in the order changed. Nothing is sorted again, so an event costs little even for a queue of
-   * 100,000 files (a renderer test measures it).
+   * Loads the list again from its first rows in view, with its counts (and the queue's overall figures) and the
+   * folders: on entering the screen, after a control that changed what the list holds, or a new order, tab or place.
+   */
+  async refresh(): Promise<void> {
+    const arrangement = ++this.arrangement;
+    this.compare = sameKey(this.sortValue);
+    this.stale = false;
+    void this.loadFolders();
+    const request = this.pageRequest(this.viewPages(), true);
+    const started = performance.now();
+    const result = await this.listing.run(() => this.client.invoke('downloads:page', request));
+    if (!result?.ok || arrangement !== this.arrangement) return;
+    this.lastFetchMs = performance.now() - started;
+    const page = result.value;
+    if (page.overall) this.setOverall(page.overall);
+    this.placeCounts = this.placeValue === null ? null : page.counts;
+    this.rowCount = this.countShown(page.counts ?? this.overall);
+    this.replacePages(page);
+    this.loaded = true;
+    this.published();
+    void this.fetchMissing();
+  }
+
+  /** The folder filter's choices: a GROUP BY over the whole list, so asked for apart from the rows. */
+  private async loadFolders(): Promise<void> {
+    const folders = await this.client.invoke('downloads:folders');
+    if (folders.ok) this.folders = folders.value;
+  }
+
+  /** Tells the table the rows changed, and whether their heights did. */
+  private published(): void {
+    this.rowsVersion++;
+    if (this.relaid) this.layoutVersion++;
+    this.relaid = false;
+  }
+
+  /**
+   * A progress event: each changed job that is loaded replaces its old view in place, at a cost that follows the
+   * changed jobs, never the list. A job that would move (its key in the order changed), leave the tab, or that is not
+   * loaded (new, or elsewhere in the list) makes the rows in view stale: they are read again soon, not at once.
    */
   apply(update: ProgressUpdate): void {
     if (update.jobs.length > 0) {
-      const jobs = this.jobs.slice();
-      const rows = this.visibleJobs.slice();
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local set, never shown
+      const copied = new Set<number>();
+      let changed = false;
       const counts = this.placeCounts && { ...this.placeCounts };
-      let relaid = false;
       for (const job of update.jobs) {
-        let old: JobView | undefined;
-        const position = this.positions.get(job.id);
-        if (position === undefined) {
-          this.positions.set(job.id, jobs.length);
-          jobs.push(job);
-          if (!this.folders.includes(job.folder)) this.folders = [...this.folders, job.folder].sort();
-        } else {
-          old = jobs[position];
-          jobs[position] = job;
+        const row = this.rowOf.get(job.id);
+        const number = row === undefined ? undefined : Math.floor(row / PAGE_ROWS);
+        const page = number === undefined ? undefined : this.pages.get(number);
+        const old = page?.[row! % PAGE_ROWS];
+        if (!this.folders.includes(job.folder)) this.folders = [...this.folders, job.folder].sort();
+        if (!page || !old || old.id !== job.id) {
+          this.stale = true;
+          continue;
         }
-        if (counts) {
-          if (old && this.inPlace(old)) counts[old.state]--;
-          if (this.inPlace(job)) counts[job.state]++;
-          if (!old && this.inPlace(job)) counts.total++;
+        if (!this.shows(job) || this.compare(old, job) !== 0) this.stale = true;
+        // A loaded job's old state is known, so the place's counts follow it at once.
+        if (counts && this.inPlace(old)) counts[old.state]--;
+        if (counts && this.inPlace(job)) counts[job.state]++;
+        let rows = page;
+        if (!copied.has(number!)) {
+          rows = page.slice();
+          this.pages.set(number!, rows);
+          copied.add(number!);
         }
-        relaid = this.moveRow(rows, old, job) || relaid;
+        rows[row! % PAGE_ROWS] = job;
+        changed = true;
+        this.relaid ||= twoLines(old) !== twoLines(job);
       }
-      this.jobs = jobs;
-      this.visibleJobs = rows;
       if (counts) this.placeCounts = counts;
-      if (relaid) this.layoutVersion++;
+      if (changed) this.published();
     }
     this.setOverall(update.overall);
+    // Every folder: the tabs count from the overall figures, and so does the list's length.
+    if (this.placeValue === null && !this.fetching) this.rowCount = this.countShown(this.overall);
+    if (this.stale) this.scheduleReload();
   }
 
-  /** Puts `job` where `old` was in `rows`, or where it now belongs; true when rows moved or changed height. */
-  private moveRow(rows: JobView[], old: JobView | undefined, job: JobView): boolean {
-    const shown = this.shows(job);
-    if (old && this.shows(old)) {
-      let index = insertionIndex(rows, old, this.compare);
-      if (rows[index] !== old) index = rows.indexOf(old);
-      if (index >= 0) {
-        const before = rows[index - 1];
-        const after = rows[index + 1];
-        if (shown && (!before || this.compare(before, job) < 0) && (!after || this.compare(job, after) < 0)) {
-          rows[index] = job;
-          return (noteOf(old) === '') !== (noteOf(job) === '');
-        }
-        rows.splice(index, 1);
+  /** The files of a listing that are downloaded (done, in the list): for the player, asked for when it opens. */
+  async finishedOf(filenames: readonly string[]): Promise<JobView[]> {
+    const result = await this.client.invoke('downloads:finished-of', { filenames: [...filenames] });
+    if (result.ok) return result.value;
+    this.controls.error = result.error;
+    return [];
+  }
+
+  private pageRequest(pages: { first: number; last: number }, counted: boolean) {
+    const states: readonly JobState[] | null = JOB_FILTERS[this.filterValue].states;
+    return {
+      offset: pages.first * PAGE_ROWS,
+      limit: (pages.last - pages.first + 1) * PAGE_ROWS,
+      states: states && [...states],
+      place: this.placeValue,
+      sort: this.sortValue,
+      counted,
+    };
+  }
+
+  /** The pages of the rows in view, at most five (the core's page limit). */
+  private viewPages(): { first: number; last: number } {
+    const first = Math.floor(this.view.first / PAGE_ROWS);
+    return { first, last: Math.min(first + 4, Math.floor(this.view.last / PAGE_ROWS)) };
+  }
+
+  /** Loads the pages in view not loaded yet, one request at a time (the newest view wins). */
+  private async fetchMissing(): Promise<void> {
+    if (this.fetching || !this.loaded) return;
+    const pages = this.viewPages();
+    let first = pages.first;
+    while (first <= pages.last && this.pages.has(first)) first++;
+    let last = pages.last;
+    while (last >= first && this.pages.has(last)) last--;
+    if (first > last || first * PAGE_ROWS >= this.rowCount) return;
+    await this.fetchPages({ first, last }, false);
+    void this.fetchMissing();
+  }
+
+  /** Reads the rows in view again (they went stale), with the place's counts when a place is chosen. */
+  private async reload(): Promise<void> {
+    if (this.fetching) return this.scheduleReload();
+    this.stale = false;
+    this.lastReloadAt = performance.now();
+    await this.fetchPages(this.viewPages(), true);
+  }
+
+  private async fetchPages(pages: { first: number; last: number }, reloading: boolean): Promise<void> {
+    const arrangement = this.arrangement;
+    const counted = reloading && this.placeValue !== null;
+    this.fetching = true;
+    const started = performance.now();
+    try {
+      const result = await this.client.invoke('downloads:page', this.pageRequest(pages, counted));
+      if (!result.ok || arrangement !== this.arrangement) return;
+      this.lastFetchMs = performance.now() - started;
+      if (counted && result.value.counts) {
+        this.placeCounts = result.value.counts;
+        this.rowCount = this.countShown(result.value.counts);
+      } else if (this.placeValue === null) {
+        this.rowCount = this.countShown(this.overall);
       }
-    } else if (!shown) {
-      return false;
+      if (reloading) this.replacePages(result.value);
+      else this.addPages(result.value);
+      this.published();
+    } finally {
+      this.fetching = false;
     }
-    if (shown) rows.splice(insertionIndex(rows, job, this.compare), 0, job);
-    return true;
+  }
+
+  private scheduleReload(): void {
+    if (this.reloadTimer !== undefined) return;
+    const wait = Math.max(RELOAD_MS, RELOAD_COST_SHARE * this.lastFetchMs) - (performance.now() - this.lastReloadAt);
+    this.reloadTimer = setTimeout(
+      () => {
+        this.reloadTimer = undefined;
+        void this.reload();
+      },
+      Math.max(0, wait),
+    );
+  }
+
+  /** The rows of an answer in place of every page kept (the list may have moved under the others). */
+  private replacePages(page: JobPage): void {
+    for (const number of [...this.pages.keys()]) this.setPage(number, undefined);
+    this.addPages(page);
+  }
+
+  private addPages(page: JobPage): void {
+    for (let start = 0; start < page.jobs.length; start += PAGE_ROWS) {
+      const number = (page.offset + start) / PAGE_ROWS;
+      this.setPage(number, undefined);
+      this.setPage(number, page.jobs.slice(start, start + PAGE_ROWS));
+    }
+    while (this.pages.size > KEPT_PAGES) this.setPage(this.pages.keys().next().value!, undefined);
+  }
+
+  /** Puts a page in the cache (last, as the newest read) or takes it out, noting whether rows changed height. */
+  private setPage(number: number, rows: JobView[] | undefined): void {
+    const old = this.pages.get(number);
+    old?.forEach((job, index) => {
+      if (this.rowOf.get(job.id) === number * PAGE_ROWS + index) this.rowOf.delete(job.id);
+    });
+    this.pages.delete(number);
+    if (rows) {
+      this.pages.set(number, rows);
+      rows.forEach((job, index) => this.rowOf.set(job.id, number * PAGE_ROWS + index));
+    }
+    // A row not loaded is laid out as one line: heights change where a row of two lines comes or goes.
+    for (let index = 0; index < PAGE_ROWS && !this.relaid; index++) {
+      if (twoLines(old?.[index]) !== twoLines(rows?.[index])) this.relaid = true;
+    }
+  }
+
+  private countShown(counts: JobCounts): number {
+    const states: readonly JobState[] | null = JOB_FILTERS[this.filterValue].states;
+    return states === null ? counts.total : states.reduce((sum, state) => sum + counts[state], 0);
   }
 
   private inPlace(job: JobView): boolean {
@@ -217,24 +392,6 @@ export class DownloadsStore {
   private shows(job: JobView): boolean {
     const states: readonly JobState[] | null = JOB_FILTERS[this.filterValue].states;
     return (states === null || states.includes(job.state)) && this.inPlace(job);
-  }
-
-  /** Filters and sorts the whole list: when it is loaded, or the order, tab or place changes. */
-  private arrange(): void {
-    this.compare = jobComparator(this.sortValue, (id) => this.positions.get(id) ?? 0);
-    if (this.placeValue === null) {
-      this.placeCounts = null;
-    } else {
-      const counts = { ...NO_COUNTS };
-      for (const job of this.jobs) {
-        if (!this.inPlace(job)) continue;
-        counts.total++;
-        counts[job.state]++;
-      }
-      this.placeCounts = counts;
-    }
-    this.visibleJobs = this.jobs.filter((job) => this.shows(job)).sort(this.compare);
-    this.layoutVersion++;
   }
 
   /** Queue-wide controls: pause all, resume all, retry failed, clear finished. */
@@ -277,7 +434,7 @@ export class DownloadsStore {
 
   dismissError(): void {
     this.controls.error = null;
-    this.snapshot.error = null;
+    this.listing.error = null;
   }
 
   dismissNote(): void {

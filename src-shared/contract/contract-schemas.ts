@@ -155,6 +155,7 @@ export const INVOKE_ARGUMENTS = {
   'downloads:snapshot': NO_ARGUMENTS,
   'downloads:page': jobPage,
   'downloads:folders': NO_ARGUMENTS,
+  'downloads:finished-of': z.strictObject({ filenames: z.array(name()) }),
   'downloads:pause-all': NO_ARGUMENTS,
   'downloads:resume-all': NO_ARGUMENTS,
   'downloads:retry-failed': NO_ARGUMENTS,

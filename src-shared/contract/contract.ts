@@ -124,6 +124,8 @@ interface InvokeChannels {
   'downloads:page': { args: JobPageRequest; result: JobPage };
   /** Every folder a job of the list goes to (one GROUP BY), for the Downloads screen's folder filter. */
   'downloads:folders': { args: void; result: string[] };
+  /** The finished files (in the list) of these names: the player's frames of a listing's downloaded files. */
+  'downloads:finished-of': { args: { filenames: string[] }; result: JobView[] };
   'downloads:pause-all': { args: void; result: null };
   'downloads:resume-all': { args: void; result: null };
   'downloads:retry-failed': { args: void; result: number };
@@ -207,6 +209,7 @@ const INVOKE_CHANNEL_SET = {
   'downloads:snapshot': true,
   'downloads:page': true,
   'downloads:folders': true,
+  'downloads:finished-of': true,
   'downloads:pause-all': true,
   'downloads:resume-all': true,
   'downloads:retry-failed': true,

@@ -2,7 +2,7 @@
 // among the files of the chosen states and place. The core computes the order, filter and counts in SQL
 // (job-pages.ts), so a queue of a million jobs never crosses to the window whole.
 import type { JobState } from './job-state';
-import type { JobCounts, JobView } from './progress-types';
+import type { JobCounts, JobView, OverallProgress } from './progress-types';
 
 export const SORT_KEYS = ['state', 'name', 'product', 'dateObs', 'size', 'finishedAt'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -39,4 +39,6 @@ export interface JobPage {
   jobs: JobView[];
   /** The place's files by state, when asked for (`counted`). */
   counts: JobCounts | null;
+  /** The queue's figures, when the counts were asked for (the list is loaded anew). */
+  overall: OverallProgress | null;
 }

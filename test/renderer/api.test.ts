@@ -243,7 +243,7 @@ describe('WebSocket transport', () => {
     FakeSocket.latest().open();
     await waitFor(() => expect(screen.queryByText('Connection to MLSO Downloader lost, reconnecting…')).toBeNull());
     // After reconnecting, the window asks for its state afresh.
-    expect(FakeSocket.latest().sent.map((message) => message.channel)).toContain('downloads:snapshot');
+    expect(FakeSocket.latest().sent.map((message) => message.channel)).toContain('downloads:page');
     client.close();
   });
 });

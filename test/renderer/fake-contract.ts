@@ -21,6 +21,7 @@ import type { Settings } from '../../src-shared/settings/settings-types';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
+import { jobComparator } from '../../src-renderer/lib/job-order';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 import type {
   Campaign,
@@ -376,6 +377,16 @@ export class FakeContract implements ContractClient {
     return overallOf(this.jobs, { queuePaused: this.queuePaused });
   }
 
+  /** Jobs changed (or new) in the queue: the list holds them, as the core's does, and a progress event says so. */
+  progress(changed: readonly JobView[]): void {
+    for (const job of changed) {
+      const index = this.jobs.findIndex((each) => each.id === job.id);
+      if (index >= 0) this.jobs[index] = job;
+      else this.jobs.push(job);
+    }
+    this.emitProgress([...changed]);
+  }
+
   private emitProgress(changed: JobView[]): void {
     this.emit('downloads:progress', { jobs: changed, overall: this.overall() });
   }
@@ -466,6 +477,22 @@ export class FakeContract implements ContractClient {
       return { queued: added.length, skipped, rejected: [], reused: { count: 0, from: [] }, folder: request.folder ?? this.settings.downloadFolder };
     },
     'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
+    // As the core's SQL does (job-pages.ts), over the fake's list in memory: the order the comparators give.
+    'downloads:page': ({ offset, limit, states, place, sort, counted }) => {
+      const positions = new Map(this.jobs.map((job, index) => [job.id, index]));
+      const inPlace = (job: JobView): boolean => place === null || job.folder === place.folder || (place.nested && job.folder.startsWith(`${place.folder}/`));
+      const kept = this.jobs.filter(inPlace);
+      const rows = kept.filter((job) => states === null || states.includes(job.state)).sort(jobComparator(sort, (id) => positions.get(id)!));
+      const overall = this.overall();
+      return {
+        offset,
+        jobs: rows.slice(offset, offset + limit),
+        counts: counted ? (place === null ? overall : countsOf(kept)) : null,
+        overall: counted ? overall : null,
+      };
+    },
+    'downloads:folders': () => [...new Set(this.jobs.map((job) => job.folder))].sort(),
+    'downloads:finished-of': ({ filenames }) => this.jobs.filter((job) => job.state === 'done' && filenames.includes(job.filename)),
     'downloads:pause-all': () => {
       this.queuePaused = true;
       this.emit('downloads:queue-paused', null);

@@ -11,7 +11,7 @@ import type { DownloadEngine } from '../downloads/download-engine';
 import type { EnqueueResult } from '../downloads/listing-intake';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError } from '../errors';
-import { jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
+import { finishedIds, jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
 import { readFinishedFile } from './finished-file';
 import type { KeptListings } from './kept-listings';
 
@@ -29,6 +29,7 @@ type DownloadChannels =
   | 'downloads:snapshot'
   | 'downloads:page'
   | 'downloads:folders'
+  | 'downloads:finished-of'
   | 'downloads:pause-all'
   | 'downloads:resume-all'
   | 'downloads:retry-failed'
@@ -75,12 +76,15 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
       return summarise(result, folder);
     },
     'downloads:snapshot': () => ({ jobs: engine.jobs(), overall: engine.overall() }),
-    'downloads:page': (request) => ({
-      offset: request.offset,
-      jobs: engine.viewsOf(pageIds(deps.ledger, request)),
-      counts: request.counted ? placeCounts(deps.ledger, request.place) : null,
-    }),
+    'downloads:page': (request) => {
+      const jobs = engine.viewsOf(pageIds(deps.ledger, request));
+      if (!request.counted) return { offset: request.offset, jobs, counts: null, overall: null };
+      // Every folder's counts are the overall figures' own (one GROUP BY, not two).
+      const overall = engine.overall();
+      return { offset: request.offset, jobs, counts: request.place === null ? overall : placeCounts(deps.ledger, request.place), overall };
+    },
     'downloads:folders': () => jobFolders(deps.ledger),
+    'downloads:finished-of': ({ filenames }) => engine.viewsOf(finishedIds(deps.ledger, filenames)),
     'downloads:pause-all': idle(() => engine.pauseAll()),
     'downloads:resume-all': idle(() => engine.resumeAll()),
     'downloads:retry-failed': () => engine.retryFailed(),

@@ -78,3 +78,11 @@ export function jobFolders(ledger: DownloadLedger): string[] {
     .all()
     .map((row) => row.folder);
 }
+
+/** The finished jobs (in the list) of these file names, for the player of a listing's downloaded files. */
+export function finishedIds(ledger: DownloadLedger, filenames: readonly string[]): number[] {
+  return ledger
+    .read<[string], { id: number }>("SELECT id FROM jobs WHERE state = 'done' AND cleared = 0 AND filename IN (SELECT value FROM json_each(?)) ORDER BY id")
+    .all(JSON.stringify(filenames))
+    .map((row) => row.id);
+}

@@ -118,6 +118,7 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
     ],
   },
   'downloads:folders': noArguments,
+  'downloads:finished-of': { valid: { filenames: ['a.fts'] }, nested: [{ args: { filenames: ['a\u0000b'] }, names: 'filenames[0]' }] },
   'downloads:pause-all': noArguments,
   'downloads:resume-all': noArguments,
   'downloads:retry-failed': noArguments,
