@@ -33,7 +33,10 @@ export interface DownloadListingOptions {
 
 interface Summary {
   folder: string;
+  /** Each file downloaded, for --json; the text summary needs only their count and bytes (a million files: not kept). */
   downloaded: { filename: string; bytes: number; sha256: string }[];
+  downloadedCount: number;
+  downloadedBytes: number;
   skipped: string[];
   /** Files taken from a finished download in another folder instead of fetched: how many, and the folders. */
   reused: ReusedFiles;
@@ -120,10 +123,9 @@ export async function downloadListing(context: CliContext, request: FilesRequest
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     const batchSeconds = (performance.now() - (firstQueuedAt ?? performance.now())) / 1000;
     opened.engine.off('progress', show);
-    // The last throttled update may predate the end: draw the final state once before the summary,
-    // leaving out the files that were skipped (they were never downloaded in this run).
-    const skippedIds = skippedJobIds(enqueued);
-    display?.update({ jobs: opened.engine.jobs().filter((job) => !skippedIds.has(job.id)), overall: opened.engine.overall() });
+    // The last throttled update may predate the end: what changed since is drawn once before the summary (files
+    // skipped or reused never changed in this run: they are not in it).
+    display?.update(opened.engine.progressNow());
     display?.stop();
     display = undefined;
     if (context.signal?.aborted) {
@@ -131,7 +133,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       out.error(`Interrupted: ${left.done} downloaded, ${left.queued + left.active} still to do. Run the same command again to continue.`);
       return interruptedExitCode(context.signal);
     }
-    const summary = summarise(opened, batchId, folder, enqueued, batchSeconds);
+    const summary = summarise(opened, batchId, folder, enqueued, batchSeconds, options.json);
     report(context, summary, options.json);
     if (outcome === 'paused') {
       const reason = opened.engine.overall().pauseReason;
@@ -154,21 +156,30 @@ function skippedJobIds(enqueued: EnqueueResult): Set<number> {
   return ids;
 }
 
-function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueued: EnqueueResult, batchSeconds: number): Summary {
+function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueued: EnqueueResult, batchSeconds: number, listEach: boolean): Summary {
   const skippedIds = skippedJobIds(enqueued);
-  const jobs = opened.ledger.list({ batchId, includeCleared: true });
+  const downloaded: Summary['downloaded'] = [];
+  let downloadedCount = 0;
+  let downloadedBytes = 0;
+  const failed: Summary['failed'] = [...enqueued.rejected];
+  for (const job of opened.ledger.endedInBatch(batchId)) {
+    if (job.state === 'failed') {
+      failed.push({ filename: job.filename, reason: job.lastError ?? 'unknown error' });
+    } else if (!skippedIds.has(job.id)) {
+      downloadedCount += 1;
+      downloadedBytes += job.bytesWritten;
+      if (listEach) downloaded.push({ filename: path.basename(job.targetPath), bytes: job.bytesWritten, sha256: job.sha256 ?? '' });
+    }
+  }
   const overall = opened.engine.overall();
   return {
     folder,
-    downloaded: jobs
-      .filter((job) => job.state === 'done' && !skippedIds.has(job.id))
-      .map((job) => ({ filename: path.basename(job.targetPath), bytes: job.bytesWritten, sha256: job.sha256 ?? '' })),
+    downloaded,
+    downloadedCount,
+    downloadedBytes,
     skipped: enqueued.skipped.map((skip) => skip.filename),
     reused: tallyReused(enqueued.reused),
-    failed: [
-      ...enqueued.rejected,
-      ...jobs.filter((job) => job.state === 'failed').map((job) => ({ filename: job.filename, reason: job.lastError ?? 'unknown error' })),
-    ],
+    failed,
     stats: { batchSeconds: Number(batchSeconds.toFixed(3)), bytesReceived: overall.bytesReceived, bytesWritten: overall.bytesWritten },
   };
 }
@@ -176,11 +187,12 @@ function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueu
 function report(context: CliContext, summary: Summary, json: boolean): void {
   const { out } = context;
   if (json) {
-    printJson(out, summary);
+    const { downloadedCount: _count, downloadedBytes: _bytes, ...printed } = summary;
+    printJson(out, printed);
     return;
   }
-  const bytes = summary.downloaded.reduce((sum, file) => sum + file.bytes, 0);
-  const count = summary.downloaded.length;
+  const bytes = summary.downloadedBytes;
+  const count = summary.downloadedCount;
   out.info(
     `Downloaded ${count} ${count === 1 ? 'file' : 'files'} (${humanSize(bytes)}) into ${summary.folder} in ${summary.stats.batchSeconds.toFixed(1)} s; ` +
       `${summary.reused.count > 0 ? `${reusedWording(summary.reused)}; ` : ''}skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,

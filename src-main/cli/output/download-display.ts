@@ -82,6 +82,8 @@ class LineDisplay implements DownloadDisplay {
 
   update({ jobs, overall }: ProgressUpdate): void {
     for (const job of jobs) {
+      // A file newly queued says nothing yet: remembering it would keep a number for each of a million files.
+      if (job.state === 'queued' && !job.lastError && !this.reported.has(job.id)) continue;
       if (this.reported.get(job.id) === job.state) continue;
       if (job.state === 'done' || job.state === 'failed') this.finished += 1;
       const counter = `[${this.finished}/${overall.total}]`;

@@ -15,7 +15,7 @@ import { freeSpaceOf, type FreeSpaceProbe } from './disk-space';
 import { prepareDownloadFolder, type MakeFolder } from './download-folder';
 import { downloadFile } from './download-file';
 import type { DownloadLedger, Job, JobState } from './download-ledger';
-import type { EngineEventMap, JobView, OverallProgress } from '../../../src-shared/downloads/progress-types';
+import type { EngineEventMap, JobView, OverallProgress, ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import type { ExistingFilePolicy } from './existing-files';
 import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
@@ -350,6 +350,14 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   /** The queue's figures as they are now. */
   overall(): OverallProgress {
     return this.progress.overall();
+  }
+
+  /**
+   * The update due now, whatever the time since the last one: for a front end that stopped listening and draws the
+   * end once (the command line's display), which then needs only what changed, not every job of a million.
+   */
+  progressNow(): ProgressUpdate {
+    return this.progress.update(true);
   }
 
   private emitProgress(force = false): void {

@@ -57,6 +57,11 @@ export interface NewJob {
 
 export type StateCounts = Record<JobState, number>;
 
+/** A finished or failed job as a run's summary reads it (DownloadLedger.endedInBatch). */
+export type EndedJob = Pick<Job, 'id' | 'filename' | 'targetPath' | 'bytesWritten' | 'sha256' | 'lastError'> & { state: 'done' | 'failed' };
+
+type EndedJobRow = Pick<JobRow, 'id' | 'filename' | 'target_path' | 'bytes_written' | 'sha256' | 'last_error'> & { state: 'done' | 'failed' };
+
 /** Listing sizes of the jobs still to do: how many, how many with a known size, and the sum of those. */
 export interface PendingSizes {
   count: number;
@@ -271,6 +276,28 @@ export class DownloadLedger {
     return this.sql<(string | number)[], JobRow>(`SELECT * FROM jobs ${where} ORDER BY priority, id`)
       .all(...values)
       .map(toJob);
+  }
+
+  /**
+   * The batch's finished and failed jobs, cleared or not, one row at a time and only what a run's summary says of
+   * them: the summary of a million files without a million Job objects at once.
+   */
+  *endedInBatch(batchId: string): IterableIterator<EndedJob> {
+    const rows = this.sql<[string], EndedJobRow>(
+      `SELECT id, filename, target_path, state, bytes_written, sha256, last_error FROM jobs
+         WHERE batch_id = ? AND state IN ('done', 'failed') ORDER BY priority, id`,
+    ).iterate(batchId);
+    for (const row of rows) {
+      yield {
+        id: row.id,
+        filename: row.filename,
+        targetPath: row.target_path,
+        state: row.state,
+        bytesWritten: row.bytes_written,
+        sha256: row.sha256,
+        lastError: row.last_error,
+      };
+    }
   }
 
   counts(batchId?: string): StateCounts {

@@ -68,6 +68,25 @@ describe('the download ledger', () => {
     expect(ledger.list({ batchId: 'two' }).map((job) => [job.filename, job.state, job.cleared])).toEqual([['a.fts', 'done', false]]);
   });
 
+  it("reads a batch's finished and failed jobs row by row, cleared ones too, in queue order, nothing of another batch or still to do", () => {
+    const ledger = memoryLedger();
+    const [a, b, c, d, e] = ['a.fts', 'b.fts', 'c.fts', 'd.fts', 'e.fts'].map((name) =>
+      ledger.insert(newJob(name, { batchId: name === 'e.fts' ? 'other' : 'one' })),
+    );
+    ledger.markDone(a!.id, { sha256: 'aa', bytesReceived: 5, bytesWritten: 9 });
+    ledger.markFailed(b!.id, 'http', 'The server said 404.');
+    ledger.markDone(d!.id, { sha256: 'dd', bytesReceived: 1, bytesWritten: 2 });
+    ledger.markDone(e!.id, { sha256: 'ee', bytesReceived: 1, bytesWritten: 2 });
+    ledger.clearFinished();
+    ledger.moveToFront(d!.id);
+    expect([...ledger.endedInBatch('one')]).toEqual([
+      { id: d!.id, filename: 'd.fts', targetPath: d!.targetPath, state: 'done', bytesWritten: 2, sha256: 'dd', lastError: null },
+      { id: a!.id, filename: 'a.fts', targetPath: a!.targetPath, state: 'done', bytesWritten: 9, sha256: 'aa', lastError: null },
+      { id: b!.id, filename: 'b.fts', targetPath: b!.targetPath, state: 'failed', bytesWritten: 0, sha256: null, lastError: 'The server said 404.' },
+    ]);
+    expect(c!.state).toBe('queued');
+  });
+
   it('puts the job moved to the front last before all others, also before one moved there earlier', () => {
     const ledger = memoryLedger();
     ledger.insert(newJob('a.fts'));
