@@ -125,7 +125,8 @@ class StreamingSync {
     this.addedByQuery[position] = 0;
     const checked = await client.checkFilesRequest(request, options);
     const firstMs = checked['start-date'] === undefined ? await this.firstInstant(query.instrument) : 0;
-    const windows = fixedWindows(checked, firstMs, Date.now());
+    // An instrument whose first day cannot be read gives no fixed bounds: the query is listed whole, as before windows.
+    const windows = firstMs === undefined ? undefined : fixedWindows(checked, firstMs, Date.now());
     if (!windows) {
       const names = new Map<string, string>();
       await client.streamFiles(
@@ -181,10 +182,10 @@ class StreamingSync {
   }
 
   /** Where a query with no start-date begins: the instrument's first day, so that its windows are the same each time. */
-  private async firstInstant(instrument: string): Promise<number> {
+  private async firstInstant(instrument: string): Promise<number | undefined> {
     const first = (await this.deps.client.instrument(instrument, this.deps.signal ? { signal: this.deps.signal } : {})).dates['start-date'];
     const parsed = parseUtTimestamp(first.slice(0, 19));
-    return parsed.ok ? parsed.value.epochMs : 0;
+    return parsed.ok ? parsed.value.epochMs : undefined;
   }
 
   /**

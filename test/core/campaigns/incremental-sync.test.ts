@@ -180,4 +180,18 @@ describe('incremental campaign sync', () => {
     expect(next.windows.settled).toBe(kept - unsettledWindows(firstDay, Date.now()));
     expect(next.report.total).toMatchObject({ new: 0, onDisk: first.report.total.onDisk });
   }, 60_000);
+
+  it('windows a query with no start date from the instrument’s first day, and lists again only its last months', async () => {
+    catalogue(yesterday, 40, 1800);
+    const { sync } = await campaignOver({ instrument: 'kcor', product: 'pb', filters: {} });
+    const first = await sync();
+    expect(first.report.total).toMatchObject({ queued: 0, failed: 0, missing: 0 });
+    expect(first.report.total.onDisk).toBeGreaterThan(100);
+    // The emulator's KCor begins on 2013-09-30: a window for every month since.
+    expect(first.windows.listed).toBe(unsettledWindows('2013-09-30', 0));
+    emulator().resetStats();
+    const second = await sync();
+    expect(second.windows.listed).toBe(unsettledWindows('2013-09-30', Date.now()));
+    expect(emulator().stats().downloadsStarted).toBe(0);
+  }, 60_000);
 });
