@@ -13,6 +13,7 @@ import {
   type LoadedFrame,
   type MissingFrames,
   type OpenedFile,
+  type OverlayAnswer,
   type PixelReading,
   type RenderedImage,
 } from '../workers/fits-protocol';
@@ -102,6 +103,16 @@ export class FitsClient {
   /** The same of a kept player frame. */
   framePixel(key: number, x: number, y: number): Promise<PixelReading | MissingFrames> {
     return this.call('frame-pixel', { key, x, y });
+  }
+
+  /** The limb, circles and north over an open file's HDU. */
+  overlay(document: number, hdu: number, solarRadii: number[]): Promise<OverlayAnswer> {
+    return this.call('overlay', { document, hdu, solarRadii });
+  }
+
+  /** The same over a kept player frame. */
+  frameOverlay(key: number, solarRadii: number[]): Promise<OverlayAnswer | MissingFrames> {
+    return this.call('frame-overlay', { key, solarRadii });
   }
 
   dropFrames(): Promise<null> {

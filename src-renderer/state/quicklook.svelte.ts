@@ -6,7 +6,8 @@ import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
 import { FitsViewerError, type FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
-import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, RenderedImage } from '../workers/fits-protocol';
+import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
+import { DEFAULT_VIEW, instrumentKey, loadView, overlayRadii, saveView, wantsOverlay, type ViewOptions } from './view-options';
 import { PixelReadout } from './pixel-readout.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 
@@ -21,6 +22,10 @@ export class QuickLookStore {
   /** Kept from one file to the next: whoever picked log for one file likely wants it for the next. */
   display = $state.raw<DisplayChoice>(DEFAULT_DISPLAY);
   headerFilter = $state('');
+  /** Colour map and overlays, remembered per instrument (view-options.ts). */
+  view = $state.raw<ViewOptions>(DEFAULT_VIEW);
+  /** The instrument the file's header names: whose remembered view is used and saved. */
+  private instrument = 'other';
 
   currentHdu: HduSummary | null = $derived(this.opened?.hdus.find((hdu) => hdu.index === this.hdu) ?? null);
   visibleCards: HeaderCard[] = $derived(filterCards(this.currentHdu?.cards ?? [], this.headerFilter));
@@ -37,6 +42,8 @@ export class QuickLookStore {
   private readonly opening: Request<OpenedFile>;
   /** Drawing the chosen HDU: another HDU or display asked for meanwhile supersedes it. */
   private readonly drawing = new Request<RenderedImage>();
+  /** The lines over the image (limb, circles, north), asked for only while some are shown. */
+  private readonly outlining = new Request<OverlayAnswer>();
 
   constructor(
     private readonly client: ApiClient,
@@ -51,6 +58,11 @@ export class QuickLookStore {
 
   get image(): RenderedImage | null {
     return this.drawing.value;
+  }
+
+  /** The overlay of the HDU shown, or why it has none; null while no overlay is asked for. */
+  get overlay(): OverlayAnswer | null {
+    return wantsOverlay(this.view) ? this.outlining.value : null;
   }
 
   get loading(): boolean {
@@ -78,7 +90,19 @@ export class QuickLookStore {
     });
     if (!opened?.ok) return;
     this.hdu = opened.value.imageHdu ?? 0;
-    await this.draw();
+    this.instrument = instrumentKey(opened.value.hdus[0]?.cards ?? []);
+    this.view = loadView(this.instrument);
+    this.display = { ...this.display, colormap: this.view.colormap };
+    await Promise.all([this.draw(), this.outline()]);
+  }
+
+  /** A new colour map or overlay choice: applied, and remembered for this instrument. */
+  setView(view: ViewOptions): void {
+    const colormapChanged = view.colormap !== this.view.colormap;
+    this.view = view;
+    saveView(this.instrument, view);
+    if (colormapChanged) this.setDisplay({ ...this.display, colormap: view.colormap });
+    void this.outline();
   }
 
   selectHdu(index: number): void {
@@ -86,6 +110,7 @@ export class QuickLookStore {
     this.hdu = index;
     this.readout.changed();
     void this.draw();
+    void this.outline();
   }
 
   setDisplay(display: DisplayChoice): void {
@@ -110,12 +135,25 @@ export class QuickLookStore {
     await this.drawing.run(() => attempt(() => this.fits.render(opened.document, hdu.index, this.display)));
   }
 
+  /** Asks for the overlay of the current HDU when one is shown. */
+  private async outline(): Promise<void> {
+    const opened = this.opened;
+    const hdu = this.currentHdu;
+    if (!opened || !hdu?.isImage || !wantsOverlay(this.view)) {
+      this.outlining.reset();
+      return;
+    }
+    const radii = overlayRadii(this.view);
+    await this.outlining.run(() => attempt(() => this.fits.overlay(opened.document, hdu.index, radii)));
+  }
+
   /** Closes the file in the worker and drops every answer still to come for it. */
   private forgetFile(): void {
     const opened = this.opened;
     if (opened) void this.fits.close(opened.document).catch(() => undefined);
     this.opening.reset();
     this.drawing.reset();
+    this.outlining.reset();
     this.hdu = null;
     this.readout.clear();
   }

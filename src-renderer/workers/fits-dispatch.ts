@@ -24,6 +24,8 @@ const HANDLERS: Handlers = {
   'render-frame': (engine, { key, previousKey, display, clip }) => engine.renderFrame(key, previousKey, display, clip),
   pixel: (engine, { document, hdu, x, y }) => engine.pixel(document, hdu, x, y),
   'frame-pixel': (engine, { key, x, y }) => engine.framePixel(key, x, y),
+  overlay: (engine, { document, hdu, solarRadii }) => engine.overlay(document, hdu, solarRadii),
+  'frame-overlay': (engine, { key, solarRadii }) => engine.frameOverlay(key, solarRadii),
   'drop-frames': (engine) => {
     engine.dropFrames();
     return null;

@@ -8,7 +8,9 @@ import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
 import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
 import type { FitsValue } from '../../src-shared/fits/fits-cards';
+import { paletteOf, type ColormapName } from '../../src-shared/fits/colormaps';
 import { keywordsOf, pixelReading, type PixelReading } from '../../src-shared/fits/pixel-reading';
+import { sunOverlay } from '../../src-shared/fits/sun-overlay';
 import {
   DEFAULT_CLIP_PERCENTS,
   displayBytes,
@@ -18,7 +20,7 @@ import {
   type ClipRange,
   type StretchName,
 } from '../../src-shared/fits/image-stretch';
-import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, RenderedImage } from './fits-protocol';
+import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, OverlayAnswer, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
 export const KEPT_FRAMES = 8;
@@ -84,7 +86,7 @@ export class FitsEngine {
     const image = this.imageOf(open, hdu);
     const clipKey = `${hdu}:${display.clipPercents[0]}:${display.clipPercents[1]}`;
     if (!open.clips.has(clipKey)) open.clips.set(clipKey, clipOf(image.pixels, display));
-    return rendered(image.pixels, image.width, image.height, display.stretch, open.clips.get(clipKey) ?? null, image.planes);
+    return rendered(image.pixels, image.width, image.height, display, open.clips.get(clipKey) ?? null, image.planes);
   }
 
   close(document: number): void {
@@ -99,6 +101,19 @@ export class FitsEngine {
     return pixelReading(keywordsOf(open.file, hdu), hdu, x, y, valueAt(image, x, y));
   }
 
+  /** The lines over an open file's HDU: limb, circles at `solarRadii`, north. */
+  overlay(document: number, hdu: number, solarRadii: readonly number[]): OverlayAnswer {
+    const open = this.documents.get(document);
+    if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
+    return sunOverlay(keywordsOf(open.file, hdu), solarRadii);
+  }
+
+  /** The same over a kept player frame. */
+  frameOverlay(key: number, solarRadii: readonly number[]): OverlayAnswer | MissingFrames {
+    const frame = this.frames.get(key);
+    return frame ? sunOverlay(frame.keywords, solarRadii) : { missing: [key] };
+  }
+
   /** Pixel (x, y) of a kept player frame. */
   framePixel(key: number, x: number, y: number): PixelReading | MissingFrames {
     const frame = this.frames.get(key);
@@ -111,7 +126,7 @@ export class FitsEngine {
     const image = this.decode(file, imageHduOf(file).index);
     const small = downscale(image.pixels, image.width, image.height, maxSize);
     const clip = clipOf(small.pixels, display);
-    return rendered(small.pixels, small.width, small.height, display.stretch, clip, image.planes);
+    return rendered(small.pixels, small.width, small.height, display, clip, image.planes);
   }
 
   loadFrame(key: number, bytes: Uint8Array, fileName: string): LoadedFrame {
@@ -133,7 +148,7 @@ export class FitsEngine {
     const { width, height, planes } = frame.image;
     if (previousKey === null) {
       const used = clip ?? clipOf(frame.image.pixels, display);
-      return rendered(frame.image.pixels, width, height, display.stretch, used, planes);
+      return rendered(frame.image.pixels, width, height, display, used, planes);
     }
     const previous = this.touch(previousKey).image;
     if (previous.width !== width || previous.height !== height) {
@@ -144,7 +159,8 @@ export class FitsEngine {
     const change = difference(frame.image.pixels, previous.pixels);
     const found = clip ?? clipOf(change, display);
     const used = found ? symmetric(found) : null;
-    return rendered(signedStretch(change, used, display.stretch), width, height, 'linear', used && { low: 0, high: 1 }, planes, used);
+    const mapped = { ...display, stretch: 'linear' as const };
+    return rendered(signedStretch(change, used, display.stretch), width, height, mapped, used && { low: 0, high: 1 }, planes, used);
   }
 
   dropFrames(): void {
@@ -256,31 +272,24 @@ function rendered(
   pixels: Pixels,
   width: number,
   height: number,
-  stretch: StretchName,
+  display: DisplayChoice,
   clip: ClipRange | null,
   planes: number,
   reported: ClipRange | null = clip,
 ): RenderedImage {
   // An image without a finite value is drawn black (every pixel is NaN), with no clip to report.
-  const grey = displayBytes(pixels, width, height, { stretch, low: clip?.low ?? 0, high: clip?.high ?? 0 });
-  return { width, height, rgba: rgbaOf(grey), clip: reported, planes };
+  const grey = displayBytes(pixels, width, height, { stretch: display.stretch, low: clip?.low ?? 0, high: clip?.high ?? 0 });
+  return { width, height, rgba: rgbaOf(grey, display.colormap ?? 'grey'), clip: reported, planes };
 }
 
-/** Grey levels as opaque RGBA, what a canvas takes: one 32-bit write per pixel from a palette of the 256 levels. */
-function rgbaOf(grey: Uint8Array): Uint8ClampedArray<ArrayBuffer> {
+/** Grey levels as opaque RGBA, what a canvas takes: one 32-bit write per pixel from the colour map's 256 colours. */
+function rgbaOf(grey: Uint8Array, colormap: ColormapName): Uint8ClampedArray<ArrayBuffer> {
   const rgba = new Uint8ClampedArray(grey.length * 4);
   const pixels = new Uint32Array(rgba.buffer);
-  for (let i = 0; i < grey.length; i += 1) pixels[i] = GREY_PALETTE[grey[i]!]!;
+  const palette = paletteOf(colormap);
+  for (let i = 0; i < grey.length; i += 1) pixels[i] = palette[grey[i]!]!;
   return rgba;
 }
-
-/** Level g as the 32-bit word whose bytes in memory are g, g, g, 255 (written through bytes, so on any byte order). */
-const GREY_PALETTE: Uint32Array = (() => {
-  const palette = new Uint32Array(256);
-  const bytes = new Uint8Array(palette.buffer);
-  for (let level = 0; level < 256; level += 1) bytes.set([level, level, level, 255], level * 4);
-  return palette;
-})();
 
 /** A FITS file of one `size` x `size` float image (a ramp with a few NaN), as a file on disk would hold it. */
 function madeUpFits(size: number): Uint8Array {

@@ -2,6 +2,11 @@
 // go to the worker and rendered pixels come back as transferred buffers, never copied.
 import type { ClipRange, StretchName } from '../../src-shared/fits/image-stretch';
 import type { PixelReading } from '../../src-shared/fits/pixel-reading';
+import type { ColormapName } from '../../src-shared/fits/colormaps';
+import type { SunOverlay } from '../../src-shared/fits/sun-overlay';
+
+/** The lines over an image, or why it has none (no world coordinates, no solar radius). */
+export type OverlayAnswer = SunOverlay | { reason: string };
 
 export type { PixelReading };
 
@@ -33,10 +38,11 @@ export interface OpenedFile {
   imageHdu: number | null;
 }
 
-/** How values become grey levels: a stretch and the percentiles (0 to 100) that clip. */
+/** How values become colours: a stretch, the percentiles (0 to 100) that clip, and a colour map (grey unless given). */
 export interface DisplayChoice {
   stretch: StretchName;
   clipPercents: readonly [number, number];
+  colormap?: ColormapName;
 }
 
 /** Pixels ready for a canvas: RGBA, top row first. */
@@ -82,6 +88,10 @@ export interface FitsOperations {
   pixel: { args: { document: number; hdu: number; x: number; y: number }; result: PixelReading };
   /** The same of a kept player frame. */
   'frame-pixel': { args: { key: number; x: number; y: number }; result: PixelReading | MissingFrames };
+  /** The limb, circles at `solarRadii` and north over an open file's HDU, in its pixels (see sun-overlay.ts). */
+  overlay: { args: { document: number; hdu: number; solarRadii: number[] }; result: OverlayAnswer };
+  /** The same over a kept player frame. */
+  'frame-overlay': { args: { key: number; solarRadii: number[] }; result: OverlayAnswer | MissingFrames };
   /** Forgets every kept frame (the player closed). */
   'drop-frames': { args: null; result: null };
   /** Runs a made-up image through every step once, so the first real quick-look does not pay for cold code. */

@@ -34,6 +34,22 @@ async function drawnImage(dialog: HTMLElement, times = 1) {
   return drawnOn(canvas)!;
 }
 
+/** KCor-like keywords for a small image: the Sun's centre at FITS pixel (4, 3), 10 arcsec per pixel, radius 20 arcsec. */
+const WCS_CARDS: [string, string | number][] = [
+  ['INSTRUME', 'COSMO K-Coronagraph'],
+  ['BUNIT', 'B/Bsun'],
+  ['CTYPE1', 'HPLN-TAN'],
+  ['CTYPE2', 'HPLT-TAN'],
+  ['CUNIT1', 'arcsec'],
+  ['CUNIT2', 'arcsec'],
+  ['CRPIX1', 4],
+  ['CRPIX2', 3],
+  ['CDELT1', 10],
+  ['CDELT2', 10],
+  ['RSUN_OBS', 20],
+];
+const wcsImage = (offset = 0) => imageHdu({ bitpix: -32, axes: [8, 6], stored: Array.from({ length: 48 }, (_, i) => i + offset), extraCards: WCS_CARDS });
+
 describe('the quick-look', () => {
   it('draws a finished download from the Downloads list, top row first, and redraws a new stretch without reading again', async () => {
     const { fake } = await openDownloads({ 4: gradientFits({ width: 8, height: 6 }) });
@@ -65,20 +81,7 @@ describe('the quick-look', () => {
 
   it('reads the pixel under the pointer: FITS numbering, value with BUNIT, arcsec, solar radii and position angle', async () => {
     // 8 x 6 pixels, value = column + 8 x row (from 0); the Sun's centre at FITS pixel (4, 3), 10 arcsec per pixel.
-    const wcs: [string, string | number][] = [
-      ['BUNIT', 'B/Bsun'],
-      ['CTYPE1', 'HPLN-TAN'],
-      ['CTYPE2', 'HPLT-TAN'],
-      ['CUNIT1', 'arcsec'],
-      ['CUNIT2', 'arcsec'],
-      ['CRPIX1', 4],
-      ['CRPIX2', 3],
-      ['CDELT1', 10],
-      ['CDELT2', 10],
-      ['RSUN_OBS', 20],
-    ];
-    const stored = Array.from({ length: 48 }, (_, i) => i);
-    await openDownloads({ 4: imageHdu({ bitpix: -32, axes: [8, 6], stored, extraCards: wcs }) });
+    await openDownloads({ 4: wcsImage() });
     const dialog = await quickLookAt(NAME);
     const canvas = await within(dialog).findByRole('img', { name: /^Image of/ });
     await drawnImage(dialog);
@@ -103,6 +106,62 @@ describe('the quick-look', () => {
     expect(readout.textContent).toContain('2.000 R☉');
     await fireEvent.pointerLeave(canvas);
     await waitFor(() => expect(readout.textContent).toMatch(/Point at the image/));
+  });
+
+  it('draws in a colour map, the limb, circles, north and a colour bar, remembered for the instrument', async () => {
+    localStorage.clear();
+    await openDownloads({ 4: wcsImage(), 5: wcsImage(100) });
+    let dialog = await quickLookAt(NAME);
+    const grey = await drawnImage(dialog);
+    const [r, g, b] = grey.data.slice(0, 3);
+    expect([r, g]).toEqual([b, b]);
+    await fireEvent.change(within(dialog).getByRole('combobox', { name: 'Colours' }), { target: { value: 'viridis' } });
+    await waitFor(() => {
+      const coloured = drawnOn(within(dialog).getByRole('img', { name: /^Image of/ }))!;
+      // Viridis: the faintest level is dark purple (#440154), the brightest yellow (#fde725).
+      expect(coloured.data.slice(0, 3)).not.toEqual(grey.data.slice(0, 3));
+      expect(new Set([coloured.data[0], coloured.data[1], coloured.data[2]]).size).toBeGreaterThan(1);
+    });
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Limb' }));
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'North' }));
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Colour bar' }));
+    const circles = within(dialog).getByRole('textbox', { name: 'Circles at' });
+    await fireEvent.input(circles, { target: { value: 'two' } });
+    await fireEvent.change(circles);
+    expect(within(dialog).getByText(/Give distances in solar radii/)).toBeTruthy();
+    await fireEvent.input(circles, { target: { value: '3, 1.5' } });
+    await fireEvent.change(circles);
+    const overlay = await within(dialog).findByTestId('image-overlay');
+    await waitFor(() => expect([...overlay.querySelectorAll('polygon')].map((line) => line.dataset['solarRadii'])).toEqual(['1', '1.5', '3']));
+    // The limb, 20 arcsec = 2 pixels around FITS (4, 3): in the SVG's pixels, around (3.5, 6 - 3 + 0.5).
+    const limb = overlay
+      .querySelector('polygon')!
+      .getAttribute('points')!
+      .split(' ')
+      .map((point) => point.split(',').map(Number));
+    for (const [x, y] of limb) expect(Math.abs(Math.hypot(x! - 3.5, y! - 3.5) - 2)).toBeLessThan(0.01);
+    expect(overlay.querySelector('line.north')).not.toBeNull();
+    expect(within(dialog).getByRole('figure', { name: /^Colour bar: [\d.]+ to [\d.]+ B\/Bsun, asinh stretch$/ })).toBeTruthy();
+
+    // Another file of the same instrument opens with the same view.
+    await fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    dialog = await quickLookAt('20250325_180015_kcor_l2_pb.fts');
+    await drawnImage(dialog);
+    expect(within(dialog).getByRole('combobox', { name: 'Colours' })).toHaveProperty('value', 'viridis');
+    expect(within(dialog).getByRole('checkbox', { name: 'Limb' })).toHaveProperty('checked', true);
+    expect(within(dialog).getByRole('textbox', { name: 'Circles at' })).toHaveProperty('value', '1.5, 3');
+    await within(dialog).findByTestId('image-overlay');
+  });
+
+  it('says why there is no overlay on an image without world coordinates', async () => {
+    localStorage.clear();
+    await openDownloads({ 4: gradientFits({ width: 8, height: 6 }) });
+    const dialog = await quickLookAt(NAME);
+    await drawnImage(dialog);
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Limb' }));
+    await within(dialog).findByText('No overlay: its header names no coordinate axes (CTYPE1, CTYPE2).');
+    expect(within(dialog).queryByTestId('image-overlay')).toBeNull();
   });
 
   it('refuses a clip that makes no sense, under the fields, and keeps the image', async () => {

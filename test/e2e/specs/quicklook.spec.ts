@@ -136,10 +136,42 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   expect([look.width, look.height]).toEqual([64, 64]);
   expectCorona(look);
   await visible(quickLook.getByRole('row', { name: new RegExp(`^DATE-OBS ${names[0]!.slice(0, 4)}-`) }));
+  // The readout under the pointer: a quarter of the image's side west of the centre (the image is letterboxed
+  // in the canvas's box, centred), about 1.5 solar radii out at a position angle near 270 degrees.
+  const box = (await canvas.boundingBox())!;
+  const side = Math.min(box.width, box.height);
+  await page.mouse.move(box.x + box.width / 2 + side / 4, box.y + box.height / 2);
+  const readout = quickLook.getByTestId('pixel-readout');
+  await waitUntil('the readout shows the pixel under the pointer', async () => /R☉/.test((await readout.textContent()) ?? ''));
+  expect(await readout.textContent()).toMatch(/^Pixel (4[6-9]|50), 3[1-4]-?\d.*B\/Bsunx \d+\.\d″ y -?\d+\.\d″1\.[3-7]\d\d R☉PA 2[6-7]\d\.\d°$/);
   await screenshot('quicklook-1280x800-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot('quicklook-1280x800-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+
+  // Overlays and a colour map, from the keyboard: the limb and circles land where the header says the Sun is.
+  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('soholasco2');
+  await quickLook.getByRole('checkbox', { name: 'Limb' }).press('Space');
+  await quickLook.getByRole('checkbox', { name: 'North' }).press('Space');
+  await quickLook.getByRole('checkbox', { name: 'Colour bar' }).press('Space');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('1.5, 2, 3');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  const overlay = quickLook.getByTestId('image-overlay');
+  await waitUntil('the limb and three circles are drawn', async () => (await overlay.locator('polygon').count()) === 4);
+  await visible(quickLook.getByRole('figure', { name: /^Colour bar: / }));
+  await page.mouse.move(box.x + box.width / 2 + side / 4, box.y + box.height / 2 + 1);
+  await screenshot('quicklook-overlays-1280x800-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot('quicklook-overlays-1280x800-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  // Back to plain grey for what follows (the view is remembered for KCor).
+  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
+  await quickLook.getByRole('checkbox', { name: 'Limb' }).uncheck();
+  await quickLook.getByRole('checkbox', { name: 'North' }).uncheck();
+  await quickLook.getByRole('checkbox', { name: 'Colour bar' }).uncheck();
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  await waitUntil('the overlay is gone', async () => (await overlay.count()) === 0);
 
   // Another stretch redraws from the decoded image in the worker.
   const drawnBefore = Number(await canvas.getAttribute('data-drawn'));

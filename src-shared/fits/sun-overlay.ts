@@ -1,0 +1,53 @@
+// The lines drawn over a solar image: the limb, circles at chosen distances from Sun centre (in solar radii) and
+// solar north, in the image's pixels (FITS counts, fractional), from its world coordinates. Each circle is the set
+// of points at that angle from Sun centre on the sky, projected through the header's WCS, so a rolled, off-centre
+// or non-square-pixel image gets its circles where they truly are.
+import type { FitsValue } from './fits-cards';
+import { worldCoordinatesOf } from './world-coordinates';
+
+export interface OverlayPoint {
+  x: number;
+  y: number;
+}
+
+export interface SunOverlay {
+  /** Sun centre, in pixels. */
+  centre: OverlayPoint;
+  /** The Sun's radius in arcsec the circles are drawn from. */
+  sunRadiusArcsec: number;
+  /** One closed line per distance asked for (1 is the limb), in the order asked. */
+  circles: { solarRadii: number; points: OverlayPoint[] }[];
+  /** From Sun centre towards solar north, NORTH_REACH solar radii long (inside most fields of view, label and all). */
+  north: { from: OverlayPoint; to: OverlayPoint };
+}
+
+/** Points per circle: smooth at any size an image is shown at. */
+const CIRCLE_POINTS = 144;
+const NORTH_REACH = 1.6;
+const ARCSEC_PER_RADIAN = (180 / Math.PI) * 3600;
+
+/** The overlay of an image with these keywords, or why it has none (no world coordinates, no Sun radius). */
+export function sunOverlay(keywords: ReadonlyMap<string, FitsValue>, solarRadii: readonly number[]): SunOverlay | { reason: string } {
+  const wcs = worldCoordinatesOf(keywords);
+  if ('reason' in wcs) return wcs;
+  const radius = wcs.sunRadiusArcsec;
+  if (radius === undefined) return { reason: 'its header gives no solar radius (RSUN_OBS, RSUN or DSUN_OBS)' };
+  const centre = wcs.pixelOf(0, 0);
+  if (!centre) return { reason: 'Sun centre is outside what its projection can show' };
+  /** The pixel at `distance` arcsec from Sun centre towards position angle `angle` (radians, counter-clockwise from north). */
+  const at = (distance: number, angle: number): OverlayPoint | undefined => {
+    const rho = distance / ARCSEC_PER_RADIAN;
+    const lat = Math.asin(Math.sin(rho) * Math.cos(angle));
+    const lon = Math.atan2(-Math.sin(rho) * Math.sin(angle), Math.cos(rho));
+    return wcs.pixelOf(lon * ARCSEC_PER_RADIAN, lat * ARCSEC_PER_RADIAN);
+  };
+  const circles = solarRadii.map((each) => {
+    const points: OverlayPoint[] = [];
+    for (let step = 0; step < CIRCLE_POINTS; step += 1) {
+      const point = at(each * radius, (2 * Math.PI * step) / CIRCLE_POINTS);
+      if (point) points.push(point);
+    }
+    return { solarRadii: each, points };
+  });
+  return { centre, sunRadiusArcsec: radius, circles, north: { from: centre, to: at(NORTH_REACH * radius, 0) ?? centre } };
+}

@@ -1,0 +1,58 @@
+// The limb, circles and north of an image, in its pixels: for an unrotated header a circle around CRPIX of the
+// Sun's radius in pixels; a roll (CROTA2) turns north with it; without a solar radius there is no overlay.
+import { describe, expect, it } from 'vitest';
+import type { FitsValue } from '../../../src-shared/fits/fits-cards';
+import { sunOverlay, type SunOverlay } from '../../../src-shared/fits/sun-overlay';
+import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-shared/fits/world-coordinates';
+
+const KCOR: Record<string, FitsValue> = {
+  CTYPE1: 'HPLN-TAN',
+  CTYPE2: 'HPLT-TAN',
+  CUNIT1: 'arcsec',
+  CUNIT2: 'arcsec',
+  CRPIX1: 514.3,
+  CRPIX2: 509.8,
+  CDELT1: 5.643,
+  CDELT2: 5.643,
+  RSUN_OBS: 962,
+};
+
+function overlayOf(header: Record<string, FitsValue>, radii: number[]): SunOverlay {
+  const found = sunOverlay(new Map(Object.entries(header)), radii);
+  if ('reason' in found) throw new Error(found.reason);
+  return found;
+}
+
+describe('the overlay of the Sun on an image', () => {
+  it('the limb and each circle lie at their distance from Sun centre, which is CRPIX', () => {
+    const overlay = overlayOf(KCOR, [1, 1.5, 3]);
+    expect(overlay.centre.x).toBeCloseTo(514.3, 9);
+    expect(overlay.centre.y).toBeCloseTo(509.8, 9);
+    const wcs = worldCoordinatesOf(new Map(Object.entries(KCOR))) as WorldCoordinates;
+    for (const circle of overlay.circles) {
+      expect(circle.points).toHaveLength(144);
+      for (const point of circle.points) expect(wcs.placeOf(point.x, point.y).solarRadii).toBeCloseTo(circle.solarRadii, 6);
+      // About the radius in pixels (962 / 5.643 = 170.5 for the limb): the TAN projection makes it a hair larger.
+      const r = Math.hypot(circle.points[0]!.x - 514.3, circle.points[0]!.y - 509.8);
+      expect(r / ((circle.solarRadii * 962) / 5.643)).toBeCloseTo(1, 3);
+    }
+    // North is up in an unrotated image: straight up from the centre, 1.6 solar radii long.
+    expect(overlay.north.to.x).toBeCloseTo(514.3, 6);
+    expect(overlay.north.to.y - 509.8).toBeCloseTo((1.6 * 962) / 5.643, 0);
+  });
+
+  it('a roll turns north with the image: CROTA2 = 30 puts north 30 degrees from the image’s up', () => {
+    const overlay = overlayOf({ ...KCOR, CROTA2: 30 }, [2]);
+    const angle = (Math.atan2(overlay.north.to.x - overlay.north.from.x, overlay.north.to.y - overlay.north.from.y) * 180) / Math.PI;
+    // CROTA2 turns the sky counter-clockwise on the pixels' axes, so north leans to the image's right (clockwise).
+    expect(Math.abs(Math.abs(angle) - 30)).toBeLessThan(0.01);
+    const wcs = worldCoordinatesOf(new Map(Object.entries({ ...KCOR, CROTA2: 30 }))) as WorldCoordinates;
+    expect(wcs.placeOf(overlay.north.to.x, overlay.north.to.y).positionAngleDeg! % 360).toBeCloseTo(0, 4);
+  });
+
+  it('says why there is none without world coordinates or a solar radius', () => {
+    const { RSUN_OBS: _radius, ...noRadius } = KCOR;
+    expect(sunOverlay(new Map(Object.entries(noRadius)), [1])).toEqual({ reason: 'its header gives no solar radius (RSUN_OBS, RSUN or DSUN_OBS)' });
+    expect(sunOverlay(new Map(), [1])).toEqual({ reason: 'its header names no coordinate axes (CTYPE1, CTYPE2)' });
+  });
+});
