@@ -4,6 +4,8 @@
 // holds the names end to end, found through an open-addressing table of their hashes.
 
 const INITIAL_ENTRIES = 1024;
+/** A lone surrogate: UTF-8 has no bytes for it (it becomes U+FFFD), so two such names could not be told apart. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const EMPTY = 0;
 
 export class TakenNames {
@@ -21,22 +23,29 @@ export class TakenNames {
   private scratchLength = 0;
   /** The hash of the name in `scratch`. */
   private lastHash = 0;
+  /** Names with a lone surrogate (LONE_SURROGATE), which no listing should have, kept as they are. */
+  private readonly illFormed = new Map<string, number>();
 
   get size(): number {
-    return this.count;
+    return this.count + this.illFormed.size;
   }
 
   get(name: string): number | undefined {
+    if (LONE_SURROGATE.test(name)) return this.illFormed.get(name);
     const slot = this.find(name);
     const entry = this.slots[slot]!;
     return entry === EMPTY ? undefined : this.values[entry - 1];
   }
 
   has(name: string): boolean {
-    return this.slots[this.find(name)] !== EMPTY;
+    return this.get(name) !== undefined;
   }
 
   set(name: string, value: number): void {
+    if (LONE_SURROGATE.test(name)) {
+      this.illFormed.set(name, value);
+      return;
+    }
     const slot = this.find(name);
     const entry = this.slots[slot]!;
     if (entry !== EMPTY) {

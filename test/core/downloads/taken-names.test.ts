@@ -26,6 +26,17 @@ describe('TakenNames', () => {
     }
   });
 
+  it('tells apart names that differ only in a lone surrogate (UTF-8 would make both the same replacement character)', () => {
+    const taken = new TakenNames();
+    taken.set('a\uD800.fts', 1);
+    expect(taken.get('a\uD801.fts')).toBeUndefined();
+    expect(taken.get('a\uFFFD.fts')).toBeUndefined();
+    taken.set('a\uD801.fts', 2);
+    taken.set('\uDC00b.fts', 3);
+    expect([taken.get('a\uD800.fts'), taken.get('a\uD801.fts'), taken.get('\uDC00b.fts'), taken.get('\uD83D\uDE00.fts')]).toEqual([1, 2, 3, undefined]);
+    expect(taken.size).toBe(3);
+  });
+
   it("changes a name's value in place, without a second entry", () => {
     const taken = new TakenNames();
     taken.set('a.fts', 1);
