@@ -20,20 +20,17 @@ const WAYS: { way: NonNullable<EnqueueProbeJob['way']>; followProgress: boolean 
   { way: 'app', followProgress: true },
 ];
 
+/** The probe's job for the whole listing, in a fresh state folder and download folder. */
+async function wholeListing(way: EnqueueProbeJob['way'], followProgress: boolean): Promise<EnqueueProbeJob> {
+  const work = await temporaryFolder();
+  const folders = { stateDir: path.join(work, 'state'), outputDir: path.join(work, 'out') };
+  return { baseUrl: emulator().url, instrument: 'kcor', product: 'pb', startDate: '2020-01-01', ...folders, way, followProgress };
+}
+
 describe('some 11,000 listed entries into a paused queue', () => {
   for (const { way, followProgress } of WAYS) {
     it(`${way === 'app' ? "the app's core (downloads:enqueue by query)" : `files --download's intake${followProgress ? ', progress followed' : ''}`} queues each entry once, in updates of at most ${MAX_NEW_VIEWS} views`, async () => {
-      const work = await temporaryFolder();
-      const result = await runEnqueueProbe({
-        baseUrl: emulator().url,
-        instrument: 'kcor',
-        product: 'pb',
-        startDate: '2020-01-01',
-        stateDir: path.join(work, 'state'),
-        outputDir: path.join(work, 'out'),
-        way,
-        followProgress,
-      });
+      const result = await runEnqueueProbe(await wholeListing(way, followProgress));
       expect(result.entries).toBeGreaterThan(10_000);
       expect(result.queued).toBe(result.entries);
       expect(result.jobs).toBe(result.entries);
@@ -45,16 +42,7 @@ describe('some 11,000 listed entries into a paused queue', () => {
   }
 
   it('taken again once every file is downloaded: each is skipped as already there and none queued, one whose size changed is queued again', async () => {
-    const work = await temporaryFolder();
-    const job: EnqueueProbeJob = {
-      baseUrl: emulator().url,
-      instrument: 'kcor',
-      product: 'pb',
-      startDate: '2020-01-01',
-      stateDir: path.join(work, 'state'),
-      outputDir: path.join(work, 'out'),
-      followProgress: false,
-    };
+    const job = await wholeListing('cli', false);
     const first = await runEnqueueProbe(job);
     // Every file downloaded, one byte each, but one that is now two bytes on the disk.
     const opened = await openStateLedger(job.stateDir);
