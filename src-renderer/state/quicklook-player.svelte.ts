@@ -10,7 +10,8 @@ import type { ClipRange } from '../../src-shared/fits/image-stretch';
 import type { ApiClient } from '../lib/api';
 import type { FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
-import type { DisplayChoice, RenderedImage } from '../workers/fits-protocol';
+import type { DisplayChoice, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
+import { DEFAULT_VIEW, loadView, overlayRadii, saveView, viewKey, wantsOverlay, type ViewOptions } from './view-options';
 import { messageOf } from './quicklook.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 import { PixelReadout } from './pixel-readout.svelte';
@@ -48,6 +49,12 @@ export class SequencePlayerStore {
     const reading = await this.fits.framePixel(frame.jobId, pixel.x, pixel.y);
     return 'missing' in reading ? null : reading;
   });
+  /** Colour map and overlays, remembered per instrument (that of the first frame read). */
+  view = $state.raw<ViewOptions>(DEFAULT_VIEW);
+  /** The lines over the frame on screen (each frame has its own pointing), while some are shown. */
+  overlayAnswer = $state.raw<OverlayAnswer | null>(null);
+  private instrument: string | null = null;
+  private outlined = 0;
   playing = $state(false);
   fps = $state<number>(FPS_RANGE.initial);
   difference = $state(false);
@@ -155,6 +162,36 @@ export class SequencePlayerStore {
     this.invalidate(clipChanged);
   }
 
+  /** A new colour map or overlay choice: applied, and remembered for the sequence's instrument. */
+  setView(view: ViewOptions): void {
+    const colormapChanged = view.colormap !== this.view.colormap;
+    this.view = view;
+    if (this.instrument !== null) saveView(this.instrument, view);
+    if (colormapChanged) this.setDisplay({ ...this.display, colormap: view.colormap });
+    void this.outline();
+  }
+
+  /** The overlay of the frame on screen, or null while none is asked for. */
+  get overlay(): OverlayAnswer | null {
+    return wantsOverlay(this.view) ? this.overlayAnswer : null;
+  }
+
+  /** Asks for the lines over the frame on screen; an answer about a frame no longer shown is dropped. */
+  private async outline(): Promise<void> {
+    const asked = ++this.outlined;
+    const frame = this.shownIndex === null ? undefined : this.frames[this.shownIndex];
+    if (!frame || !wantsOverlay(this.view)) {
+      this.overlayAnswer = null;
+      return;
+    }
+    try {
+      const answer = await this.fits.frameOverlay(frame.jobId, overlayRadii(this.view));
+      if (asked === this.outlined) this.overlayAnswer = 'missing' in answer ? null : answer;
+    } catch {
+      if (asked === this.outlined) this.overlayAnswer = null;
+    }
+  }
+
   setDifference(on: boolean): void {
     if (on === this.difference) return;
     this.difference = on;
@@ -189,6 +226,8 @@ export class SequencePlayerStore {
     this.shownIndex = null;
     this.image = null;
     this.readout.clear();
+    this.instrument = null;
+    this.overlayAnswer = null;
     this.clip = null;
     this.clipFrom = 0;
     this.difference = false;
@@ -221,7 +260,10 @@ export class SequencePlayerStore {
     this.image = image;
     const moved = this.shownIndex !== this.index;
     this.shownIndex = this.index;
-    if (moved) this.readout.changed();
+    if (moved) {
+      this.readout.changed();
+      void this.outline();
+    }
     this.frameLoading = false;
     this.frameError = null;
     if (this.playing) this.scheduleTick();
@@ -303,11 +345,25 @@ export class SequencePlayerStore {
     const read = await this.client.invoke('files:read', { id: jobId });
     if (!read.ok) throw new Error(read.error.message);
     const loaded = await this.fits.loadFrame(jobId, read.value.bytes, read.value.name);
+    if (this.instrument === null) this.useViewOf(viewKey(loaded.instrument));
     const position = this.frames.findIndex((frame) => frame.jobId === jobId);
     const frame = this.frames[position];
     if (frame && frame.dateObs === null && loaded.dateObs !== null) {
       this.frames = this.frames.with(position, { ...frame, dateObs: loaded.dateObs });
     }
+  }
+
+  /** The first frame read names the instrument: its remembered view applies (a new colour map redraws). */
+  private useViewOf(instrument: string): void {
+    this.instrument = instrument;
+    const view = loadView(instrument);
+    const colormapChanged = view.colormap !== this.view.colormap;
+    this.view = view;
+    if (colormapChanged) {
+      this.display = { ...this.display, colormap: view.colormap };
+      this.invalidate(false);
+    }
+    void this.outline();
   }
 
   /** Keeps a rendered frame, dropping those farthest behind or ahead of the one asked for. */

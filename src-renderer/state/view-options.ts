@@ -50,7 +50,12 @@ export function circlesText(circles: readonly number[]): string {
 /** The instrument a file's header names (INSTRUME, else TELESCOP), as preferences are kept under it. */
 export function instrumentKey(cards: readonly { keyword: string; value: string }[]): string {
   const named = cards.find((card) => card.keyword === 'INSTRUME') ?? cards.find((card) => card.keyword === 'TELESCOP');
-  return named?.value.trim().toLowerCase() || 'other';
+  return viewKey(named?.value);
+}
+
+/** One rule for the key of an instrument's name, wherever the name comes from. */
+export function viewKey(name: string | null | undefined): string {
+  return name?.trim().toLowerCase() || 'other';
 }
 
 /** The view last used for an instrument's images, or the default; anything unreadable in storage is ignored. */

@@ -138,7 +138,8 @@ export class FitsEngine {
     this.frames.delete(key);
     this.frames.set(key, frame);
     forgetOldest(this.frames, this.keptFrames);
-    return { width: image.width, height: image.height, dateObs: frame.dateObs };
+    const named = [frame.keywords.get('INSTRUME'), frame.keywords.get('TELESCOP')].find((value) => typeof value === 'string' && value.trim() !== '');
+    return { width: image.width, height: image.height, dateObs: frame.dateObs, instrument: typeof named === 'string' ? named : null };
   }
 
   renderFrame(key: number, previousKey: number | null, display: DisplayChoice, clip: ClipRange | null): RenderedImage | MissingFrames {

@@ -61,6 +61,8 @@ export interface LoadedFrame {
   height: number;
   /** DATE-OBS of the file's header, when it has one. */
   dateObs: string | null;
+  /** INSTRUME (else TELESCOP) of the file's header: whose remembered view the player uses. */
+  instrument: string | null;
 }
 
 /** A frame could not be rendered yet: the worker does not hold these files (any more); load them and ask again. */

@@ -1,8 +1,8 @@
 // The sequence player: opened from a campaign (its files on disk) or from Browse (the listed files that are
 // downloaded), frames in time order with their date-obs, arrow keys, playing at a rate, one clip for all frames,
 // a running difference, prefetching a few frames ahead, and memory that stays bounded over a long sequence.
-import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { CampaignFileView } from '../../src-shared/contract/contract';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import { FitsClient, inThreadPort } from '../../src-renderer/lib/fits-worker-client';
@@ -14,6 +14,8 @@ import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
 import { gradientFits } from './fits-files';
 
 useCanvasAndDialog();
+// A colour map or overlay chosen in one test is remembered per instrument: the next starts from the default.
+afterEach(() => localStorage.clear());
 
 const SIGNED_IN = { signedIn: true, email: DEMO_EMAIL, expiresAt: Date.now() + 86_400_000 };
 const LINEAR_FULL = { stretch: 'linear', clipPercents: [0, 100] } as const;
@@ -107,6 +109,25 @@ describe('the sequence player', () => {
     await waitFor(() => expect(readout.textContent).toBe('Pixel 3, 1' + '4 B/Bsun'));
     await fireEvent.pointerLeave(canvas);
     await waitFor(() => expect(readout.textContent).toMatch(/Point at the image/));
+  });
+
+  it('draws in the colour map remembered for the instrument, and says why frames without coordinates get no overlay', async () => {
+    let { dialog } = await openCampaignPlayer(3);
+    await frameShown(dialog, 1, frameFile(1).dateObs);
+    await fireEvent.change(within(dialog).getByRole('combobox', { name: 'Colours' }), { target: { value: 'inferno' } });
+    await waitFor(() => {
+      const [r, g, b] = frameImage(dialog).data.slice(4 * 7, 4 * 7 + 3);
+      expect(new Set([r, g, b]).size).toBeGreaterThan(1);
+    });
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Limb' }));
+    await within(dialog).findByText('No overlay: its header names no coordinate axes (CTYPE1, CTYPE2).');
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close player' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    cleanup();
+    ({ dialog } = await openCampaignPlayer(3));
+    await frameShown(dialog, 1, frameFile(1).dateObs);
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: 'Colours' })).toHaveProperty('value', 'inferno'));
+    expect(within(dialog).getByRole('checkbox', { name: 'Limb' })).toHaveProperty('checked', true);
   });
 
   it('draws every frame with the clip of the first, until told to take it from another frame', async () => {

@@ -1,7 +1,7 @@
 // The quick-look, opened from a finished download in the Downloads list: the image drawn top row first with the
 // chosen stretch and clip (the file read once), the HDU picker of a multi-extension file, the header narrowed by
 // the filter box, the reader's one-line message for a file that is not FITS or is cut short, and Escape.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { FakeContract, makeJob } from './fake-contract';
 import { renderApp } from './render-app';
@@ -10,6 +10,8 @@ import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
 import { concat, emptyPrimary, imageHdu } from '../shared/fits/fits-writer';
 
 useCanvasAndDialog();
+// A colour map or overlay chosen in one test is remembered per instrument: the next starts from the default.
+afterEach(() => localStorage.clear());
 
 const NAME = '20250324_180015_kcor_l2_pb.fts';
 
@@ -109,7 +111,6 @@ describe('the quick-look', () => {
   });
 
   it('draws in a colour map, the limb, circles, north and a colour bar, remembered for the instrument', async () => {
-    localStorage.clear();
     await openDownloads({ 4: wcsImage(), 5: wcsImage(100) });
     let dialog = await quickLookAt(NAME);
     const grey = await drawnImage(dialog);
@@ -155,7 +156,6 @@ describe('the quick-look', () => {
   });
 
   it('says why there is no overlay on an image without world coordinates', async () => {
-    localStorage.clear();
     await openDownloads({ 4: gradientFits({ width: 8, height: 6 }) });
     const dialog = await quickLookAt(NAME);
     await drawnImage(dialog);
