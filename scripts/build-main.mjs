@@ -1,5 +1,5 @@
 // Bundles the Node side (the command line, the Electron main process and its preload) with esbuild.
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { cp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
@@ -44,6 +44,8 @@ const cli = await build({
   minifySyntax: true,
 });
 await removeStaleChunks(cli.metafile, 'dist/cli');
+// The font figures are drawn with (quicklook --title/--colorbar), beside the chunks that look for it in ../fonts.
+await cp(path.join(projectRoot, 'assets', 'fonts'), path.join(projectRoot, 'dist', 'fonts'), { recursive: true });
 
 // The Electron main process (package.json "main"); Electron 45 loads ESM entry points and bundles Node 22.
 await build({ ...nodeBundle, entryPoints: { 'electron/main': 'src-main/electron/main.ts' }, target: 'node22', external: ['electron'] });

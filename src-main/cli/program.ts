@@ -170,6 +170,10 @@ export function buildProgram(io: CliIo): ProgramRun {
     .option('--clip <low,high>', 'percentiles at which black and white begin (default: 1,99.5)')
     .option('--hdu <n>', 'the HDU to show, 0 being the primary (default: the first that holds an image)')
     .option('--size <pixels>', 'shrink to fit a square this large, averaging pixels')
+    .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
+    .option('--overlay <list>', 'draw over the image, from its WCS: limb, north, radii=1.5:2:3 (comma-separated)')
+    .option('--title [text]', "a title above the image (default text: the header's instrument, product and DATE-OBS UT)")
+    .option('--colorbar', 'a colour bar below the image, with the clip values and unit')
     .addOption(json())
     .action(async (file: string, options: QuicklookOptions) => {
       const { quicklookCommand } = await import('./commands/quicklook-command');

@@ -2,6 +2,7 @@
 // rule for a clip typed by hand.
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../src-shared/fits/image-stretch';
 import type { DisplayChoice, HduSummary, PixelReading } from '../workers/fits-protocol';
+import { displayedValue } from '../../src-shared/figures/figure';
 
 /** asinh: linear in the faint outer corona, logarithmic near the occulter, so streamers show at a glance. */
 export const DEFAULT_DISPLAY: DisplayChoice = { stretch: 'asinh', clipPercents: DEFAULT_CLIP_PERCENTS };
@@ -31,12 +32,8 @@ export function describeHduChoice(hdu: HduSummary): string {
   return `${what}: ${hdu.axes.join(' × ')}, ${SAMPLE_TYPES[hdu.bitpix] ?? `BITPIX ${hdu.bitpix}`}`;
 }
 
-/** A physical value in four significant figures, in exponent form when very small or large (1.103e-6). */
-export function displayedValue(value: number): string {
-  if (value === 0 || !Number.isFinite(value)) return String(value);
-  const size = Math.abs(value);
-  return size < 1e-3 || size >= 1e5 ? value.toExponential(3).replace(/\.?0+e/, 'e') : String(Number(value.toPrecision(4)));
-}
+/** The same figures the saved images and the command line's figures show. */
+export { displayedValue };
 
 /** "HDU 2 (IMAGE, Q)": the HDU's number, its type and its EXTNAME. */
 export function hduName(hdu: HduSummary): string {

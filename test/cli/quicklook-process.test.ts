@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
-import { pngOf, readPng } from './fits-test-input';
+import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, pngOf, readPng } from './fits-test-input';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'tile-compressed');
 
@@ -35,6 +35,18 @@ describe('the built mlso-dl quicklook on tile-compressed files', () => {
       stdout: '',
       stderr: `mlso-dl: ${input} holds no image: HDU 0 (primary), HDU 1 (BINTABLE, EXTNAME 'COMPRESSED_IMAGE'); it holds no image this reader decodes: HDU 1 is tile-compressed with HCOMPRESS_1, which it does not decode (it decodes RICE_1, GZIP_1 and GZIP_2).\n`,
     });
+  });
+});
+
+describe('the built mlso-dl quicklook as a figure', () => {
+  it('--out - --colormap inferno --overlay limb,north --title --colorbar | cat: a framed colour PNG, the bundled font found beside the build', async () => {
+    const input = await fitsFileOf(emulatorFitsBytes(128), EMULATOR_FILE);
+    const run = await runPiped(['quicklook', input, '--out', '-', '--colormap', 'inferno', '--overlay', 'limb,north', '--title', '--colorbar'], 'cat');
+    expect(run.stderr).toBe('');
+    expect(run.statuses).toEqual([0, 0]);
+    const png = pngOf(run.output);
+    // Text 12 px: margins 10, a title band of 24 and a colour bar band of 38 around the 128-pixel picture.
+    expect([png.width, png.height, png.channels]).toEqual([148, 128 + 20 + 24 + 38, 4]);
   });
 });
 

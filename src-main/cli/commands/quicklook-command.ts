@@ -4,19 +4,21 @@
 // (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
 import { shrunkSize } from '../../../src-shared/fits/image-downscale';
 import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-shared/fits/image-stretch';
-import { streamedQuicklookRows } from '../../../src-shared/fits/streamed-quicklook';
+import { streamedQuicklookRows, type QuicklookChoice } from '../../../src-shared/fits/streamed-quicklook';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { printJson, type CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { chosenImage, decoded, parseHdu, stillWanted } from './fits-file-input';
+import { asUsageError, chosenImage, decoded, parseHdu, stillWanted } from './fits-file-input';
+import { parseColormap, parseOverlay, quicklookFigure, wantsFigure, type Figure, type FigureOptions } from './quicklook-figure';
+import type { ImageReader } from '../../../src-shared/fits/fits-image';
 import { openFitsFile } from './fits-file-on-disk';
 import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';
 import { localOutput } from './local-output';
 
-export interface QuicklookOptions {
+export interface QuicklookOptions extends FigureOptions {
   out: string;
   stretch?: string;
   clip?: string;
@@ -35,6 +37,8 @@ interface QuicklookSummary {
   stretch: StretchName;
   clip: { percents: [number, number]; low: number | null; high: number | null };
   out: string;
+  /** Figure options in force (colour map, overlays, title, colour bar), when any was given. */
+  figure?: { colormap: string; overlay: string | null; title: boolean; colorBar: boolean };
 }
 
 export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: string, options: QuicklookOptions): Promise<number> {
@@ -44,6 +48,8 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
   const size = parseSize(options.size);
   const hduOption = parseHdu(options.hdu);
   if (options.json && options.out === '-') throw new UsageError('--json and --out - would both write to standard output: give --out a file name.');
+
+  if (wantsFigure(options)) return figureCommand(out, io, path, options, { percents, stretch, ...(size === undefined ? {} : { maxSize: size }) }, hduOption);
 
   // Seconds of synchronous work for a large image, with nothing to undo: a stop signal ends it at once.
   const { image, clip, shown, png } = stopAtOnceDuring(io.signal, () => {
@@ -78,6 +84,60 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
   if (options.json) printJson(out, summary);
   else if (options.out !== '-') out.info(describe(summary));
   return EXIT_OK;
+}
+
+/** The quick look as a figure (quicklook-figure.ts): the picture with colour map, overlays, title and colour bar. */
+async function figureCommand(
+  out: CliOutput,
+  io: CliIo,
+  path: string,
+  options: QuicklookOptions,
+  choice: QuicklookChoice,
+  hdu: number | undefined,
+): Promise<number> {
+  // The options are checked before the file is read, so a mistake costs nothing.
+  parseColormap(options.colormap);
+  parseOverlay(options.overlay);
+  const opened = openFitsFile(path);
+  let figure: Figure;
+  let image: ImageReader;
+  try {
+    image = chosenImage(opened.file, hdu);
+    figure = await decodedAsync(() => quicklookFigure(opened.file, image, choice, options));
+  } finally {
+    opened.close();
+  }
+  if (figure.noOverlay) out.info(figure.noOverlay);
+  if (!figure.picture.clip) out.info(`Every pixel of HDU ${image.hdu} is blank (NaN or BLANK): the quick look is black.`);
+  await stillWanted(io.signal);
+  await writeOutput(out, options.out, figure.png);
+  const clip = figure.picture.clip;
+  const summary: QuicklookSummary = {
+    file: path,
+    hdu: image.hdu,
+    image: { width: image.width, height: image.height },
+    png: { width: figure.width, height: figure.height },
+    stretch: choice.stretch,
+    clip: { percents: [choice.percents[0], choice.percents[1]], low: clip?.low ?? null, high: clip?.high ?? null },
+    out: options.out,
+    figure: {
+      colormap: parseColormap(options.colormap),
+      overlay: options.overlay ?? null,
+      title: options.title !== undefined,
+      colorBar: options.colorbar === true,
+    },
+  };
+  if (options.json) printJson(out, summary);
+  else if (options.out !== '-') out.info(describe(summary));
+  return EXIT_OK;
+}
+
+async function decodedAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asUsageError(error);
+  }
 }
 
 function parseStretch(value: string | undefined): StretchName {
