@@ -30,8 +30,10 @@ export async function recoverInterruptedJobs(ledger: DownloadLedger): Promise<vo
   for (const folder of ledger.folders()) {
     // Kept beginnings of bodies (kept-body.ts) that no job records any more (finished, cancelled, or the record lost
     // in a crash between the two) are litter too; the recorded ones are what the next attempts resume from.
-    const recorded = ledger.resumeNamesIn(folder);
-    const isLeftover = (name: string): boolean => isTemporaryName(name) || (isKeptBodyName(name) && !recorded.has(name));
+    // Asked of the ledger only in a folder that holds a kept body: one query per folder scans every job, and a
+    // campaign's layout can spread a million jobs over hundreds of folders.
+    let recorded: Set<string> | undefined;
+    const isLeftover = (name: string): boolean => isTemporaryName(name) || (isKeptBodyName(name) && !(recorded ??= ledger.resumeNamesIn(folder)).has(name));
     await removeLeftovers(folder, isLeftover, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
   }
 }
