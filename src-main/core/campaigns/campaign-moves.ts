@@ -21,12 +21,16 @@ export interface MoveDeps {
 
 /**
  * Gives each listed file whose record is at another place that place; returns what moved (or will be fetched). Called
- * with a piece of a listing at a time: only the records of the piece's names are read.
+ * with a piece of a listing at a time, and the campaign's files of the piece's names (`named`, store.filesNamed).
  */
-export async function moveToListedPlaces(deps: MoveDeps, campaign: StoredCampaign, listed: readonly CampaignFileRecord[]): Promise<SyncReport['moved']> {
+export async function moveToListedPlaces(
+  deps: MoveDeps,
+  campaign: StoredCampaign,
+  listed: readonly CampaignFileRecord[],
+  named: readonly CampaignFileState[],
+): Promise<SyncReport['moved']> {
   const byName = new Map<string, CampaignFileState[]>();
-  const names = listed.map((record) => record.filename);
-  for (const file of deps.store.filesNamed(campaign.id, names)) {
+  for (const file of named) {
     const same = byName.get(file.filename);
     if (same) same.push(file);
     else byName.set(file.filename, [file]);

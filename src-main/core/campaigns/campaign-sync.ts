@@ -211,11 +211,19 @@ class StreamingSync {
     this.listedCount += entries.length;
     this.deps.onPhase?.('listing', this.listedCount);
     if (records.length === 0) return refused;
-    for (const move of await moveToListedPlaces(this.deps, this.campaign, records)) this.moved.push(move);
-    const added = this.deps.store.recordFiles(this.campaign.id, records, listedBy);
+    const { store, ledger } = this.deps;
+    const named = store.filesNamed(
+      this.campaign.id,
+      records.map((record) => record.filename),
+    );
+    if (named.length > 0) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
+    const added = store.recordFiles(this.campaign.id, records, listedBy);
     this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added.size;
+    // None of the piece's names was in the set (a first sync's pieces): its records are the files as they now stand,
+    // with whatever job the ledger has at their places; otherwise they are read back, moves and all.
     const paths = records.map((record) => record.relativePath);
-    await this.queue(this.deps.store.filesAt(this.campaign.id, paths));
+    const files = named.length > 0 ? store.filesAt(this.campaign.id, paths) : newFiles(records, ledger, this.at);
+    await this.queue(files);
     return refused;
   }
 
@@ -290,6 +298,26 @@ function recordOf(campaign: StoredCampaign, entry: FileEntry, client: MlsoClient
     filesize: entry.filesize,
     expectedSha256: null,
   };
+}
+
+/** Files just added to the set, with the ledger's job at each place when there is one (downloaded through Browse, say). */
+function newFiles(records: readonly CampaignFileRecord[], ledger: DownloadLedger, firstSeenAt: string): CampaignFileState[] {
+  const jobs = ledger.findByTargets(records.map((record) => record.targetPath));
+  return records.map((record) => {
+    const job = jobs.get(record.targetPath);
+    return {
+      ...record,
+      firstSeenAt,
+      jobId: job?.id ?? null,
+      state: job?.state ?? null,
+      sha256: job?.sha256 ?? null,
+      bytesWritten: job?.bytesWritten ?? 0,
+      startedAt: job?.startedAt ?? null,
+      finishedAt: job?.finishedAt ?? null,
+      lastError: job?.lastError ?? null,
+      lastErrorKind: job?.lastErrorKind ?? null,
+    };
+  });
 }
 
 function textOrNull(value: unknown): string | null {
