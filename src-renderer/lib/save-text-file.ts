@@ -1,8 +1,12 @@
-// Saves text as a file through the browser's own download: an <a download> over a Blob URL, which works in web mode
-// and in the Electron window alike, so exporting needs no channel of its own.
+// Saves text, or any bytes, as a file through the browser's own download: an <a download> over a Blob URL, which
+// works in web mode and in the Electron window alike, so exporting needs no channel of its own.
 
 export function saveTextFile(fileName: string, mediaType: string, text: string, host: Document = document): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mediaType }));
+  saveBlob(fileName, new Blob([text], { type: mediaType }), host);
+}
+
+export function saveBlob(fileName: string, blob: Blob, host: Document = document): void {
+  const url = URL.createObjectURL(blob);
   const link = host.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -5,6 +5,8 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { findingsOn } from './accessibility.spec';
+import { readFile } from 'node:fs/promises';
+import { decode } from 'fast-png';
 import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
 
 const BLOCKING = new Set(['serious', 'critical']);
@@ -164,6 +166,18 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot('quicklook-overlays-1280x800-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+
+  // Save image: the figure at 512 pixels across, titled, with the overlays and colour bar shown, as a PNG.
+  await quickLook.getByRole('button', { name: 'Save image…' }).click();
+  const savePanel = await visible(quickLook.getByRole('group', { name: 'Save image' }));
+  expect(await savePanel.getByRole('textbox', { name: 'Title' }).inputValue()).toMatch(/^COSMO K-Coronagraph nrgf · 2025-03-\d\d \d\d:\d\d:\d\d UT$/);
+  await savePanel.getByRole('combobox', { name: 'Size' }).selectOption('512');
+  await screenshot('quicklook-save-image-1280x800-light');
+  const [download] = await Promise.all([page.waitForEvent('download'), savePanel.getByRole('button', { name: 'Save PNG' }).click()]);
+  expect(download.suggestedFilename()).toBe(`${names[0]!.replace(/\.fts$/, '')}.png`);
+  const saved = decode(await readFile((await download.path())!));
+  // 512 pixels of picture, 10-pixel margins, a 24-pixel title band and a 38-pixel colour bar band (text 12 px).
+  expect([saved.width, saved.height]).toEqual([532, 512 + 20 + 24 + 38]);
   // Back to plain grey for what follows (the view is remembered for KCor).
   await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
   await quickLook.getByRole('checkbox', { name: 'Limb' }).uncheck();
