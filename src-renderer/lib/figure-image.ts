@@ -15,7 +15,7 @@ export interface FigureRequest {
 }
 
 /** The figure as a PNG. */
-export async function figurePng(request: FigureRequest, host: Document = document): Promise<Blob> {
+async function figurePng(request: FigureRequest, host: Document = document): Promise<Blob> {
   const { image } = request;
   const scale = request.size === undefined ? 1 : request.size / Math.max(image.width, image.height);
   const picture = { width: Math.max(1, Math.round(image.width * scale)), height: Math.max(1, Math.round(image.height * scale)) };
