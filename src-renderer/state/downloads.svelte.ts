@@ -184,17 +184,18 @@ export class DownloadsStore {
   }
 
   /**
-   * Loads the list again from its first rows in view, with its counts (and the queue's overall figures) and the
+   * Loads the list again from its first rows in view, with its counts (and the queue's overall figures), then the
    * folders: on entering the screen, after a control that changed what the list holds, or a new order, tab or place.
    */
   async refresh(): Promise<void> {
     const arrangement = ++this.arrangement;
     this.compare = sameKey(this.sortValue);
     this.stale = false;
-    void this.loadFolders();
     const request = this.pageRequest(this.viewPages(), true);
     const started = performance.now();
     const result = await this.listing.run(() => this.client.invoke('downloads:page', request));
+    // Asked for after the rows: the core answers one call at a time, and the rows come first.
+    void this.loadFolders();
     if (!result?.ok || arrangement !== this.arrangement) return;
     this.lastFetchMs = performance.now() - started;
     const page = result.value;
