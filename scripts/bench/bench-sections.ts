@@ -1,6 +1,7 @@
 // The benchmark's sections in the order they run (see bench-section.ts): one import and one line each.
 import { section, type BenchSection } from './bench-section';
 import { runVerifyBenchmark, verifyTable, verifyTargetLines } from './verify-benchmark';
+import { downloadsTable, downloadsTargetLines, runDownloadsBenchmark } from './downloads-benchmark';
 import { reuseTable, reuseTargetLines, runReuseBenchmark } from './reuse-benchmark';
 import { enqueueMillionTable, enqueueMillionTargetLines, runEnqueueMillion } from './enqueue-million-benchmark';
 import { campaignMillionTable, campaignMillionTargetLines, runCampaignMillion } from './campaign-million-benchmark';
@@ -12,6 +13,13 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
     run: runVerifyBenchmark,
     table: verifyTable,
     targetLines: verifyTargetLines,
+  }),
+  section({
+    name: 'downloads-million',
+    describe: 'the Downloads screen over a ledger of 1,000,000 jobs: first rows, scrolling, a progress event, beside the snapshot it loaded before',
+    run: runDownloadsBenchmark,
+    table: downloadsTable,
+    targetLines: downloadsTargetLines,
   }),
   section({
     name: 'enqueue-million',

@@ -31,7 +31,7 @@ export interface UiResult {
   hoverFrameP95Ms: number;
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const GRID = '[role="grid"]';
 const FILE_ROWS = `${GRID} [role="row"][aria-rowindex]:not([aria-rowindex="1"])`;
 
@@ -72,7 +72,7 @@ const INSTRUMENT_PAGE = `
 `;
 
 /** Page source: records the times between frames until window.__stopFrames() is called, which returns them. */
-const RECORD_FRAMES = `(() => {
+export const RECORD_FRAMES = `(() => {
   const times = [];
   let last = performance.now();
   let running = true;
@@ -90,7 +90,7 @@ const RECORD_FRAMES = `(() => {
 })()`;
 
 /** Page source: waits two animation frames (the rows of a new scroll position are then painted). */
-const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
+export const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
 
 /** Page source: scrolls the grid continuously for about two seconds, returning the times between frames. */
 const SCROLL_FRAME_TIMES = `new Promise((resolve) => {
@@ -183,7 +183,7 @@ async function chooseAllOfKcorPb(page: Page): Promise<void> {
   for (const label of ['Start date', 'End date', 'Carrington rotation', 'Every']) await page.getByLabel(label, { exact: true }).fill('');
 }
 
-function percentile(values: readonly number[], share: number): number {
+export function percentile(values: readonly number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
 }

@@ -1,0 +1,61 @@
+// A download queue of a million jobs written straight into a ledger (insertMany, in pieces), for the Downloads
+// screen's benchmark: most done, a big queue still waiting, some paused and failed, a few moving, in a few folders
+// (one a campaign's, with a folder per month under it), the way a first sync of a two-year campaign leaves it.
+import path from 'node:path';
+import type { DownloadLedger, NewJob } from '../../src-main/core/downloads/download-ledger';
+import type { JobState } from '../../src-shared/downloads/job-state';
+
+/** How the jobs are spread over the states, as shares of the whole (the rest are queued). */
+const SHARES: readonly [JobState, number][] = [
+  ['done', 0.6],
+  ['failed', 0.001],
+  ['paused', 0.002],
+  ['cancelled', 0.0005],
+];
+const PIECE = 50_000;
+const CADENCE_MS = 15_000;
+const START = Date.parse('2024-01-01T00:00:00Z');
+
+/** The folders of the queue: a campaign's (nested by month) and two others. */
+function millionFolders(root: string): { campaign: string; plain: string[] } {
+  return { campaign: path.join(root, 'kcor-mirror'), plain: [path.join(root, 'browse'), path.join(root, 'eclipse')] };
+}
+
+function stateOf(index: number, count: number): JobState {
+  let edge = 0;
+  for (const [state, share] of SHARES) {
+    edge += share * count;
+    if (index < edge) return state;
+  }
+  return 'queued';
+}
+
+function jobAt(index: number, count: number, root: string): NewJob {
+  const { campaign, plain } = millionFolders(root);
+  const at = new Date(START + index * CADENCE_MS).toISOString();
+  const stamp = at.slice(0, 19).replace(/[-:]/g, '').replace('T', '_');
+  const filename = `${stamp}_kcor_l2_pb.fts`;
+  // Nine in ten are the campaign's, in a folder per month; the rest are spread over the other two folders.
+  const folder = index % 10 === 0 ? plain[index % 20 === 0 ? 0 : 1]! : path.join(campaign, at.slice(0, 4), at.slice(5, 7));
+  return {
+    url: `http://127.0.0.1:1/v1/download?filename=${filename}.gz`,
+    instrument: 'kcor',
+    product: 'pb',
+    dateObs: at.slice(0, 19),
+    filename,
+    folder,
+    targetPath: path.join(folder, filename),
+    expectedSize: 20_000 + (index % 997) * 13,
+    batchId: null,
+    state: stateOf(index, count),
+  };
+}
+
+/** Writes `count` jobs into the ledger in pieces of 50,000 (each one transaction), in a few seconds for a million. */
+export function fillLedger(ledger: DownloadLedger, count: number, root: string): void {
+  for (let start = 0; start < count; start += PIECE) {
+    const piece: NewJob[] = [];
+    for (let index = start; index < Math.min(count, start + PIECE); index++) piece.push(jobAt(index, count, root));
+    ledger.insertMany(piece);
+  }
+}
