@@ -15,6 +15,7 @@ import type { WebOptions } from './commands/web-command';
 import type { QuicklookOptions } from './commands/quicklook-command';
 import type { HeaderOptions } from './commands/header-command';
 import type { PixelOptions } from './commands/pixel-command';
+import type { MovieOptions } from './commands/movie-command';
 import type { CrOptions } from './commands/cr-command';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../src-shared/settings/default-settings';
@@ -189,6 +190,26 @@ export function buildProgram(io: CliIo): ProgramRun {
     .action(async (file: string, options: HeaderOptions) => {
       const { headerCommand } = await import('./commands/header-command');
       exitCode = await headerCommand(program.opts<GlobalOptions>(), io, file, options);
+    });
+
+  program
+    .command('movie')
+    .description('make a movie of FITS files in time order: an animated GIF, an MP4 (through ffmpeg) or numbered PNG frames')
+    .argument('<files...>', 'the FITS files (any order: they are put in DATE-OBS order)')
+    .requiredOption('-o, --out <path>', 'movie.gif, movie.mp4, or a folder for the frames (ending in /)')
+    .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
+    .option('--clip <low,high>', 'percentiles of the first frame (or first difference) every frame shares (default: 1,99.5)')
+    .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
+    .option('--difference', 'a running difference: each frame minus the one before it')
+    .option('--fps <n>', 'frames per second, 1 to 60 (default: 10)')
+    .option('--size <pixels>', 'shrink each frame to fit a square this large, averaging pixels')
+    .option('--hdu <n>', 'the HDU of each file, 0 being the primary (default: the first that holds an image)')
+    .option('--from <date>', 'leave out frames before this DATE-OBS (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS UT)')
+    .option('--to <date>', 'leave out frames after this DATE-OBS')
+    .addOption(json())
+    .action(async (files: string[], options: MovieOptions) => {
+      const { movieCommand } = await import('./commands/movie-command');
+      exitCode = await movieCommand(program.opts<GlobalOptions>(), io, files, options);
     });
 
   program

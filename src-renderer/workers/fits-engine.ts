@@ -6,20 +6,13 @@ import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } f
 import { cardValueText } from '../../src-shared/fits/card-value-text';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
-import { clipSample, type Pixels } from '../../src-shared/fits/image-percentiles';
+import type { Pixels } from '../../src-shared/fits/image-percentiles';
 import type { FitsValue } from '../../src-shared/fits/fits-cards';
 import { paletteOf, type ColormapName } from '../../src-shared/fits/colormaps';
 import { keywordsOf, pixelReading, type PixelReading } from '../../src-shared/fits/pixel-reading';
+import { difference, sampledClip, signedStretch, symmetric } from '../../src-shared/fits/frame-grey';
 import { sunOverlay } from '../../src-shared/fits/sun-overlay';
-import {
-  DEFAULT_CLIP_PERCENTS,
-  displayBytes,
-  percentileClip,
-  STRETCHES,
-  STRETCH_FUNCTIONS,
-  type ClipRange,
-  type StretchName,
-} from '../../src-shared/fits/image-stretch';
+import { DEFAULT_CLIP_PERCENTS, displayBytes, STRETCHES, type ClipRange } from '../../src-shared/fits/image-stretch';
 import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, OverlayAnswer, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
@@ -202,7 +195,7 @@ export class FitsEngine {
 
 /** The display clip, from a stratified sample of a large image's pixels (see CLIP_SAMPLE_SIZE): the viewer must be quick. */
 function clipOf(pixels: Pixels, display: DisplayChoice): ClipRange | null {
-  return percentileClip(clipSample(pixels), display.clipPercents[0], display.clipPercents[1]);
+  return sampledClip(pixels, display.clipPercents);
 }
 
 function imageHduOf(file: FitsFile): FitsHdu {
@@ -238,34 +231,6 @@ function summaryOf(hdu: FitsHdu): HduSummary {
     bitpix: hdu.compression?.bitpix ?? hdu.bitpix,
     cards: hdu.cards.map((card): HeaderCard => ({ keyword: card.keyword, value: cardValueText(card), comment: card.comment })),
   };
-}
-
-/** Each pixel minus the one before it in time; NaN where either is blank. */
-function difference(current: Pixels, previous: Pixels): Float32Array {
-  const out = new Float32Array(current.length);
-  for (let i = 0; i < out.length; i += 1) out[i] = current[i]! - previous[i]!;
-  return out;
-}
-
-/** A difference is shown about zero: no change is mid-grey, brightening and dimming equally far from it. */
-function symmetric(clip: ClipRange): ClipRange {
-  const reach = Math.max(Math.abs(clip.low), Math.abs(clip.high)) || 1;
-  return { low: -reach, high: reach };
-}
-
-/**
- * Changes mapped to 0..1 with the stretch bending each side of zero alike (0.5 is no change), so a log or asinh
- * stretch brings out faint changes of either sign instead of lightening the whole picture.
- */
-function signedStretch(change: Float32Array, clip: ClipRange | null, stretch: StretchName): Float32Array {
-  const out = new Float32Array(change.length);
-  const reach = clip?.high ?? 1;
-  const bend = STRETCH_FUNCTIONS[stretch];
-  for (let i = 0; i < change.length; i += 1) {
-    const t = change[i]! / reach;
-    out[i] = Number.isNaN(t) ? Number.NaN : 0.5 + 0.5 * Math.sign(t) * bend(Math.min(1, Math.abs(t)));
-  }
-  return out;
 }
 
 /** `reported` is the clip in the image's own values, when the pixels given are already mapped to 0..1. */

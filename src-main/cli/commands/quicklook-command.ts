@@ -3,7 +3,7 @@
 // file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
 // (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
 import { shrunkSize } from '../../../src-shared/fits/image-downscale';
-import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-shared/fits/image-stretch';
+import type { StretchName } from '../../../src-shared/fits/image-stretch';
 import { streamedQuicklookRows, type QuicklookChoice } from '../../../src-shared/fits/streamed-quicklook';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
@@ -11,6 +11,7 @@ import type { GlobalOptions } from '../global-options';
 import { printJson, type CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, chosenImage, decoded, parseHdu, stillWanted } from './fits-file-input';
+import { parseClip, parseSize, parseStretch } from './image-options';
 import { parseColormap, parseOverlay, quicklookFigure, wantsFigure, type Figure, type FigureOptions } from './quicklook-figure';
 import type { ImageReader } from '../../../src-shared/fits/fits-image';
 import { openFitsFile } from './fits-file-on-disk';
@@ -138,31 +139,6 @@ async function decodedAsync<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw asUsageError(error);
   }
-}
-
-function parseStretch(value: string | undefined): StretchName {
-  if (value === undefined) return 'asinh';
-  const stretch = STRETCHES.find((name) => name === value.trim().toLowerCase());
-  if (!stretch) throw new UsageError(`--stretch "${value}" is not one of ${STRETCHES.join(', ')}.`);
-  return stretch;
-}
-
-/** `--clip 1,99.5`: the percentiles below and above which pixels saturate. */
-function parseClip(value: string | undefined): [number, number] {
-  if (value === undefined) return [...DEFAULT_CLIP_PERCENTS];
-  const parts = value.split(',').map((part) => part.trim());
-  const [low, high] = parts.map(Number);
-  const valid = parts.length === 2 && parts.every((part) => part !== '') && low! >= 0 && high! <= 100 && low! < high!;
-  if (!valid) throw new UsageError(`--clip "${value}" must be two percentiles from 0 to 100, the lower first, such as 1,99.5.`);
-  return [low!, high!];
-}
-
-function parseSize(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > 65535) {
-    throw new UsageError(`--size "${value}" must be a whole number of pixels from 1 to 65535, such as 512.`);
-  }
-  return Number(value);
 }
 
 /** Writes the PNG to standard output (`-`) or to the named path, as campaign exports are written. */

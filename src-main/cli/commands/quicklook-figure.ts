@@ -105,7 +105,7 @@ export async function quicklookFigure(file: FitsFile, image: ImageReader, choice
 }
 
 /** DejaVu Sans, beside the built command line (dist/fonts) or in the source tree (assets/fonts). */
-function bundledFont(): string {
+export function bundledFont(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.resolve(here, '..', 'fonts', 'DejaVuSans.ttf'), path.resolve(here, '..', '..', '..', 'assets', 'fonts', 'DejaVuSans.ttf')];
   const found = candidates.find((candidate) => existsSync(candidate));

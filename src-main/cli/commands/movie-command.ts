@@ -1,0 +1,266 @@
+// `movie FILES... --out movie.gif|movie.mp4|frames/`: the files as a movie, in time order, each frame through the
+// clip, stretch and colour map the player uses (or its running difference), DATE-OBS burned into a corner. An
+// animated GIF is encoded here (gifenc: the colour map is the GIF's palette, so no colour is lost to quantizing);
+// numbered PNG frames are written into a folder; MP4 goes through ffmpeg when it is on PATH (H.264), and without it
+// the movie is written as a GIF beside, saying so. Frames are made and written one at a time.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { encode } from 'fast-png';
+import { paletteOf, type ColormapName } from '../../../src-shared/fits/colormaps';
+import type { CliIo } from '../cli-context';
+import { EXIT_OK, UsageError } from '../exit-codes';
+import type { GlobalOptions } from '../global-options';
+import { printJson } from '../output/cli-output';
+import { parseHdu, stillWanted } from './fits-file-input';
+import { parseClip, parseSize, parseStretch } from './image-options';
+import { localOutput } from './local-output';
+import { movieFrames, orderedInputs, type MovieFrame } from './movie-frames';
+import { bundledFont, parseColormap } from './quicklook-figure';
+
+export interface MovieOptions {
+  out: string;
+  stretch?: string;
+  clip?: string;
+  hdu?: string;
+  size?: string;
+  fps?: string;
+  difference?: boolean;
+  colormap?: string;
+  from?: string;
+  to?: string;
+  json?: boolean;
+}
+
+type MovieFormat = 'gif' | 'mp4' | 'frames';
+
+interface MovieSummary {
+  out: string;
+  format: MovieFormat;
+  frames: number;
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+  /** Set when MP4 was asked for and ffmpeg was not on PATH: the GIF written instead. */
+  note?: string;
+}
+
+export async function movieCommand(globals: GlobalOptions, io: CliIo, files: readonly string[], options: MovieOptions): Promise<number> {
+  const out = localOutput(globals, io);
+  if (files.length === 0) throw new UsageError('Give the FITS files of the movie, such as *.fts.');
+  const choice = {
+    stretch: parseStretch(options.stretch),
+    percents: parseClip(options.clip),
+    size: parseSize(options.size),
+    hdu: parseHdu(options.hdu),
+    difference: options.difference === true,
+  };
+  const fps = parseFps(options.fps);
+  const colormap = parseColormap(options.colormap);
+  const from = parseDay('--from', options.from);
+  const to = parseDay('--to', options.to);
+  let format = formatOf(options.out);
+  let target = options.out;
+  let note: string | undefined;
+  if (format === 'mp4' && !ffmpegOnPath()) {
+    target = options.out.replace(/\.mp4$/i, '.gif');
+    format = 'gif';
+    note = `ffmpeg is not on PATH, so the movie is an animated GIF (${target}); install ffmpeg for MP4.`;
+    out.info(note);
+  }
+  const started = performance.now();
+  const inputs = orderedInputs(files, choice.hdu, from, to);
+  if (inputs.length < (choice.difference ? 2 : 1))
+    throw new UsageError(`${choice.difference ? 'A running difference needs two files' : 'No file'} within --from and --to.`);
+  const writer = await writerFor(format, target, fps, colormap);
+  let count = 0;
+  let size = { width: 0, height: 0 };
+  try {
+    for (const frame of movieFrames(inputs, choice)) {
+      await stillWanted(io.signal);
+      await burnLabel(frame);
+      await writer.add(frame);
+      count += 1;
+      size = { width: frame.width, height: frame.height };
+    }
+    await writer.finish();
+  } catch (error) {
+    writer.abandon();
+    throw error;
+  }
+  const summary: MovieSummary = {
+    out: target,
+    format,
+    frames: count,
+    ...size,
+    fps,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    ...(note ? { note } : {}),
+  };
+  if (options.json) printJson(out, summary);
+  else out.info(`Wrote ${target}: ${count} frames of ${size.width} x ${size.height} at ${fps} per second (${summary.seconds} s).`);
+  return EXIT_OK;
+}
+
+function parseFps(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const fps = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || fps < 1 || fps > 60) throw new UsageError(`--fps "${value}" must be a number of frames per second from 1 to 60.`);
+  return fps;
+}
+
+function parseDay(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/.test(value))
+    throw new UsageError(`${name} "${value}" must be a date, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT).`);
+  return value;
+}
+
+function formatOf(out: string): MovieFormat {
+  if (/\.gif$/i.test(out)) return 'gif';
+  if (/\.mp4$/i.test(out)) return 'mp4';
+  if (out.endsWith('/') || out.endsWith(path.sep) || (existsSync(out) && statSync(out).isDirectory())) return 'frames';
+  throw new UsageError(`--out "${out}" must end in .gif or .mp4, or name a folder for numbered PNG frames (end it with /).`);
+}
+
+function ffmpegOnPath(): boolean {
+  const found = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+  return found.error === undefined && found.status === 0;
+}
+
+interface MovieWriter {
+  add(frame: MovieFrame): Promise<void>;
+  finish(): Promise<void>;
+  /** Stops without finishing (an error or a stop signal): nothing half-written is left under the name asked for. */
+  abandon(): void;
+}
+
+async function writerFor(format: MovieFormat, target: string, fps: number, colormap: ColormapName): Promise<MovieWriter> {
+  const palette = paletteOf(colormap);
+  const rgb = (frame: MovieFrame, channels: 3 | 4): Uint8Array => {
+    const bytes = new Uint8Array(palette.buffer);
+    const out = new Uint8Array(frame.levels.length * channels);
+    for (let i = 0; i < frame.levels.length; i += 1) {
+      const at = frame.levels[i]! * 4;
+      out[i * channels] = bytes[at]!;
+      out[i * channels + 1] = bytes[at + 1]!;
+      out[i * channels + 2] = bytes[at + 2]!;
+      if (channels === 4) out[i * channels + 3] = 255;
+    }
+    return out;
+  };
+  if (format === 'frames') {
+    await mkdir(target, { recursive: true });
+    let index = 0;
+    return {
+      add: async (frame) => {
+        index += 1;
+        await writeFile(
+          path.join(target, `frame-${String(index).padStart(5, '0')}.png`),
+          encode({ width: frame.width, height: frame.height, data: rgb(frame, 3), channels: 3 }),
+        );
+      },
+      finish: async () => undefined,
+      abandon: () => undefined,
+    };
+  }
+  if (format === 'gif') {
+    // gifenc is CommonJS: Node hands its exports over as the default export.
+    const gifenc = (await import('gifenc')) as typeof import('gifenc') & { default?: typeof import('gifenc') };
+    const GIFEncoder = gifenc.default?.GIFEncoder ?? gifenc.GIFEncoder;
+    const gif = GIFEncoder();
+    const colours = Array.from({ length: 256 }, (_, level) => [...new Uint8Array(palette.buffer, level * 4, 3)]);
+    let first = true;
+    return {
+      add: async (frame) => {
+        gif.writeFrame(frame.levels, frame.width, frame.height, { ...(first ? { palette: colours, repeat: 0 } : {}), delay: Math.round(1000 / fps) });
+        first = false;
+      },
+      finish: async () => {
+        gif.finish();
+        // Written whole through a temporary name and a rename: a movie cut short never takes the name.
+        const partial = `${target}.partial`;
+        await writeFile(partial, gif.bytesView());
+        await rename(partial, target);
+      },
+      abandon: () => undefined,
+    };
+  }
+  return ffmpegWriter(target, fps, rgb);
+}
+
+/** MP4 (H.264, yuv420p) by ffmpeg reading raw RGB frames from a pipe; its stderr is kept for a failure's message. */
+function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, channels: 3) => Uint8Array): MovieWriter {
+  let child: ReturnType<typeof spawn> | undefined;
+  let stderr = '';
+  let exited: Promise<number | null> | undefined;
+  const partial = `${target}.partial.mp4`;
+  const start = (frame: MovieFrame): void => {
+    child = spawn(
+      'ffmpeg',
+      ['-y', '-loglevel', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-r', String(fps), '-i', '-'].concat([
+        '-vf',
+        'pad=ceil(iw/2)*2:ceil(ih/2)*2',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        '+faststart',
+        partial,
+      ]),
+      { stdio: ['pipe', 'ignore', 'pipe'] },
+    );
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    child.stdin!.on('error', () => undefined); // ffmpeg stopping early shows in its exit status
+    exited = new Promise((resolve) => {
+      child!.on('error', () => resolve(null));
+      child!.on('close', (code) => resolve(code));
+    });
+  };
+  return {
+    add: async (frame) => {
+      if (!child) start(frame);
+      if (!child!.stdin!.write(rgb(frame, 3))) await new Promise<void>((resolve) => child!.stdin!.once('drain', resolve));
+    },
+    finish: async () => {
+      child?.stdin!.end();
+      const code = await exited;
+      if (code !== 0) throw new Error(`ffmpeg could not write ${target}: ${stderr.trim().split('\n').at(-1) ?? `exit status ${code}`}`);
+      await rename(partial, target);
+    },
+    abandon: () => {
+      child?.kill('SIGKILL');
+    },
+  };
+}
+
+/** DATE-OBS in the lower-left corner, white on a darkened band, in the colour map's brightest level. */
+async function burnLabel(frame: MovieFrame): Promise<void> {
+  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
+  if (!GlobalFonts.has('DejaVu Sans')) GlobalFonts.registerFromPath(bundledFont(), 'DejaVu Sans');
+  const textSize = Math.max(10, Math.round(frame.width / 40));
+  const canvas = createCanvas(
+    Math.min(frame.width, Math.ceil(textSize * frame.label.length * 0.7) + textSize),
+    Math.min(frame.height, Math.round(textSize * 1.8)),
+  );
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = '#fff';
+  ctx.font = `${textSize}px "DejaVu Sans"`;
+  ctx.textBaseline = 'middle';
+  ctx.fillText(frame.label, textSize / 2, canvas.height / 2);
+  const mask = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  const top = frame.height - canvas.height;
+  for (let y = 0; y < canvas.height; y += 1) {
+    for (let x = 0; x < canvas.width; x += 1) {
+      const at = (top + y) * frame.width + x;
+      const ink = mask[(y * canvas.width + x) * 4]!;
+      // The band darkens what is under it (levels are in brightness order), the text is the brightest level.
+      frame.levels[at] = ink > 127 ? 255 : frame.levels[at]! >> 2;
+    }
+  }
+}
