@@ -4,7 +4,7 @@
 // numbered PNG frames are written into a folder; MP4 goes through ffmpeg when it is on PATH (H.264), and without it
 // the movie is written as a GIF beside, saying so. Frames are made and written one at a time.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'fast-png';
@@ -170,22 +170,36 @@ async function writerFor(format: MovieFormat, target: string, fps: number, color
     // gifenc is CommonJS: Node hands its exports over as the default export.
     const gifenc = (await import('gifenc')) as typeof import('gifenc') & { default?: typeof import('gifenc') };
     const GIFEncoder = gifenc.default?.GIFEncoder ?? gifenc.GIFEncoder;
-    const gif = GIFEncoder();
+    // Manual mode: each frame's bytes go to the file as it is encoded and the buffer is emptied, so memory does not
+    // grow with the movie. Written under a temporary name and renamed at the end: a movie cut short never takes the name.
+    const gif = GIFEncoder({ auto: false });
     const colours = Array.from({ length: 256 }, (_, level) => [...new Uint8Array(palette.buffer, level * 4, 3)]);
+    const partial = `${target}.partial`;
+    const file = await open(partial, 'w');
     let first = true;
+    const flush = async (): Promise<void> => {
+      await file.write(gif.bytesView());
+      gif.reset();
+    };
     return {
       add: async (frame) => {
-        gif.writeFrame(frame.levels, frame.width, frame.height, { ...(first ? { palette: colours, repeat: 0 } : {}), delay: Math.round(1000 / fps) });
+        if (first) gif.writeHeader();
+        gif.writeFrame(frame.levels, frame.width, frame.height, {
+          ...(first ? { palette: colours, repeat: 0, first: true } : {}),
+          delay: Math.round(1000 / fps),
+        });
         first = false;
+        await flush();
       },
       finish: async () => {
         gif.finish();
-        // Written whole through a temporary name and a rename: a movie cut short never takes the name.
-        const partial = `${target}.partial`;
-        await writeFile(partial, gif.bytesView());
+        await flush();
+        await file.close();
         await rename(partial, target);
       },
-      abandon: () => undefined,
+      abandon: () => {
+        void file.close().then(() => rm(partial, { force: true }));
+      },
     };
   }
   return ffmpegWriter(target, fps, rgb);
