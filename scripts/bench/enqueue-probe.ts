@@ -53,7 +53,9 @@ export interface EnqueueProbeResult {
 export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProbeResult> {
   const client = new MlsoClient({ baseUrl: job.baseUrl });
   const batchId = job.way === 'app' ? undefined : randomUUID();
-  const opened = await openDownloadEngine(job.stateDir, { client, username: () => undefined, concurrency: 1, ...(batchId ? { batchId } : {}) });
+  // The command line's engine, as download-listing.ts opens it: a batch of its own, no views of newly queued files.
+  const cli = batchId ? { batchId, describeNewJobs: false } : {};
+  const opened = await openDownloadEngine(job.stateDir, { client, username: () => undefined, concurrency: 1, ...cli });
   try {
     // Keeps this run from downloading (a batch's pause is not remembered; the app's queue is a fresh state folder's).
     opened.engine.pauseAll();

@@ -89,6 +89,8 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       existingFiles: options.existingFiles,
       reuseBy: options.reuseBy,
       batchId,
+      // The displays (download-display.ts) show a file once it starts.
+      describeNewJobs: false,
     });
   } catch (error) {
     refuseIntake(error);

@@ -46,6 +46,11 @@ export interface DownloadEngineOptions {
   /** Limits the engine to the jobs of one batch (the command line's run); the app leaves it unset. */
   batchId?: string;
   progressIntervalMs?: number;
+  /**
+   * Whether progress updates describe files as they are queued (the app's list shows them; the default). The
+   * command line's displays show a file once it starts, so it leaves them out: a million views for no one.
+   */
+  describeNewJobs?: boolean;
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
   /** Bodies announced shorter than this are fetched again whole rather than kept for resuming (download-file.ts). */
@@ -194,7 +199,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       freeSpace: this.options.freeSpace ?? freeSpaceOf,
       reuseBy: this.reuseBy,
       onQueued: (jobs) => {
-        this.progress.queued(jobs);
+        this.progress.queued(jobs, this.options.describeNewJobs !== false);
         this.currentRun.joined(jobs.map((job) => job.id));
         this.nudge();
       },

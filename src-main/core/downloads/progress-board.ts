@@ -57,7 +57,13 @@ export class ProgressBoard {
     this.changed.add(id);
   }
 
-  queued(jobs: readonly QueuedJob[]): void {
+  /** Jobs newly queued: the next updates describe them (`describe`), or only count them. */
+  queued(jobs: readonly QueuedJob[], describe = true): void {
+    if (!describe) {
+      // The queue's figures changed all the same.
+      this.owed = true;
+      return;
+    }
     for (const job of jobs) {
       if (this.newlyQueued.size < MAX_NEW_VIEWS && this.backlog.isEmpty()) this.newlyQueued.set(job.id, job);
       else this.backlog.add(job.id);

@@ -36,7 +36,9 @@ describe('some 11,000 listed entries into a paused queue', () => {
       expect(result.jobs).toBe(result.entries);
       if (followProgress) {
         expect(result.updates).toBeGreaterThan(0);
-        expect(result.largestUpdate).toBeLessThanOrEqual(MAX_NEW_VIEWS);
+        // The command line's displays show files once they start: a newly queued file is no news to them.
+        if (way === 'cli') expect(result.largestUpdate).toBe(0);
+        else expect(result.largestUpdate).toBeLessThanOrEqual(MAX_NEW_VIEWS);
       }
     }, 120_000);
   }
