@@ -15,6 +15,7 @@ import { DEFAULT_VIEW, loadView, overlayRadii, saveView, viewKey, wantsOverlay, 
 import { messageOf } from './quicklook.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 import { PixelReadout } from './pixel-readout.svelte';
+import { exportMovie, type ExportedMovie } from '../lib/movie-export';
 
 export interface PlayerFrame {
   jobId: number;
@@ -55,6 +56,9 @@ export class SequencePlayerStore {
   overlayAnswer = $state.raw<OverlayAnswer | null>(null);
   private instrument: string | null = null;
   private outlined = 0;
+  /** Frames encoded of the movie being exported; null while none is. */
+  exportProgress = $state.raw<{ done: number; total: number } | null>(null);
+  private exportAbort: AbortController | null = null;
   playing = $state(false);
   fps = $state<number>(FPS_RANGE.initial);
   difference = $state(false);
@@ -201,6 +205,44 @@ export class SequencePlayerStore {
   }
 
   /** Takes the shared clip from the frame on screen. */
+  /**
+   * Encodes frames `from` to `to` (indices, as shown) as a movie with the player's clip, stretch, colour map and
+   * running difference; null when cancelled. The shared clip is taken first, so every frame has the same one.
+   */
+  async exportMovie(range: { from: number; to: number; fps: number; size?: number }): Promise<ExportedMovie | null> {
+    const from = Math.max(this.firstIndex, Math.min(range.from, range.to));
+    const to = Math.min(this.frames.length - 1, Math.max(range.from, range.to));
+    const abort = new AbortController();
+    this.exportAbort = abort;
+    this.pause();
+    this.exportProgress = { done: 0, total: to - from + 1 };
+    try {
+      return await exportMovie({
+        count: to - from + 1,
+        fps: range.fps,
+        ...(range.size === undefined ? {} : { size: range.size }),
+        render: (index) => this.make(from + index, this.clip),
+        label: (index) => {
+          const frame = this.frames[from + index];
+          const time = frame?.dateObs ? `${frame.dateObs.replace('T', ' ')} UT` : (frame?.name ?? '');
+          return this.difference ? `${time} minus the frame before` : time;
+        },
+        onProgress: (done, total) => (this.exportProgress = { done, total }),
+        signal: abort.signal,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return null;
+      throw error;
+    } finally {
+      this.exportProgress = null;
+      if (this.exportAbort === abort) this.exportAbort = null;
+    }
+  }
+
+  cancelExport(): void {
+    this.exportAbort?.abort();
+  }
+
   useThisFrame(): void {
     this.clipFrom = this.index;
     this.invalidate(true);
@@ -214,6 +256,7 @@ export class SequencePlayerStore {
 
   private reset(title: string): void {
     this.pause();
+    this.cancelExport();
     this.fileList.reset();
     this.generation += 1;
     this.rendered.clear();

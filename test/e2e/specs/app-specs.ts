@@ -6,6 +6,7 @@ import { browsesBothInstruments, checksEveryFilterInline, marksResultsStaleWhenT
 import { syncsVerifiesAndExportsACampaign } from './campaigns.spec';
 import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
 import { looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
+import { exportsAMovieFromThePlayer } from './movie.spec';
 import { savesSettingsAndRefusesBadOnes } from './settings.spec';
 import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
 import { showsCoverageWithGaps } from './timeline.spec';
@@ -23,6 +24,7 @@ export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eCo
   ['pauses and resumes the queue', pausesAndResumesTheQueue],
   ['retries files that failed on injected faults', retriesFilesThatFailed],
   ['opens a downloaded file in the quick-look and plays the downloaded files', looksAtDownloadedFilesAndPlaysThem],
+  ['exports a movie of 60 frames from the player and reads it back', exportsAMovieFromThePlayer],
   ['saves settings and refuses bad ones', savesSettingsAndRefusesBadOnes],
   ['saves a search as a campaign, syncs it into its layout, verifies and exports it', syncsVerifiesAndExportsACampaign],
   ['has no serious or critical accessibility violations on any screen, light and dark', meetsAccessibilityRulesOnEveryScreen],
