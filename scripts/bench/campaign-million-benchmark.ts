@@ -97,7 +97,11 @@ async function setEmulatorDays(emulator: EmulatorProcess, lastDay: string, days:
   if (!response.ok) throw new Error(`POST /__emulator/options answered ${response.status}`);
 }
 
-const peakRss = (row: SyncRow): number => Math.max(row.polledPeakRssBytes ?? 0, row.peakRssBytes);
+/**
+ * The probe's own peak RSS when the sync ended (getrusage): the first probe goes on to write the downloads' outcome
+ * into the ledger, which the peak polled from outside (kept in the raw results) would count too.
+ */
+const peakRss = (row: SyncRow): number => row.peakRssBytes;
 
 export function campaignMillionTable(result: CampaignMillionResult): string {
   const rows = result.rows.map((row) => [
