@@ -10,5 +10,6 @@ await build({
     'bench/bench': 'scripts/bench/main.ts',
     'bench/node-get-worker': 'scripts/bench/node-get-worker-main.ts',
     'bench/enqueue-probe': 'scripts/bench/enqueue-probe-main.ts',
+    'bench/campaign-million-probe': 'scripts/bench/campaign-million-probe-main.ts',
   },
 });
