@@ -48,12 +48,18 @@ function placeClause(request: Pick<JobPageRequest, 'place' | 'states'>): { where
   return { where: clauses.join(' AND '), values };
 }
 
+/** The query of a page's rows and its values (the default order is served by migration 8's index). */
+export function pageQuery(request: JobPageRequest): { sql: string; values: (string | number)[] } {
+  const { where, values } = placeClause(request);
+  return { sql: `SELECT id FROM jobs WHERE ${where} ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`, values: [...values, request.limit, request.offset] };
+}
+
 /** The ids of a page's rows, in order. */
 export function pageIds(ledger: DownloadLedger, request: JobPageRequest): number[] {
-  const { where, values } = placeClause(request);
+  const { sql, values } = pageQuery(request);
   return ledger
-    .read<(string | number)[], { id: number }>(`SELECT id FROM jobs WHERE ${where} ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`)
-    .all(...values, request.limit, request.offset)
+    .read<(string | number)[], { id: number }>(sql)
+    .all(...values)
     .map((row) => row.id);
 }
 
