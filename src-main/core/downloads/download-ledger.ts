@@ -135,6 +135,15 @@ function toJob(row: JobRow): Job {
 const now = (): string => new Date().toISOString();
 
 /** The jobs and settings tables (ledger-migrations.ts) of the state folder's database. */
+/**
+ * A prepared read, as far as its callers use it: its own type rather than better-sqlite3's, so the library's
+ * declarations (dist/lib/types) name no package its users may not have types for.
+ */
+export interface LedgerRead<P extends unknown[], R> {
+  all(...params: P): R[];
+  get(...params: P): R | undefined;
+}
+
 export class DownloadLedger {
   /** Prepared statements by SQL text: compiling SQL on every call would cost more than running it. */
   private readonly statements = new Map<string, Database.Statement>();
@@ -155,7 +164,7 @@ export class DownloadLedger {
   }
 
   /** A read of the jobs table, prepared once: the Downloads screen's pages and counts are built in SQL (job-pages.ts). */
-  read<P extends unknown[] = unknown[], R = unknown>(text: string): Database.Statement<P, R> {
+  read<P extends unknown[] = unknown[], R = unknown>(text: string): LedgerRead<P, R> {
     return this.sql<P, R>(text);
   }
 
