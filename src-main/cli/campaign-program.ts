@@ -11,6 +11,7 @@ import type { CampaignCommandOptions, CampaignSubcommand } from './commands/camp
 import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
 import { integerParser } from './option-parsers';
+import { SETTING_DEFINITIONS } from '../../src-shared/settings/setting-definitions';
 
 export interface CampaignProgramHooks {
   context(): Promise<CliContext>;
@@ -111,7 +112,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .option('--full', 'list every window of every query again, settled or not (a sync lists again only what can still change)')
     .addOption(
       new Option('--settle-days <days>', 'a month of a query is listed again until it has been over this many days (then the ledger is trusted for it)')
-        .argParser(integerParser(0, 3650))
+        .argParser(integerParser(SETTING_DEFINITIONS.settleDays.range.min, SETTING_DEFINITIONS.settleDays.range.max))
         .default(DEFAULT_SETTLE_DAYS),
     )
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory());

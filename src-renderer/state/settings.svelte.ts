@@ -22,6 +22,7 @@ export interface SettingsDraft {
   linkReused: boolean;
   listingTimeoutMinutes: number | null;
   maxListingMegabytes: number | null;
+  settleDays: number | null;
 }
 
 const DRAFT_KEYS = [
@@ -38,6 +39,7 @@ const DRAFT_KEYS = [
   'linkReused',
   'listingTimeoutMinutes',
   'maxListingMegabytes',
+  'settleDays',
 ] as const satisfies readonly (keyof SettingsDraft & keyof Settings)[];
 
 function draftOf(settings: Settings): SettingsDraft {

@@ -48,6 +48,11 @@ export const SETTING_DEFINITIONS = {
   listingTimeoutMinutes: { label: 'The listing time limit (minutes)', kind: 'whole', range: { min: 1, max: 1440 }, default: 10 },
   /** About 800,000 files (some 7 times a 100,000-file listing), well within a desktop's memory once parsed. */
   maxListingMegabytes: { label: 'The listing size limit (MB)', kind: 'whole', range: { min: 1, max: 4096 }, default: 256 },
+  /**
+   * A campaign's month of a query is listed again at each sync until it has been over this many days (late files,
+   * reprocessing); then its files are trusted to the ledger. Ten years at most: the whole archive relisted.
+   */
+  settleDays: { label: 'The days before a month is settled', kind: 'whole', range: { min: 0, max: 3650 }, default: 7 },
 } as const satisfies { [K in keyof Settings]-?: SettingDefinition<Settings[K]> };
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;

@@ -35,4 +35,6 @@ export interface Settings {
   listingTimeoutMinutes: number;
   /** The most a catalogue answer may hold, in whole megabytes (MiB), as sent and once decompressed. */
   maxListingMegabytes: number;
+  /** Days after its end before a campaign's month is no longer listed again at each sync (campaign-windows.ts). */
+  settleDays: number;
 }

@@ -43,6 +43,7 @@ describe('the desktop settings store', () => {
       windowBounds: null,
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,
+      settleDays: 7,
     } satisfies Settings);
     expect(defaultDownloadFolder(downloads)).toBe(path.join(downloads, 'MLSO'));
   });

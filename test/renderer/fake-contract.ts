@@ -250,6 +250,7 @@ const DEFAULT_SETTINGS: Settings = {
   windowBounds: null,
   listingTimeoutMinutes: 10,
   maxListingMegabytes: 256,
+  settleDays: 7,
 };
 
 const DEFAULT_APP_INFO: AppInfo = {

@@ -31,6 +31,7 @@ describe('settings', () => {
       retries: 'Retries',
       listingTimeoutMinutes: 'Listing time limit',
       maxListingMegabytes: 'Listing size limit',
+      settleDays: 'Campaign months settle after',
     };
     for (const key of WHOLE_NUMBER_SETTINGS) {
       const { min, max } = SETTING_DEFINITIONS[key].range;
@@ -131,6 +132,16 @@ describe('settings', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Saved.');
     expect(fake.callsTo('settings:update')).toEqual([{ listingTimeoutMinutes: 30, maxListingMegabytes: 512 }]);
+  });
+
+  it('shows and saves the days before a campaign month settles (what campaign sync --settle-days sets for one run)', async () => {
+    const { fake } = await openSettings();
+    expect(spin('Campaign months settle after').value).toBe('7');
+    screen.getByText(/a sync lists a month again until then/);
+    await fireEvent.input(spin('Campaign months settle after'), { target: { value: '30' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(fake.callsTo('settings:update')).toEqual([{ settleDays: 30 }]);
   });
 
   it('switches to the demo server and updates the top bar', async () => {

@@ -123,6 +123,7 @@ export class AppCampaigns {
     try {
       const run = await service.sync(name, this.deps.engine, {
         signal: controller.signal,
+        settleDays: this.deps.settings.value.settleDays,
         onPhase: (phase, listed) => {
           emit('campaigns:sync-progress', { campaign, phase, listed });
           if (phase === 'listing' && listed === 0) this.announce();

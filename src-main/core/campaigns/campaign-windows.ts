@@ -5,6 +5,7 @@
 // for everything (`--full`), and trusts the ledger for its files (verify is where the disk is checked).
 import { createHash } from 'node:crypto';
 import type { FileEntry } from '../../../src-shared/api/schemas';
+import { SETTING_DEFINITIONS } from '../../../src-shared/settings/setting-definitions';
 import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
 
 /** A window's last listing, as the campaign remembers it. */
@@ -20,7 +21,7 @@ export interface ListedWindow {
 }
 
 /** Days after which the archive is taken to no longer change a window, unless the settings say otherwise. */
-export const DEFAULT_SETTLE_DAYS = 7;
+export const DEFAULT_SETTLE_DAYS = SETTING_DEFINITIONS.settleDays.default;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
