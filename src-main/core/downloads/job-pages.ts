@@ -48,18 +48,12 @@ function placeClause(request: Pick<JobPageRequest, 'place' | 'states'>): { where
   return { where: clauses.join(' AND '), values };
 }
 
-/** The query of a page's rows and its values (the default order is served by migration 8's index). */
-export function pageQuery(request: JobPageRequest): { sql: string; values: (string | number)[] } {
-  const { where, values } = placeClause(request);
-  return { sql: `SELECT id FROM jobs WHERE ${where} ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`, values: [...values, request.limit, request.offset] };
-}
-
 /** The ids of a page's rows, in order. */
 export function pageIds(ledger: DownloadLedger, request: JobPageRequest): number[] {
-  const { sql, values } = pageQuery(request);
+  const { where, values } = placeClause(request);
   return ledger
-    .read<(string | number)[], { id: number }>(sql)
-    .all(...values)
+    .read<(string | number)[], { id: number }>(`SELECT id FROM jobs WHERE ${where} ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`)
+    .all(...values, request.limit, request.offset)
     .map((row) => row.id);
 }
 

@@ -60,21 +60,5 @@ export const DOWNLOAD_TABLES: StateTables = {
       sql: `CREATE INDEX jobs_done_url ON jobs (url) WHERE state = 'done';
    CREATE INDEX jobs_done_filename ON jobs (filename) WHERE state = 'done';`,
     },
-    // 8: the Downloads screen's default order (job-pages.ts: what moves, what waits, what failed, what finished, the
-    // ended newest first, then the queue's order) and its folder list and counts, so a page of a million-job list is
-    // read from an index instead of sorting the table (measured at 1M: 0.03-0.05 s a page instead of 0.4-1.3 s).
-    // The expressions are the query's own, word for word: SQLite uses an expression index only for the same text
-    // (job-pages.test.ts holds the query plan to it).
-    {
-      version: 8,
-      sql: `CREATE INDEX jobs_screen_order ON jobs (
-     cleared,
-     (CASE state WHEN 'active' THEN 0 WHEN 'queued' THEN 1 WHEN 'paused' THEN 1 WHEN 'failed' THEN 2 ELSE 3 END),
-     (CASE WHEN state IN ('done', 'failed') THEN COALESCE(finished_at, updated_at) WHEN state = 'cancelled' THEN updated_at END) DESC,
-     priority,
-     id
-   );
-   CREATE INDEX jobs_folder_state ON jobs (cleared, folder, state);`,
-    },
   ],
 };

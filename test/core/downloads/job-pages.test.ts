@@ -4,7 +4,7 @@
 // and the counts are the list's own. The million-job version is the bench's `downloads-million`.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jobFolders, pageIds, pageQuery, placeCounts } from '../../../src-main/core/downloads/job-pages';
+import { jobFolders, pageIds, placeCounts } from '../../../src-main/core/downloads/job-pages';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { jobView } from '../../../src-main/core/downloads/job-views';
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
@@ -125,19 +125,6 @@ describe('the Downloads screen’s pages in SQL', () => {
     expect(nested).toEqual(expected(null, campaign, null));
     expect(nested.some((id) => byId.get(id)!.folder === `${CAMPAIGN}-old`)).toBe(false);
     expect(paged(null, folder, null)).toEqual(expected(null, folder, null));
-  });
-
-  it('reads the default order and the folder list from indexes (migration 8), never by sorting the table', () => {
-    const plan = (sql: string, values: (string | number)[]) =>
-      ledger
-        .read<(string | number)[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-        .all(...values)
-        .map((row) => row.detail)
-        .join('; ');
-    const { sql, values } = pageQuery({ offset: 5000, limit: 100, states: null, place: null, sort: null, counted: false });
-    expect(plan(sql, values)).toMatch(/USING (COVERING )?INDEX jobs_screen_order/);
-    expect(plan(sql, values)).not.toMatch(/TEMP B-TREE/);
-    expect(plan('SELECT DISTINCT folder FROM jobs WHERE cleared = 0 ORDER BY folder', [])).toMatch(/USING COVERING INDEX jobs_folder_state/);
   });
 
   it('counts the place’s files by state, and lists the folders of the list', () => {
