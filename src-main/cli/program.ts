@@ -195,7 +195,9 @@ export function buildProgram(io: CliIo): ProgramRun {
   program
     .command('movie')
     .description('make a movie of FITS files in time order: an animated GIF, an MP4 (through ffmpeg) or numbered PNG frames')
-    .argument('<files...>', 'the FITS files (any order: they are put in DATE-OBS order)')
+    .argument('[files...]', 'the FITS files (any order: they are put in DATE-OBS order)')
+    .option('--campaign <name>', "instead of files: the campaign's files that are downloaded and on disk")
+    .addOption(new Option('--state-dir <dir>', 'folder of the download ledger, where campaigns are kept (with --campaign)').env('MLSO_STATE_DIR'))
     .requiredOption('-o, --out <path>', 'movie.gif, movie.mp4, or a folder for the frames (ending in /)')
     .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
     .option('--clip <low,high>', 'percentiles of the first frame (or first difference) every frame shares (default: 1,99.5)')

@@ -9,6 +9,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { bin, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
+import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
+import { openStateFile } from '../core/state/state-file';
 
 const FRAMES = 12;
 let folder: string;
@@ -86,6 +88,57 @@ describe('the built mlso-dl movie', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toContain(`ffmpeg is not on PATH, so the movie is an animated GIF (${out.replace(/\.mp4$/, '.gif')}); install ffmpeg for MP4.`);
     expect(gifFrames(await readFile(out.replace(/\.mp4$/, '.gif')))).toHaveLength(FRAMES);
+  });
+
+  it("--campaign NAME: the campaign's files that are downloaded and on disk, from the state folder", async () => {
+    const stateDir = await temporaryFolder();
+    const { state, ledger } = openStateFile(path.join(stateDir, 'downloads.sqlite'));
+    const store = new CampaignStore(state);
+    const campaign = store.create({ name: 'CME watch', folder, layout: '', queries: [], autoSyncHours: null });
+    // The first eight files downloaded (done, on disk); the rest listed but not downloaded.
+    const listed = [...files].sort();
+    store.recordFiles(
+      campaign.id,
+      listed.map((file) => ({
+        relativePath: path.basename(file),
+        targetPath: file,
+        filename: path.basename(file),
+        url: `https://example.org/${path.basename(file)}`,
+        instrument: 'kcor',
+        product: 'pb',
+        dateObs: null,
+        waveRegion: null,
+        obsPlan: null,
+        filesize: 1,
+        expectedSha256: null,
+      })),
+    );
+    const ids = ledger.insertMany(
+      listed.slice(0, 8).map((file) => ({
+        url: `https://example.org/${path.basename(file)}`,
+        instrument: 'kcor',
+        product: 'pb',
+        dateObs: null,
+        filename: path.basename(file),
+        folder,
+        targetPath: file,
+        expectedSize: 1,
+        batchId: null,
+      })),
+    );
+    for (const id of ids) ledger.markDone(id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
+    ledger.close();
+    const out = path.join(await temporaryFolder(), 'campaign.gif');
+    const run = await runPiped(['movie', '--campaign', 'CME watch', '--state-dir', stateDir, '--out', out, '--json'], 'cat');
+    expect(run.stderr).toBe('');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(JSON.parse(run.output.toString())).toMatchObject({ format: 'gif', frames: 8 });
+    expect(gifFrames(await readFile(out))).toHaveLength(8);
+    const unknown = await runPiped(['movie', '--campaign', 'nope', '--state-dir', stateDir, '--out', out], 'cat');
+    expect(unknown.statuses).toEqual([2, 0]);
+    expect((await runPiped(['movie', files[0]!, '--campaign', 'CME watch', '--out', out], 'cat')).stderr).toBe(
+      'mlso-dl: Give FITS files or --campaign NAME, not both.\n',
+    );
   });
 
   it('frames of two sizes, a file that is not FITS, or a bad --out: one line, status 2, no movie left', async () => {

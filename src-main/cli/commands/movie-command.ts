@@ -17,6 +17,7 @@ import { parseHdu, stillWanted } from './fits-file-input';
 import { parseClip, parseSize, parseStretch } from './image-options';
 import { localOutput } from './local-output';
 import { movieFrames, orderedInputs, type MovieFrame } from './movie-frames';
+import { campaignFilesOnDisk } from './movie-campaign';
 import { bundledFont, parseColormap } from './quicklook-figure';
 
 export interface MovieOptions {
@@ -31,6 +32,9 @@ export interface MovieOptions {
   from?: string;
   to?: string;
   json?: boolean;
+  /** The campaign whose files on disk make the movie, instead of FILES. */
+  campaign?: string;
+  stateDir?: string;
 }
 
 type MovieFormat = 'gif' | 'mp4' | 'frames';
@@ -49,7 +53,8 @@ interface MovieSummary {
 
 export async function movieCommand(globals: GlobalOptions, io: CliIo, files: readonly string[], options: MovieOptions): Promise<number> {
   const out = localOutput(globals, io);
-  if (files.length === 0) throw new UsageError('Give the FITS files of the movie, such as *.fts.');
+  if (files.length > 0 && options.campaign !== undefined) throw new UsageError('Give FITS files or --campaign NAME, not both.');
+  if (files.length === 0 && options.campaign === undefined) throw new UsageError('Give the FITS files of the movie, such as *.fts, or --campaign NAME.');
   const choice = {
     stretch: parseStretch(options.stretch),
     percents: parseClip(options.clip),
@@ -71,7 +76,8 @@ export async function movieCommand(globals: GlobalOptions, io: CliIo, files: rea
     out.info(note);
   }
   const started = performance.now();
-  const inputs = orderedInputs(files, choice.hdu, from, to);
+  const paths = options.campaign === undefined ? files : await campaignFilesOnDisk(options.campaign, options.stateDir);
+  const inputs = orderedInputs(paths, choice.hdu, from, to);
   if (inputs.length < (choice.difference ? 2 : 1))
     throw new UsageError(`${choice.difference ? 'A running difference needs two files' : 'No file'} within --from and --to.`);
   const writer = await writerFor(format, target, fps, colormap);
