@@ -7,6 +7,7 @@ import { sunDistanceAu } from '../../src-main/emulator/image-geometry';
 import { readFits } from '../../src-shared/fits/fits-file';
 import { decodeImage } from '../../src-shared/fits/fits-image';
 import { worldCoordinatesOf, type WorldCoordinates } from '../../src-shared/fits/world-coordinates';
+import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
 const kcor = (filename: string, dateObs: string): FitsSubject => ({ instrument: 'kcor', product: 'pb', filename, dateObs });
 const sizes = { imageSize: 512, ucompImageSize: 0 };
@@ -77,14 +78,7 @@ describe("the emulator's image geometry", () => {
       return [values.get('CRPIX1'), values.get('CRPIX2'), values.get('CROTA2')];
     });
     expect(new Set(pointings.map((each) => each.join())).size).toBe(3);
-    const ucomp: FitsSubject = {
-      instrument: 'ucomp',
-      product: 'l2',
-      filename: '20250324.200652.ucomp.789.l2.fts',
-      dateObs: '2025-03-24T20:06:52',
-      waveRegion: '789',
-      wavelengths: 5,
-    };
+    const ucomp = UCOMP_L2;
     const file = readFits(fitsBytes(ucomp, sizes), ucomp.filename);
     expect(file.hdus[0]!.values.get('RSUN_OBS')).toBeCloseTo(962.0, 0);
     const centres = file.hdus.slice(1).map((hdu) => `${hdu.values.get('CRPIX1')} ${hdu.values.get('CRPIX2')} ${hdu.values.get('CTYPE1')}`);

@@ -4,15 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
-const subject = {
-  instrument: 'ucomp',
-  product: 'l2',
-  filename: '20250324.200652.ucomp.789.l2.fts',
-  dateObs: '2025-03-24T20:06:52',
-  waveRegion: '789',
-  wavelengths: 5,
-} as const;
+const subject = UCOMP_L2;
 
 describe("the app's quick look of an emulator UCoMP file", () => {
   it('opens on HDU 1, lists every extension by name, and makes a thumbnail from it', () => {

@@ -5,16 +5,10 @@ import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
 import { readFits } from '../../src-shared/fits/fits-file';
 import { decodeImage } from '../../src-shared/fits/fits-image';
+import { KCOR_PB, UCOMP_L2 } from '../helpers/emulator-subjects';
 
-const kcor = { instrument: 'kcor', product: 'pb', filename: '20250324_210304_kcor_l2_pb.fts', dateObs: '2025-03-24T21:03:04' } as const;
-const ucomp = {
-  instrument: 'ucomp',
-  product: 'l2',
-  filename: '20250324.200652.ucomp.789.l2.fts',
-  dateObs: '2025-03-24T20:06:52',
-  waveRegion: '789',
-  wavelengths: 5,
-} as const;
+const kcor = KCOR_PB;
+const ucomp = UCOMP_L2;
 const sizes = { imageSize: 64, ucompImageSize: 0 };
 
 describe('the FITS engine reads a pixel', () => {
