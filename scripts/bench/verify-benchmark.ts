@@ -5,6 +5,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { STATE_DOMAINS } from '../../src-main/core/app/open-engine';
+import { kcorFileRecord, recordCampaignFiles } from './campaign-records';
 import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
 import { hashFiles } from '../../src-main/core/campaigns/file-hashing';
 import { DownloadLedger } from '../../src-main/core/downloads/download-ledger';
@@ -96,21 +97,8 @@ async function downloadedCampaign(stateFolder: string, folder: string, count: nu
   try {
     const store = new CampaignStore(state);
     const campaign = store.create({ name: 'bench', folder, layout: '', queries: [{ instrument: 'kcor', product: 'pb', filters: {} }], autoSyncHours: null });
-    const records = names.map((filename, index) => ({
-      relativePath: filename,
-      targetPath: targets[index]!,
-      filename,
-      url: `https://api.example.org/download/kcor/${filename}`,
-      instrument: 'kcor',
-      product: 'pb',
-      dateObs: '2025-03-24T21:03:04',
-      waveRegion: null,
-      obsPlan: null,
-      filesize: bytes,
-      expectedSha256: null,
-    }));
-    store.recordFiles(campaign.id, records);
-    const ids = ledger.insertMany(records.map((file) => ({ ...file, folder, expectedSize: bytes, batchId: null, state: 'active' as const })));
+    const records = targets.map((target) => kcorFileRecord(target, bytes));
+    const ids = recordCampaignFiles(store, ledger, campaign.id, records);
     ledger.transaction(() => ids.forEach((id, index) => ledger.markDone(id, { sha256: digests[index]!.sha256, bytesReceived: bytes, bytesWritten: bytes })));
   } finally {
     ledger.close();

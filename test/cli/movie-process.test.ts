@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { decode } from 'fast-png';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { kcorFileRecord, recordCampaignFiles } from '../../scripts/bench/campaign-records';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { bin, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
@@ -95,37 +96,14 @@ describe('the built mlso-dl movie', () => {
     const { state, ledger } = openStateFile(path.join(stateDir, 'downloads.sqlite'));
     const store = new CampaignStore(state);
     const campaign = store.create({ name: 'CME watch', folder, layout: '', queries: [], autoSyncHours: null });
-    // The first eight files downloaded (done, on disk); the rest listed but not downloaded.
+    // The first eight files downloaded (done, on disk); the rest listed and still on their way.
     const listed = [...files].sort();
-    store.recordFiles(
+    const ids = recordCampaignFiles(
+      store,
+      ledger,
       campaign.id,
-      listed.map((file) => ({
-        relativePath: path.basename(file),
-        targetPath: file,
-        filename: path.basename(file),
-        url: `https://example.org/${path.basename(file)}`,
-        instrument: 'kcor',
-        product: 'pb',
-        dateObs: null,
-        waveRegion: null,
-        obsPlan: null,
-        filesize: 1,
-        expectedSha256: null,
-      })),
-    );
-    const ids = ledger.insertMany(
-      listed.slice(0, 8).map((file) => ({
-        url: `https://example.org/${path.basename(file)}`,
-        instrument: 'kcor',
-        product: 'pb',
-        dateObs: null,
-        filename: path.basename(file),
-        folder,
-        targetPath: file,
-        expectedSize: 1,
-        batchId: null,
-      })),
-    );
+      listed.map((file) => kcorFileRecord(file, 1, null)),
+    ).slice(0, 8);
     for (const id of ids) ledger.markDone(id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
     ledger.close();
     const out = path.join(await temporaryFolder(), 'campaign.gif');

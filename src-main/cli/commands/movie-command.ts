@@ -18,7 +18,7 @@ import { parseClip, parseSize, parseStretch } from './image-options';
 import { localOutput } from './local-output';
 import { movieFrames, orderedInputs, type MovieFrame } from './movie-frames';
 import { campaignFilesOnDisk } from './movie-campaign';
-import { bundledFont, parseColormap } from './quicklook-figure';
+import { canvasWithFont, parseColormap } from './quicklook-figure';
 
 export interface MovieOptions {
   out: string;
@@ -259,8 +259,7 @@ function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, chan
 
 /** DATE-OBS in the lower-left corner, white on a darkened band, in the colour map's brightest level. */
 async function burnLabel(frame: MovieFrame): Promise<void> {
-  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
-  if (!GlobalFonts.has('DejaVu Sans')) GlobalFonts.registerFromPath(bundledFont(), 'DejaVu Sans');
+  const createCanvas = await canvasWithFont();
   const textSize = Math.max(10, Math.round(frame.width / 40));
   const canvas = createCanvas(
     Math.min(frame.width, Math.ceil(textSize * frame.label.length * 0.7) + textSize),

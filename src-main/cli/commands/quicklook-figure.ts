@@ -88,8 +88,7 @@ export async function quicklookFigure(file: FitsFile, image: ImageReader, choice
     if ('reason' in lines) noOverlay = `HDU ${image.hdu} has no overlay: ${lines.reason}.`;
     else spec.overlay = { lines, north: overlayChoice.north };
   }
-  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
-  if (!GlobalFonts.has('DejaVu Sans')) GlobalFonts.registerFromPath(bundledFont(), 'DejaVu Sans');
+  const createCanvas = await canvasWithFont();
   const layout = figureLayout(spec);
   const canvas = createCanvas(layout.width, layout.height);
   const ctx = canvas.getContext('2d');
@@ -104,8 +103,15 @@ export async function quicklookFigure(file: FitsFile, image: ImageReader, choice
   return { png, picture, width: layout.width, height: layout.height, ...(noOverlay ? { noOverlay } : {}) };
 }
 
+/** @napi-rs/canvas's createCanvas, loaded when first drawn with, the bundled DejaVu Sans registered once. */
+export async function canvasWithFont(): Promise<(typeof import('@napi-rs/canvas'))['createCanvas']> {
+  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
+  if (!GlobalFonts.has('DejaVu Sans')) GlobalFonts.registerFromPath(bundledFont(), 'DejaVu Sans');
+  return createCanvas;
+}
+
 /** DejaVu Sans, beside the built command line (dist/fonts) or in the source tree (assets/fonts). */
-export function bundledFont(): string {
+function bundledFont(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.resolve(here, '..', 'fonts', 'DejaVuSans.ttf'), path.resolve(here, '..', '..', '..', 'assets', 'fonts', 'DejaVuSans.ttf')];
   const found = candidates.find((candidate) => existsSync(candidate));

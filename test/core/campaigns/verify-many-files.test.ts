@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { kcorFileRecord, recordCampaignFiles } from '../../../scripts/bench/campaign-records';
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
@@ -28,21 +29,8 @@ async function downloadedCampaign(): Promise<{ service: CampaignService; folder:
   await mkdir(folder, { recursive: true });
   const campaign = service.store.create({ name: 'season', folder, layout: '', queries: [KCOR_DAY], autoSyncHours: null });
   const names = Array.from({ length: FILES }, (_, index) => `20250324_${String(index).padStart(6, '0')}_kcor_l2_pb.fts`);
-  const records = names.map((filename) => ({
-    relativePath: filename,
-    targetPath: path.join(folder, filename),
-    filename,
-    url: `https://api.example.org/download/kcor/${filename}`,
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: '2025-03-24T21:03:04',
-    waveRegion: null,
-    obsPlan: null,
-    filesize: 0,
-    expectedSha256: null,
-  }));
-  service.store.recordFiles(campaign.id, records);
-  const ids = ledger.insertMany(records.map((file) => ({ ...file, folder, expectedSize: 0, batchId: null, state: 'active' as const })));
+  const records = names.map((filename) => kcorFileRecord(path.join(folder, filename), 0));
+  const ids = recordCampaignFiles(service.store, ledger, campaign.id, records);
   const bodies = records.map((file) => Buffer.from(`SIMPLE  = T / file ${file.filename}`.padEnd(2880, ' ')));
   for (let start = 0; start < records.length; start += 500) {
     await Promise.all(records.slice(start, start + 500).map((file, index) => writeFile(file.targetPath, bodies[start + index]!)));
