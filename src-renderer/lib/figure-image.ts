@@ -2,7 +2,8 @@
 // own canvas from the picture on screen, its overlays and colour bar, at the image's full resolution or a chosen
 // size, and saved as a PNG through the browser's download.
 import { drawFigureFrame, figureLayout, type FigureSpec } from '../../src-shared/figures/figure';
-import type { RenderedImage } from '../workers/fits-protocol';
+import type { OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
+import type { ViewOptions } from '../state/view-options';
 import { saveBlob } from './save-text-file';
 
 export interface FigureRequest {
@@ -38,6 +39,25 @@ async function figurePng(request: FigureRequest, host: Document = document): Pro
     ctx.drawImage(source, layout.pictureAt.x, layout.pictureAt.y, picture.width, picture.height);
   });
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the figure could not be encoded'))), 'image/png'));
+}
+
+/** What is drawn with the picture on screen, to go on its saved figure too: the overlay's lines, the colour bar. */
+export function figureExtras(
+  overlay: OverlayAnswer | null,
+  view: ViewOptions,
+  image: RenderedImage | null,
+  stretch: string,
+  unit: string | null,
+): Pick<FigureRequest, 'overlay' | 'colorBar'> {
+  return {
+    ...(overlay && !('reason' in overlay) ? { overlay: { lines: overlay, north: view.north } } : {}),
+    ...(view.colorBar && image?.clip ? { colorBar: { colormap: view.colormap, clip: image.clip, stretch, unit } } : {}),
+  };
+}
+
+/** A FITS file's name without its extension (.fts, .fits, .fit, with .gz), for the image saved of it. */
+export function fileStem(name: string): string {
+  return name.replace(/\.(fits?|fts)(\.gz)?$/i, '');
 }
 
 export async function saveFigure(fileName: string, request: FigureRequest): Promise<void> {
