@@ -3,7 +3,7 @@
 // size, and saved as a PNG through the browser's download.
 import { drawFigureFrame, figureLayout, type FigureSpec } from '../../src-shared/figures/figure';
 import type { OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
-import type { ViewOptions } from '../state/view-options';
+import type { ColormapName } from '../../src-shared/fits/colormaps';
 import { saveBlob } from './save-text-file';
 
 export interface FigureRequest {
@@ -44,7 +44,7 @@ async function figurePng(request: FigureRequest, host: Document = document): Pro
 /** What is drawn with the picture on screen, to go on its saved figure too: the overlay's lines, the colour bar. */
 export function figureExtras(
   overlay: OverlayAnswer | null,
-  view: ViewOptions,
+  view: { north: boolean; colorBar: boolean; colormap: ColormapName },
   image: RenderedImage | null,
   stretch: string,
   unit: string | null,
