@@ -131,9 +131,10 @@ export function buildProgram(io: CliIo): ProgramRun {
     .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
     .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
     .addOption(
-      new Option('--ucomp-image-size <pixels>', 'width and height of UCoMP images (default: --image-size; 1145 makes ~31 MB level 2 files)').argParser(
-        integerParser(8, 16384),
-      ),
+      new Option(
+        '--ucomp-image-size <pixels>',
+        'width of UCoMP images, 4/5 of it their height (default: --image-size; 1280 makes real 1280 x 1024, ~31 MB level 2 files)',
+      ).argParser(integerParser(8, 16384)),
     )
     .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))
     .addOption(new Option('--bandwidth <rate>', 'per-connection download rate, e.g. 25MB/s').argParser(parseByteSize))

@@ -21,7 +21,10 @@ export interface EmulatorOptions {
   days: number;
   cadenceSeconds: number;
   imageSize: number;
-  /** Width and height of UCoMP images; 0 means the same as `imageSize`. 1145 makes level 2 files ~31.5 MB, as real ones are. */
+  /**
+   * Width of UCoMP images, whose height is four fifths of it (1280 x 1024, as real ones are); 0 means the same as
+   * `imageSize`. 1280 makes level 2 files ~31.5 MB, as real ones are.
+   */
   ucompImageSize: number;
   latencyMs: number;
   bandwidthBytesPerSecond: number;

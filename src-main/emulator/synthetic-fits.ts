@@ -22,11 +22,12 @@ const KEPT_MANTISSA_BITS = 16;
 const MANTISSA_MASK = (0xffffffff << (23 - KEPT_MANTISSA_BITS)) >>> 0;
 export const GZIP_OPTIONS: ZlibOptions = Object.freeze({ level: 1, strategy: constants.Z_RLE });
 /**
- * Measured gzip size / raw size of 1024x1024 synthetic files, per instrument: a UCoMP image's occulter covers more
- * of it (its plate scale is finer, so the Sun is larger in pixels), and its zeros compress away. Used for the
- * listed `filesize` estimates.
+ * Measured gzip size / raw size of synthetic files at their real sizes (KCor 1024 x 1024, UCoMP 1280 x 1024; the
+ * ratio hardly changes with the size), per instrument: a UCoMP image's occulter covers more of it (its plate scale
+ * is finer, so the Sun is larger in pixels, and its frame is shorter than wide), and its zeros compress away. Used
+ * for the listed `filesize` estimates.
  */
-export const MEASURED_GZIP_RATIO: Readonly<Record<InstrumentId, number>> = { kcor: 0.681, ucomp: 0.572 };
+export const MEASURED_GZIP_RATIO: Readonly<Record<InstrumentId, number>> = { kcor: 0.681, ucomp: 0.532 };
 
 export interface FitsSubject {
   instrument: InstrumentId;
@@ -44,9 +45,18 @@ export type ImageSizes = Pick<EmulatorOptions, 'imageSize' | 'ucompImageSize'>;
 
 const roundUp = (bytes: number): number => Math.ceil(bytes / BLOCK) * BLOCK;
 
-/** Width and height of the subject's images. */
+/** The size knob that applies to the subject: its images' width (and a KCor image's height). */
 export function imageSizeOf(subject: FitsSubject, sizes: ImageSizes): number {
   return subject.instrument === 'ucomp' && sizes.ucompImageSize > 0 ? sizes.ucompImageSize : sizes.imageSize;
+}
+
+/** A UCoMP level 2 extension is 1280 x 1024 (its camera's shape): at any synthetic width, the height keeps the ratio. */
+const UCOMP_HEIGHT_PER_WIDTH = 1024 / 1280;
+
+/** Width (NAXIS1) and height (NAXIS2) of the subject's images: KCor's are square, UCoMP's 5:4. */
+function imageShapeOf(subject: FitsSubject, sizes: ImageSizes): { width: number; height: number } {
+  const width = imageSizeOf(subject, sizes);
+  return { width, height: subject.instrument === 'ucomp' ? Math.max(1, Math.round(width * UCOMP_HEIGHT_PER_WIDTH)) : width };
 }
 
 /** EXTNAME of each image extension; none for a file whose image is in its primary HDU. */
@@ -56,7 +66,8 @@ function extensionNames(subject: FitsSubject): string[] {
 
 /** Bytes of the uncompressed file: headers and padded images. */
 export function rawFitsSize(subject: FitsSubject, sizes: ImageSizes): number {
-  const image = roundUp(imageSizeOf(subject, sizes) ** 2 * 4);
+  const { width, height } = imageShapeOf(subject, sizes);
+  const image = roundUp(width * height * 4);
   const extensions = extensionNames(subject).length;
   return extensions === 0 ? HEADER_BYTES + image : HEADER_BYTES + extensions * (HEADER_BYTES + image);
 }
@@ -68,11 +79,11 @@ function card(keyword: string, value: string, comment = ''): string {
 const fixed = (value: string): string => value.padStart(20);
 const quoted = (value: string): string => `'${value.replaceAll("'", "''").padEnd(8)}'`.padEnd(20);
 
-const imageAxes = (imageSize: number): string[] => [
+const imageAxes = ({ width, height }: { width: number; height: number }): string[] => [
   card('BITPIX', fixed('-32'), 'IEEE single precision floating point'),
   card('NAXIS', fixed('2'), 'number of array dimensions'),
-  card('NAXIS1', fixed(String(imageSize)), 'length of data axis 1'),
-  card('NAXIS2', fixed(String(imageSize)), 'length of data axis 2'),
+  card('NAXIS1', fixed(String(width)), 'length of data axis 1'),
+  card('NAXIS2', fixed(String(height)), 'length of data axis 2'),
 ];
 
 /** The primary header: the image's axes when it holds the image, else NAXIS = 0 and the count of extensions. */
@@ -81,7 +92,7 @@ export function fitsHeader(subject: FitsSubject, sizes: ImageSizes): Buffer {
   const extensions = extensionNames(subject).length;
   const layout =
     extensions === 0
-      ? imageAxes(imageSizeOf(subject, sizes))
+      ? imageAxes(imageShapeOf(subject, sizes))
       : [
           card('BITPIX', fixed('8'), 'no data in the primary HDU'),
           card('NAXIS', fixed('0'), 'no data in the primary HDU'),
@@ -114,10 +125,10 @@ export function fitsHeader(subject: FitsSubject, sizes: ImageSizes): Buffer {
 }
 
 /** The header of an IMAGE extension named `extname`. */
-function extensionHeader(subject: FitsSubject, imageSize: number, extname: string, geometry: ImageGeometry): Buffer {
+function extensionHeader(subject: FitsSubject, shape: { width: number; height: number }, extname: string, geometry: ImageGeometry): Buffer {
   const cards = [
     card('XTENSION', quoted('IMAGE'), 'image extension'),
-    ...imageAxes(imageSize),
+    ...imageAxes(shape),
     card('PCOUNT', fixed('0'), 'no parameters'),
     card('GCOUNT', fixed('1'), 'one group'),
     card('EXTNAME', quoted(extname), 'what this extension holds'),
@@ -130,8 +141,8 @@ function extensionHeader(subject: FitsSubject, imageSize: number, extname: strin
 
 /** The file's pointing and the Sun's size: one per file (every extension of a UCoMP file shares them). */
 function geometryOf(subject: FitsSubject, sizes: ImageSizes): ImageGeometry {
-  const n = imageSizeOf(subject, sizes);
-  return imageGeometry(subject.instrument, subject.dateObs, n, n, subject.filename);
+  const { width, height } = imageShapeOf(subject, sizes);
+  return imageGeometry(subject.instrument, subject.dateObs, width, height, subject.filename);
 }
 
 const real = (value: number, digits: number): string => fixed(value.toFixed(digits));
@@ -174,32 +185,32 @@ function headerBlock(cards: string[], name: string): Buffer {
 /** Yields the whole file (headers, image rows, zero padding) in chunks of about 64 KB, computing rows on demand. */
 export function* fitsChunks(subject: FitsSubject, sizes: ImageSizes): Generator<Buffer> {
   yield fitsHeader(subject, sizes);
-  const n = imageSizeOf(subject, sizes);
+  const shape = imageShapeOf(subject, sizes);
   const geometry = geometryOf(subject, sizes);
   const extensions = extensionNames(subject);
   if (extensions.length === 0) {
-    yield* imageChunks(new CoronaImage(subject, n, subject.filename, geometry), n);
+    yield* imageChunks(new CoronaImage(subject, shape.width, subject.filename, geometry), shape);
     return;
   }
   for (const extname of extensions) {
-    yield extensionHeader(subject, n, extname, geometry);
+    yield extensionHeader(subject, shape, extname, geometry);
     // Seeded by file and extension, so every extension holds its own picture (around the file's one Sun).
-    yield* imageChunks(new CoronaImage(subject, n, `${subject.filename}[${extname}]`, geometry), n);
+    yield* imageChunks(new CoronaImage(subject, shape.width, `${subject.filename}[${extname}]`, geometry), shape);
   }
 }
 
 /** The image's rows, then the zero padding to whole blocks. */
-function* imageChunks(image: CoronaImage, n: number): Generator<Buffer> {
-  const rowsPerChunk = Math.max(1, Math.floor(65536 / (4 * n)));
-  for (let y = 0; y < n; y += rowsPerChunk) {
-    const rows = Math.min(rowsPerChunk, n - y);
-    const values = new Float32Array(rows * n);
-    for (let r = 0; r < rows; r++) image.fillRow(y + r, values, r * n);
+function* imageChunks(image: CoronaImage, { width, height }: { width: number; height: number }): Generator<Buffer> {
+  const rowsPerChunk = Math.max(1, Math.floor(65536 / (4 * width)));
+  for (let y = 0; y < height; y += rowsPerChunk) {
+    const rows = Math.min(rowsPerChunk, height - y);
+    const values = new Float32Array(rows * width);
+    for (let r = 0; r < rows; r++) image.fillRow(y + r, values, r * width);
     const bits = new Uint32Array(values.buffer);
     for (let i = 0; i < bits.length; i++) bits[i] = (bits[i] ?? 0) & MANTISSA_MASK;
     yield Buffer.from(values.buffer).swap32(); // FITS is big-endian
   }
-  const padding = roundUp(n * n * 4) - n * n * 4;
+  const padding = roundUp(width * height * 4) - width * height * 4;
   if (padding > 0) yield Buffer.alloc(padding);
 }
 
@@ -225,7 +236,8 @@ class CoronaImage {
 
   constructor(
     subject: FitsSubject,
-    private readonly n: number,
+    /** Pixels per row (NAXIS1). */
+    private readonly width: number,
     seedText: string,
     geometry: ImageGeometry,
   ) {
@@ -246,7 +258,7 @@ class CoronaImage {
     const dy = y - this.centreY;
     const scale = this.amplitude * this.sunRadius ** 3;
     let s = this.state;
-    for (let x = 0; x < this.n; x++) {
+    for (let x = 0; x < this.width; x++) {
       const dx = x - this.centreX;
       const r2 = dx * dx + dy * dy;
       if (r2 < this.occulter2) {

@@ -28,7 +28,7 @@ describe('a UCoMP file from the emulator, looked at with --hdu 1', () => {
     const png = path.join(folder, 'look.png');
     const look = await runBuiltCli(['quicklook', file, '--hdu', '1', '--out', png, '--stretch', 'log', '--clip', '0.5,99.9']);
     expect(look.status, look.stderr).toBe(0);
-    expect(look.stderr).toMatch(/^Wrote .*look\.png: 40 x 40, HDU 1, log stretch/);
+    expect(look.stderr).toMatch(/^Wrote .*look\.png: 40 x 32, HDU 1, log stretch/);
     expect((await readPng(png)).width).toBe(40);
 
     const header = await runBuiltCli(['header', file, '--hdu', '1', '--json']);
@@ -37,6 +37,7 @@ describe('a UCoMP file from the emulator, looked at with --hdu 1', () => {
     expect(cards).toContainEqual(expect.objectContaining({ keyword: 'XTENSION', value: 'IMAGE' }));
     expect(cards).toContainEqual(expect.objectContaining({ keyword: 'EXTNAME', value: 'Center wavelength intensity' }));
     expect(cards).toContainEqual(expect.objectContaining({ keyword: 'NAXIS1', value: 40 }));
+    expect(cards).toContainEqual(expect.objectContaining({ keyword: 'NAXIS2', value: 32 }));
     expect(cards).toContainEqual(expect.objectContaining({ keyword: 'DATE-OBS' }));
 
     // The primary HDU holds no image and says how many extensions follow.

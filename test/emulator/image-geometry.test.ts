@@ -92,3 +92,50 @@ describe("the emulator's image geometry", () => {
     expect(wcs.sunRadiusArcsec).toBeCloseTo(962.0, 0);
   });
 });
+
+describe("the emulator's UCoMP images", () => {
+  it('are 1280 x 1024 per extension (NAXIS1 x NAXIS2) at the real size, the Sun near 640.5, 512.5 and the picture around it', () => {
+    const file = readFits(fitsBytes(UCOMP_L2, { imageSize: 256, ucompImageSize: 1280 }), UCOMP_L2.filename);
+    const primary = new Map(file.hdus[0]!.values);
+    for (const [index, hdu] of file.hdus.slice(1).entries()) {
+      expect([index, hdu.values.get('NAXIS1'), hdu.values.get('NAXIS2'), hdu.axes]).toEqual([index, 1280, 1024, [1280, 1024]]);
+    }
+    const values = new Map([...primary, ...file.hdus[1]!.values]);
+    const cx = values.get('CRPIX1') as number;
+    const cy = values.get('CRPIX2') as number;
+    // The centre wanders up to 6 pixels at the real size, around the middle of each axis.
+    expect([Math.abs(cx - 640.5) <= 6, Math.abs(cy - 512.5) <= 6]).toEqual([true, true]);
+    expect(values.get('CDELT1')).toBeCloseTo(2.9, 4);
+    expect(values.get('CDELT2')).toBeCloseTo(2.9, 4);
+    const wcs = worldCoordinatesOf(values) as WorldCoordinates;
+    const image = decodeImage(file, 1);
+    expect([image.width, image.height]).toEqual([1280, 1024]);
+    const at = (x: number, y: number): number => image.pixels[(Math.round(y) - 1) * image.width + Math.round(x) - 1]!;
+    const radiusPixels = wcs.sunRadiusArcsec! / 2.9;
+    // A circle, not an ellipse: dark just inside the limb and bright beyond the occulter in every direction, the
+    // Sun's 962 arcsec some 332 pixels in x and in y.
+    for (let angle = 0; angle < 360; angle += 15) {
+      const towards = (r: number) =>
+        [cx + r * radiusPixels * Math.cos((angle * Math.PI) / 180), cy + r * radiusPixels * Math.sin((angle * Math.PI) / 180)] as const;
+      const [ix, iy] = towards(0.97);
+      expect(Math.abs(wcs.placeOf(ix, iy).solarRadii! - 0.97)).toBeLessThan(0.01);
+      expect(at(ix, iy)).toBe(0);
+      expect(at(...towards(1.15))).toBeGreaterThan(0);
+    }
+    // The top row reaches 1.5 solar radii above the Sun's centre, the right column nearly 2 to the west.
+    expect(wcs.placeOf(cx, 1024).solarRadii).toBeCloseTo((1024 - cy) / radiusPixels, 2);
+    expect((1024 - cy) / radiusPixels).toBeLessThan(1.6);
+  });
+
+  it('keep the 1280 x 1024 shape at a smaller synthetic size: width the size asked, height four fifths of it', () => {
+    for (const [size, height] of [
+      [256, 205],
+      [48, 38],
+      [16, 13],
+    ] as const) {
+      const file = readFits(fitsBytes(UCOMP_L2, { imageSize: size, ucompImageSize: 0 }), UCOMP_L2.filename);
+      expect([size, file.hdus[1]!.axes]).toEqual([size, [size, height]]);
+      expect(Math.abs((file.hdus[1]!.values.get('CRPIX2') as number) - (height + 1) / 2)).toBeLessThan((6 * size) / 1280 + 0.01);
+    }
+  });
+});

@@ -79,7 +79,7 @@ describe('synthetic UCoMP files', () => {
       'Line width',
       'Weighted average I',
     ]);
-    for (const hdu of extensions) expect([hdu.type, hdu.bitpix, hdu.axes]).toEqual(['IMAGE', -32, [48, 48]]);
+    for (const hdu of extensions) expect([hdu.type, hdu.bitpix, hdu.axes]).toEqual(['IMAGE', -32, [48, 38]]);
     // Each extension holds its own picture, not copies of one.
     const first = extensions[0]!;
     const second = extensions[1]!;
@@ -102,12 +102,18 @@ describe('synthetic UCoMP files', () => {
     expect(names[2]).toBe('Corona I 789.40 nm');
   });
 
-  it('take their image size from ucompImageSize when it is set, from imageSize otherwise', () => {
+  it('take their width from ucompImageSize when it is set, from imageSize otherwise, and are four fifths as high', () => {
     expect(rawFitsSize(ucompL2, sizes(16))).toBe(2880 + 6 * (2880 + 2880));
-    expect(rawFitsSize(ucompL2, sizes(16, 60))).toBe(2880 + 6 * (2880 + 14_400));
+    expect(rawFitsSize(ucompL2, sizes(16, 60))).toBe(2880 + 6 * (2880 + 60 * 48 * 4)); // 11,520 bytes: four whole blocks
     expect(rawFitsSize(subject, sizes(16, 60))).toBe(2880 + 2880);
-    // The knob that gives the reference listing's L2 size (31,501,440 bytes for 20250324.200652.ucomp.789.l2.fts).
-    expect(Math.abs(rawFitsSize(ucompL2, sizes(256, 1145)) - 31_501_440) / 31_501_440).toBeLessThan(0.001);
+    // The real size, 1280 x 1024, gives the reference listing's L2 size (31,501,440 bytes for 20250324.200652.ucomp.789.l2.fts).
+    expect(Math.abs(rawFitsSize(ucompL2, sizes(256, 1280)) - 31_501_440) / 31_501_440).toBeLessThan(0.001);
+  });
+
+  it('gzip at 1280 x 1024 to the ratio the listing estimates their sizes with', () => {
+    const raw = fitsBytes(ucompL2, sizes(256, 1280));
+    const ratio = gzipSync(raw, GZIP_OPTIONS).length / raw.length;
+    expect(Math.abs(ratio - MEASURED_GZIP_RATIO.ucomp)).toBeLessThan(0.01);
   });
 
   it('are the same whether streamed or built whole', () => {

@@ -1,5 +1,5 @@
 // UCoMP files as the emulator serves them: multi-extension FITS whose listed size tracks what is sent, and at the
-// realistic size knob (ucompImageSize 1145) level 2 files of ~31.5 MB, as the reference listing shows.
+// real size (ucompImageSize 1280: 1280 x 1024 images) level 2 files of ~31.5 MB, as the reference listing shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { readFits } from '../../src-shared/fits/fits-file';
@@ -28,15 +28,15 @@ describe('UCoMP downloads', () => {
         extensions.length,
       ]);
       expect(extensions.length).toBeGreaterThan(0);
-      for (const hdu of extensions) expect([product, hdu.type, hdu.axes, typeof hdu.name]).toEqual([product, 'IMAGE', [32, 32], 'string']);
+      for (const hdu of extensions) expect([product, hdu.type, hdu.axes, typeof hdu.name]).toEqual([product, 'IMAGE', [32, 26], 'string']);
       const walker = new FitsLayoutWalker();
       walker.write(bytes);
       expect(walker.finish()).toEqual({ complete: true, bytes: bytes.length });
     }
   });
 
-  it('at ucompImageSize 1145 a level 2 file is ~31.5 MB, listed within a few percent of its gzipped size, KCor unchanged', async () => {
-    emulator.setOptions({ ucompImageSize: 1145, zeroFilesizeRate: 0 });
+  it('at ucompImageSize 1280 (1280 x 1024 images) a level 2 file is ~31.5 MB, listed within a few percent of its gzipped size, KCor unchanged', async () => {
+    emulator.setOptions({ ucompImageSize: 1280, zeroFilesizeRate: 0 });
     try {
       const cookie = await sessionCookie(emulator);
       const [listed] = await listFiles(emulator, 'ucomp', 'l2', 'wave-region=789');
@@ -44,7 +44,7 @@ describe('UCoMP downloads', () => {
       const bytes = decodeBody(response);
       expect(bytes.length).toBe(2880 + 6 * (2880 + 1821 * 2880)); // 31,487,040: the reference's is 31,501,440
       expect(Math.abs(listed!.filesize / response.body.length - 1)).toBeLessThan(0.05);
-      expect(readFits(bytes, listed!.filename).hdus[1]!.axes).toEqual([1145, 1145]);
+      expect(readFits(bytes, listed!.filename).hdus[1]!.axes).toEqual([1280, 1024]);
       const [kcor] = await listFiles(emulator, 'kcor', 'pb');
       expect((await emulator.fileBytes('kcor', kcor!.filename)).length).toBe(2880 + Math.ceil((32 * 32 * 4) / 2880) * 2880);
     } finally {

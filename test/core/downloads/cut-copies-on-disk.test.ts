@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { cliAgainst, listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 
-// 75 x 75 float32 images: four dynamics extensions of 2880 + 23,040 bytes after a 2880-byte primary = 106,560 bytes.
-const emulator = useEmulator({ imageSize: 16, ucompImageSize: 75 });
+// 84 x 67 float32 images (UCoMP's 5:4): four dynamics extensions of 2880 + 23,040 bytes after a 2880-byte primary =
+// 106,560 bytes.
+const emulator = useEmulator({ imageSize: 16, ucompImageSize: 84 });
 const cli = cliAgainst(emulator);
 const query = ['files', '-i', 'ucomp', '-p', 'dynamics', '-s', '2025-03-24', '--every', '1day'];
 
