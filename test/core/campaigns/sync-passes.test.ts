@@ -1,0 +1,53 @@
+// What a sync costs beyond its listings at a million files (issue 22 items 2 and 3): every pass over the campaign's
+// set takes seconds there, so a sync makes as few as its work needs. Counted here on small campaigns by the
+// statements the state database is asked to prepare.
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { useHarnesses, type Harness } from '../downloads/engine-harness';
+import { KCOR_DAY, UCOMP_DAY, serviceOver } from './campaign-harness';
+
+const emulator = useEmulator({ imageSize: 32 });
+const { harness } = useHarnesses(emulator);
+
+/** The SQL of every statement prepared on the harness's state database while `run` runs. */
+async function statementsDuring<T>(h: Harness, run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const connection = h.state.connection;
+  const prepare = connection.prepare.bind(connection);
+  const spy = vi.spyOn(connection, 'prepare').mockImplementation(((sql: string) => {
+    statements.push(sql);
+    return prepare(sql);
+  }) as typeof connection.prepare);
+  try {
+    return { result: await run(), statements };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Statements that count the campaign's whole set in groups (the report's figures). */
+const groupedPasses = (statements: readonly string[]): string[] => statements.filter((sql) => /FROM campaign_files[\s\S]*GROUP BY/.test(sql));
+
+describe('what a campaign sync asks of the state database', () => {
+  it("counts its report's figures (the total, each query's, duplicates) in one pass over the set", async () => {
+    const h = await harness();
+    const service = serviceOver(h);
+    const folder = path.join(await temporaryFolder(), 'eclipse');
+    const doubled = { ...KCOR_DAY, filters: { ...KCOR_DAY.filters, every: '4hours' } };
+    const campaign = await service.create({ name: 'passes', folder, layout: '', queries: [KCOR_DAY, UCOMP_DAY, doubled] });
+    h.engine.pauseAll();
+    const { result: run, statements } = await statementsDuring(h, () => service.sync(campaign.name, h.engine));
+    expect(groupedPasses(statements)).toHaveLength(1);
+    const files = service.store.files(campaign.id);
+    const kcor = files.filter((file) => file.instrument === 'kcor').length;
+    const ucomp = files.filter((file) => file.instrument === 'ucomp').length;
+    expect(run.report.queries.map((query) => [query.listed, query.queued])).toEqual([
+      [kcor, kcor],
+      [ucomp, ucomp],
+      [run.report.duplicates, run.report.duplicates],
+    ]);
+    expect(run.report.duplicates).toBeGreaterThan(0);
+    expect(run.report.total).toMatchObject({ listed: files.length, new: files.length, queued: files.length, onDisk: 0 });
+  });
+});
