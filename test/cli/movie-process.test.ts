@@ -1,5 +1,6 @@
 // `mlso-dl movie` as users run it: the built mlso-dl (node scripts/build-main.mjs first) on emulator KCor files,
-// writing an animated GIF, numbered PNG frames, and (without ffmpeg on PATH) the GIF it falls back to for MP4.
+// writing an animated GIF, numbered PNG frames, an MP4 through ffmpeg (read back with ffprobe) and, without ffmpeg
+// on PATH, the GIF it falls back to for MP4.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { kcorFileRecord, recordCampaignFiles } from '../../scripts/bench/campaig
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { bin, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
+import { ffmpegPresent, ffmpegRequired, probeVideo } from '../helpers/ffprobe';
 import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
 import { openStateFile } from '../core/state/state-file';
 
@@ -81,6 +83,22 @@ describe('the built mlso-dl movie', () => {
     // The lower-left corner holds the burned-in time: white text on a darkened band.
     const bottom = Array.from({ length: 96 * 6 }, (_, i) => frame.data[((96 - 8 + Math.floor(i / 96)) * 96 + (i % 96)) * 3]!);
     expect(bottom.some((level) => level === 255)).toBe(true);
+  });
+
+  // Skipped only on a machine without ffmpeg outside CI; in CI (which installs it) a missing ffmpeg fails here.
+  it.runIf(ffmpegPresent() || ffmpegRequired())('--out movie.mp4 --fps 6 --json | cat with ffmpeg on PATH: H.264 that ffprobe reads back whole', async () => {
+    expect(ffmpegPresent(), 'ffmpeg and ffprobe are not on PATH: .ci/run installs them (apt-get install ffmpeg)').toBe(true);
+    const folder = await temporaryFolder();
+    const out = path.join(folder, 'movie.mp4');
+    const run = await runPiped(['movie', ...files, '--out', out, '--fps', '6', '--json'], 'cat');
+    expect(run.stderr).toBe('');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(JSON.parse(run.output.toString())).toMatchObject({ out, format: 'mp4', frames: FRAMES, width: 96, height: 96, fps: 6 });
+    const probed = probeVideo(out);
+    expect(probed).toMatchObject({ codec: 'h264', width: 96, height: 96, frames: FRAMES });
+    expect(probed.seconds).toBeCloseTo(FRAMES / 6, 2);
+    // Only the movie: the partial file ffmpeg wrote into was renamed.
+    expect(await readdir(folder)).toEqual(['movie.mp4']);
   });
 
   it('--out movie.mp4 without ffmpeg on PATH: says so and writes the GIF instead', async () => {
