@@ -73,6 +73,8 @@ export class DownloadsStore {
   placeCounts = $state.raw<JobCounts | null>(null);
   /** True once the list has been loaded: pages in view are asked for from then on. */
   private loaded = false;
+  /** The folder list is to be asked for (at the first load, and after the finished files are cleared). */
+  private foldersOwed = true;
   /** The note speaks of work under way ("Retrying 3 files."): it goes when the run doing that work ends. */
   private noteLastsWhileRunning = false;
 
@@ -185,7 +187,8 @@ export class DownloadsStore {
 
   /**
    * Loads the list again from its first rows in view, with its counts (and the queue's overall figures), then the
-   * folders: on entering the screen, after a control that changed what the list holds, or a new order, tab or place.
+   * folders if they are owed: on entering the screen, after a control that changed what the list holds, or a new
+   * order, tab or place.
    */
   async refresh(): Promise<void> {
     const arrangement = ++this.arrangement;
@@ -194,8 +197,9 @@ export class DownloadsStore {
     const request = this.pageRequest(this.viewPages(), true);
     const started = performance.now();
     const result = await this.listing.run(() => this.client.invoke('downloads:page', request));
-    // Asked for after the rows: the core answers one call at a time, and the rows come first.
-    void this.loadFolders();
+    // Asked for after the rows (the core answers one call at a time, and the rows come first), and only when owed:
+    // at a million jobs the folders are a scan of the whole ledger, and the progress events bring new ones.
+    if (this.foldersOwed) void this.loadFolders();
     if (!result?.ok || arrangement !== this.arrangement) return;
     this.lastFetchMs = performance.now() - started;
     const page = result.value;
@@ -210,8 +214,10 @@ export class DownloadsStore {
 
   /** The folder filter's choices: a GROUP BY over the whole list, so asked for apart from the rows. */
   private async loadFolders(): Promise<void> {
+    this.foldersOwed = false;
     const folders = await this.client.invoke('downloads:folders');
     if (folders.ok) this.folders = folders.value;
+    else this.foldersOwed = true;
   }
 
   /** Tells the table the rows changed, and whether their heights did. */
@@ -408,6 +414,8 @@ export class DownloadsStore {
       }
       // Cleared jobs leave the engine's list, which progress events cannot say; reload it.
       if (channel === 'downloads:clear-finished') {
+        // A folder whose files were all finished leaves the list with them.
+        this.foldersOwed = true;
         this.showNote(`Cleared ${result.value === 1 ? '1 finished file' : `${result.value} finished files`} from the list.`, false);
         await this.refresh();
       }
