@@ -223,7 +223,7 @@ export class CampaignService {
 
   verify(name: string, options: Pick<VerifyDeps, 'signal' | 'quick' | 'onHashed'> = {}): Promise<VerifyReport> {
     const campaign = this.store.require(name);
-    return verifyCampaign({ store: this.store, ledger: this.deps.ledger, ...options }, campaign);
+    return verifyCampaign({ store: this.store, ledger: this.deps.ledger, state: this.deps.state, ...options }, campaign);
   }
 
   async exportAs(name: string, format: CampaignExportFormat, options: { includeFiles?: boolean } = {}): Promise<CampaignExport> {

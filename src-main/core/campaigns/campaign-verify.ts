@@ -11,14 +11,18 @@ import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { pathLengthProblem } from '../downloads/path-limits';
 import { isTemporaryName } from '../downloads/temporary-files';
-import type { CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
+import type { StateDatabase } from '../state/state-database';
+import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
 import { hashFiles } from './file-hashing';
+import { filesToVerify, type FileToVerify } from './files-to-verify';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
   store: CampaignStore;
   ledger: DownloadLedger;
+  /** The database the store and the ledger share: verify reads its files from it narrowly (files-to-verify.ts). */
+  state: StateDatabase;
   signal?: AbortSignal;
   /**
    * Trust a file whose size and modification time are those it had when it was last hashed and found intact; hash
@@ -33,7 +37,9 @@ type Finding = 'intact' | 'missing' | 'changed';
 
 export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign): Promise<VerifyReport> {
   const at = new Date().toISOString();
-  const files = deps.store.files(campaign.id);
+  const files = filesToVerify(deps.state, campaign.id);
+  // Walked while the files are hashed: one thread's work beside the workers'.
+  const onDisk = filesUnder(campaign.folder);
   const findings = await findingsOf(
     deps,
     files.filter((file) => file.state === 'done' && file.jobId !== null),
@@ -67,7 +73,7 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
     }
   }
   const expected = new Set(files.map((file) => file.relativePath));
-  for (const relativePath of await filesUnder(campaign.folder)) {
+  for (const relativePath of await onDisk) {
     if (!expected.has(relativePath)) problems.push({ path: relativePath, problem: 'unexpected' });
   }
   const count = (problem: VerifyProblem): number => problems.filter((entry) => entry.problem === problem).length;
@@ -79,13 +85,13 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
 /**
  * What each finished file is on disk now: hashed on every core (file-hashing.ts) and compared with the SHA-256 and
  * size recorded when it was written. A quick verify first looks at size and modification time and hashes only the
- * files whose figures moved since they were last found intact. Files found intact are recorded with their time.
+ * files whose figures moved since they were last found intact. Files found intact are recorded with their time
+ * when it is not the one recorded already.
  */
-async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState[]): Promise<Map<CampaignFileState, Finding>> {
-  const findings = new Map<CampaignFileState, Finding>();
+async function findingsOf(deps: VerifyDeps, finished: readonly FileToVerify[]): Promise<Map<FileToVerify, Finding>> {
+  const findings = new Map<FileToVerify, Finding>();
   let toHash = finished;
   if (deps.quick) {
-    const checkedTimes = deps.ledger.checkedTimes(finished.map((file) => file.jobId!));
     // Looked at on the workers too: a hundred thousand stat calls from here would queue on libuv's four threads.
     const looks = await hashFiles(
       finished.map((file) => file.targetPath),
@@ -95,7 +101,7 @@ async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState
       const look = looks[index];
       if (look === undefined) findings.set(file, 'missing');
       else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
-      else if (look.mtimeMs === checkedTimes.get(file.jobId!)) findings.set(file, 'intact');
+      else if (look.mtimeMs === file.checkedMtimeMs) findings.set(file, 'intact');
       else return true;
       return false;
     });
@@ -110,7 +116,8 @@ async function findingsOf(deps: VerifyDeps, finished: readonly CampaignFileState
     if (digest === undefined) findings.set(file, 'missing');
     else if (digest.size === file.bytesWritten && digest.sha256 === file.sha256) {
       findings.set(file, 'intact');
-      intact.push({ id: file.jobId!, mtimeMs: digest.mtimeMs });
+      // Written only when it moved: verifying again a folder nobody touched leaves the ledger as it was.
+      if (digest.mtimeMs !== file.checkedMtimeMs) intact.push({ id: file.jobId!, mtimeMs: digest.mtimeMs });
     } else findings.set(file, 'changed');
   });
   deps.ledger.recordChecked(intact);

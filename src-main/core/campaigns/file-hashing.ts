@@ -29,7 +29,7 @@ type WorkerAnswer = { batch: number; digests: (FileDigest | null | { error: stri
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { closeSync, fstatSync, openSync, readSync, statSync } = require('node:fs');
-const { createHash } = require('node:crypto');
+const { createHash, hash } = require('node:crypto');
 const buffer = Buffer.allocUnsafe(1024 * 1024);
 function look(file) {
   try {
@@ -51,10 +51,12 @@ function digest(file) {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
-    const hash = createHash('sha256');
-    let read;
-    while ((read = readSync(fd, buffer, 0, buffer.length, null)) > 0) hash.update(buffer.subarray(0, read));
-    return { size: info.size, mtimeMs: info.mtimeMs, sha256: hash.digest('hex') };
+    let read = readSync(fd, buffer, 0, buffer.length, null);
+    // A small file whole in one read (as its size says) is hashed at once: no second read to find the end, no Hash object.
+    if (read === info.size && read < buffer.length) return { size: info.size, mtimeMs: info.mtimeMs, sha256: hash('sha256', buffer.subarray(0, read), 'hex') };
+    const sha256 = createHash('sha256');
+    for (; read > 0; read = readSync(fd, buffer, 0, buffer.length, null)) sha256.update(buffer.subarray(0, read));
+    return { size: info.size, mtimeMs: info.mtimeMs, sha256: sha256.digest('hex') };
   } catch (error) {
     return { error: error.message };
   } finally {

@@ -10,6 +10,7 @@ import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
+import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
 import { openStateFile } from '../state/state-file';
 import { KCOR_DAY } from './campaign-harness';
@@ -21,7 +22,7 @@ afterEach(() => {
 });
 
 /** A campaign of `FILES` small files, all downloaded (in the ledger with their SHA-256); its service and folder. */
-async function downloadedCampaign(): Promise<{ service: CampaignService; folder: string; names: string[] }> {
+async function downloadedCampaign(): Promise<{ service: CampaignService; folder: string; names: string[]; state: StateDatabase }> {
   const { ledger, state } = openStateFile(':memory:');
   ledgers.push(ledger);
   const service = new CampaignService({ ledger, state, client: {} as MlsoClient });
@@ -40,8 +41,11 @@ async function downloadedCampaign(): Promise<{ service: CampaignService; folder:
       ledger.markDone(ids[index]!, { sha256: createHash('sha256').update(body).digest('hex'), bytesReceived: body.length, bytesWritten: body.length }),
     ),
   );
-  return { service, folder, names };
+  return { service, folder, names, state };
 }
+
+/** How many rows the database has changed since it was opened. */
+const rowsChanged = (state: StateDatabase): number => state.connection.prepare<[], { changed: number }>('SELECT total_changes() AS changed').get()!.changed;
 
 /** The same size, other bytes, and a modification time later than the one verify saw. */
 async function change(file: string): Promise<void> {
@@ -91,5 +95,22 @@ describe('verify of 10,000 files', () => {
     const controller = new AbortController();
     const verifying = service.verify('season', { signal: controller.signal, onHashed: (done) => done >= 1000 && controller.abort() });
     await expect(verifying).rejects.toThrow();
+  });
+
+  it('writes nothing to the ledger when every file is as it was found intact before', { timeout: 60_000 }, async () => {
+    const { service, folder, names, state } = await downloadedCampaign();
+    await service.verify('season');
+    const before = rowsChanged(state);
+    expect(await service.verify('season')).toMatchObject({ onDisk: FILES, changed: 0 });
+    expect(rowsChanged(state) - before).toBe(0);
+    // A file touched since (same bytes, a later time) is recorded again with its new time, and only it.
+    const touched = path.join(folder, names[17]!);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(touched, later, later);
+    expect(await service.verify('season')).toMatchObject({ onDisk: FILES, changed: 0 });
+    expect(rowsChanged(state) - before).toBe(1);
+    let hashed = -1;
+    await service.verify('season', { quick: true, onHashed: (done) => (hashed = done) });
+    expect(hashed).toBe(-1); // its new time was recorded: a quick verify trusts it too
   });
 });
