@@ -23,6 +23,7 @@ const UNIT_FILES = [
   'test/cli/header-command.test.ts',
   'test/cli/header-json.test.ts',
   'test/cli/pixel-command.test.ts',
+  'test/cli/movie-labels.test.ts',
   'test/cli/option-prefixes.test.ts',
   'test/cli/png-stream.test.ts',
   'test/cli/quicklook-command.test.ts',

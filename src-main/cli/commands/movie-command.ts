@@ -81,12 +81,13 @@ export async function movieCommand(globals: GlobalOptions, io: CliIo, files: rea
   if (inputs.length < (choice.difference ? 2 : 1))
     throw new UsageError(`${choice.difference ? 'A running difference needs two files' : 'No file'} within --from and --to.`);
   const writer = await writerFor(format, target, fps, colormap);
+  const burnLabel = await labelBurner();
   let count = 0;
   let size = { width: 0, height: 0 };
   try {
     for (const frame of movieFrames(inputs, choice)) {
       await stillWanted(io.signal);
-      await burnLabel(frame);
+      burnLabel(frame);
       await writer.add(frame);
       count += 1;
       size = { width: frame.width, height: frame.height };
@@ -257,29 +258,36 @@ function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, chan
   };
 }
 
-/** DATE-OBS in the lower-left corner, white on a darkened band, in the colour map's brightest level. */
-async function burnLabel(frame: MovieFrame): Promise<void> {
+/**
+ * What burns DATE-OBS into the lower-left corner of each frame, white on a darkened band, in the colour map's
+ * brightest level. One canvas serves the whole movie (its frames are one size): made per frame, it cost a canvas
+ * and its pixels 200 times over for a 200-frame movie.
+ */
+async function labelBurner(): Promise<(frame: MovieFrame) => void> {
   const createCanvas = await canvasWithFont();
-  const textSize = Math.max(10, Math.round(frame.width / 40));
-  const canvas = createCanvas(
-    Math.min(frame.width, Math.ceil(textSize * frame.label.length * 0.7) + textSize),
-    Math.min(frame.height, Math.round(textSize * 1.8)),
-  );
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#000';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = '#fff';
-  ctx.font = `${textSize}px "DejaVu Sans"`;
-  ctx.textBaseline = 'middle';
-  ctx.fillText(frame.label, textSize / 2, canvas.height / 2);
-  const mask = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-  const top = frame.height - canvas.height;
-  for (let y = 0; y < canvas.height; y += 1) {
-    for (let x = 0; x < canvas.width; x += 1) {
-      const at = (top + y) * frame.width + x;
-      const ink = mask[(y * canvas.width + x) * 4]!;
-      // The band darkens what is under it (levels are in brightness order), the text is the brightest level.
-      frame.levels[at] = ink > 127 ? 255 : frame.levels[at]! >> 2;
+  let canvas: ReturnType<typeof createCanvas> | undefined;
+  return (frame) => {
+    const textSize = Math.max(10, Math.round(frame.width / 40));
+    const bandHeight = Math.min(frame.height, Math.round(textSize * 1.8));
+    if (canvas?.width !== frame.width || canvas.height !== bandHeight) canvas = createCanvas(frame.width, bandHeight);
+    // The band is as long as the label (the rest of the canvas is not used for this frame).
+    const bandWidth = Math.min(frame.width, Math.ceil(textSize * frame.label.length * 0.7) + textSize);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#000';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#fff';
+    ctx.font = `${textSize}px "DejaVu Sans"`;
+    ctx.textBaseline = 'middle';
+    ctx.fillText(frame.label, textSize / 2, bandHeight / 2);
+    const mask = ctx.getImageData(0, 0, bandWidth, bandHeight).data;
+    const top = frame.height - bandHeight;
+    for (let y = 0; y < bandHeight; y += 1) {
+      for (let x = 0; x < bandWidth; x += 1) {
+        const at = (top + y) * frame.width + x;
+        const ink = mask[(y * bandWidth + x) * 4]!;
+        // The band darkens what is under it (levels are in brightness order), the text is the brightest level.
+        frame.levels[at] = ink > 127 ? 255 : frame.levels[at]! >> 2;
+      }
     }
-  }
+  };
 }
