@@ -8,6 +8,7 @@ import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'fast-png';
+import type { Canvas } from '@napi-rs/canvas';
 import { paletteOf, type ColormapName } from '../../../src-shared/fits/colormaps';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
@@ -265,11 +266,11 @@ function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, chan
  */
 async function labelBurner(): Promise<(frame: MovieFrame) => void> {
   const createCanvas = await canvasWithFont();
-  let canvas: ReturnType<typeof createCanvas> | undefined;
+  let made: Canvas | undefined;
   return (frame) => {
     const textSize = Math.max(10, Math.round(frame.width / 40));
     const bandHeight = Math.min(frame.height, Math.round(textSize * 1.8));
-    if (canvas?.width !== frame.width || canvas.height !== bandHeight) canvas = createCanvas(frame.width, bandHeight);
+    const canvas = made?.width === frame.width && made.height === bandHeight ? made : (made = createCanvas(frame.width, bandHeight));
     // The band is as long as the label (the rest of the canvas is not used for this frame).
     const bandWidth = Math.min(frame.width, Math.ceil(textSize * frame.label.length * 0.7) + textSize);
     const ctx = canvas.getContext('2d');
