@@ -12,6 +12,7 @@ import type { EnqueueResult, ListingIntake } from '../../core/downloads/listing-
 import type { OpenedEngine } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import type { CliContext } from '../cli-context';
+import { heapHeadroomWhileSmall } from '../heap-headroom';
 import { printJson } from '../output/cli-output';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import type { DownloadDisplay } from '../output/download-display';
@@ -45,6 +46,15 @@ interface Summary {
 }
 
 export async function downloadListing(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
+  const headroomGiven = heapHeadroomWhileSmall();
+  try {
+    return await download(context, request, options);
+  } finally {
+    headroomGiven();
+  }
+}
+
+async function download(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
   const { out } = context;
   const folder = path.resolve(options.outputDir);
   const batchId = randomUUID();
@@ -75,6 +85,10 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   const showProgress = !out.quiet && !options.json;
   const displayModule = showProgress ? import('../output/download-display') : undefined;
   displayModule?.catch(() => undefined);
+  // Signed in meanwhile too, rather than once the engine is open: the engine's sign-in then finds the session ready.
+  // Its outcome is read at the gate below, like the engine's own sign-in was.
+  const signedIn = context.client.authenticate(options.username, context.signal ? { signal: context.signal } : {});
+  signedIn.catch(() => undefined);
 
   let engineModule: typeof import('../../core/app/open-engine');
   let opened: OpenedEngine;
@@ -107,10 +121,11 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   let display: DownloadDisplay | undefined;
   const show = (update: ProgressUpdate): void => display?.update(update);
   try {
-    const gate = Promise.all([opened.engine.signIn(), opened.engine.openIntake(folder), displayModule]).then(([, intake, displays]) => {
+    const gate = Promise.all([signedIn.then(() => opened.engine.signIn()), opened.engine.openIntake(folder), displayModule]).then(([, intake, displays]) => {
       // Drawn from here on: a refused sign-in or folder shows its message alone.
       display = displays?.createDownloadDisplay(out);
-      opened.engine.on('progress', show);
+      // Listened to only for a display: with none (--json, --quiet) the engine builds no progress update at all.
+      if (display) opened.engine.on('progress', show);
       return intake;
     });
     gate.then(intakeReady.resolve, refuseIntake);
