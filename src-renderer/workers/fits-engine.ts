@@ -9,7 +9,7 @@ import { downscale } from '../../src-shared/fits/image-downscale';
 import type { Pixels } from '../../src-shared/fits/image-percentiles';
 import type { FitsValue } from '../../src-shared/fits/fits-cards';
 import { paletteOf, type ColormapName } from '../../src-shared/fits/colormaps';
-import { keywordsOf, pixelReading, type PixelReading } from '../../src-shared/fits/pixel-reading';
+import { keywordsOf, pixelReader, type PixelReader, type PixelReading } from '../../src-shared/fits/pixel-reading';
 import { difference, sampledClip, signedStretch, symmetric } from '../../src-shared/fits/frame-grey';
 import { sunOverlay } from '../../src-shared/fits/sun-overlay';
 import { DEFAULT_CLIP_PERCENTS, displayBytes, STRETCHES, type ClipRange } from '../../src-shared/fits/image-stretch';
@@ -32,6 +32,8 @@ interface OpenDocument {
   file: FitsFile;
   images: Map<number, FitsImage>;
   clips: Map<string, ClipRange | null>;
+  /** Per HDU, its pixels' reader (unit and world coordinates found once): made when the pointer first moves over it. */
+  readers: Map<number, PixelReader>;
 }
 
 interface KeptFrame {
@@ -39,6 +41,8 @@ interface KeptFrame {
   dateObs: string | null;
   /** The image HDU's keywords (over the primary's), for the readout of a pixel. */
   keywords: ReadonlyMap<string, FitsValue>;
+  /** The readout's reader of its pixels, made when the pointer first moves over the frame. */
+  read?: PixelReader;
 }
 
 export interface FitsEngineOptions {
@@ -68,7 +72,7 @@ export class FitsEngine {
   open(bytes: Uint8Array, fileName: string): OpenedFile {
     const file = readFits(bytes, fileName);
     const document = this.nextDocument++;
-    this.documents.set(document, { file, images: new Map(), clips: new Map() });
+    this.documents.set(document, { file, images: new Map(), clips: new Map(), readers: new Map() });
     forgetOldest(this.documents, KEPT_DOCUMENTS);
     return { document, fileName, hdus: file.hdus.map(summaryOf), imageHdu: firstImageHdu(file)?.index ?? null };
   }
@@ -91,7 +95,9 @@ export class FitsEngine {
     const open = this.documents.get(document);
     if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
     const image = this.imageOf(open, hdu);
-    return pixelReading(keywordsOf(open.file, hdu), hdu, x, y, valueAt(image, x, y));
+    let read = open.readers.get(hdu);
+    if (!read) open.readers.set(hdu, (read = pixelReader(keywordsOf(open.file, hdu), hdu)));
+    return read(x, y, valueAt(image, x, y));
   }
 
   /** The lines over an open file's HDU: limb, circles at `solarRadii`, north. */
@@ -111,7 +117,8 @@ export class FitsEngine {
   framePixel(key: number, x: number, y: number): PixelReading | MissingFrames {
     const frame = this.frames.get(key);
     if (!frame) return { missing: [key] };
-    return pixelReading(frame.keywords, frame.image.hdu, x, y, valueAt(frame.image, x, y));
+    frame.read ??= pixelReader(frame.keywords, frame.image.hdu);
+    return frame.read(x, y, valueAt(frame.image, x, y));
   }
 
   thumbnail(bytes: Uint8Array, fileName: string, maxSize: number, display: DisplayChoice): RenderedImage {

@@ -28,19 +28,28 @@ export function keywordsOf(file: FitsFile, index: number): ReadonlyMap<string, F
   return new Map([...primary, ...own]);
 }
 
+/** Reads pixels of one image: its value with the unit, and where it is. */
+export type PixelReader = (x: number, y: number, value: number) => PixelReading;
+
+/**
+ * The reader of HDU `hdu`'s pixels under its keywords: BUNIT and the world coordinates are found once, so a pointer
+ * moving over the image (a reading per move) computes only each pixel's place.
+ */
+export function pixelReader(keywords: ReadonlyMap<string, FitsValue>, hdu: number): PixelReader {
+  const bunit = keywords.get('BUNIT');
+  const unit = typeof bunit === 'string' && bunit.trim() !== '' ? bunit.trim() : null;
+  const found = worldCoordinatesOf(keywords);
+  return (x, y, value) => {
+    const reading: PixelReading = { pixel: { x, y }, value: Number.isNaN(value) ? null : value, unit, world: null };
+    if ('reason' in found) reading.noWorldCoordinates = `HDU ${hdu} has no world coordinates: ${found.reason}.`;
+    else reading.world = { kind: found.kind, sunRadiusArcsec: found.sunRadiusArcsec ?? null, ...found.placeOf(x, y) };
+    return reading;
+  };
+}
+
 /** The reading of pixel (x, y) of HDU `hdu`, whose value is `value`, under the HDU's keywords. */
 export function pixelReading(keywords: ReadonlyMap<string, FitsValue>, hdu: number, x: number, y: number, value: number): PixelReading {
-  const bunit = keywords.get('BUNIT');
-  const reading: PixelReading = {
-    pixel: { x, y },
-    value: Number.isNaN(value) ? null : value,
-    unit: typeof bunit === 'string' && bunit.trim() !== '' ? bunit.trim() : null,
-    world: null,
-  };
-  const found = worldCoordinatesOf(keywords);
-  if ('reason' in found) reading.noWorldCoordinates = `HDU ${hdu} has no world coordinates: ${found.reason}.`;
-  else reading.world = { kind: found.kind, sunRadiusArcsec: found.sunRadiusArcsec ?? null, ...found.placeOf(x, y) };
-  return reading;
+  return pixelReader(keywords, hdu)(x, y, value);
 }
 
 /** 3007, 0.5, 1.234568e-8: seven significant digits at most, as a float32 value holds. */
