@@ -469,6 +469,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           onTemporaryFile: (name) => this.ledger.recordTemporaryFile(job.id, name),
           ...(job.resume ? { resumeFrom: job.resume } : {}),
           onResumePoint: (point) => {
+            // Nothing kept where nothing was: no commit (a body too small to keep says so once per attempt).
+            if (point === null && run.resume === null) return;
             run.resume = point;
             this.ledger.setResumePoint(job.id, point);
           },
