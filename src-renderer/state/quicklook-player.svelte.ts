@@ -11,7 +11,8 @@ import type { ApiClient } from '../lib/api';
 import type { FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
-import { DEFAULT_VIEW, loadView, overlayRadii, saveView, viewKey, wantsOverlay, type ViewOptions } from './view-options';
+import { overlayRadii, viewKey, wantsOverlay, type ViewOptions } from './view-options';
+import { RememberedView } from './remembered-view.svelte';
 import { messageOf } from './quicklook.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 import { PixelReadout } from './pixel-readout.svelte';
@@ -51,10 +52,9 @@ export class SequencePlayerStore {
     return 'missing' in reading ? null : reading;
   });
   /** Colour map and overlays, remembered per instrument (that of the first frame read). */
-  view = $state.raw<ViewOptions>(DEFAULT_VIEW);
+  private readonly views = new RememberedView();
   /** The lines over the frame on screen (each frame has its own pointing), while some are shown. */
   overlayAnswer = $state.raw<OverlayAnswer | null>(null);
-  private instrument: string | null = null;
   private outlined = 0;
   /** Frames encoded of the movie being exported; null while none is. */
   exportProgress = $state.raw<{ done: number; total: number } | null>(null);
@@ -168,11 +168,12 @@ export class SequencePlayerStore {
 
   /** A new colour map or overlay choice: applied, and remembered for the sequence's instrument. */
   setView(view: ViewOptions): void {
-    const colormapChanged = view.colormap !== this.view.colormap;
-    this.view = view;
-    if (this.instrument !== null) saveView(this.instrument, view);
-    if (colormapChanged) this.setDisplay({ ...this.display, colormap: view.colormap });
+    if (this.views.choose(view)) this.setDisplay({ ...this.display, colormap: view.colormap });
     void this.outline();
+  }
+
+  get view(): ViewOptions {
+    return this.views.current;
   }
 
   /** The overlay of the frame on screen, or null while none is asked for. */
@@ -269,7 +270,7 @@ export class SequencePlayerStore {
     this.shownIndex = null;
     this.image = null;
     this.readout.clear();
-    this.instrument = null;
+    this.views.forgetInstrument();
     this.overlayAnswer = null;
     this.clip = null;
     this.clipFrom = 0;
@@ -388,7 +389,7 @@ export class SequencePlayerStore {
     const read = await this.client.invoke('files:read', { id: jobId });
     if (!read.ok) throw new Error(read.error.message);
     const loaded = await this.fits.loadFrame(jobId, read.value.bytes, read.value.name);
-    if (this.instrument === null) this.useViewOf(viewKey(loaded.instrument));
+    if (!this.views.known) this.useViewOf(viewKey(loaded.instrument));
     const position = this.frames.findIndex((frame) => frame.jobId === jobId);
     const frame = this.frames[position];
     if (frame && frame.dateObs === null && loaded.dateObs !== null) {
@@ -398,12 +399,8 @@ export class SequencePlayerStore {
 
   /** The first frame read names the instrument: its remembered view applies (a new colour map redraws). */
   private useViewOf(instrument: string): void {
-    this.instrument = instrument;
-    const view = loadView(instrument);
-    const colormapChanged = view.colormap !== this.view.colormap;
-    this.view = view;
-    if (colormapChanged) {
-      this.display = { ...this.display, colormap: view.colormap };
+    if (this.views.useInstrument(instrument)) {
+      this.display = { ...this.display, colormap: this.view.colormap };
       this.invalidate(false);
     }
     void this.outline();

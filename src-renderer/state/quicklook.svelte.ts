@@ -7,7 +7,8 @@ import type { ApiClient } from '../lib/api';
 import { FitsViewerError, type FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
 import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
-import { DEFAULT_VIEW, instrumentKey, loadView, overlayRadii, saveView, wantsOverlay, type ViewOptions } from './view-options';
+import { instrumentKey, overlayRadii, wantsOverlay, type ViewOptions } from './view-options';
+import { RememberedView } from './remembered-view.svelte';
 import { PixelReadout } from './pixel-readout.svelte';
 import { DEFAULT_DISPLAY } from './quicklook-display';
 
@@ -22,10 +23,8 @@ export class QuickLookStore {
   /** Kept from one file to the next: whoever picked log for one file likely wants it for the next. */
   display = $state.raw<DisplayChoice>(DEFAULT_DISPLAY);
   headerFilter = $state('');
-  /** Colour map and overlays, remembered per instrument (view-options.ts). */
-  view = $state.raw<ViewOptions>(DEFAULT_VIEW);
-  /** The instrument the file's header names: whose remembered view is used and saved. */
-  private instrument = 'other';
+  /** Colour map and overlays, remembered for the instrument the file's header names. */
+  private readonly views = new RememberedView();
 
   currentHdu: HduSummary | null = $derived(this.opened?.hdus.find((hdu) => hdu.index === this.hdu) ?? null);
   visibleCards: HeaderCard[] = $derived(filterCards(this.currentHdu?.cards ?? [], this.headerFilter));
@@ -60,6 +59,10 @@ export class QuickLookStore {
     return this.drawing.value;
   }
 
+  get view(): ViewOptions {
+    return this.views.current;
+  }
+
   /** The overlay of the HDU shown, or why it has none; null while no overlay is asked for. */
   get overlay(): OverlayAnswer | null {
     return wantsOverlay(this.view) ? this.outlining.value : null;
@@ -90,18 +93,14 @@ export class QuickLookStore {
     });
     if (!opened?.ok) return;
     this.hdu = opened.value.imageHdu ?? 0;
-    this.instrument = instrumentKey(opened.value.hdus[0]?.cards ?? []);
-    this.view = loadView(this.instrument);
+    this.views.useInstrument(instrumentKey(opened.value.hdus[0]?.cards ?? []));
     this.display = { ...this.display, colormap: this.view.colormap };
     await Promise.all([this.draw(), this.outline()]);
   }
 
   /** A new colour map or overlay choice: applied, and remembered for this instrument. */
   setView(view: ViewOptions): void {
-    const colormapChanged = view.colormap !== this.view.colormap;
-    this.view = view;
-    saveView(this.instrument, view);
-    if (colormapChanged) this.setDisplay({ ...this.display, colormap: view.colormap });
+    if (this.views.choose(view)) this.setDisplay({ ...this.display, colormap: view.colormap });
     void this.outline();
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEW, instrumentKey, loadView, overlayRadii, parseCircles, saveView } from '../../src-renderer/state/view-options';
+import { RememberedView } from '../../src-renderer/state/remembered-view.svelte';
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> & { items: Map<string, string> } {
   const items = new Map<string, string>();
@@ -42,5 +43,27 @@ describe('view options', () => {
     ).toBe('ucomp');
     expect(instrumentKey([{ keyword: 'TELESCOP', value: 'COSMO K-Coronagraph' }])).toBe('cosmo k-coronagraph');
     expect(instrumentKey([])).toBe('other');
+  });
+});
+
+describe('the remembered view (one keeper for the quick-look and the player)', () => {
+  it("takes an instrument's remembered view, remembers a new choice for it, and says when the colour map changed", () => {
+    localStorage.clear();
+    saveView('cosmo k-coronagraph', { ...DEFAULT_VIEW, colormap: 'soholasco2', limb: true });
+    const view = new RememberedView();
+    expect(view.current).toEqual(DEFAULT_VIEW);
+    // No instrument yet: a choice applies but is remembered for none.
+    expect(view.choose({ ...DEFAULT_VIEW, north: true })).toBe(false);
+    expect([view.current.north, view.known, localStorage.length]).toEqual([true, false, 1]);
+    expect(view.useInstrument('cosmo k-coronagraph')).toBe(true);
+    expect(view.current).toMatchObject({ colormap: 'soholasco2', limb: true, north: false });
+    expect(view.choose({ ...view.current, circles: [2] })).toBe(false);
+    expect(loadView('cosmo k-coronagraph').circles).toEqual([2]);
+    expect(view.choose({ ...view.current, colormap: 'viridis' })).toBe(true);
+    expect(view.useInstrument('ucomp')).toBe(true);
+    expect(view.current).toEqual(DEFAULT_VIEW);
+    view.forgetInstrument();
+    expect(view.known).toBe(false);
+    localStorage.clear();
   });
 });
