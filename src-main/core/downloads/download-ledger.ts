@@ -310,9 +310,17 @@ export class DownloadLedger {
   }
 
   counts(batchId?: string): StateCounts {
-    const rows = this.sql<(string | number)[], { state: JobState; n: number }>(
-      `SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 ${batchId !== undefined ? 'AND batch_id = ?' : ''} GROUP BY state`,
-    ).all(...(batchId !== undefined ? [batchId] : []));
+    // The whole list: every job by state less the cleared ones, each from an index (migration 8 indexes the cleared
+    // rows), since cleared is in no index of every row and reading it took 0.3-0.55 s at a million jobs.
+    const rows =
+      batchId === undefined
+        ? this.sql<[], { state: JobState; n: number }>(
+            `SELECT state, COUNT(*) - (SELECT COUNT(*) FROM jobs AS gone WHERE gone.cleared = 1 AND gone.state = jobs.state) AS n
+               FROM jobs GROUP BY state`,
+          ).all()
+        : this.sql<[string], { state: JobState; n: number }>(`SELECT state, COUNT(*) AS n FROM jobs WHERE cleared = 0 AND batch_id = ? GROUP BY state`).all(
+            batchId,
+          );
     const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
     for (const row of rows) counts[row.state] = row.n;
     return counts;

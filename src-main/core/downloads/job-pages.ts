@@ -7,8 +7,6 @@ import type { JobPageRequest, JobSort, SortKey } from '../../../src-shared/downl
 import type { JobCounts } from '../../../src-shared/downloads/progress-types';
 import type { DownloadLedger } from './download-ledger';
 
-/** The default order's groups: moving, waiting (queued or paused, in queue order), failed, finished. */
-const GROUP = `CASE state WHEN 'active' THEN 0 WHEN 'queued' THEN 1 WHEN 'paused' THEN 1 WHEN 'failed' THEN 2 ELSE 3 END`;
 /** The State column's order: the groups, with paused after queued and cancelled after done. */
 const STATE_RANK = `CASE state WHEN 'active' THEN 0 WHEN 'queued' THEN 1 WHEN 'paused' THEN 2 WHEN 'failed' THEN 3 WHEN 'done' THEN 4 ELSE 5 END`;
 /** When a job ended, as its view says (job-views.ts finishedAtOf); null while it is still to do. */
@@ -25,9 +23,7 @@ const COLUMN: Record<SortKey, (direction: 'ASC' | 'DESC') => string> = {
   finishedAt: (direction) => `${ENDED} IS NULL, ${ENDED} ${direction}`,
 };
 
-function orderBy(sort: JobSort | null): string {
-  // Failed and finished files newest first; what moves and what waits keep the queue's order (their ENDED is null).
-  if (sort === null) return `${GROUP}, ${ENDED} DESC, ${QUEUE_ORDER}`;
+function orderBy(sort: JobSort): string {
   return `${COLUMN[sort.key](sort.direction === 'ascending' ? 'ASC' : 'DESC')}, ${QUEUE_ORDER}`;
 }
 
@@ -50,11 +46,64 @@ function placeClause(request: Pick<JobPageRequest, 'place' | 'states'>): { where
 
 /** The ids of a page's rows, in order. */
 export function pageIds(ledger: DownloadLedger, request: JobPageRequest): number[] {
+  if (request.sort === null) return workFirstPage(ledger, request);
   const { where, values } = placeClause(request);
   return ledger
     .read<(string | number)[], { id: number }>(`SELECT id FROM jobs WHERE ${where} ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`)
     .all(...values, request.limit, request.offset)
     .map((row) => row.id);
+}
+
+/** When a job of a state ended (ENDED for that state alone, as migration 8's indexes hold it); null: not ended. */
+const ENDED_OF: Record<JobState, string> = {
+  active: 'NULL',
+  queued: 'NULL',
+  paused: 'NULL',
+  failed: 'COALESCE(finished_at, updated_at)',
+  done: 'COALESCE(finished_at, updated_at)',
+  cancelled: 'updated_at',
+};
+/** The default order's groups in order, each its states; the ended ones newest first, all then in queue order. */
+const WORK_GROUPS: readonly { states: readonly JobState[]; ended: boolean }[] = [
+  { states: ['active'], ended: false },
+  { states: ['queued', 'paused'], ended: false },
+  { states: ['failed'], ended: true },
+  { states: ['done', 'cancelled'], ended: true },
+];
+
+/**
+ * A page of the default order read group by group, each from an index (jobs_runnable for what moves and waits,
+ * migration 8's for what failed and finished), instead of one ORDER BY over the groups' expressions, which sorts the
+ * whole table: at a million jobs 0.4-1.3 s a page against a few milliseconds. A group's states are one SELECT each,
+ * merged in order (UNION ALL under an ORDER BY is a merge in SQLite); a group the offset passes whole is counted.
+ */
+function workFirstPage(ledger: DownloadLedger, request: JobPageRequest): number[] {
+  const { where, values } = placeClause({ place: request.place, states: null });
+  const ids: number[] = [];
+  let offset = request.offset;
+  for (const group of WORK_GROUPS) {
+    const states = group.states.filter((state) => request.states === null || request.states.includes(state));
+    if (states.length === 0) continue;
+    const arms = states.map((state) => `SELECT id, ${ENDED_OF[state]} AS ended, priority FROM jobs WHERE state = '${state}' AND ${where}`);
+    const armValues = states.flatMap(() => values);
+    const rows = ledger
+      .read<(string | number)[], { id: number }>(`${arms.join(' UNION ALL ')} ORDER BY ${group.ended ? 'ended DESC, ' : ''}${QUEUE_ORDER} LIMIT ? OFFSET ?`)
+      .all(...armValues, request.limit - ids.length, offset);
+    for (const row of rows) ids.push(row.id);
+    if (ids.length === request.limit) break;
+    if (rows.length > 0 || offset === 0) {
+      offset = 0;
+      continue;
+    }
+    // The page starts past this group: how far past is the offset less the group's rows.
+    const counted = ledger
+      .read<(string | number)[], { n: number }>(
+        `SELECT COUNT(*) AS n FROM jobs WHERE state IN (${states.map((state) => `'${state}'`).join(', ')}) AND ${where}`,
+      )
+      .get(...values);
+    offset -= counted?.n ?? 0;
+  }
+  return ids;
 }
 
 /** The place's files by state (every state: the tabs count them all). */
