@@ -99,6 +99,7 @@ export interface SyncCountsOfSet {
   byQuery: CampaignCounts[];
   listed: number;
   duplicates: number;
+  notDoneUnlisted: number;
 }
 
 const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
@@ -196,28 +197,25 @@ export class CampaignStore {
    */
   recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy): Set<string> {
     const added = new Set<string>();
-    const exists = this.db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM campaign_files WHERE campaign_id = ? AND relative_path = ?');
+    // Inserted unless the set has the file already: one look-up of the key for a new file (a first sync's million).
     const insert = this.db.prepare(
       `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, wave_region,
-         obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (campaign_id, relative_path) DO NOTHING`,
     );
     const refresh = this.db.prepare(
       `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
     );
     // A file listed by several queries of one sync gathers their bits; one listed by an earlier sync starts anew.
-    const mark = this.db.prepare(
-      `UPDATE campaign_files SET listed_by = CASE WHEN listed_at IS ? THEN listed_by | ? ELSE ? END, listed_at = ?
+    const refreshAndMark = this.db.prepare(
+      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256),
+         listed_by = CASE WHEN listed_at IS ? THEN listed_by | ? ELSE ? END, listed_at = ?
        WHERE campaign_id = ? AND relative_path = ?`,
     );
     this.db.transaction(() => {
       const stamp = now();
       for (const file of files) {
-        if (exists.get(id, file.relativePath)) {
-          refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
-          if (listed) mark.run(listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
-          continue;
-        }
-        insert.run(
+        const inserted = insert.run(
           id,
           file.relativePath,
           file.targetPath,
@@ -233,8 +231,10 @@ export class CampaignStore {
           stamp,
           listed?.at ?? null,
           listed?.bit ?? 0,
-        );
-        added.add(file.relativePath);
+        ).changes;
+        if (inserted > 0) added.add(file.relativePath);
+        else if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
+        else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
       }
     })();
     return added;
@@ -325,7 +325,8 @@ export class CampaignStore {
    * What a sync's report counts, in one pass over the set (a million files took a few seconds a pass, and the report
    * took three): the campaign's counts (as `counts`, from the sync's start `at`), those of the files each of
    * `queryCount` queries listed in the sync started at `at` (their number in `files`), how many distinct files it
-   * listed, and how many of those more than one query listed (after the first).
+   * listed, how many of those more than one query listed (after the first), and how many files no listing of that
+   * sync named the ledger does not say are downloaded (what filesNotDone pages through: none is the usual case).
    */
   syncCounts(id: number, at: string, queryCount: number): SyncCountsOfSet {
     const groups = this.standingGroups<ListedStandingGroup>(id, at, ', f.listed_at IS ? AS listedNow, f.listed_by AS listedBy', ', 8, 9', [at]);
@@ -342,7 +343,8 @@ export class CampaignStore {
         at,
       ),
     );
-    return { total: countStandingGroups(groups, at), byQuery, listed, duplicates };
+    const notDoneUnlisted = groups.filter((group) => !group.listedNow && group.state !== 'done').reduce((sum, group) => sum + group.files, 0);
+    return { total: countStandingGroups(groups, at), byQuery, listed, duplicates, notDoneUnlisted };
   }
 
   // ---- Windows (incremental sync, campaign-windows.ts) ----------------------------------------------------------

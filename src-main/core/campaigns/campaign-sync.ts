@@ -19,9 +19,17 @@ import { tallyReused } from '../../../src-shared/downloads/reused-files';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
-import type { DownloadLedger } from '../downloads/download-ledger';
+import type { DownloadLedger, Job } from '../downloads/download-ledger';
 import type { ListingIntake } from '../downloads/listing-intake';
-import { listedBit, type CampaignFileRecord, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign } from './campaign-store';
+import {
+  listedBit,
+  type CampaignFileRecord,
+  type CampaignFileState,
+  type CampaignStore,
+  type ListedBy,
+  type StoredCampaign,
+  type SyncCountsOfSet,
+} from './campaign-store';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { moveToListedPlaces } from './campaign-moves';
@@ -30,6 +38,7 @@ import { fixedWindows, type FixedWindow } from '../api/listing-windows';
 import { parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
 import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from './campaign-windows';
 import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
+import { TakenNames } from '../downloads/taken-names';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -83,11 +92,18 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   deps.onPhase?.('listing', 0);
   for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
   deps.onPhase?.('checking', sync.listedCount);
-  await sync.queueTheRest();
+  // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
+  // beyond the listings, and are counted again only when some were (a sync with nothing new passes once).
+  const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
+  let counted = countSet();
+  if (counted.notDoneUnlisted > 0) {
+    await sync.queueTheRest();
+    counted = countSet();
+  }
   deps.onPhase?.('queueing', sync.listedCount);
   const reused = tallyReused(sync.intakeResult?.reused ?? []);
-  const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync), reused });
-  const report = refresh();
+  const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync, countSet()), reused });
+  const report = { ...reportOf(deps.store, campaign, sync, counted), reused };
   deps.store.recordSync(campaign.id, report);
   return { campaignId: campaign.id, report, windows: sync.windows, refresh };
 }
@@ -128,7 +144,7 @@ class StreamingSync {
     // An instrument whose first day cannot be read gives no fixed bounds: the query is listed whole, as before windows.
     const windows = firstMs === undefined ? undefined : fixedWindows(checked, firstMs, Date.now());
     if (!windows) {
-      const names = new Map<string, string>();
+      const names = new TakenNames();
       await client.streamFiles(
         request,
         async (entries) => {
@@ -154,7 +170,7 @@ class StreamingSync {
     request: { instrument: string; product: string; filters: CampaignQuery['filters'] },
     window: FixedWindow,
     last: ListedWindow | undefined,
-    take: (entries: FileEntry[], names: Map<string, string>) => Promise<number>,
+    take: (entries: FileEntry[], names: TakenNames) => Promise<number>,
   ): Promise<void> {
     const { client, store } = this.deps;
     const listedAt = new Date().toISOString();
@@ -162,7 +178,7 @@ class StreamingSync {
     const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null };
     store.recordWindow(this.campaign.id, query, { ...begun, complete: false });
     const digest = new WindowDigest();
-    const names = new Map<string, string>();
+    const names = new TakenNames();
     let refused = 0;
     await client.streamWindow(
       request,
@@ -190,10 +206,10 @@ class StreamingSync {
 
   /**
    * A piece of a listing: recorded in the set (moved first when the listing places a file elsewhere), then its files
-   * already in the folder taken in and the rest queued. `names` are the listing's names so far with their places:
-   * a name listed again is one file, kept at its first place.
+   * already in the folder taken in and the rest queued. `names` are the listing's names so far (off the heap: a
+   * month of KCor is 170,000): a name listed again is one file, kept at its first place.
    */
-  private async take(entries: FileEntry[], listedBy: ListedBy, position: number, names: Map<string, string>): Promise<number> {
+  private async take(entries: FileEntry[], listedBy: ListedBy, position: number, names: TakenNames): Promise<number> {
     const records: CampaignFileRecord[] = [];
     let refused = 0;
     for (const entry of entries) {
@@ -201,11 +217,11 @@ class StreamingSync {
       const record = recordOf(this.campaign, entry, this.deps.client);
       if ('refused' in record) {
         this.refuse({ filename: entry.filename, reason: record.refused });
-        names.set(entry.filename, '');
+        names.set(entry.filename, 0);
         refused += 1;
         continue;
       }
-      names.set(entry.filename, record.relativePath);
+      names.set(entry.filename, 0);
       records.push(record);
     }
     this.listedCount += entries.length;
@@ -219,10 +235,13 @@ class StreamingSync {
     if (named.length > 0) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
     const added = store.recordFiles(this.campaign.id, records, listedBy);
     this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added.size;
-    // None of the piece's names was in the set (a first sync's pieces): its records are the files as they now stand,
-    // with whatever job the ledger has at their places; otherwise they are read back, moves and all.
-    const paths = records.map((record) => record.relativePath);
-    const files = named.length > 0 ? store.filesAt(this.campaign.id, paths) : newFiles(records, ledger, this.at);
+    // The piece's files as they now stand, from what was read before recording them: the set's files of its names
+    // (with the listing's address and size) and, for names new to the set, whatever job the ledger has at their
+    // places. Read back only when a file moved (a named file at another place than its record).
+    const recordPaths = new Set(records.map((record) => record.relativePath));
+    const files = named.every((file) => recordPaths.has(file.relativePath))
+      ? filesAsRecorded(records, named, ledger, this.at)
+      : store.filesAt(this.campaign.id, [...recordPaths]);
     await this.queue(files);
     return refused;
   }
@@ -300,10 +319,23 @@ function recordOf(campaign: StoredCampaign, entry: FileEntry, client: MlsoClient
   };
 }
 
-/** Files just added to the set, with the ledger's job at each place when there is one (downloaded through Browse, say). */
-function newFiles(records: readonly CampaignFileRecord[], ledger: DownloadLedger, firstSeenAt: string): CampaignFileState[] {
-  const jobs = ledger.findByTargets(records.map((record) => record.targetPath));
+/**
+ * A piece's files as recordFiles left them, none moved: those of the set (`stored`, read before) with the address,
+ * size and shared hash the listing gave; the others just added, with the ledger's job at each place when there is
+ * one (downloaded through Browse, say).
+ */
+function filesAsRecorded(
+  records: readonly CampaignFileRecord[],
+  stored: readonly CampaignFileState[],
+  ledger: DownloadLedger,
+  firstSeenAt: string,
+): CampaignFileState[] {
+  const byPath = new Map(stored.map((file) => [file.relativePath, file]));
+  const added = records.filter((record) => !byPath.has(record.relativePath));
+  const jobs = added.length > 0 ? ledger.findByTargets(added.map((record) => record.targetPath)) : new Map<string, Job>();
   return records.map((record) => {
+    const file = byPath.get(record.relativePath);
+    if (file) return { ...file, url: record.url, filesize: record.filesize, expectedSha256: record.expectedSha256 ?? file.expectedSha256 };
     const job = jobs.get(record.targetPath);
     return {
       ...record,
@@ -326,12 +358,14 @@ function textOrNull(value: unknown): string | null {
   return null;
 }
 
-function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: StreamingSync): SyncReport {
-  // One pass over the set for every figure (a million files take seconds a pass). Each query's row by the same
-  // function as the campaign's counts, over the files it listed this time; the total is the campaign's counts
-  // themselves (the card's), from this sync's start: it covers the whole set, files listed by an earlier sync (or a
-  // shared list), and those of settled windows, too.
-  const { total: totalCounts, byQuery, listed, duplicates } = store.syncCounts(campaign.id, sync.at, campaign.queries.length);
+/**
+ * The report from one pass's counts (CampaignStore.syncCounts). Each query's row by the same function as the
+ * campaign's counts, over the files it listed this time; the total is the campaign's counts themselves (the card's),
+ * from this sync's start: it covers the whole set, files listed by an earlier sync (or a shared list), and those of
+ * settled windows, too.
+ */
+function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: StreamingSync, counted: SyncCountsOfSet): SyncReport {
+  const { total: totalCounts, byQuery, listed, duplicates } = counted;
   const queries = campaign.queries.map((query: CampaignQuery, position) => {
     const { files: listedByQuery, ...counts } = byQuery[position]!;
     return { query, listed: listedByQuery, new: sync.addedByQuery[position] ?? 0, ...counts };
@@ -339,8 +373,8 @@ function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: Streamin
   const { files: _files, ...counts } = totalCounts;
   const added = sync.addedByQuery.reduce((sum, count) => sum + count, 0);
   const total: SyncCounts = { listed, new: added, ...counts };
-  const differing: DifferingFile[] = store
-    .filesWithOtherSha256(campaign.id)
+  // The files that differ are read only when the counts found some (a shared list's hash not met: seldom).
+  const differing: DifferingFile[] = (totalCounts.differs === 0 ? [] : store.filesWithOtherSha256(campaign.id))
     .filter((file) => standingOf(file) === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
   return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing };

@@ -29,6 +29,13 @@ async function statementsDuring<T>(h: Harness, run: () => Promise<T>): Promise<{
 /** Statements that count the campaign's whole set in groups (the report's figures). */
 const groupedPasses = (statements: readonly string[]): string[] => statements.filter((sql) => /FROM campaign_files[\s\S]*GROUP BY/.test(sql));
 
+/**
+ * Statements that read the campaign's whole set (or walk it): those on its files that do not name the files they
+ * want (by a piece's names, paths or targets).
+ */
+const wholeSetPasses = (statements: readonly string[]): string[] =>
+  statements.filter((sql) => /^\s*SELECT[\s\S]*FROM campaign_files/.test(sql) && !/json_each|relative_path = \?|target_path = \?/.test(sql));
+
 describe('what a campaign sync asks of the state database', () => {
   it("counts its report's figures (the total, each query's, duplicates) in one pass over the set", async () => {
     const h = await harness();
@@ -49,5 +56,27 @@ describe('what a campaign sync asks of the state database', () => {
     ]);
     expect(run.report.duplicates).toBeGreaterThan(0);
     expect(run.report.total).toMatchObject({ listed: files.length, new: files.length, queued: files.length, onDisk: 0 });
+  });
+
+  it('passes over the whole set once in a first sync and once in a second sync with nothing new, and downloads nothing then', async () => {
+    const h = await harness();
+    const service = serviceOver(h);
+    const folder = path.join(await temporaryFolder(), 'mirror');
+    const campaign = await service.create({ name: 'once', folder, layout: '{yyyy}/{mm}/{dd}', queries: [KCOR_DAY, UCOMP_DAY] });
+    const first = await statementsDuring(h, () => service.sync(campaign.name, h.engine));
+    expect(wholeSetPasses(first.statements)).toHaveLength(1);
+    await h.engine.whenSettled();
+    const files = service.store.files(campaign.id).length;
+    expect(emulator().stats().downloadsCompleted).toBe(files);
+
+    emulator().resetStats();
+    const second = await statementsDuring(h, () => service.sync(campaign.name, h.engine));
+    expect(wholeSetPasses(second.statements)).toHaveLength(1);
+    // Each piece's files are read once, by their names (for moves), not again by their places.
+    expect(second.statements.filter((sql) => /f\.relative_path IN \(SELECT value FROM json_each/.test(sql))).toEqual([]);
+    await h.engine.whenSettled();
+    expect(emulator().stats().downloadsStarted).toBe(0);
+    expect(second.result.report.total).toMatchObject({ listed: files, new: 0, onDisk: files, queued: 0, missing: 0 });
+    expect(second.result.report.differing).toEqual([]);
   });
 });
