@@ -14,8 +14,8 @@ import { isTemporaryName } from '../downloads/temporary-files';
 import type { StateDatabase } from '../state/state-database';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
-import { hashFiles } from './file-hashing';
-import { filesToVerify, type FileToVerify } from './files-to-verify';
+import { HashPool, hashFiles, type FileDigest } from './file-hashing';
+import { downloadedCount, eachPageToVerify, inObservationOrder, type FileToVerify } from './files-to-verify';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
@@ -37,41 +37,40 @@ type Finding = 'intact' | 'missing' | 'changed';
 
 export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign): Promise<VerifyReport> {
   const at = new Date().toISOString();
-  const files = filesToVerify(deps.state, campaign.id);
   // Walked while the files are hashed: one thread's work beside the workers'.
   const onDisk = filesUnder(campaign.folder);
-  const findings = await findingsOf(
-    deps,
-    files.filter((file) => file.state === 'done' && file.jobId !== null),
-  );
-  const problems: VerifyReport['problems'] = [];
+  const { files, findings } = await findingsOf(deps, campaign.id);
+  // Each file's problem, then put in the order the campaign lists its files (the pages came by path).
+  const found: [FileToVerify, VerifyReport['problems'][number]][] = [];
+  const note = (file: FileToVerify, entry: VerifyReport['problems'][number]): number => found.push([file, entry]);
   const refusedBySync = new Map(campaign.lastSync?.refused.map((refusal) => [refusal.filename, refusal.reason]));
   for (const file of files) {
     const finding = findings.get(file);
     if (finding === 'missing') {
-      problems.push({ path: file.relativePath, problem: 'missing' });
+      note(file, { path: file.relativePath, problem: 'missing' });
       // Recorded, so the card counts it missing too (until the next sync fetches it again).
       deps.ledger.markFailed(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
     } else if (finding === 'changed') {
-      problems.push({ path: file.relativePath, problem: 'changed' });
+      note(file, { path: file.relativePath, problem: 'changed' });
       deps.ledger.markFailed(
         file.jobId!,
         CHANGED_ON_DISK,
         `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`,
       );
     } else if (finding === 'intact') {
-      if (standingOf(file) === 'differs') problems.push({ path: file.relativePath, problem: 'differs' });
+      if (standingOf(file) === 'differs') note(file, { path: file.relativePath, problem: 'differs' });
     } else {
       // Found by an earlier verify and not fetched again since, failed, or never fetched: as the ledger has it.
       const standing = standingOf(file);
-      if (standing === 'changed' || standing === 'failed') problems.push({ path: file.relativePath, problem: standing });
+      if (standing === 'changed' || standing === 'failed') note(file, { path: file.relativePath, problem: standing });
       else if (standing === 'missing') {
         const size = await sizeOfFile(file.targetPath);
         const reason = size === undefined ? (pathLengthProblem(file.targetPath) ?? refusedBySync.get(file.filename)) : undefined;
-        problems.push(reason === undefined ? { path: file.relativePath, problem: 'missing' } : { path: file.relativePath, problem: 'refused', reason });
+        note(file, reason === undefined ? { path: file.relativePath, problem: 'missing' } : { path: file.relativePath, problem: 'refused', reason });
       }
     }
   }
+  const problems = found.sort(([a], [b]) => inObservationOrder(a, b)).map(([, entry]) => entry);
   const expected = new Set(files.map((file) => file.relativePath));
   for (const relativePath of await onDisk) {
     if (!expected.has(relativePath)) problems.push({ path: relativePath, problem: 'unexpected' });
@@ -83,21 +82,26 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
 }
 
 /**
- * What each finished file is on disk now: hashed on every core (file-hashing.ts) and compared with the SHA-256 and
- * size recorded when it was written. A quick verify first looks at size and modification time and hashes only the
- * files whose figures moved since they were last found intact. Files found intact are recorded with their time
- * when it is not the one recorded already.
+ * Every file of the campaign, and what each finished one is on disk now: hashed on every core (file-hashing.ts) and
+ * compared with the SHA-256 and size recorded when it was written. A quick verify first looks at size and
+ * modification time and hashes only the files whose figures moved since they were last found intact. Files found
+ * intact are recorded with their time when it is not the one recorded already.
  */
-async function findingsOf(deps: VerifyDeps, finished: readonly FileToVerify[]): Promise<Map<FileToVerify, Finding>> {
+async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files: FileToVerify[]; findings: Map<FileToVerify, Finding> }> {
+  const files: FileToVerify[] = [];
   const findings = new Map<FileToVerify, Finding>();
-  let toHash = finished;
+  let hashed: { toHash: readonly FileToVerify[]; digests: (FileDigest | undefined)[] };
   if (deps.quick) {
+    await eachPageToVerify(deps.state, campaignId, (page) => {
+      for (const file of page) files.push(file);
+    });
+    const finished = files.filter(isDownloaded);
     // Looked at on the workers too: a hundred thousand stat calls from here would queue on libuv's four threads.
     const looks = await hashFiles(
       finished.map((file) => file.targetPath),
       { statOnly: true, ...(deps.signal ? { signal: deps.signal } : {}) },
     );
-    toHash = finished.filter((file, index) => {
+    const toHash = finished.filter((file, index) => {
       const look = looks[index];
       if (look === undefined) findings.set(file, 'missing');
       else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
@@ -105,14 +109,15 @@ async function findingsOf(deps: VerifyDeps, finished: readonly FileToVerify[]): 
       else return true;
       return false;
     });
-  }
-  const digests = await hashFiles(
-    toHash.map((file) => file.targetPath),
-    { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onHashed ? { onHashed: deps.onHashed } : {}) },
-  );
+    const digests = await hashFiles(
+      toHash.map((file) => file.targetPath),
+      { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onHashed ? { onHashed: deps.onHashed } : {}) },
+    );
+    hashed = { toHash, digests };
+  } else hashed = await hashWhileReading(deps, campaignId, files);
   const intact: { id: number; mtimeMs: number }[] = [];
-  toHash.forEach((file, index) => {
-    const digest = digests[index];
+  hashed.toHash.forEach((file, index) => {
+    const digest = hashed.digests[index];
     if (digest === undefined) findings.set(file, 'missing');
     else if (digest.size === file.bytesWritten && digest.sha256 === file.sha256) {
       findings.set(file, 'intact');
@@ -121,8 +126,40 @@ async function findingsOf(deps: VerifyDeps, finished: readonly FileToVerify[]): 
     } else findings.set(file, 'changed');
   });
   deps.ledger.recordChecked(intact);
-  return findings;
+  return { files, findings };
 }
+
+/**
+ * Reads the campaign's files into `files` a page at a time, handing each page's downloaded ones to the hashing
+ * threads at once: they hash the first pages while the main thread reads the next.
+ */
+async function hashWhileReading(
+  deps: VerifyDeps,
+  campaignId: number,
+  files: FileToVerify[],
+): Promise<{ toHash: FileToVerify[]; digests: (FileDigest | undefined)[] }> {
+  deps.signal?.throwIfAborted();
+  const pool = new HashPool({
+    expected: downloadedCount(deps.state, campaignId),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.onHashed ? { onHashed: deps.onHashed } : {}),
+  });
+  const toHash: FileToVerify[] = [];
+  try {
+    await eachPageToVerify(deps.state, campaignId, (page) => {
+      pool.throwIfFailed();
+      const downloaded = page.filter(isDownloaded);
+      for (const file of page) files.push(file);
+      for (const file of downloaded) toHash.push(file);
+      pool.add(downloaded.map((file) => file.targetPath));
+    });
+    return { toHash, digests: await pool.finish() };
+  } finally {
+    await pool.close();
+  }
+}
+
+const isDownloaded = (file: FileToVerify): boolean => file.state === 'done' && file.jobId !== null;
 
 /** Every file under a folder, relative with `/` separators; temporary files of downloads under way are left out. */
 async function filesUnder(folder: string): Promise<string[]> {

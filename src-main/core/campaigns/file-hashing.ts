@@ -67,6 +67,8 @@ parentPort.on('message', ({ batch, paths, statOnly }) => parentPort.postMessage(
 `;
 
 const LARGEST_BATCH = 256;
+/** Batches sent ahead to each thread, so that it starts the next as it answers the last, not when the answer is read. */
+const AHEAD = 2;
 
 /**
  * The SHA-256, size and modification time of each file, in the order given (undefined for a file not there). A
@@ -74,51 +76,116 @@ const LARGEST_BATCH = 256;
  */
 export async function hashFiles(paths: readonly string[], options: HashOptions = {}): Promise<(FileDigest | undefined)[]> {
   options.signal?.throwIfAborted();
-  const digests: (FileDigest | undefined)[] = new Array<FileDigest | undefined>(paths.length);
-  if (paths.length === 0) return digests;
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(paths.length / 16)));
-  const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
+  if (paths.length === 0) return [];
+  const pool = new HashPool({ ...options, expected: paths.length });
   try {
-    await new Promise<void>((resolve, reject) => {
-      let next = 0;
-      let done = 0;
-      let batches = 0;
-      const starts: number[] = [];
-      const stop = (): void => reject(options.signal?.reason instanceof Error ? options.signal.reason : new Error('Verifying was cancelled.'));
-      options.signal?.addEventListener('abort', stop, { once: true });
-      const send = (worker: Worker): void => {
-        if (next >= paths.length) return;
-        // Smaller batches as the end nears: about four per thread of what is left, at most LARGEST_BATCH.
-        const size = Math.max(1, Math.min(LARGEST_BATCH, Math.ceil((paths.length - next) / (threads * 4))));
-        starts[batches] = next;
-        worker.postMessage({ batch: batches, paths: paths.slice(next, next + size), statOnly: options.statOnly === true });
-        batches += 1;
-        next += size;
-      };
-      for (const worker of workers) {
-        worker.on('error', reject);
-        worker.on('message', ({ batch, digests: found }: WorkerAnswer) => {
-          const start = starts[batch]!;
-          for (const [index, digest] of found.entries()) {
-            if (digest !== null && 'error' in digest) {
-              reject(new Error(`Could not read ${paths[start + index]!}: ${digest.error}`));
-              return;
-            }
-            digests[start + index] = digest ?? undefined;
-          }
-          done += found.length;
-          options.onHashed?.(done, paths.length);
-          if (done === paths.length) {
-            options.signal?.removeEventListener('abort', stop);
-            resolve();
-          } else send(worker);
-        });
-        send(worker);
-      }
-    });
+    pool.add(paths);
+    return await pool.finish();
   } finally {
-    // Terminating stops a worker in the middle of a file too: that is how cancelling stops at once.
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await pool.close();
   }
-  return digests;
+}
+
+interface Batch {
+  start: number;
+  paths: string[];
+}
+
+/**
+ * Hashing threads that take files as they come: verify hands them each page of files it reads from the ledger, so
+ * the hashing starts with the first page instead of after the last. `expected` (how many files will be added)
+ * sizes the pool, shrinks the batches near the end and is the total the progress reports.
+ */
+export class HashPool {
+  private readonly workers: Worker[];
+  private readonly inFlight = new Map<Worker, number>();
+  private readonly batches = new Map<number, Batch>();
+  private readonly paths: string[] = [];
+  private readonly digests: (FileDigest | undefined)[] = [];
+  private nextBatch = 0;
+  private sent = 0;
+  private done = 0;
+  private failure: Error | undefined;
+  private settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  private readonly stop = (): void =>
+    this.fail(this.options.signal?.reason instanceof Error ? this.options.signal.reason : new Error('Verifying was cancelled.'));
+
+  constructor(private readonly options: HashOptions & { expected: number }) {
+    const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(options.expected / 16)));
+    this.workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true }));
+    for (const worker of this.workers) {
+      this.inFlight.set(worker, 0);
+      worker.on('error', (error) => this.fail(error));
+      worker.on('message', (answer: WorkerAnswer) => this.answered(worker, answer));
+    }
+    options.signal?.addEventListener('abort', this.stop, { once: true });
+  }
+
+  /** Hashes these files too, after those added before. */
+  add(paths: readonly string[]): void {
+    for (const file of paths) this.paths.push(file);
+    for (const worker of this.workers) this.send(worker);
+  }
+
+  /** Every file added, in the order added, once all are hashed; the first failure (or the cancel) otherwise. */
+  finish(): Promise<(FileDigest | undefined)[]> {
+    return new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
+      this.settleIfDone();
+    }).then(() => this.digests);
+  }
+
+  /** Throws the failure that stopped the pool, if one did (a caller adding files in pieces stops early with it). */
+  throwIfFailed(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  async close(): Promise<void> {
+    this.options.signal?.removeEventListener('abort', this.stop);
+    // Terminating stops a worker in the middle of a file too: that is how cancelling stops at once.
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  private send(worker: Worker): void {
+    while (this.failure === undefined && this.sent < this.paths.length && this.inFlight.get(worker)! < AHEAD) {
+      // Smaller batches as the end nears: about four per thread of what is left, at most LARGEST_BATCH.
+      const left = Math.max(this.options.expected, this.paths.length) - this.sent;
+      const size = Math.max(1, Math.min(LARGEST_BATCH, Math.ceil(left / (this.workers.length * 4)), this.paths.length - this.sent));
+      const batch = { start: this.sent, paths: this.paths.slice(this.sent, this.sent + size) };
+      this.batches.set(this.nextBatch, batch);
+      worker.postMessage({ batch: this.nextBatch, paths: batch.paths, statOnly: this.options.statOnly === true });
+      this.nextBatch += 1;
+      this.sent += size;
+      this.inFlight.set(worker, this.inFlight.get(worker)! + 1);
+    }
+  }
+
+  private answered(worker: Worker, { batch: id, digests: found }: WorkerAnswer): void {
+    const batch = this.batches.get(id)!;
+    this.batches.delete(id);
+    this.inFlight.set(worker, this.inFlight.get(worker)! - 1);
+    if (this.failure) return;
+    for (const [index, digest] of found.entries()) {
+      if (digest !== null && 'error' in digest) {
+        this.fail(new Error(`Could not read ${batch.paths[index]!}: ${digest.error}`));
+        return;
+      }
+      this.digests[batch.start + index] = digest ?? undefined;
+    }
+    this.done += found.length;
+    this.options.onHashed?.(this.done, Math.max(this.options.expected, this.paths.length));
+    this.send(worker);
+    this.settleIfDone();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.settleIfDone();
+  }
+
+  private settleIfDone(): void {
+    if (!this.settle) return;
+    if (this.failure) this.settle.reject(this.failure);
+    else if (this.done === this.paths.length) this.settle.resolve();
+  }
 }

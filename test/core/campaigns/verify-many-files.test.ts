@@ -9,6 +9,7 @@ import { kcorFileRecord, recordCampaignFiles } from '../../../scripts/bench/camp
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
+import { HashPool } from '../../../src-main/core/campaigns/file-hashing';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -21,8 +22,13 @@ afterEach(() => {
   for (const ledger of ledgers.splice(0)) ledger.close();
 });
 
-/** A campaign of `FILES` small files, all downloaded (in the ledger with their SHA-256); its service and folder. */
-async function downloadedCampaign(): Promise<{ service: CampaignService; folder: string; names: string[]; state: StateDatabase }> {
+/**
+ * A campaign of `FILES` small files, all downloaded (in the ledger with their SHA-256); its service and folder.
+ * `observedAt` gives a file its observation time (by default all share one, so the campaign lists them by path).
+ */
+async function downloadedCampaign(
+  observedAt?: (index: number) => string,
+): Promise<{ service: CampaignService; folder: string; names: string[]; state: StateDatabase }> {
   const { ledger, state } = openStateFile(':memory:');
   ledgers.push(ledger);
   const service = new CampaignService({ ledger, state, client: {} as MlsoClient });
@@ -30,7 +36,7 @@ async function downloadedCampaign(): Promise<{ service: CampaignService; folder:
   await mkdir(folder, { recursive: true });
   const campaign = service.store.create({ name: 'season', folder, layout: '', queries: [KCOR_DAY], autoSyncHours: null });
   const names = Array.from({ length: FILES }, (_, index) => `20250324_${String(index).padStart(6, '0')}_kcor_l2_pb.fts`);
-  const records = names.map((filename) => kcorFileRecord(path.join(folder, filename), 0));
+  const records = names.map((filename, index) => kcorFileRecord(path.join(folder, filename), 0, observedAt?.(index)));
   const ids = recordCampaignFiles(service.store, ledger, campaign.id, records);
   const bodies = records.map((file) => Buffer.from(`SIMPLE  = T / file ${file.filename}`.padEnd(2880, ' ')));
   for (let start = 0; start < records.length; start += 500) {
@@ -112,5 +118,42 @@ describe('verify of 10,000 files', () => {
     let hashed = -1;
     await service.verify('season', { quick: true, onHashed: (done) => (hashed = done) });
     expect(hashed).toBe(-1); // its new time was recorded: a quick verify trusts it too
+  });
+
+  it('lists the problems in the order the campaign lists its files (by observation time), not by path', { timeout: 60_000 }, async () => {
+    // Observed in the reverse order of their names: the last name first.
+    const start = Date.parse('2025-03-24T17:00:00Z');
+    const { service, folder, names } = await downloadedCampaign((index) => new Date(start + (FILES - index) * 1000).toISOString().slice(0, 19));
+    await plantProblems(folder, names);
+    expect((await service.verify('season')).problems).toEqual([
+      { path: names[9876], problem: 'missing' },
+      { path: names[4321], problem: 'changed' },
+    ]);
+  });
+});
+
+describe('the hashing threads', () => {
+  it('hash files added in pieces while they work, each in the order added, and say when all are done', async () => {
+    const folder = await temporaryFolder();
+    const bodies = ['first', 'second', 'third', 'fourth'].map((word) => Buffer.from(word.repeat(1000)));
+    const files = bodies.map((_, index) => path.join(folder, `${index}.fts`));
+    await Promise.all(files.map((file, index) => writeFile(file, bodies[index]!)));
+    const progress: [number, number][] = [];
+    const pool = new HashPool({ expected: 5, threads: 2, onHashed: (done, total) => progress.push([done, total]) });
+    try {
+      pool.add(files.slice(0, 2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pool.add([path.join(folder, 'gone.fts'), ...files.slice(2)]);
+      const digests = await pool.finish();
+      expect(digests.map((digest) => digest?.sha256)).toEqual([
+        ...bodies.slice(0, 2).map((body) => createHash('sha256').update(body).digest('hex')),
+        undefined,
+        ...bodies.slice(2).map((body) => createHash('sha256').update(body).digest('hex')),
+      ]);
+      expect(digests[4]?.size).toBe(bodies[3]!.length);
+      expect(progress.at(-1)).toEqual([5, 5]);
+    } finally {
+      await pool.close();
+    }
   });
 });
