@@ -14,7 +14,7 @@ import { isTemporaryName } from '../downloads/temporary-files';
 import type { StateDatabase } from '../state/state-database';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
-import { HashPool, hashFiles, type FileDigest } from './file-hashing';
+import { HashPool, hashFiles, type FileDigest, type HashOptions } from './file-hashing';
 import { downloadedCount, eachPageToVerify, inObservationOrder, type FileToVerify } from './files-to-verify';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
@@ -92,17 +92,10 @@ async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files
   const findings = new Map<FileToVerify, Finding>();
   let hashed: { toHash: readonly FileToVerify[]; digests: (FileDigest | undefined)[] };
   if (deps.quick) {
-    await eachPageToVerify(deps.state, campaignId, (page) => {
-      for (const file of page) files.push(file);
-    });
-    const finished = files.filter(isDownloaded);
     // Looked at on the workers too: a hundred thousand stat calls from here would queue on libuv's four threads.
-    const looks = await hashFiles(
-      finished.map((file) => file.targetPath),
-      { statOnly: true, ...(deps.signal ? { signal: deps.signal } : {}) },
-    );
-    const toHash = finished.filter((file, index) => {
-      const look = looks[index];
+    const looked = await hashWhileReading(deps, campaignId, files, { statOnly: true });
+    const toHash = looked.toHash.filter((file, index) => {
+      const look = looked.digests[index];
       if (look === undefined) findings.set(file, 'missing');
       else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
       else if (look.mtimeMs === file.checkedMtimeMs) findings.set(file, 'intact');
@@ -114,7 +107,7 @@ async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files
       { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onHashed ? { onHashed: deps.onHashed } : {}) },
     );
     hashed = { toHash, digests };
-  } else hashed = await hashWhileReading(deps, campaignId, files);
+  } else hashed = await hashWhileReading(deps, campaignId, files, deps.onHashed ? { onHashed: deps.onHashed } : {});
   const intact: { id: number; mtimeMs: number }[] = [];
   hashed.toHash.forEach((file, index) => {
     const digest = hashed.digests[index];
@@ -131,19 +124,17 @@ async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files
 
 /**
  * Reads the campaign's files into `files` a page at a time, handing each page's downloaded ones to the hashing
- * threads at once: they hash the first pages while the main thread reads the next.
+ * threads at once (to be hashed, or only looked at: `how`): they work on the first pages while the main thread
+ * reads the next.
  */
 async function hashWhileReading(
   deps: VerifyDeps,
   campaignId: number,
   files: FileToVerify[],
+  how: Pick<HashOptions, 'statOnly' | 'onHashed'>,
 ): Promise<{ toHash: FileToVerify[]; digests: (FileDigest | undefined)[] }> {
   deps.signal?.throwIfAborted();
-  const pool = new HashPool({
-    expected: downloadedCount(deps.state, campaignId),
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.onHashed ? { onHashed: deps.onHashed } : {}),
-  });
+  const pool = new HashPool({ expected: downloadedCount(deps.state, campaignId), ...how, ...(deps.signal ? { signal: deps.signal } : {}) });
   const toHash: FileToVerify[] = [];
   try {
     await eachPageToVerify(deps.state, campaignId, (page) => {
