@@ -70,6 +70,9 @@ export interface FilesRequest {
   filters?: FileFilters;
 }
 
+/** Filters of a listing's span, which the service's products accept (their metadata lists them): see streamFiles. */
+const SPAN_FILTERS: ReadonlySet<string> = new Set(['start-date', 'end-date', 'cr', 'every']);
+
 export class MlsoClient {
   private current: ClientSettings;
   private readonly cookies: SessionCookieJar;
@@ -201,11 +204,41 @@ export class MlsoClient {
    * the rest of the answer are those of one listing, but no answer has to hold the whole span.
    */
   async streamFiles(request: FilesRequest, onEntries: EntriesConsumer, options: RequestOptions = {}): Promise<{ listing: FileListing; count: number }> {
-    const query = await this.checkFilesRequest(request, options);
-    const nowMs = Date.now();
+    const local = checkFilters(request.filters ?? {});
+    const onlySpan = local.ok && Object.keys(local.query).length > 0 && Object.keys(local.query).every((filter) => SPAN_FILTERS.has(filter));
+    if (!onlySpan) return this.streamChecked(request, await this.checkFilesRequest(request, options), onEntries, options);
+    // Filters of the span alone (the dates, every, cr): the listing is asked for while the product's metadata, which
+    // the filters are checked against, is on its way, rather than one round trip after it. Its entries are handed
+    // over only once the filters are accepted (the check changes no value, so the query is the same); a refusal stops
+    // the listing and is what the caller sees, as if the listing had never been asked for.
+    const checked = this.checkFilesRequest(request, options);
+    const refused = new AbortController();
+    checked.catch(() => refused.abort());
+    const signal = options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal;
+    const whenChecked = async (entries: FileEntry[]): Promise<void> => {
+      await checked;
+      await onEntries(entries);
+    };
+    try {
+      const result = await this.streamChecked(request, local.query, whenChecked, { ...options, signal });
+      await checked;
+      return result;
+    } catch (error) {
+      // The check's failure is the cause (the listing was stopped because of it, or failed on the same unknown product).
+      await checked;
+      throw error;
+    }
+  }
+
+  private streamChecked(
+    request: FilesRequest,
+    query: FilterQuery,
+    onEntries: EntriesConsumer,
+    options: RequestOptions,
+  ): Promise<{ listing: FileListing; count: number }> {
     const windows = listingWindows(query);
     if (!windows) return this.streamAnswer(request, query, onEntries, options);
-    return this.streamWindows(request, windows, nowMs, onEntries, options);
+    return this.streamWindows(request, windows, Date.now(), onEntries, options);
   }
 
   /**
