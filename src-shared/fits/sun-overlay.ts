@@ -17,13 +17,20 @@ export interface SunOverlay {
   sunRadiusArcsec: number;
   /** One closed line per distance asked for (1 is the limb), in the order asked. */
   circles: { solarRadii: number; points: OverlayPoint[] }[];
-  /** From Sun centre towards solar north, NORTH_REACH solar radii long (inside most fields of view, label and all). */
+  /**
+   * From Sun centre towards solar north, NORTH_REACH solar radii long, or shorter where the image (NAXIS1 x NAXIS2)
+   * ends sooner: a 1280 x 1024 UCoMP image shows only about 1.5 solar radii above the Sun, and the label must show.
+   */
   north: { from: OverlayPoint; to: OverlayPoint };
 }
 
 /** Points per circle: smooth at any size an image is shown at. */
 const CIRCLE_POINTS = 144;
 const NORTH_REACH = 1.6;
+/** The shortest north drawn, whatever the image's size: just beyond the limb. */
+const NORTH_LEAST = 1.1;
+/** Room kept between north's end and the image's edge for its label, as a fraction of the image's width. */
+const LABEL_ROOM = 1 / 20;
 const ARCSEC_PER_RADIAN = (180 / Math.PI) * 3600;
 
 /** The overlay of an image with these keywords, or why it has none (no world coordinates, no Sun radius). */
@@ -49,5 +56,21 @@ export function sunOverlay(keywords: ReadonlyMap<string, FitsValue>, solarRadii:
     }
     return { solarRadii: each, points };
   });
-  return { centre, sunRadiusArcsec: radius, circles, north: { from: centre, to: at(NORTH_REACH * radius, 0) ?? centre } };
+  const inImage = withinImage(keywords);
+  let reach = NORTH_REACH;
+  let to = at(reach * radius, 0);
+  while (reach > NORTH_LEAST && to && !inImage(to)) {
+    reach = Math.max(NORTH_LEAST, reach - 0.05);
+    to = at(reach * radius, 0);
+  }
+  return { centre, sunRadiusArcsec: radius, circles, north: { from: centre, to: to ?? centre } };
+}
+
+/** Whether a point is inside the image with room for a label, by its NAXIS1 and NAXIS2 (any point, when unknown). */
+function withinImage(keywords: ReadonlyMap<string, FitsValue>): (point: OverlayPoint) => boolean {
+  const width = keywords.get('NAXIS1');
+  const height = keywords.get('NAXIS2');
+  if (typeof width !== 'number' || typeof height !== 'number' || width <= 0 || height <= 0) return () => true;
+  const room = width * LABEL_ROOM;
+  return ({ x, y }) => x >= 0.5 + room && x <= width + 0.5 - room && y >= 0.5 + room && y <= height + 0.5 - room;
 }

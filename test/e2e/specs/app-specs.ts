@@ -5,7 +5,7 @@ import { meetsAccessibilityRulesOnEveryScreen } from './accessibility.spec';
 import { browsesBothInstruments, checksEveryFilterInline, marksResultsStaleWhenTheFormChanges, searchesWithFilters } from './browse.spec';
 import { syncsVerifiesAndExportsACampaign } from './campaigns.spec';
 import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndResumesTheQueue, retriesFilesThatFailed } from './downloads.spec';
-import { looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
+import { looksAtAUcompFileWithOverlays, looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
 import { exportsAMovieFromThePlayer } from './movie.spec';
 import { savesSettingsAndRefusesBadOnes } from './settings.spec';
 import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
@@ -24,6 +24,7 @@ export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eCo
   ['pauses and resumes the queue', pausesAndResumesTheQueue],
   ['retries files that failed on injected faults', retriesFilesThatFailed],
   ['opens a downloaded file in the quick-look and plays the downloaded files', looksAtDownloadedFilesAndPlaysThem],
+  ['opens a 5:4 UCoMP file in the quick-look with the limb a circle where its header puts the Sun', looksAtAUcompFileWithOverlays],
   ['exports a movie of 60 frames from the player and reads it back', exportsAMovieFromThePlayer],
   ['saves settings and refuses bad ones', savesSettingsAndRefusesBadOnes],
   ['saves a search as a campaign, syncs it into its layout, verifies and exports it', syncsVerifiesAndExportsACampaign],

@@ -7,7 +7,7 @@ import type { E2eContext } from '../e2e-context';
 import { findingsOn } from './accessibility.spec';
 import { readFile } from 'node:fs/promises';
 import { decode } from 'fast-png';
-import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
+import { atEachSizeAndScheme, chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
 
 const BLOCKING = new Set(['serious', 'critical']);
 /** NRGF files: no other spec downloads them, so these are new downloads whatever ran before. */
@@ -219,4 +219,104 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   await expectNoBlockingViolations(page, 'player');
   await page.keyboard.press('Escape');
   await player.waitFor({ state: 'hidden' });
+}
+
+const UCOMP_NAME = /^\d{8}\.\d{6}\.ucomp\.1074\.l2\.fts$/;
+
+/**
+ * A UCoMP level 2 file in the quick-look: 5:4 as real ones are (64 x 51 at the suite's image size), letterboxed in
+ * its box without being stretched, the pointer read to the width and the height, and the limb drawn a circle (as
+ * tall as wide on screen) around the header's Sun centre. Screenshots: quicklook-ucomp-overlays-*.png.
+ */
+export async function looksAtAUcompFileWithOverlays({ page, demoEmail, screenshot }: E2eContext): Promise<void> {
+  await signIn(page, demoEmail);
+  await chooseProduct(page, 'ucomp', 'l2');
+  const wave = await visible(page.getByLabel('Wave region', { exact: true }));
+  if ((await wave.evaluate((element) => element.tagName.toLowerCase())) === 'select') await wave.selectOption('1074');
+  else await wave.fill('1074');
+  for (const [label, value] of [
+    ['Observing plan', ''],
+    ['Start date', '2025-03-23'],
+    ['End date', '2025-03-24'],
+    ['Carrington rotation', ''],
+    ['Every', '2hours'],
+  ] as const)
+    await fillFilter(page, label, value);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const cells = page.getByRole('grid', { name: 'Files found' }).getByText(UCOMP_NAME);
+  let names: string[] = [];
+  await waitUntil('the results show UCoMP 1074 files of 2025-03-23', async () => {
+    names = await cells.allInnerTexts();
+    return names.length > 0 && names.every((name) => name.startsWith('20250323'));
+  });
+  await page.getByRole('button', { name: 'Download all' }).click();
+  await goTo(page, 'Downloads');
+  const table = page.getByRole('table', { name: 'Download queue' });
+  const look = table.getByRole('button', { name: `Quick look at ${names[0]}` });
+  await waitUntil('the UCoMP file is downloaded', async () => {
+    await table.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    return (await look.count()) === 1;
+  });
+  await look.click();
+  const quickLook = await visible(page.getByRole('dialog', { name: new RegExp(`^Quick look ${names[0]!.replaceAll('.', '\\.')}`) }));
+  const canvas = await drawnCanvas(quickLook, /^Image of/);
+  const [width, height] = await canvas.evaluate((element) => [(element as unknown as PageCanvas).width, (element as unknown as PageCanvas).height]);
+  expect([width, height]).toEqual([64, 51]);
+
+  // The picture as drawn in the canvas's box (object-fit: contain): its corners are FITS (1, 51) and (64, 1).
+  const drawnAt = async (): Promise<{ scale: number; left: number; top: number }> => {
+    const box = (await canvas.boundingBox())!;
+    const scale = Math.min(box.width / width!, box.height / height!);
+    return { scale, left: box.x + (box.width - width! * scale) / 2, top: box.y + (box.height - height! * scale) / 2 };
+  };
+  let { scale, left, top } = await drawnAt();
+  const readout = quickLook.getByTestId('pixel-readout');
+  await page.mouse.move(left + scale / 2, top + scale / 2);
+  await readoutShows(readout, /^Pixel 1, 51 · /, 'the top-left pixel');
+  await page.mouse.move(left + (width! - 0.5) * scale, top + (height! - 0.5) * scale);
+  await readoutShows(readout, /^Pixel 64, 1 · /, 'the bottom-right pixel');
+
+  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('soholasco3');
+  await quickLook.getByRole('checkbox', { name: 'Limb' }).press('Space');
+  await quickLook.getByRole('checkbox', { name: 'North' }).press('Space');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('1.5');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  const overlay = quickLook.getByTestId('image-overlay');
+  await waitUntil('the limb and a circle are drawn', async () => (await overlay.locator('polygon').count()) === 2);
+  // On screen the limb is as tall as it is wide, centred where the header puts the Sun (CRPIX1, CRPIX2).
+  // The circles' unit stays beside its field when the controls wrap (the colour map's longer name widens its select).
+  const field = (await quickLook.getByRole('textbox', { name: 'Circles at' }).boundingBox())!;
+  const unit = (await quickLook.getByText('R☉', { exact: true }).boundingBox())!;
+  expect(Math.abs(unit.y + unit.height / 2 - (field.y + field.height / 2))).toBeLessThan(4);
+  const limb = (await overlay.locator('polygon.limb').boundingBox())!;
+  ({ scale, left, top } = await drawnAt());
+  expect(Math.abs(limb.width / limb.height - 1)).toBeLessThan(0.02);
+  const header = async (keyword: string): Promise<number> =>
+    Number(new RegExp(`${keyword}\\s*(-?[\\d.]+)`).exec((await quickLook.getByRole('row', { name: new RegExp(`^${keyword} `) }).textContent()) ?? '')![1]);
+  const [cx, cy] = [await header('CRPIX1'), await header('CRPIX2')];
+  expect(Math.abs(limb.x + limb.width / 2 - (left + (cx - 0.5) * scale))).toBeLessThan(scale);
+  expect(Math.abs(limb.y + limb.height / 2 - (top + (height! - cy + 0.5) * scale))).toBeLessThan(scale);
+  await page.mouse.move(left + (cx + 20) * scale, top + (height! - cy) * scale);
+  await readoutShows(readout, /R☉/, 'a pixel west of the Sun');
+  await atEachSizeAndScheme(page, (size, scheme) => screenshot(`quicklook-ucomp-overlays-${size}-${scheme}`));
+
+  // Back to the plain view for UCoMP (remembered per instrument) for what follows.
+  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
+  await quickLook.getByRole('checkbox', { name: 'Limb' }).uncheck();
+  await quickLook.getByRole('checkbox', { name: 'North' }).uncheck();
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('');
+  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  await waitUntil('the overlay is gone', async () => (await overlay.count()) === 0);
+  await page.keyboard.press('Escape');
+  await quickLook.waitFor({ state: 'hidden' });
+}
+
+/** Waits for the pixel readout's parts, joined by " · ", to match `pattern`; a timeout says what it showed instead. */
+async function readoutShows(readout: Locator, pattern: RegExp, what: string): Promise<void> {
+  let shown = '';
+  try {
+    await waitUntil(`the readout shows ${what}`, async () => pattern.test((shown = (await readout.locator('span').allTextContents()).join(' · '))));
+  } catch {
+    throw new Error(`The readout should show ${what} (${pattern}) but shows "${shown}".`);
+  }
 }

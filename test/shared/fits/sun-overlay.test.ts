@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { FitsValue } from '../../../src-shared/fits/fits-cards';
 import { sunOverlay, type SunOverlay } from '../../../src-shared/fits/sun-overlay';
 import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-shared/fits/world-coordinates';
+import { fitsBytes } from '../../../src-main/emulator/synthetic-fits';
+import { readFits } from '../../../src-shared/fits/fits-file';
+import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
+import { UCOMP_L2 } from '../../helpers/emulator-subjects';
 
 const KCOR: Record<string, FitsValue> = {
   CTYPE1: 'HPLN-TAN',
@@ -54,5 +58,22 @@ describe('the overlay of the Sun on an image', () => {
     const { RSUN_OBS: _radius, ...noRadius } = KCOR;
     expect(sunOverlay(new Map(Object.entries(noRadius)), [1])).toEqual({ reason: 'its header gives no solar radius (RSUN_OBS, RSUN or DSUN_OBS)' });
     expect(sunOverlay(new Map(), [1])).toEqual({ reason: 'its header names no coordinate axes (CTYPE1, CTYPE2)' });
+  });
+
+  it('north stays inside a 5:4 image with room for its label: UCoMP shows only 1.5 solar radii above the Sun', () => {
+    for (const width of [64, 320, 1280]) {
+      const file = readFits(fitsBytes(UCOMP_L2, { imageSize: 64, ucompImageSize: width }), UCOMP_L2.filename);
+      const keywords = keywordsOf(file, 1);
+      const height = keywords.get('NAXIS2') as number;
+      const found = sunOverlay(keywords, [1]);
+      if ('reason' in found) throw new Error(found.reason);
+      const { from, to } = found.north;
+      // Up the image (the roll is under a degree), ending a twentieth of the image's width below its top edge.
+      expect(to.y - from.y).toBeGreaterThan(0.35 * height);
+      expect([width, to.y <= height + 0.5 - width / 20]).toEqual([width, true]);
+    }
+    // A square image with room for 1.6 solar radii keeps them.
+    const overlay = overlayOf({ ...KCOR, NAXIS1: 1024, NAXIS2: 1024 }, [1]);
+    expect(overlay.north.to.y - 509.8).toBeCloseTo((1.6 * 962) / 5.643, 0);
   });
 });
