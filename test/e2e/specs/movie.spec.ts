@@ -1,11 +1,13 @@
 // A movie from the player: 60 KCor frames downloaded from a search, played, and exported (WebCodecs in Chromium,
 // written by mediabunny: MP4 with H.264 or WebM with VP9, whichever the browser encodes); the saved file is read
-// back with mediabunny's own reader: its frame count and duration. Screenshot: movie-export-*.png.
+// back with mediabunny's own reader (its frame count and duration) and with ffprobe, as a player outside the browser
+// would read it (when ffmpeg is installed, as CI installs it). Screenshot: movie-export-*.png.
 import { readFile } from 'node:fs/promises';
 import { ALL_FORMATS, BufferSource, Input } from 'mediabunny';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
+import { ffmpegPresent, ffmpegRequired, probeVideo } from '../../helpers/ffprobe';
 
 const PB_NAME = /^\d{8}_\d{6}_kcor_l2_pb\.fts$/;
 const FRAMES = 60;
@@ -64,11 +66,19 @@ export async function exportsAMovieFromThePlayer({ page, demoEmail, screenshot }
   expect(download.suggestedFilename()).toMatch(/\.(mp4|webm)$/);
 
   // Read back with mediabunny's reader: the frames and the duration they make at 12 per second.
-  const input = new Input({ source: new BufferSource(await readFile((await download.path())!)), formats: ALL_FORMATS });
+  const file = (await download.path())!;
+  const input = new Input({ source: new BufferSource(await readFile(file)), formats: ALL_FORMATS });
   const track = (await input.getPrimaryVideoTrack())!;
   expect([track.displayWidth, track.displayHeight]).toEqual([256, 256]);
   expect((await track.computePacketStats()).packetCount).toBe(FRAMES);
   expect(await track.computeDuration()).toBeCloseTo(FRAMES / FPS, 2);
+  // And with ffprobe: every frame decodes, in the codec the panel named, for the same duration.
+  if (ffmpegPresent() || ffmpegRequired()) {
+    expect(ffmpegPresent(), 'ffprobe is not on PATH: .ci/run installs ffmpeg').toBe(true);
+    const probed = probeVideo(file);
+    expect(probed).toMatchObject({ codec: saved!.includes('H.264') ? 'h264' : 'vp9', width: 256, height: 256, frames: FRAMES });
+    expect(probed.seconds).toBeCloseTo(FRAMES / FPS, 1);
+  }
   await page.keyboard.press('Escape');
   await player.waitFor({ state: 'hidden' });
 }
