@@ -15,7 +15,7 @@ import type { StateDatabase } from '../state/state-database';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
 import { HashPool, hashFiles, type FileDigest, type HashOptions } from './file-hashing';
-import { downloadedCount, eachPageToVerify, inObservationOrder, type FileToVerify } from './files-to-verify';
+import { eachPageToVerify, fileCount, inObservationOrder, type FileToVerify } from './files-to-verify';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
@@ -134,7 +134,7 @@ async function hashWhileReading(
   how: Pick<HashOptions, 'statOnly' | 'onHashed'>,
 ): Promise<{ toHash: FileToVerify[]; digests: (FileDigest | undefined)[] }> {
   deps.signal?.throwIfAborted();
-  const pool = new HashPool({ expected: downloadedCount(deps.state, campaignId), ...how, ...(deps.signal ? { signal: deps.signal } : {}) });
+  const pool = new HashPool({ expected: fileCount(deps.state, campaignId), ...how, ...(deps.signal ? { signal: deps.signal } : {}) });
   const toHash: FileToVerify[] = [];
   try {
     await eachPageToVerify(deps.state, campaignId, (page) => {
@@ -144,6 +144,7 @@ async function hashWhileReading(
       for (const file of downloaded) toHash.push(file);
       pool.add(downloaded.map((file) => file.targetPath));
     });
+    pool.allAdded();
     return { toHash, digests: await pool.finish() };
   } finally {
     await pool.close();

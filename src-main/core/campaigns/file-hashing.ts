@@ -80,6 +80,7 @@ export async function hashFiles(paths: readonly string[], options: HashOptions =
   const pool = new HashPool({ ...options, expected: paths.length });
   try {
     pool.add(paths);
+    pool.allAdded();
     return await pool.finish();
   } finally {
     await pool.close();
@@ -93,8 +94,9 @@ interface Batch {
 
 /**
  * Hashing threads that take files as they come: verify hands them each page of files it reads from the ledger, so
- * the hashing starts with the first page instead of after the last. `expected` (how many files will be added)
- * sizes the pool, shrinks the batches near the end and is the total the progress reports.
+ * the hashing starts with the first page instead of after the last. `expected` (how many files will be added, at
+ * most) sizes the pool, shrinks the batches near the end and is the total the progress reports until allAdded()
+ * says how many there are.
  */
 export class HashPool {
   private readonly workers: Worker[];
@@ -105,6 +107,7 @@ export class HashPool {
   private nextBatch = 0;
   private sent = 0;
   private done = 0;
+  private complete = false;
   private failure: Error | undefined;
   private settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private readonly stop = (): void =>
@@ -125,6 +128,12 @@ export class HashPool {
   add(paths: readonly string[]): void {
     for (const file of paths) this.paths.push(file);
     for (const worker of this.workers) this.send(worker);
+  }
+
+  /** No more files come: the progress counts of the files added from now on (reported at once). */
+  allAdded(): void {
+    this.complete = true;
+    this.options.onHashed?.(this.done, this.paths.length);
   }
 
   /** Every file added, in the order added, once all are hashed; the first failure (or the cancel) otherwise. */
@@ -173,7 +182,7 @@ export class HashPool {
       this.digests[batch.start + index] = digest ?? undefined;
     }
     this.done += found.length;
-    this.options.onHashed?.(this.done, Math.max(this.options.expected, this.paths.length));
+    this.options.onHashed?.(this.done, this.complete ? this.paths.length : Math.max(this.options.expected, this.paths.length));
     this.send(worker);
     this.settleIfDone();
   }

@@ -37,13 +37,12 @@ export async function eachPageToVerify(state: StateDatabase, campaignId: number,
   }
 }
 
-/** How many of the campaign's files the ledger says are downloaded: what a verify hashes. */
-export function downloadedCount(state: StateDatabase, campaignId: number): number {
-  return state.connection
-    .prepare<[number], { files: number }>(
-      `SELECT COUNT(*) AS files FROM campaign_files f JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? AND j.state = 'done'`,
-    )
-    .get(campaignId)!.files;
+/**
+ * How many files the campaign has: the most a verify hashes, from the campaign's own index (those downloaded
+ * would take a look-up of every file's job: 0.15-0.4 s at 100,000 files, before any hashing could start).
+ */
+export function fileCount(state: StateDatabase, campaignId: number): number {
+  return state.connection.prepare<[number], { files: number }>('SELECT COUNT(*) AS files FROM campaign_files WHERE campaign_id = ?').get(campaignId)!.files;
 }
 
 /** In the order the store lists a campaign's files (CampaignStore.files): by observation time, then by path. */

@@ -132,6 +132,19 @@ describe('verify of 10,000 files', () => {
   });
 });
 
+describe('verify progress', () => {
+  it('counts up to the files downloaded, when some of the campaign are not', { timeout: 60_000 }, async () => {
+    const { service } = await downloadedCampaign();
+    const ledger = ledgers.at(-1)!;
+    const files = service.store.files(service.store.require('season').id);
+    for (const file of files.slice(0, 100)) ledger.markFailed(file.jobId!, 'http', 'The server answered 500.');
+    const progress: [number, number][] = [];
+    await service.verify('season', { onHashed: (done, total) => progress.push([done, total]) });
+    expect(progress.at(-1)).toEqual([FILES - 100, FILES - 100]);
+    for (const [done, total] of progress) expect(done).toBeLessThanOrEqual(total);
+  });
+});
+
 describe('the hashing threads', () => {
   it('hash files added in pieces while they work, each in the order added, and say when all are done', async () => {
     const folder = await temporaryFolder();
