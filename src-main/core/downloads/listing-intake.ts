@@ -160,6 +160,20 @@ export class ListingIntake {
     if (queued.length > 0) this.host.onQueued(queued);
   }
 
+  /**
+   * Finished files the caller found still there at their size, their jobs in hand (a campaign sync reads them with
+   * its set): they join the run as skipped, as `add` would have them, without the checks and the look-up of `add`.
+   * Their names are not remembered: the caller hands each file over once.
+   */
+  adoptFinished(files: readonly { jobId: number; filename: string }[]): void {
+    if (files.length === 0) return;
+    this.host.ledger.adoptIntoBatch(
+      files.map((file) => file.jobId),
+      this.host.batchId,
+    );
+    for (const file of files) this.result.skipped.push({ filename: file.filename, reason: 'already downloaded', jobId: file.jobId });
+  }
+
   /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
   private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
     const named: Candidate[] = [];
@@ -479,7 +493,8 @@ const queuedJobOf = (job: Omit<QueuedJob, 'id' | 'expectedSize'>, id: number, ex
 
 const fold = (name: string): string => name.normalize('NFC').toLowerCase();
 
-function sizeIsNow(file: string, size: number): boolean {
+/** Whether a finished file is still there at the size it was written: one stat on the spot. */
+export function sizeIsNow(file: string, size: number): boolean {
   try {
     return statSync(file, { throwIfNoEntry: false })?.size === size;
   } catch {

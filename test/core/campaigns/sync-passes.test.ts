@@ -70,10 +70,13 @@ describe('what a campaign sync asks of the state database', () => {
     expect(emulator().stats().downloadsCompleted).toBe(files);
 
     emulator().resetStats();
+    const lookUps = vi.spyOn(h.ledger, 'findByTargets');
     const second = await statementsDuring(h, () => service.sync(campaign.name, h.engine));
     expect(wholeSetPasses(second.statements)).toHaveLength(1);
     // Each piece's files are read once, by their names (for moves), not again by their places.
     expect(second.statements.filter((sql) => /f\.relative_path IN \(SELECT value FROM json_each/.test(sql))).toEqual([]);
+    // Files downloaded and still there join the run as they are: their jobs came with them, and are not looked up again.
+    expect(lookUps).not.toHaveBeenCalled();
     await h.engine.whenSettled();
     expect(emulator().stats().downloadsStarted).toBe(0);
     expect(second.result.report.total).toMatchObject({ listed: files, new: 0, onDisk: files, queued: 0, missing: 0 });
