@@ -100,21 +100,31 @@ function workFirstPage(ledger: DownloadLedger, request: JobPageRequest): number[
     if (states.length === 0) continue;
     const armWhere = (state: JobState) => [`state = '${state}'`, stillListed(state), ...placeWhere].join(' AND ');
     const armValues = states.flatMap(() => values);
+    const take = request.limit - ids.length;
+    let rows: number | undefined;
     if (offset > 0) {
       const counted = ledger
         .read<(string | number)[], { n: number }>(`SELECT ${states.map((state) => `(SELECT COUNT(*) FROM jobs WHERE ${armWhere(state)})`).join(' + ')} AS n`)
         .get(...armValues);
-      const rows = counted?.n ?? 0;
+      rows = counted?.n ?? 0;
       if (offset >= rows) {
         offset -= rows;
         continue;
       }
     }
     const arms = states.map((state) => `SELECT id, ${ENDED_OF[state]} AS ended, priority FROM jobs WHERE ${armWhere(state)}`);
-    const rows = ledger
-      .read<(string | number)[], { id: number }>(`${arms.join(' UNION ALL ')} ORDER BY ${group.ended ? 'ended DESC, ' : ''}${QUEUE_ORDER} LIMIT ? OFFSET ?`)
-      .all(...armValues, request.limit - ids.length, offset);
-    for (const row of rows) ids.push(row.id);
+    const order = (direction: 'ASC' | 'DESC', reverse: 'ASC' | 'DESC') => `${group.ended ? `ended ${direction}, ` : ''}priority ${reverse}, id ${reverse}`;
+    // A page in the second half of a group is read from the group's end, in the reverse order (the same indexes read
+    // backwards), so that the rows skipped are those after the page, not those before it: the end of a million-job
+    // list skipped some 600,000 finished rows.
+    const fromEnd = rows !== undefined && offset > rows / 2;
+    const page = ledger
+      .read<(string | number)[], { id: number }>(
+        `${arms.join(' UNION ALL ')} ORDER BY ${fromEnd ? order('ASC', 'DESC') : order('DESC', 'ASC')} LIMIT ? OFFSET ?`,
+      )
+      .all(...armValues, ...(fromEnd ? [Math.min(take, rows! - offset), Math.max(0, rows! - offset - take)] : [take, offset]))
+      .map((row) => row.id);
+    for (const id of fromEnd ? page.reverse() : page) ids.push(id);
     offset = 0;
     if (ids.length === request.limit) break;
   }
