@@ -12,14 +12,32 @@ import { UCOMP_L2 } from '../helpers/emulator-subjects';
 const kcor = (filename: string, dateObs: string): FitsSubject => ({ instrument: 'kcor', product: 'pb', filename, dateObs });
 const sizes = { imageSize: 512, ucompImageSize: 0 };
 
-function opened(subject: FitsSubject, index = 0) {
-  const file = readFits(fitsBytes(subject, sizes), subject.filename);
+function opened(subject: FitsSubject, index = 0, imageSizes = sizes) {
+  const file = readFits(fitsBytes(subject, imageSizes), subject.filename);
   const values = new Map([...file.hdus[0]!.values, ...file.hdus[index]!.values]);
   const wcs = worldCoordinatesOf(values) as WorldCoordinates;
   const image = decodeImage(file, index);
   /** The value at a FITS pixel (1-based), rounded to the nearest pixel. */
   const at = (x: number, y: number): number => image.pixels[(Math.round(y) - 1) * image.width + Math.round(x) - 1]!;
-  return { values, wcs, image, at };
+  return { file, values, wcs, image, at };
+}
+
+/**
+ * The picture follows the header: around CRPIX, dark just inside the limb (0.97 solar radii, by the header's WCS) and
+ * corona beyond the occulter (1.15), every `stepDeg` degrees round: a circle of the Sun's radius, in x as in y.
+ */
+function expectOcculterAround({ values, wcs, at }: ReturnType<typeof opened>, stepDeg: number): void {
+  const cx = values.get('CRPIX1') as number;
+  const cy = values.get('CRPIX2') as number;
+  const radiusPixels = wcs.sunRadiusArcsec! / (values.get('CDELT1') as number);
+  for (let angle = 0; angle < 360; angle += stepDeg) {
+    const towards = (r: number) =>
+      [cx + r * radiusPixels * Math.cos((angle * Math.PI) / 180), cy + r * radiusPixels * Math.sin((angle * Math.PI) / 180)] as const;
+    const [ix, iy] = towards(0.97);
+    expect(Math.abs(wcs.placeOf(ix, iy).solarRadii! - 0.97)).toBeLessThan(0.01);
+    expect(at(ix, iy)).toBe(0);
+    expect(at(...towards(1.15))).toBeGreaterThan(0);
+  }
 }
 
 describe("the emulator's image geometry", () => {
@@ -55,20 +73,10 @@ describe("the emulator's image geometry", () => {
   });
 
   it('the picture follows the header: dark within the occulter around CRPIX, corona from 1.1 solar radii', () => {
-    const { values, wcs, at } = opened(kcor('20250324_210304_kcor_l2_pb.fts', '2025-03-24T21:03:04'));
-    const cx = values.get('CRPIX1') as number;
-    const cy = values.get('CRPIX2') as number;
-    const radiusPixels = wcs.sunRadiusArcsec! / (values.get('CDELT1') as number);
-    expect(wcs.placeOf(cx, cy).solarRadii).toBe(0);
-    for (let angle = 0; angle < 360; angle += 30) {
-      const towards = (r: number) =>
-        [cx + r * radiusPixels * Math.cos((angle * Math.PI) / 180), cy + r * radiusPixels * Math.sin((angle * Math.PI) / 180)] as const;
-      const [ix, iy] = towards(0.97);
-      expect(Math.abs(wcs.placeOf(ix, iy).solarRadii! - 0.97)).toBeLessThan(0.01);
-      expect(at(ix, iy)).toBe(0);
-      const [ox, oy] = towards(1.15);
-      expect(at(ox, oy)).toBeGreaterThan(0);
-    }
+    const kcorFile = opened(kcor('20250324_210304_kcor_l2_pb.fts', '2025-03-24T21:03:04'));
+    const { values, wcs } = kcorFile;
+    expect(wcs.placeOf(values.get('CRPIX1') as number, values.get('CRPIX2') as number).solarRadii).toBe(0);
+    expectOcculterAround(kcorFile, 30);
   });
 
   it('the centre and roll differ a little from file to file; the extensions of a UCoMP file share the file’s', () => {
@@ -95,33 +103,21 @@ describe("the emulator's image geometry", () => {
 
 describe("the emulator's UCoMP images", () => {
   it('are 1280 x 1024 per extension (NAXIS1 x NAXIS2) at the real size, the Sun near 640.5, 512.5 and the picture around it', () => {
-    const file = readFits(fitsBytes(UCOMP_L2, { imageSize: 256, ucompImageSize: 1280 }), UCOMP_L2.filename);
-    const primary = new Map(file.hdus[0]!.values);
+    const ucompFile = opened(UCOMP_L2, 1, { imageSize: 256, ucompImageSize: 1280 });
+    const { file, values, wcs, image } = ucompFile;
     for (const [index, hdu] of file.hdus.slice(1).entries()) {
       expect([index, hdu.values.get('NAXIS1'), hdu.values.get('NAXIS2'), hdu.axes]).toEqual([index, 1280, 1024, [1280, 1024]]);
     }
-    const values = new Map([...primary, ...file.hdus[1]!.values]);
     const cx = values.get('CRPIX1') as number;
     const cy = values.get('CRPIX2') as number;
     // The centre wanders up to 6 pixels at the real size, around the middle of each axis.
     expect([Math.abs(cx - 640.5) <= 6, Math.abs(cy - 512.5) <= 6]).toEqual([true, true]);
     expect(values.get('CDELT1')).toBeCloseTo(2.9, 4);
     expect(values.get('CDELT2')).toBeCloseTo(2.9, 4);
-    const wcs = worldCoordinatesOf(values) as WorldCoordinates;
-    const image = decodeImage(file, 1);
     expect([image.width, image.height]).toEqual([1280, 1024]);
-    const at = (x: number, y: number): number => image.pixels[(Math.round(y) - 1) * image.width + Math.round(x) - 1]!;
+    // A circle, not an ellipse: the Sun's 962 arcsec some 332 pixels in x and in y.
+    expectOcculterAround(ucompFile, 15);
     const radiusPixels = wcs.sunRadiusArcsec! / 2.9;
-    // A circle, not an ellipse: dark just inside the limb and bright beyond the occulter in every direction, the
-    // Sun's 962 arcsec some 332 pixels in x and in y.
-    for (let angle = 0; angle < 360; angle += 15) {
-      const towards = (r: number) =>
-        [cx + r * radiusPixels * Math.cos((angle * Math.PI) / 180), cy + r * radiusPixels * Math.sin((angle * Math.PI) / 180)] as const;
-      const [ix, iy] = towards(0.97);
-      expect(Math.abs(wcs.placeOf(ix, iy).solarRadii! - 0.97)).toBeLessThan(0.01);
-      expect(at(ix, iy)).toBe(0);
-      expect(at(...towards(1.15))).toBeGreaterThan(0);
-    }
     // The top row reaches 1.5 solar radii above the Sun's centre, the right column nearly 2 to the west.
     expect(wcs.placeOf(cx, 1024).solarRadii).toBeCloseTo((1024 - cy) / radiusPixels, 2);
     expect((1024 - cy) / radiusPixels).toBeLessThan(1.6);

@@ -18,19 +18,24 @@ const NEXT_DAY = '2025-03-23';
 /** Searches a day of KCor NRGF every 30 minutes and returns the names listed. */
 async function listNrgfFiles(page: Page): Promise<string[]> {
   await chooseProduct(page, 'kcor', 'nrgf');
+  return listDay(page, NRGF_NAME, DAY, NEXT_DAY, '30minutes');
+}
+
+/** Searches the product chosen from `day` to `nextDay` at the cadence `every`; returns the names matching `name`. */
+async function listDay(page: Page, name: RegExp, day: string, nextDay: string, every: string): Promise<string[]> {
   for (const [label, value] of [
-    ['Start date', DAY],
-    ['End date', NEXT_DAY],
+    ['Start date', day],
+    ['End date', nextDay],
     ['Carrington rotation', ''],
-    ['Every', '30minutes'],
+    ['Every', every],
   ] as const)
     await fillFilter(page, label, value);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  const cells = page.getByRole('grid', { name: 'Files found' }).getByText(NRGF_NAME);
+  const cells = page.getByRole('grid', { name: 'Files found' }).getByText(name);
   let names: string[] = [];
-  await waitUntil(`the results show NRGF files of ${DAY}`, async () => {
+  await waitUntil(`the results show files of ${day} named ${name}`, async () => {
     names = await cells.allInnerTexts();
-    return names.length > 0 && names.every((name) => name.startsWith(DAY.replaceAll('-', '')));
+    return names.length > 0 && names.every((each) => each.startsWith(day.replaceAll('-', '')));
   });
   return names;
 }
@@ -152,12 +157,7 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   await page.emulateMedia({ colorScheme: 'light' });
 
   // Overlays and a colour map, from the keyboard: the limb and circles land where the header says the Sun is.
-  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('soholasco2');
-  await quickLook.getByRole('checkbox', { name: 'Limb' }).press('Space');
-  await quickLook.getByRole('checkbox', { name: 'North' }).press('Space');
-  await quickLook.getByRole('checkbox', { name: 'Colour bar' }).press('Space');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('1.5, 2, 3');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  await chooseOverlays(quickLook, 'soholasco2', '1.5, 2, 3', { colourBar: true });
   const overlay = quickLook.getByTestId('image-overlay');
   await waitUntil('the limb and three circles are drawn', async () => (await overlay.locator('polygon').count()) === 4);
   await visible(quickLook.getByRole('figure', { name: /^Colour bar: / }));
@@ -179,13 +179,7 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   // 512 pixels of picture, 10-pixel margins, a 24-pixel title band and a 38-pixel colour bar band (text 12 px).
   expect([saved.width, saved.height]).toEqual([532, 512 + 20 + 24 + 38]);
   // Back to plain grey for what follows (the view is remembered for KCor).
-  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
-  await quickLook.getByRole('checkbox', { name: 'Limb' }).uncheck();
-  await quickLook.getByRole('checkbox', { name: 'North' }).uncheck();
-  await quickLook.getByRole('checkbox', { name: 'Colour bar' }).uncheck();
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
-  await waitUntil('the overlay is gone', async () => (await overlay.count()) === 0);
+  await plainView(quickLook);
 
   // Another stretch redraws from the decoded image in the worker.
   const drawnBefore = Number(await canvas.getAttribute('data-drawn'));
@@ -234,30 +228,33 @@ export async function looksAtAUcompFileWithOverlays({ page, demoEmail, screensho
   const wave = await visible(page.getByLabel('Wave region', { exact: true }));
   if ((await wave.evaluate((element) => element.tagName.toLowerCase())) === 'select') await wave.selectOption('1074');
   else await wave.fill('1074');
-  for (const [label, value] of [
-    ['Observing plan', ''],
-    ['Start date', '2025-03-23'],
-    ['End date', '2025-03-24'],
-    ['Carrington rotation', ''],
-    ['Every', '2hours'],
-  ] as const)
-    await fillFilter(page, label, value);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  const cells = page.getByRole('grid', { name: 'Files found' }).getByText(UCOMP_NAME);
-  let names: string[] = [];
-  await waitUntil('the results show UCoMP 1074 files of 2025-03-23', async () => {
-    names = await cells.allInnerTexts();
-    return names.length > 0 && names.every((name) => name.startsWith('20250323'));
-  });
+  await fillFilter(page, 'Observing plan', '');
+  const names = await listDay(page, UCOMP_NAME, '2025-03-23', '2025-03-24', '2hours');
   await page.getByRole('button', { name: 'Download all' }).click();
   await goTo(page, 'Downloads');
   const table = page.getByRole('table', { name: 'Download queue' });
   const look = table.getByRole('button', { name: `Quick look at ${names[0]}` });
-  await waitUntil('the UCoMP file is downloaded', async () => {
-    await table.evaluate((element) => (element.scrollTop = element.scrollHeight));
-    return (await look.count()) === 1;
-  });
-  await look.click();
+  // The queue draws only the rows in view and orders them by state (finished ones newest first): it is scrolled
+  // through, page by page, until the file's row is drawn done and its button takes the click.
+  await waitUntil(
+    'the UCoMP file is downloaded and its quick look opened',
+    async () => {
+      const pages = await table.evaluate((element) => Math.ceil(element.scrollHeight / Math.max(1, element.clientHeight)));
+      for (let at = 0; at <= pages; at += 1) {
+        await table.evaluate((element, page) => (element.scrollTop = page * element.clientHeight), at);
+        if (
+          (await look.count()) === 1 &&
+          (await look.click({ timeout: 2_000 }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return true;
+      }
+      return false;
+    },
+    30_000,
+  );
   const quickLook = await visible(page.getByRole('dialog', { name: new RegExp(`^Quick look ${names[0]!.replaceAll('.', '\\.')}`) }));
   const canvas = await drawnCanvas(quickLook, /^Image of/);
   const [width, height] = await canvas.evaluate((element) => [(element as unknown as PageCanvas).width, (element as unknown as PageCanvas).height]);
@@ -276,11 +273,7 @@ export async function looksAtAUcompFileWithOverlays({ page, demoEmail, screensho
   await page.mouse.move(left + (width! - 0.5) * scale, top + (height! - 0.5) * scale);
   await readoutShows(readout, /^Pixel 64, 1 · /, 'the bottom-right pixel');
 
-  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('soholasco3');
-  await quickLook.getByRole('checkbox', { name: 'Limb' }).press('Space');
-  await quickLook.getByRole('checkbox', { name: 'North' }).press('Space');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('1.5');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  await chooseOverlays(quickLook, 'soholasco3', '1.5', { colourBar: false });
   const overlay = quickLook.getByTestId('image-overlay');
   await waitUntil('the limb and a circle are drawn', async () => (await overlay.locator('polygon').count()) === 2);
   // On screen the limb is as tall as it is wide, centred where the header puts the Sun (CRPIX1, CRPIX2).
@@ -301,12 +294,7 @@ export async function looksAtAUcompFileWithOverlays({ page, demoEmail, screensho
   await atEachSizeAndScheme(page, (size, scheme) => screenshot(`quicklook-ucomp-overlays-${size}-${scheme}`));
 
   // Back to the plain view for UCoMP (remembered per instrument) for what follows.
-  await quickLook.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
-  await quickLook.getByRole('checkbox', { name: 'Limb' }).uncheck();
-  await quickLook.getByRole('checkbox', { name: 'North' }).uncheck();
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).fill('');
-  await quickLook.getByRole('textbox', { name: 'Circles at' }).press('Enter');
-  await waitUntil('the overlay is gone', async () => (await overlay.count()) === 0);
+  await plainView(quickLook);
   await page.keyboard.press('Escape');
   await quickLook.waitFor({ state: 'hidden' });
 }
@@ -319,4 +307,25 @@ async function readoutShows(readout: Locator, pattern: RegExp, what: string): Pr
   } catch {
     throw new Error(`The readout should show ${what} (${pattern}) but shows "${shown}".`);
   }
+}
+
+/** From the keyboard: a colour map, the limb and north, circles at `circles` and, if asked, the colour bar. */
+async function chooseOverlays(dialog: Locator, colormap: string, circles: string, { colourBar }: { colourBar: boolean }): Promise<void> {
+  await dialog.getByRole('combobox', { name: 'Colours' }).selectOption(colormap);
+  await dialog.getByRole('checkbox', { name: 'Limb' }).press('Space');
+  await dialog.getByRole('checkbox', { name: 'North' }).press('Space');
+  if (colourBar) await dialog.getByRole('checkbox', { name: 'Colour bar' }).press('Space');
+  await dialog.getByRole('textbox', { name: 'Circles at' }).fill(circles);
+  await dialog.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+}
+
+/** Plain grey with nothing over the image, and the overlay gone. */
+async function plainView(dialog: Locator): Promise<void> {
+  await dialog.getByRole('combobox', { name: 'Colours' }).selectOption('grey');
+  await dialog.getByRole('checkbox', { name: 'Limb' }).uncheck();
+  await dialog.getByRole('checkbox', { name: 'North' }).uncheck();
+  await dialog.getByRole('checkbox', { name: 'Colour bar' }).uncheck();
+  await dialog.getByRole('textbox', { name: 'Circles at' }).fill('');
+  await dialog.getByRole('textbox', { name: 'Circles at' }).press('Enter');
+  await waitUntil('the overlay is gone', async () => (await dialog.getByTestId('image-overlay').count()) === 0);
 }
