@@ -418,14 +418,6 @@ export class DownloadLedger {
     });
   }
 
-  /** The modification time each finished job's file had when it was last found intact, by job id. */
-  checkedTimes(ids: readonly number[]): Map<number, number> {
-    const rows = this.sql<[string], { id: number; mtime: number }>(
-      'SELECT id, checked_mtime_ms AS mtime FROM jobs WHERE id IN (SELECT value FROM json_each(?)) AND checked_mtime_ms IS NOT NULL',
-    ).all(JSON.stringify(ids));
-    return new Map(rows.map((row) => [row.id, row.mtime]));
-  }
-
   /**
    * The file was put in place from a finished download in another folder (reuse-finder.ts): done now, with that
    * file's SHA-256 and size, and started now too, so a campaign counts it among the files its sync brought.
