@@ -25,14 +25,16 @@ export function entryOfStored(file: {
   waveRegion: string | null;
   obsPlan: string | null;
 }): FileEntry {
-  return {
+  const entry: FileEntry = {
     'date-obs': file.dateObs ?? '',
     filename: file.filename,
     filesize: file.filesize,
     instrument: file.instrument,
     product: file.product,
     url: file.url,
-    ...(file.waveRegion !== null ? { 'wave-region': file.waveRegion } : {}),
-    ...(file.obsPlan !== null ? { 'obs-plan': file.obsPlan } : {}),
   };
+  // Set rather than spread in: a million files a sync.
+  if (file.waveRegion !== null) entry['wave-region'] = file.waveRegion;
+  if (file.obsPlan !== null) entry['obs-plan'] = file.obsPlan;
+  return entry;
 }
