@@ -12,6 +12,9 @@ import { DEMO_EMAIL, FakeContract, makeJob } from './fake-contract';
 import { renderApp } from './render-app';
 import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
 import { gradientFits } from './fits-files';
+import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
+import { readFits } from '../../src-shared/fits/fits-file';
+import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
 useCanvasAndDialog();
 // A colour map or overlay chosen in one test is remembered per instrument: the next starts from the default.
@@ -30,13 +33,20 @@ function frameFile(k: number): { name: string; dateObs: string; bytes: Uint8Arra
   };
 }
 
+/** Frame k of UCoMP level 2 files as the emulator makes them: 40 x 32 (5:4, as real ones), with their WCS. */
+function ucompFrame(k: number): { name: string; dateObs: string; bytes: Uint8Array } {
+  const dateObs = `2025-03-24T18:${String(k).padStart(2, '0')}:00`;
+  const name = `20250324.18${String(k).padStart(2, '0')}00.ucomp.789.l2.fts`;
+  return { name, dateObs, bytes: fitsBytes({ ...UCOMP_L2, filename: name, dateObs }, { imageSize: 40, ucompImageSize: 0 }) };
+}
+
 /** A campaign with `count` files on disk, listed out of time order, each read through its job. */
-async function openCampaignPlayer(count: number) {
+async function openCampaignPlayer(count: number, fileOf = frameFile) {
   const fake = new FakeContract({ session: SIGNED_IN });
   fake.campaigns.seed({ name: 'CME watch', files: { onDisk: count, missing: 1 } });
   const files: CampaignFileView[] = [];
   for (let k = count; k >= 1; k -= 1) {
-    const file = frameFile(k);
+    const file = fileOf(k);
     fake.fileBytes.set(100 + k, file.bytes);
     fake.jobs.push(makeJob(100 + k, file.name, 'done'));
     files.push({
@@ -109,6 +119,33 @@ describe('the sequence player', () => {
     await waitFor(() => expect(readout.textContent).toBe('Pixel 3, 1' + '4 B/Bsun'));
     await fireEvent.pointerLeave(canvas);
     await waitFor(() => expect(readout.textContent).toMatch(/Point at the image/));
+  });
+
+  it('shows a 5:4 UCoMP frame as it is: 40 x 32, read to its width and height, the limb a circle around CRPIX', async () => {
+    const { dialog } = await openCampaignPlayer(2, ucompFrame);
+    await frameShown(dialog, 1, ucompFrame(1).dateObs);
+    const image = frameImage(dialog);
+    expect([image.width, image.height]).toEqual([40, 32]);
+    // Drawn 400 x 320: the pointer near the top-right corner is over FITS pixel (40, 32).
+    const canvas = within(dialog).getByRole('img', { name: /^Frame 1/ });
+    canvas.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 0, width: 400, height: 320 });
+    await fireEvent.pointerMove(canvas, { clientX: 395, clientY: 5 });
+    const readout = within(dialog).getByTestId('pixel-readout');
+    await waitFor(() => expect(readout.textContent).toMatch(/^Pixel 40, 32\d/));
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Limb' }));
+    const overlay = await within(dialog).findByTestId('image-overlay');
+    expect(overlay.getAttribute('viewBox')).toBe('0 0 40 32');
+    const header = readFits(ucompFrame(1).bytes, 'frame').hdus[1]!.values;
+    const [cx, cy, cdelt] = ['CRPIX1', 'CRPIX2', 'CDELT1'].map((key) => header.get(key) as number);
+    const radius = 962 / cdelt!;
+    await waitFor(() => expect(overlay.querySelector('polygon.limb')).not.toBeNull());
+    const limb = overlay
+      .querySelector('polygon.limb')!
+      .getAttribute('points')!
+      .split(' ')
+      .map((point) => point.split(',').map(Number));
+    // In the SVG's pixels (rows from the top): around (CRPIX1 - 0.5, 32 - CRPIX2 + 0.5), the Sun's radius every way.
+    for (const [x, y] of limb) expect(Math.abs(Math.hypot(x! - (cx! - 0.5), y! - (32 - cy! + 0.5)) / radius - 1)).toBeLessThan(0.01);
   });
 
   it('draws in the colour map remembered for the instrument, and says why frames without coordinates get no overlay', async () => {
