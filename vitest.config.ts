@@ -41,6 +41,7 @@ const UNIT_FILES = [
   'test/core/folder-errors.test.ts',
   'test/core/server-address-rule.test.ts',
   'test/core/state/ledger-recovery.test.ts',
+  'test/core/state/ledger-seal.test.ts',
   'test/core/state/old-ledgers.test.ts',
   'test/core/state/sqlite-errors.test.ts',
   'test/core/state/state-folder.test.ts',

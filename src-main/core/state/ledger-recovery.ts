@@ -6,6 +6,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
 import { fileSystemCode, inPlainWords } from '../folder-errors';
+import { breakSeal, leftAsSealed } from './ledger-seal';
 import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
 import { StateDatabase, type StateOpenOptions } from './state-database';
 import type { StateTables } from './state-migrations';
@@ -40,8 +41,9 @@ export function openLedgerRecovering(
 ): { database: StateDatabase; recovered?: LedgerRecovery } {
   let reason: string | undefined;
   try {
-    reason = StateDatabase.findDamage(file, tables, options);
-    if (reason === undefined) return { database: StateDatabase.open(file, tables, options) };
+    // A ledger left sound and untouched since needs only its schema looked at (ledger-seal.ts).
+    reason = StateDatabase.findDamage(file, tables, options, !leftAsSealed(file));
+    if (reason === undefined) return { database: openSealing(file, tables, options) };
   } catch (error) {
     // Damage that only a writing connection meets (while replaying the -wal, say) is damage all the same.
     reason = damageOf(error);
@@ -49,10 +51,18 @@ export function openLedgerRecovering(
   }
   const movedTo = moveAside(file, reason);
   try {
-    return { database: StateDatabase.open(file, tables, options), recovered: { damagedFile: file, movedTo, reason } };
+    return { database: openSealing(file, tables, options), recovered: { damagedFile: file, movedTo, reason } };
   } catch (error) {
     throw unavailable(file, error);
   }
+}
+
+/** Opens the ledger for writing, its seal broken first so that a crash leaves none, and sealed again at a clean close. */
+function openSealing(file: string, tables: readonly StateTables[], options: StateOpenOptions): StateDatabase {
+  breakSeal(file);
+  const database = StateDatabase.open(file, tables, options);
+  database.sealWhenClosed();
+  return database;
 }
 
 function damageOf(error: unknown): string | undefined {
