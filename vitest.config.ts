@@ -31,6 +31,7 @@ const UNIT_FILES = [
   'test/cli/stop-at-once.test.ts',
   'test/core/api/api-server.test.ts',
   'test/core/api/file-listing-parser.test.ts',
+  'test/core/app/campaign-announce-pace.test.ts',
   'test/core/app/setting-bounds.test.ts',
   'test/core/app/settings-rules.test.ts',
   'test/core/campaigns/campaign-manifest.test.ts',
