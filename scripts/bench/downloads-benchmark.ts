@@ -1,5 +1,5 @@
 // The Downloads screen at a million jobs: a ledger of 1,000,000 jobs written straight into a state folder
-// (million-jobs.ts), the app in web mode over it and the real renderer in Chromium. Measures what the core does
+// (million-jobs.ts; its failed and retried files have a second line in their rows), the app in web mode over it and the real renderer in Chromium. Measures what the core does
 // (the whole-list snapshot the screen used to load, next to one page of rows and the counts), the time from
 // opening Downloads to its first rows painted, scrolling (50 wheel steps, then a jump to the end) with the long
 // tasks counted (PerformanceObserver "longtask": over 50 ms on the page's main thread), and a progress event's cost
@@ -16,7 +16,7 @@ import { StateDatabase } from '../../src-main/core/state/state-database';
 import { createEmulator } from '../../src-main/emulator';
 import { startWebApp } from '../../src-main/web/web-app';
 import type { BenchContext } from './bench-context';
-import { fillCampaign, fillLedger } from './million-jobs';
+import { fillCampaign, fillLedger, markRetries } from './million-jobs';
 import { projectPaths } from './project-paths';
 import { median } from './samples';
 import { fixed, renderTable } from './text-table';
@@ -87,6 +87,7 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
   const ledger = new DownloadLedger(database);
   const root = path.join(ctx.workDir, 'million-files');
   fillLedger(ledger, JOBS, root);
+  markRetries(database);
   // The queue stays paused, so nothing starts (the jobs point at no server) and the list holds still while measured.
   ledger.setSetting('queue-paused', 'true');
   ledger.close();
