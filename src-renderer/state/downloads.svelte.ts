@@ -172,6 +172,11 @@ export class DownloadsStore {
     return this.pages.get(Math.floor(index / PAGE_ROWS))?.[index % PAGE_ROWS];
   }
 
+  /** The rows loaded, page by page (first to last row number): the only rows whose height can differ. */
+  *loadedRanges(): Generator<{ first: number; last: number }> {
+    for (const [number, rows] of this.pages) yield { first: number * PAGE_ROWS, last: number * PAGE_ROWS + rows.length - 1 };
+  }
+
   /** How many rows the window holds now (a few pages, however long the list). */
   get heldRows(): number {
     let rows = 0;

@@ -5,7 +5,7 @@ import { flushSync } from 'svelte';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { apiClientFrom } from '../../src-renderer/lib/api';
-import { VirtualRows } from '../../src-renderer/lib/virtual-rows.svelte';
+import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
 import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
 import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
 import { renderApp } from './render-app';
@@ -534,7 +534,7 @@ describe('a 100,000-file queue on screen', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     flushSync();
     // Bytes arriving for the files in flight: nothing moves, so nothing is measured (or read) again.
-    const measures = vi.spyOn(VirtualRows.prototype, 'remeasure');
+    const measures = vi.spyOn(SparseRows.prototype, 'remeasure');
     const pages = fake.callsTo('downloads:page').length;
     const overall = fake.overall();
     const times: number[] = [];
