@@ -1,11 +1,12 @@
 // The Downloads screen at a million jobs: a ledger of 1,000,000 jobs written straight into a state folder
-// (million-jobs.ts; its failed and retried files have a second line in their rows), the app in web mode over it and the real renderer in Chromium. Measures what the core does
-// (the whole-list snapshot the screen used to load, next to one page of rows and the counts), the time from
-// opening Downloads to its first rows painted, scrolling (50 wheel steps, then a jump to the end) with the long
-// tasks counted (PerformanceObserver "longtask": over 50 ms on the page's main thread), and a progress event's cost
-// (a paused file resumed from its row, into the paused queue: from the click to its row repainted); then the same
-// ledger's campaign folder made a campaign of some 900,000 files, and the time from opening the app to its card on
-// the Campaigns screen. The whole-list snapshot is measured last: it leaves the core's heap full for a while.
+// (million-jobs.ts; its failed and retried files have a second line in their rows), the app in web mode over it and
+// the real renderer in Chromium. Measures what the core does (the whole-list snapshot the screen used to load, next
+// to one page of rows and the counts), the time from opening Downloads to its first rows painted, scrolling (50 wheel
+// steps, then a jump to the end) with the long tasks counted (PerformanceObserver "longtask": over 50 ms on the
+// page's main thread), the longest frame and the page's heap after, and a progress event's cost (a paused file
+// resumed from its row, into the paused queue: from the click to its row repainted); then the same ledger's campaign
+// folder made a campaign of some 900,000 files, and the time from opening the app to its card on the Campaigns
+// screen. The whole-list snapshot is measured last: it leaves the core's heap full for a while.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -45,6 +46,10 @@ export interface DownloadsBenchResult {
   wheelMs: number;
   wheelLongTasks: LongTasks;
   frameP95Ms: number;
+  /** The longest frame of the wheel steps. */
+  frameMaxMs: number;
+  /** The page's JavaScript heap once scrolled to the end, after a collection: what the window holds for the list. */
+  pageHeapMegabytes: number;
   /** From setting the scroll to the end to the last row painted with its file. */
   jumpToEndMs: number;
   jumpLongTasks: LongTasks;
@@ -164,6 +169,7 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
     const jumpToEndMs = performance.now() - jumpAt;
     const jumpLongTasks = (await browserPage.evaluate('window.__takeLong()')) as LongTasks;
     maxRowElements = Math.max(maxRowElements, await table.locator('[role="row"]').count());
+    const pageHeapMegabytes = await heapAfterCollection(browserPage);
     log(`wheel ${wheelMs.toFixed(0)} ms ${JSON.stringify(wheelLongTasks)}; jump ${jumpToEndMs.toFixed(0)} ms ${JSON.stringify(jumpLongTasks)}`);
 
     log('progress events: five paused files resumed from their rows');
@@ -198,6 +204,8 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
       wheelMs,
       wheelLongTasks,
       frameP95Ms: percentile(frames, 0.95),
+      frameMaxMs: frames.reduce((most, frame) => Math.max(most, frame), 0),
+      pageHeapMegabytes,
       jumpToEndMs,
       jumpLongTasks,
       progressEventMs,
@@ -209,6 +217,18 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
     await browser.close();
     await app.close();
     await emulator.close();
+  }
+}
+
+/** The page's JavaScript heap in use after a full collection (Chromium's DevTools protocol), in MB. */
+async function heapAfterCollection(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await session.send('Runtime.getHeapUsage');
+    return usedSize / 2 ** 20;
+  } finally {
+    await session.detach();
   }
 }
 
@@ -274,11 +294,13 @@ export function downloadsTable(result: DownloadsBenchResult): string {
       'wheel x50 ms',
       'long tasks (wheel)',
       'frame p95 ms',
+      'frame max ms',
       'jump to end ms',
       'long tasks (jump)',
       'progress event ms',
       'long tasks (progress)',
       'row elements (max)',
+      'page heap MB',
     ],
     [
       [
@@ -287,11 +309,13 @@ export function downloadsTable(result: DownloadsBenchResult): string {
         fixed(result.wheelMs, 0),
         longText(result.wheelLongTasks),
         fixed(result.frameP95Ms, 1),
+        fixed(result.frameMaxMs, 0),
         fixed(result.jumpToEndMs, 0),
         longText(result.jumpLongTasks),
         fixed(result.progressEventMs, 0),
         longText(result.progressLongTasks),
         String(result.maxRowElements),
+        fixed(result.pageHeapMegabytes, 1),
       ],
     ],
   );
