@@ -31,9 +31,34 @@ const lazyChildProcessInCommander = {
     }));
   },
 };
+// axios picks its adapter per request (xhr, then http, then fetch) and Node always has http; but as it loads, its
+// fetch adapter probes fetch, Request and Response, and its utils read FormData, and in Node 20 touching any of those
+// loads undici (Node's fetch): about 20 ms of CPU in every command that asks the server, for nothing it uses. In the
+// bundle the fetch adapter says "not available", and FormData is read when a request has a body (mlso-dl's have
+// none). Should a later axios word that line differently, it is left as it is (test/cli/start-up-modules.test.ts).
+const AXIOS_FORM_DATA_AT_LOAD = "const FormDataCtor = typeof G.FormData !== 'undefined' ? G.FormData : undefined;";
+const AXIOS_FORM_DATA_USE = 'if (FormDataCtor && thing instanceof FormDataCtor) return true;';
+const noFetchInAxios = {
+  name: 'no-fetch-in-axios',
+  setup(bundler) {
+    const axiosLib = `${path.sep}node_modules${path.sep}axios${path.sep}lib${path.sep}`;
+    bundler.onResolve({ filter: /^\.\/fetch\.js$/ }, ({ importer }) =>
+      importer.endsWith(`${axiosLib}adapters${path.sep}adapters.js`) ? { path: 'axios-fetch-adapter', namespace: 'not-available' } : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'not-available' }, () => ({ contents: 'export const getFetch = () => false;', loader: 'js' }));
+    bundler.onLoad({ filter: /[\\/]node_modules[\\/]axios[\\/]lib[\\/]utils\.js$/ }, async ({ path: file }) => {
+      const source = await readFile(file, 'utf8');
+      if (!source.includes(AXIOS_FORM_DATA_AT_LOAD) || !source.includes(AXIOS_FORM_DATA_USE)) return undefined;
+      const contents = source
+        .replace(AXIOS_FORM_DATA_AT_LOAD, "const formDataCtor = () => (typeof G.FormData !== 'undefined' ? G.FormData : undefined);")
+        .replace(AXIOS_FORM_DATA_USE, 'if (formDataCtor() && thing instanceof formDataCtor()) return true;');
+      return { contents, loader: 'js' };
+    });
+  },
+};
 const cli = await build({
   ...cliBundle,
-  plugins: [lazyChildProcessInCommander],
+  plugins: [lazyChildProcessInCommander, noFetchInAxios],
   external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/main.ts' },

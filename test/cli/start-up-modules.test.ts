@@ -129,4 +129,11 @@ describe('what the built mlso-dl loads', () => {
     expect(loaded.packages).not.toContain('better-sqlite3');
     expect(loaded.sources.filter((source) => source.startsWith('src-main/emulator/') || source.startsWith('src-main/web/'))).toEqual([]);
   });
+
+  it("the client does not load Node's fetch (undici): axios's fetch adapter, which probes it as it loads, is left out", async () => {
+    const loaded = await modulesLoadedBy(['--base-url', emulator().url, 'instruments']);
+    expect(loaded.status).toBe(0);
+    expect(loaded.packages).toContain('axios');
+    expect(loaded.builtins.filter((name) => name.includes('undici'))).toEqual([]);
+  });
 });
