@@ -4,6 +4,7 @@
 // a heap the garbage collector walks while the user scrolls. Here a row's place is arithmetic: its index times the
 // row height, plus the extra height of the taller rows before it, and only the rows loaded can be taller (the rest
 // are one line until their page arrives), so a layout costs what is loaded, never the list.
+import { untrack } from 'svelte';
 
 interface SparseRowsOptions {
   rowHeight: number;
@@ -45,6 +46,8 @@ export class SparseRows {
   private readonly options: SparseRowsOptions;
   private element: HTMLElement | null = null;
   private count = 0;
+  /** The scroll element's height, read when it is connected and when it resizes (never on a scroll: a forced layout). */
+  private viewportHeight = 0;
   /** The taller rows' indexes, ascending, with their extra height and the extra of those before them. */
   private tall: number[] = [];
   private extra: number[] = [];
@@ -58,9 +61,17 @@ export class SparseRows {
   /** Connects the scroll element; returns the cleanup (use from an $effect). */
   attach(element: HTMLElement): () => void {
     this.element = element;
+    this.viewportHeight = element.clientHeight;
     const onScroll = (): void => this.publish();
     element.addEventListener('scroll', onScroll, { passive: true });
-    const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.publish());
+    // A resize is told after the layout, so reading the height then costs nothing.
+    const resize =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            this.viewportHeight = element.clientHeight;
+            this.publish();
+          });
     resize?.observe(element);
     this.publish();
     return () => {
@@ -128,14 +139,22 @@ export class SparseRows {
     return Math.max(0, Math.min(this.count - 1, index));
   }
 
+  /**
+   * Untracked: it reads the rows shown, and an effect that calls it (attach, from the table's) must not follow them,
+   * or each new row in view would connect the scroll element again.
+   */
   private publish(): void {
+    untrack(() => this.layOut());
+  }
+
+  private layOut(): void {
     const { overscan, headerHeight, rowHeight } = this.options;
     this.totalSize = headerHeight + this.count * rowHeight + this.totalExtra;
     if (this.count === 0) {
       if (this.items.length > 0) this.items = [];
       return;
     }
-    const height = this.element?.clientHeight || this.options.fallbackHeight || 600;
+    const height = this.viewportHeight || this.options.fallbackHeight || 600;
     const top = this.element?.scrollTop ?? 0;
     const first = Math.max(0, this.indexAt(top) - overscan);
     const last = Math.min(this.count - 1, this.indexAt(top + height) + overscan);

@@ -46,6 +46,7 @@ describe('a million-row queue with rows of two lines', () => {
       overall: counted ? overall : null,
     }));
     const rowsRead = vi.spyOn(DownloadsStore.prototype, 'rowAt');
+    const attached = vi.spyOn(SparseRows.prototype, 'attach');
     await renderApp(fake);
     await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
     const table = await screen.findByRole('table', { name: 'Download queue' });
@@ -67,7 +68,10 @@ describe('a million-row queue with rows of two lines', () => {
     // The rows loaded (a few pages of 100) and those drawn, a few times over: thousands, not a million.
     expect(opening).toBeLessThan(20_000);
     expect(arriving).toBeLessThan(20_000);
+    // The scroll element is connected once: rows coming into view do not connect it again (each time a layout).
+    expect(attached).toHaveBeenCalledTimes(1);
     rowsRead.mockRestore();
+    attached.mockRestore();
   });
 });
 
