@@ -39,6 +39,7 @@ import { parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
 import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from './campaign-windows';
 import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
 import { TakenNames } from '../downloads/taken-names';
+import { withSmallHeapGrowth } from './sync-heap';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -80,7 +81,7 @@ const QUEUE_PIECE = 1000;
 /** A sync stopped by its signal ends with CancelledError, whichever step it was in. */
 export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
   try {
-    return await syncSteps(deps, campaign);
+    return await withSmallHeapGrowth(() => syncSteps(deps, campaign));
   } catch (error) {
     if (deps.signal?.aborted) throw new CancelledError('The sync');
     throw error;
