@@ -1,14 +1,29 @@
 // The session cookie lives here, in a tough-cookie jar that honours Domain, Path and Expires, and is
 // fenced to the API's server (see api-server.ts: host, port and scheme): cookies are taken only from its answers
 // and offered only to requests for it, so a redirect or a download URL pointing elsewhere never carries them.
-import { CookieJar } from 'tough-cookie';
+// Every request asks for its Cookie header and every download for the session's expiry: the jar's answer for an
+// address's path is kept until the jar changes or the first of its cookies expires (see cookiesFor).
+import { CookieJar, type Cookie } from 'tough-cookie';
 import { ApiServer } from './api-server';
 
 const SESSION_COOKIE_NAME = 'session';
+/** Paths whose answers are kept at once; the client asks for a handful (the catalogue's endpoints, downloads). */
+const MAX_KEPT_PATHS = 64;
+
+/** What the jar answered for one address's path, and until when that answer holds. */
+interface PathAnswer {
+  cookies: Cookie[];
+  header: string;
+  /** ms since epoch: the first of these cookies expires then (0: ask the jar every time). */
+  until: number;
+}
 
 export class SessionCookieJar {
   private jar = new CookieJar();
   private server: ApiServer;
+  private answers = new Map<string, PathAnswer>();
+  /** Counts the jar's changes, so an answer read while the jar changed is not kept. */
+  private changes = 0;
 
   constructor(apiBaseUrl: string) {
     this.server = new ApiServer(apiBaseUrl);
@@ -20,7 +35,33 @@ export class SessionCookieJar {
     if (server.origin !== this.server.origin) {
       this.server = server;
       this.jar = new CookieJar();
+      this.changed();
     }
+  }
+
+  private changed(): void {
+    this.changes += 1;
+    this.answers.clear();
+  }
+
+  /**
+   * The jar's cookies for `url`, as tough-cookie gives them (matched by host, path and scheme, unexpired, sorted).
+   * The query does not take part in that, so the answer is kept by the address without it, until the jar changes
+   * or the first of its cookies expires. A cookie with Max-Age is never kept: tough-cookie counts its age from its
+   * last use, so each read may move its expiry.
+   */
+  private async cookiesFor(url: string): Promise<PathAnswer> {
+    const key = withoutQuery(url);
+    const kept = this.answers.get(key);
+    if (kept && Date.now() < kept.until) return kept;
+    const changes = this.changes;
+    const cookies = await this.jar.getCookies(url);
+    const answer: PathAnswer = { cookies, header: cookies.map((cookie) => cookie.cookieString()).join('; '), until: firstExpiry(cookies) };
+    if (changes === this.changes) {
+      if (this.answers.size >= MAX_KEPT_PATHS) this.answers.clear();
+      this.answers.set(key, answer);
+    }
+    return answer;
   }
 
   private isApiHost(url: string): boolean {
@@ -32,18 +73,19 @@ export class SessionCookieJar {
     for (const header of Array.isArray(setCookie) ? setCookie : [setCookie]) {
       // A malformed cookie from the server is ignored rather than failing the request it came with.
       await this.jar.setCookie(header, url, { ignoreError: true });
+      this.changed();
     }
   }
 
   async headerFor(url: string): Promise<string> {
     if (!this.isApiHost(url)) return '';
-    return this.jar.getCookieString(url);
+    return (await this.cookiesFor(url)).header;
   }
 
   /** The session cookie's expiry (ms since epoch), `null` for a browser-session cookie, `undefined` when there is none. */
   async sessionExpiry(url: string): Promise<number | null | undefined> {
     if (!this.isApiHost(url)) return undefined;
-    const cookies = await this.jar.getCookies(url);
+    const { cookies } = await this.cookiesFor(url);
     const session = cookies.find((cookie) => cookie.key === SESSION_COOKIE_NAME);
     if (!session) return undefined;
     const expiry = session.expiryTime();
@@ -56,6 +98,7 @@ export class SessionCookieJar {
 
   async clear(): Promise<void> {
     await this.jar.removeAllCookies();
+    this.changed();
   }
 
   /** The jar as text, for a front end that remembers the session (encrypted) between launches. */
@@ -70,6 +113,7 @@ export class SessionCookieJar {
       // A jar exported by an earlier version named only its host, not the whole server: the user signs in again, once.
       if (origin !== this.server.origin || typeof jar !== 'object' || jar === null) return false;
       this.jar = await CookieJar.deserialize(jar);
+      this.changed();
       return true;
     } catch {
       return false;
@@ -79,4 +123,21 @@ export class SessionCookieJar {
   private async hasAny(): Promise<boolean> {
     return (await this.jar.serialize()).cookies.length > 0;
   }
+}
+
+/** The address up to its query or fragment: what a cookie's match depends on (scheme, host, port, path). */
+function withoutQuery(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** When the first of `cookies` expires (Infinity when none does); 0 when one has a Max-Age (see cookiesFor). */
+function firstExpiry(cookies: readonly Cookie[]): number {
+  let first = Infinity;
+  for (const cookie of cookies) {
+    if (cookie.maxAge !== null && cookie.maxAge !== undefined) return 0;
+    const expiry = cookie.expiryTime();
+    if (expiry !== undefined && expiry < first) first = expiry;
+  }
+  return first;
 }
