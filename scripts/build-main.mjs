@@ -56,9 +56,30 @@ const noFetchInAxios = {
     });
   },
 };
+// axios loads form-data (multipart uploads), and form-data loads mime-types, which reads its whole database of MIME
+// types (mime-db, some 200 KB of JSON) into maps as it loads: about 10 ms of every command that asks the server, for
+// the content type of a file form-data is given to upload, which mlso-dl never does. Inside form-data it is a
+// stand-in that loads it (still bundled) on first use.
+const lazyMimeTypesInFormData = {
+  name: 'lazy-mime-types-in-form-data',
+  setup(bundler) {
+    const formData = `${path.sep}node_modules${path.sep}form-data${path.sep}`;
+    bundler.onResolve({ filter: /^mime-types$/ }, async ({ importer, resolveDir, kind, pluginData }) => {
+      if (!importer.includes(formData) || pluginData?.real) return undefined;
+      const real = await bundler.resolve('mime-types', { importer, resolveDir, kind, pluginData: { real: true } });
+      // Named relative to the project: the name is written into the bundle, which should not depend on where it was built.
+      return real.errors.length > 0 ? undefined : { path: path.relative(projectRoot, real.path), namespace: 'loaded-on-first-use' };
+    });
+    bundler.onLoad({ filter: /.*/, namespace: 'loaded-on-first-use' }, ({ path: relative }) => ({
+      contents: `let real; module.exports = new Proxy({}, { get: (_, name) => (real ??= require(${JSON.stringify(path.join(projectRoot, relative))}))[name] });`,
+      resolveDir: projectRoot,
+      loader: 'js',
+    }));
+  },
+};
 const cli = await build({
   ...cliBundle,
-  plugins: [lazyChildProcessInCommander, noFetchInAxios],
+  plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData],
   external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/main.ts' },
