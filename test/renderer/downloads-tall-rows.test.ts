@@ -225,4 +225,16 @@ describe('a queue taller than a browser lets an element be', () => {
     expect(namedRows(table)[0]).toMatchObject({ index: 0, top: 28 });
     expect(table.scrollTop).toBe(0);
   });
+
+  it('leaves a list under the cap to the browser: its whole height, the wheel and keys its own', async () => {
+    await renderApp(queueOf(100_000));
+    await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
+    const table = await screen.findByRole('table', { name: 'Download queue' });
+    await within(table).findByText(nameOf(0));
+    expect(spacerOf(table)).toBeGreaterThanOrEqual(28 + 100_000 * 32);
+    // fireEvent answers false when a listener cancelled the event's default (the browser's scrolling).
+    expect(await fireEvent.wheel(table, { deltaY: 96 })).toBe(true);
+    expect(await fireEvent.keyDown(table, { key: 'End' })).toBe(true);
+    expect(await fireEvent.keyDown(table, { key: 'ArrowDown' })).toBe(true);
+  });
 });
