@@ -98,7 +98,7 @@ async function setEmulatorDays(emulator: EmulatorProcess, lastDay: string, days:
 }
 
 /**
- * The probe's own peak RSS when the sync ended (getrusage): the first probe goes on to write the downloads' outcome
+ * The probe's own peak RSS when the sync ended (VmHWM, ownPeakRssBytes): the first probe goes on to write the downloads' outcome
  * into the ledger, which the peak polled from outside (kept in the raw results) would count too.
  */
 const peakRss = (row: SyncRow): number => row.peakRssBytes;

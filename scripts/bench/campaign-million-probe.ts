@@ -14,6 +14,7 @@ import { openDownloadEngine } from '../../src-main/core/app/open-engine';
 import { CampaignService } from '../../src-main/core/campaigns/campaign-service';
 import { DEFAULT_SETTLE_DAYS } from '../../src-main/core/campaigns/campaign-windows';
 import { DEMO_EMAIL } from '../../src-main/emulator';
+import { ownPeakRssBytes } from './peak-rss';
 
 export interface CampaignProbeJob {
   baseUrl: string;
@@ -60,7 +61,7 @@ export async function runCampaignProbe(job: CampaignProbeJob): Promise<CampaignP
     if (job.phase === 'again') await opened.engine.whenSettled();
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+    const peakRssBytes = ownPeakRssBytes();
     const report = run.refresh();
     const queued = job.phase === 'first' ? run.report.total.queued : report.total.downloaded;
     if (job.phase === 'first') await downloadedAsIfFetched(opened.state.connection, job.folder);

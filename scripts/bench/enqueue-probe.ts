@@ -10,6 +10,7 @@ import { KeptListings } from '../../src-main/core/app/kept-listings';
 import { openDownloadEngine } from '../../src-main/core/app/open-engine';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { ProgressUpdate } from '../../src-shared/downloads/progress-types';
+import { ownPeakRssBytes } from './peak-rss';
 
 export interface EnqueueProbeJob {
   baseUrl: string;
@@ -104,7 +105,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+    const peakRssBytes = ownPeakRssBytes();
     const jobs = Object.values(opened.ledger.counts(batchId)).reduce((sum, n) => sum + n, 0);
     return {
       entries,

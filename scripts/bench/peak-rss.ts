@@ -5,6 +5,7 @@
 // at most growth in the final interval, never a short spike in between (which polling VmRSS would miss).
 // After exit the entry disappears (or holds a zombie without memory lines), so readings simply stop.
 // Polling from outside works the same for Node, aria2c and curl, which an in-process hook would not.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 const POLL_MS = 50;
@@ -39,4 +40,19 @@ export class PeakRssPoller {
       this.reading = false;
     }
   }
+}
+
+/**
+ * This process's own peak RSS so far: VmHWM of /proc/self/status. Not getrusage's maxRSS, which in a child started
+ * by a large parent counts the parent's resident memory at the fork (a probe spawned by a benchmark harness holding
+ * 450 MiB reported 450 MiB whatever it used itself); getrusage only where /proc cannot be read.
+ */
+export function ownPeakRssBytes(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Not Linux: getrusage below.
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
