@@ -31,9 +31,8 @@ export class PeakRssPoller {
     if (this.reading) return;
     this.reading = true;
     try {
-      const status = await readFile(`/proc/${this.pid}/status`, 'utf8');
-      const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
-      if (match) this.peakBytes = Math.max(this.peakBytes ?? 0, Number(match[1]) * 1024);
+      const peak = highWaterBytes(await readFile(`/proc/${this.pid}/status`, 'utf8'));
+      if (peak !== undefined) this.peakBytes = Math.max(this.peakBytes ?? 0, peak);
     } catch {
       // The process is gone (or this is not Linux): keep the last reading.
     } finally {
@@ -49,10 +48,16 @@ export class PeakRssPoller {
  */
 export function ownPeakRssBytes(): number {
   try {
-    const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (match) return Number(match[1]) * 1024;
+    const peak = highWaterBytes(readFileSync('/proc/self/status', 'utf8'));
+    if (peak !== undefined) return peak;
   } catch {
     // Not Linux: getrusage below.
   }
   return process.resourceUsage().maxRSS * 1024;
+}
+
+/** VmHWM of a /proc/<pid>/status text in bytes; undefined when it has none (a zombie, not Linux). */
+function highWaterBytes(status: string): number | undefined {
+  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+  return match ? Number(match[1]) * 1024 : undefined;
 }

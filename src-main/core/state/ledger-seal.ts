@@ -14,6 +14,11 @@ function sealFileOf(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.sealed`);
 }
 
+/** A -wal or -journal beside the file: changes not yet folded into it (a connection open, or one that crashed). */
+function hasJournalBeside(file: string): boolean {
+  return ['-wal', '-journal'].some((suffix) => existsSync(file + suffix));
+}
+
 /** What the file system says of the file now, as one string (undefined when it is not there). */
 function fingerprintOf(file: string): string | undefined {
   try {
@@ -26,7 +31,7 @@ function fingerprintOf(file: string): string | undefined {
 
 /** True when the ledger is exactly as this program left it at a clean close after a sound opening. */
 export function leftAsSealed(file: string): boolean {
-  if (['-wal', '-journal'].some((suffix) => existsSync(file + suffix))) return false;
+  if (hasJournalBeside(file)) return false;
   const fingerprint = fingerprintOf(file);
   if (fingerprint === undefined) return false;
   try {
@@ -47,7 +52,7 @@ export function breakSeal(file: string): void {
  * cannot be written only costs that next opening its check.
  */
 export function sealAsLeft(file: string): void {
-  if (['-wal', '-journal'].some((suffix) => existsSync(file + suffix))) return;
+  if (hasJournalBeside(file)) return;
   const fingerprint = fingerprintOf(file);
   if (fingerprint === undefined) return;
   const seal = sealFileOf(file);
