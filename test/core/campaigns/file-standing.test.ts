@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK, campaignCounts, emptyStandingCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -85,5 +85,97 @@ describe('a campaign file standing', () => {
     expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, changed: 0, missing: 4 });
     // Never synced: what is not on disk is not yet synced rather than missing; nothing was fetched by a sync.
     expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, alreadyThere: 3 });
+  });
+
+  it('is counted exactly by the store for every job state, pair of hashes, failure kind and time, and by the queries that listed it', () => {
+    const store = new CampaignStore(state);
+    const folder = '/data/every-standing';
+    const queries = [0, 1].map(() => ({ instrument: 'kcor', product: 'pb', filters: {} }));
+    const campaign = store.create({ name: 'every standing', folder, layout: '', queries, autoSyncHours: null });
+    const [before, syncAt, after] = ['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z', '2025-01-03T00:00:00.000Z'];
+    interface Facts {
+      state: (typeof JOB_STATES)[number] | null;
+      expectedSha256: string | null;
+      sha256: string | null;
+      lastErrorKind: string | null;
+      startedAt: string | null;
+      finishedAt: string | null;
+    }
+    const facts: Facts[] = [];
+    for (const state of [...JOB_STATES, null])
+      for (const expectedSha256 of [null, SHARED])
+        for (const sha256 of state === null ? [null] : [null, SHARED, OTHER])
+          for (const lastErrorKind of state === null ? [null] : [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'http'])
+            for (const startedAt of state === null ? [null] : [null, before])
+              for (const finishedAt of state === null ? [null] : [null, before, syncAt, after])
+                facts.push({ state, expectedSha256, sha256, lastErrorKind, startedAt, finishedAt });
+    const records: CampaignFileRecord[] = facts.map((fact, index) => {
+      const filename = `f${index}.fts`;
+      return { relativePath: filename, targetPath: path.join(folder, filename), filename, url: 'u', instrument: 'kcor', product: 'pb' } as CampaignFileRecord;
+    });
+    store.recordFiles(
+      campaign.id,
+      records.map((record, index) => ({
+        ...record,
+        dateObs: null,
+        waveRegion: null,
+        obsPlan: null,
+        filesize: 1,
+        expectedSha256: facts[index]!.expectedSha256,
+      })),
+    );
+    const setJob = state.connection.prepare(
+      'UPDATE jobs SET state = ?, sha256 = ?, last_error_kind = ?, started_at = ?, finished_at = ? WHERE target_path = ?',
+    );
+    // Listed by the sync at syncAt: by the first query (1 in 3), the second (1 in 3), both (1 in 6); the rest by an earlier sync.
+    const listedBits = (index: number): number | null => [1, 2, 3, null, 1, 2][index % 6]!;
+    const setListed = state.connection.prepare('UPDATE campaign_files SET listed_at = ?, listed_by = ? WHERE campaign_id = ? AND relative_path = ?');
+    ledger.transaction(() => {
+      facts.forEach((fact, index) => {
+        const record = records[index]!;
+        const bits = listedBits(index);
+        setListed.run(bits === null ? before : syncAt, bits ?? 1, campaign.id, record.relativePath);
+        if (fact.state === null) return;
+        ledger.insertMany([
+          {
+            url: 'u',
+            instrument: 'kcor',
+            product: 'pb',
+            dateObs: null,
+            filename: record.filename,
+            folder,
+            targetPath: record.targetPath,
+            expectedSize: 1,
+            batchId: null,
+            state: 'queued',
+          },
+        ]);
+        setJob.run(fact.state, fact.sha256, fact.lastErrorKind, fact.startedAt, fact.finishedAt, record.targetPath);
+      });
+    });
+    const files = store.files(campaign.id);
+    expect(files).toHaveLength(facts.length);
+    const fileByFile = (chosen: typeof files, at: string | null) =>
+      campaignCounts(
+        chosen.map((file) => ({ standing: standingOf(file), fetchedSinceSync: fetchedSince(file, at), files: 1 })),
+        at !== null,
+      );
+    const indexOf = (file: (typeof files)[number]): number => Number(file.filename.slice(1, -4));
+    expect(store.counts(campaign.id, null)).toEqual(fileByFile(files, null));
+    expect(store.counts(campaign.id, syncAt)).toEqual(fileByFile(files, syncAt));
+    const counts = store.counts(campaign.id, syncAt);
+    // Every standing is there, so a miscount of any of them shows.
+    for (const standing of ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'downloaded', 'alreadyThere'] as const)
+      expect(counts[standing], standing).toBeGreaterThan(0);
+
+    const listed = files.filter((file) => listedBits(indexOf(file)) !== null);
+    const withBit = (bit: number) => listed.filter((file) => (listedBits(indexOf(file))! & bit) !== 0);
+    expect(store.syncCounts(campaign.id, syncAt, 2)).toEqual({
+      total: fileByFile(files, syncAt),
+      byQuery: [fileByFile(withBit(1), syncAt), fileByFile(withBit(2), syncAt)],
+      listed: listed.length,
+      duplicates: listed.filter((file) => listedBits(indexOf(file)) === 3).length,
+      notDoneUnlisted: files.filter((file) => listedBits(indexOf(file)) === null && file.state !== 'done').length,
+    });
   });
 });
