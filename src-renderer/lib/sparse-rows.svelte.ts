@@ -1,7 +1,8 @@
 // Row virtualization for a list of a million rows of one height but a few taller ones (the download queue: a row
-// with a note has a second line). @tanstack/virtual-core (virtual-rows.svelte.ts) keeps an object per row and
-// measures every row whenever the count or a height changes: at a million rows that is tens of milliseconds and
-// a heap the garbage collector walks while the user scrolls. Here a row's place is arithmetic: its index times the
+// with a note has a second line), or of one height only (Browse's results, a windowed listing of a million files).
+// @tanstack/virtual-core, used before, kept an object per row and measured every row whenever the count or a height
+// changed: at a million rows that is tens of milliseconds and a heap the garbage collector walks while the user
+// scrolls. Here a row's place is arithmetic: its index times the
 // row height, plus the extra height of the taller rows before it, and only the rows loaded can be taller (the rest
 // are one line until their page arrives), so a layout costs what is loaded, never the list.
 //
@@ -26,10 +27,15 @@ interface SparseRowsOptions {
   headerHeight: number;
   /** Height assumed while the scroll element reports none (jsdom never lays out; a hidden element measures 0). */
   fallbackHeight?: number;
-  /** A row's height; asked only for the rows `measuredRows` names. */
-  rowHeightOf: (index: number) => number;
+  /** A row's height; asked only for the rows `measuredRows` names. Without it, every row is `rowHeight` tall. */
+  rowHeightOf?: (index: number) => number;
   /** The ranges of rows (first to last, inclusive) that may be taller than `rowHeight`: the rows loaded. */
-  measuredRows: () => Iterable<{ first: number; last: number }>;
+  measuredRows?: () => Iterable<{ first: number; last: number }>;
+  /**
+   * Whether a scaled list's arrow, page, Home and End keys scroll it here (true by default). A table whose keys move
+   * a cursor of its own says false and brings the cursor's row into view with `scrollToIndex`.
+   */
+  scrollsOnKeys?: boolean;
 }
 
 interface SparseRow {
@@ -92,7 +98,7 @@ export class SparseRows {
       this.publish();
     };
     element.addEventListener('scroll', onScroll, { passive: true });
-    element.addEventListener('keydown', this.onKey);
+    if (this.options.scrollsOnKeys !== false) element.addEventListener('keydown', this.onKey);
     // A resize is told after the layout, so reading the height then costs nothing.
     const resize =
       typeof ResizeObserver === 'undefined'
@@ -121,6 +127,7 @@ export class SparseRows {
   /** The loaded rows changed height: their heights are asked for again (only theirs). */
   remeasure(): void {
     const { rowHeight, rowHeightOf, measuredRows } = this.options;
+    if (!rowHeightOf || !measuredRows) return;
     const found: [number, number][] = [];
     for (const { first, last } of measuredRows()) {
       for (let index = first; index <= last; index++) {
@@ -168,6 +175,33 @@ export class SparseRows {
       index = offset < end ? this.tall[at]! : this.tall[at]! + 1 + Math.floor((offset - end) / rowHeight);
     }
     return Math.max(0, Math.min(this.count - 1, index));
+  }
+
+  /**
+   * Scrolls the least that shows a row whole below the header (nothing when it is shown): the keyboard's cursor
+   * kept in view. A scaled list moves by its own pixels and its scroll bar follows at its share.
+   */
+  scrollToIndex(index: number): void {
+    if (this.count === 0) return;
+    const row = Math.max(0, Math.min(this.count - 1, index));
+    const start = this.startOf(row);
+    const end = this.startOf(row + 1);
+    const top = this.naturalTop;
+    let to: number;
+    if (start - this.options.headerHeight < top) to = start - this.options.headerHeight;
+    else if (end > top + this.viewHeight) to = end - this.viewHeight;
+    else return;
+    if (this.scaled) this.scrollTo(to);
+    else {
+      // The browser clamps it, and tells the scroll; laying out now puts the row in the same frame.
+      if (this.element) this.element.scrollTop = Math.max(0, to);
+      this.publish();
+    }
+  }
+
+  /** Rows that fit in one view, for Page Up and Page Down moving a cursor. */
+  pageSize(): number {
+    return Math.max(1, Math.floor(this.viewHeight / this.options.rowHeight) - 1);
   }
 
   /** The view's height: the scroll element's, or an assumed one while it reports none. */
