@@ -40,6 +40,7 @@ const UNIT_FILES = [
   'test/core/campaigns/verify-many-files.test.ts',
   'test/core/campaigns/file-standing.test.ts',
   'test/core/campaigns/sync-heap.test.ts',
+  'test/core/heap-growth.test.ts',
   'test/core/content-security-policy.test.ts',
   'test/core/folder-errors.test.ts',
   'test/core/server-address-rule.test.ts',

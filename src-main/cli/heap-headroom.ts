@@ -6,9 +6,11 @@
 // set once the process runs, where a launch flag such as --initial-old-space-size would need a second process start)
 // lets the garbage gather instead: 3 to 5 full collections, 10-15 % less CPU. Bounded: the factor is chosen so
 // that the old generation's limit stays near 64 MB, and above half of that V8's own factor applies (a queue of a
-// million files keeps far more alive, and four times that would be memory the download does not need).
+// million files keeps far more alive, and four times that would be memory the download does not need). The flag is
+// asked of its one owner (core/heap-growth.ts), so a campaign sync holding the heap low is not undone, nor undoes this.
 import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
+import { type HeapGrowth, processHeapGrowth } from '../core/heap-growth';
 
 /** The most the growing factor is raised: (1 + this / 100) times what the last full collection left... */
 const MOST_PERCENT = 300;
@@ -18,14 +20,15 @@ const HEADROOM_LIMIT_BYTES = 64 * 1024 * 1024;
 const PERCENT_STEP = 25;
 
 export interface HeapPorts {
-  setFlags(flags: string): void;
+  /** The owner of V8's growing factor, asked for the headroom. */
+  growth: HeapGrowth;
   heapUsedBytes(): number;
   /** Calls `collected` after each garbage collection; returns a function that stops that. */
   afterCollections(collected: () => void): () => void;
 }
 
 const v8Ports: HeapPorts = {
-  setFlags: setFlagsFromString,
+  growth: processHeapGrowth,
   heapUsedBytes: () => getHeapStatistics().used_heap_size,
   afterCollections(collected) {
     const observer = new PerformanceObserver(() => collected());
@@ -41,20 +44,12 @@ function growingPercent(used: number): number {
   return Math.min(MOST_PERCENT, Math.floor(toLimit / PERCENT_STEP) * PERCENT_STEP);
 }
 
-/** Gives the heap headroom while it is small, until the returned function is called (V8's default again). */
+/** Gives the heap headroom while it is small, until the returned function is called (the request ends). */
 export function heapHeadroomWhileSmall(ports: HeapPorts = v8Ports): () => void {
-  let percent = 0;
-  const follow = (): void => {
-    const wanted = growingPercent(ports.heapUsedBytes());
-    if (wanted === percent) return;
-    percent = wanted;
-    ports.setFlags(`--heap-growing-percent=${percent}`);
-  };
-  follow();
-  const stopWatching = ports.afterCollections(follow);
+  const headroom = ports.growth.request(growingPercent(ports.heapUsedBytes()));
+  const stopWatching = ports.afterCollections(() => headroom.change(growingPercent(ports.heapUsedBytes())));
   return () => {
     stopWatching();
-    if (percent !== 0) ports.setFlags('--heap-growing-percent=0');
-    percent = 0;
+    headroom.end();
   };
 }

@@ -2,16 +2,19 @@
 // again once it is large or the download is over. The flags are V8's; here a fake records what was set.
 import { describe, expect, it } from 'vitest';
 import { heapHeadroomWhileSmall, type HeapPorts } from '../../src-main/cli/heap-headroom';
+import { HeapGrowth } from '../../src-main/core/heap-growth';
 
 const MIB = 1024 * 1024;
 
 function fakeHeap(): HeapPorts & { flags: string[]; used: number; collect(): void; watching: boolean } {
+  const flags: string[] = [];
   let collected: (() => void) | undefined;
   const heap = {
-    flags: [] as string[],
+    flags,
     used: 14 * MIB,
     watching: false,
-    setFlags: (flags: string) => void heap.flags.push(flags),
+    // The flag's owner of its own, the flags it sets noted.
+    growth: new HeapGrowth((flag) => void flags.push(flag)),
     heapUsedBytes: () => heap.used,
     afterCollections(callback: () => void) {
       collected = callback;
