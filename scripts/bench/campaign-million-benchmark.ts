@@ -3,7 +3,8 @@
 // (campaign-million-probe.ts): the first into a paused queue (the enqueue's time and peak RSS; the downloads' outcome
 // is then written into the ledger, see the probe), a second with nothing new (its time with the queue running, and
 // the emulator's download counter), and one after the emulator has added today (the files fetched). The 10,000-file
-// versions run in `npm test` (test/core/campaigns/incremental-sync.test.ts).
+// versions run in `npm test`: the first sync in test/core/campaigns/first-sync-many-files.test.ts, the second and the
+// new day in test/core/campaigns/incremental-sync.test.ts.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
