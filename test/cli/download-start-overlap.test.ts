@@ -29,13 +29,7 @@ vi.mock('../../src-main/core/app/open-engine', async (importOriginal) => {
  * hold what mlso-dl's does when it starts downloading, 14 MB, rather than the test runner's.
  */
 const v8Flags = vi.hoisted(() => [] as string[]);
-vi.mock('node:v8', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:v8')>();
-  const setFlagsFromString = (flags: string): void => void v8Flags.push(flags);
-  const getHeapStatistics = (): ReturnType<typeof real.getHeapStatistics> => ({ ...real.getHeapStatistics(), used_heap_size: 14 * 1024 * 1024 });
-  const faked = { setFlagsFromString, getHeapStatistics };
-  return { ...real, ...faked, default: { ...real, ...faked } };
-});
+vi.mock('node:v8', async (importOriginal) => (await import('../helpers/fake-v8')).fakeV8(await importOriginal(), v8Flags));
 
 const emulator = useEmulator({ imageSize: 8 });
 const window = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:30:00' }; // 120 small files

@@ -1,20 +1,13 @@
 // V8's --heap-growing-percent has one owner in the process (heap-growth.ts), asked by the CLI's download headroom
 // (heap-headroom.ts, raised while the heap is small) and a campaign sync (sync-heap.ts, held low): requests that
 // overlap or nest resolve to the lowest factor asked for, and when one ends the flag goes back to what those left ask,
-// V8's own factor (0) only when the last ends. Here V8's flags are noted, not set (this is the test runner's heap),
-// and the heap is said to hold 14 MB, as mlso-dl's does when it starts downloading.
+// V8's own factor (0) only when the last ends. Here V8's flags are noted, not set (fake-v8.ts).
 import { describe, expect, it, vi } from 'vitest';
 import { heapHeadroomWhileSmall } from '../../src-main/cli/heap-headroom';
 import { SYNC_HEAP_GROWING_PERCENT, withSmallHeapGrowth } from '../../src-main/core/campaigns/sync-heap';
 
 const v8Flags = vi.hoisted(() => [] as string[]);
-vi.mock('node:v8', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:v8')>();
-  const setFlagsFromString = (flags: string): void => void v8Flags.push(flags);
-  const getHeapStatistics = (): ReturnType<typeof real.getHeapStatistics> => ({ ...real.getHeapStatistics(), used_heap_size: 14 * 1024 * 1024 });
-  const faked = { setFlagsFromString, getHeapStatistics };
-  return { ...real, ...faked, default: { ...real, ...faked } };
-});
+vi.mock('node:v8', async (importOriginal) => (await import('../helpers/fake-v8')).fakeV8(await importOriginal(), v8Flags));
 
 const RAISED = '--heap-growing-percent=300';
 const HELD = `--heap-growing-percent=${SYNC_HEAP_GROWING_PERCENT}`;

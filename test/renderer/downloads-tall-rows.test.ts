@@ -8,6 +8,7 @@ import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
 import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
 import { FakeContract, makeJob, overallOf } from './fake-contract';
 import { renderApp } from './render-app';
+import { scrollsLikeABrowser, spacerOf, VIEW } from './scaled-scroll';
 
 const ROWS = 1_000_000;
 const REASON = 'The server closed the connection before the file was complete.';
@@ -46,22 +47,6 @@ function queueOf(rows: number): FakeContract {
     overall: counted ? overall : null,
   }));
   return fake;
-}
-
-/** The height the scroll element gives its content: the spacer under the rows. */
-const spacerOf = (table: HTMLElement): number => parseFloat(table.querySelector<HTMLElement>('.canvas')!.style.height);
-
-/** jsdom lays nothing out: the table's view is the 600 px the table assumes then (SparseRows' fallback height). */
-const VIEW = 600;
-
-/** A scrollTop a browser would allow: from 0 to the spacer's height less the view's. */
-function scrollsLikeABrowser(table: HTMLElement): void {
-  let top = 0;
-  Object.defineProperty(table, 'scrollTop', {
-    configurable: true,
-    get: () => top,
-    set: (value: number) => (top = Math.max(0, Math.min(value, spacerOf(table) - VIEW))),
-  });
 }
 
 describe('a million-row queue with rows of two lines', () => {

@@ -8,11 +8,10 @@ import type { FileEntry } from '../../src-shared/api/schemas';
 import { columnsShown } from '../../src-shared/listing/listing-columns';
 import ResultsTable from '../../src-renderer/components/ResultsTable.svelte';
 import { RowSelection } from '../../src-renderer/state/row-selection.svelte';
+import { scrollsLikeABrowser, spacerOf, VIEW } from './scaled-scroll';
 
 const MANY = 1_000_000;
 const ROW = 28;
-/** jsdom lays nothing out: the table's view is the 600 px SparseRows assumes then. */
-const VIEW = 600;
 /** Under Firefox's cap (about 17.9M px), the lowest of the browsers'. */
 const CAP = 15_000_000;
 
@@ -32,19 +31,6 @@ function renderTable(files: readonly FileEntry[]): { grid: HTMLElement; selectio
   selection.reset(files.length);
   const { getByRole } = render(ResultsTable, { props: { files, selection, columns: columnsShown([ENTRY]) } });
   return { grid: getByRole('grid', { name: 'Files found' }), selection };
-}
-
-/** The height the scroll element gives its content: the spacer under the rows. */
-const spacerOf = (grid: HTMLElement): number => parseFloat(grid.querySelector<HTMLElement>('.canvas')!.style.height);
-
-/** A scrollTop a browser would allow: from 0 to the spacer's height less the view's. */
-function scrollsLikeABrowser(grid: HTMLElement): void {
-  let top = 0;
-  Object.defineProperty(grid, 'scrollTop', {
-    configurable: true,
-    get: () => top,
-    set: (value: number) => (top = Math.max(0, Math.min(value, spacerOf(grid) - VIEW))),
-  });
 }
 
 /** The rows rendered, in order, with their top and bottom in the view (their place less the scroll). */
