@@ -26,6 +26,7 @@ const UNIT_FILES = [
   'test/cli/movie-labels.test.ts',
   'test/cli/option-prefixes.test.ts',
   'test/cli/heap-headroom.test.ts',
+  'test/cli/compile-cache.test.ts',
   'test/cli/png-stream.test.ts',
   'test/cli/quicklook-command.test.ts',
   'test/cli/stop-at-once.test.ts',

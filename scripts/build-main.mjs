@@ -1,13 +1,17 @@
 // Bundles the Node side (the command line, the Electron main process and its preload) with esbuild.
+import { createHash } from 'node:crypto';
 import { cp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
 
-// The command line is split: dist/cli/mlso-dl.js holds the program's definition, and each command's modules
-// (client, engine, emulator, web server) are chunks it imports when that command runs, so `--version` and
-// `--help` load none of them. Chunks sit beside the entry, so paths relative to import.meta.url (web mode finds
-// dist/renderer that way) are the same from every chunk.
+// The command line is one CommonJS script, dist/cli/mlso-dl.cjs, because V8 caches the code of scripts, not of ES
+// modules: dist/cli/mlso-dl.js (src-main/cli/launch/launch.ts) compiles it with the code cache an earlier run left in
+// the user's cache folder, which saves most of the parsing and compiling every start did (about 50 ms of CPU in a
+// command that asks the server). Each command's modules (client, engine, emulator, web server) still run only when
+// that command does: esbuild turns an import() inside the bundle into a call that initialises those modules, so
+// `--version` and `--help` initialise none of them. import.meta.url is the bundle's own URL (web mode finds
+// dist/renderer from it).
 // The two small packages every start needs are bundled in: loading commander as a CommonJS package from ESM
 // costs about 10 ms of a 70 ms start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
 // loaded from node_modules, file by file, they took about 280 ms before a command's first request; bundled, and
@@ -81,15 +85,29 @@ const cli = await build({
   ...cliBundle,
   plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData],
   external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  // import() of a package left in node_modules becomes require() too: in a script compiled with V8's cached data,
+  // Node 20 has no loader for a real import() ("A dynamic import callback was not specified").
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/main.ts' },
-  splitting: true,
-  chunkNames: 'cli/[name]-[hash]',
   metafile: true,
   minifyWhitespace: true,
   minifySyntax: true,
 });
-await removeStaleChunks(cli.metafile, 'dist/cli');
+// The launcher knows the bundle it was built with by its hash, which names the code cache: a new build, a new cache.
+const bundleHash = createHash('sha256')
+  .update(await readFile(path.join(projectRoot, 'dist', 'cli', 'mlso-dl.cjs')))
+  .digest('hex');
+const launcher = await build({
+  ...nodeBundle,
+  entryPoints: { 'cli/mlso-dl': 'src-main/cli/launch/launch.ts' },
+  define: { __CLI_BUNDLE_HASH__: JSON.stringify(bundleHash) },
+  metafile: true,
+});
+await removeStaleChunks({ outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } }, 'dist/cli');
 // The font figures are drawn with (quicklook --title/--colorbar), beside the chunks that look for it in ../fonts.
 await cp(path.join(projectRoot, 'assets', 'fonts'), path.join(projectRoot, 'dist', 'fonts'), { recursive: true });
 
@@ -109,9 +127,9 @@ await build({
 });
 
 /**
- * Chunk names carry a content hash, so a build that changes a module writes new chunks: those of earlier builds
- * are removed, or dist/ (and a package made from it) would keep them for good. One is left for a minute after
- * its build was replaced, as a run started just before may still be loading it.
+ * Earlier builds split the command line into chunks named by a content hash (dist/cli/chunk-XXXXXXXX.js): those
+ * are removed, or dist/ (and a package made from it) would keep them for good. One is left for a minute after its
+ * build was replaced, as a run started just before may still be loading it.
  */
 async function removeStaleChunks(metafile, folder) {
   const outputs = new Set(Object.keys(metafile.outputs).map((output) => path.resolve(projectRoot, output)));

@@ -15,19 +15,22 @@ const onSignal = (signal: StopSignal): void => {
 };
 for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 
-let status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
-finished = true;
-// A run a signal stopped leaves without waiting for its output: the reader may have stopped reading (a paused pager).
-if (interrupt.signal.aborted) leaveNow(status);
-await output.flushed();
-const failure = output.failure();
-if (failure !== undefined) {
-  process.stderr.write(`mlso-dl: ${failure}\n`);
-  if (status === EXIT_OK) status = EXIT_FAILURE;
+// A function rather than top-level await: the bundle is a CommonJS script, which V8 can cache (launch/launch.ts).
+void (async () => {
+  let status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
+  finished = true;
+  // A run a signal stopped leaves without waiting for its output: the reader may have stopped reading (a paused pager).
+  if (interrupt.signal.aborted) leaveNow(status);
   await output.flushed();
-}
-// Keep-alive sockets would hold the process open for a while; nothing is left to do.
-process.exit(status);
+  const failure = output.failure();
+  if (failure !== undefined) {
+    process.stderr.write(`mlso-dl: ${failure}\n`);
+    if (status === EXIT_OK) status = EXIT_FAILURE;
+    await output.flushed();
+  }
+  // Keep-alive sockets would hold the process open for a while; nothing is left to do.
+  process.exit(status);
+})();
 
 function leaveNow(status: number): never {
   // The progress bars hide the cursor; a forced exit must not leave the terminal without one.

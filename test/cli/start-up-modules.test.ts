@@ -1,13 +1,17 @@
 // `mlso-dl --version` and `--help` must start at once: they may not load the client (axios, tough-cookie, the
 // zod schemas), the engine (better-sqlite3), the progress bars, the web server (ws) or the emulator.
-// A module loader hook, loaded before mlso-dl, records every module the built command line loads; the project's
-// own modules are read from the source maps of the bundle files it loaded.
+// The command line is one script (dist/cli/mlso-dl.cjs) in which esbuild wraps each module that is loaded on demand
+// in a function named after its path, run once when the module is first needed; the modules every start needs are
+// not wrapped and run as the script loads. V8's coverage counts the calls of each wrapper, so a module counts as
+// loaded when it is not wrapped or its wrapper ran. Packages left in node_modules are those require() loaded
+// (require.cache, listed as the process ends) or the loader hook saw imported.
 // Needs the built command line (node scripts/build-main.mjs).
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
+import { describe, expect, it } from 'vitest';
+import { bin } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -28,10 +32,7 @@ const HEAVY_SOURCES = [
 const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts', 'src-main/core/state/state-folder-busy.ts'];
 
 const emulator = useEmulator();
-
-afterEach(async () => {
-  await stopBuiltCli();
-});
+const bundle = path.join(root, 'dist', 'cli', 'mlso-dl.cjs');
 
 interface Loaded {
   status: number | string;
@@ -43,9 +44,10 @@ interface Loaded {
   builtins: string[];
 }
 
-/** Runs the built mlso-dl with a loader hook that appends each module's URL to a file, and sorts what it saw. */
+/** Runs the built mlso-dl with V8's coverage, a loader hook and a list of what require() loaded, and sorts what it saw. */
 async function modulesLoadedBy(args: readonly string[]): Promise<Loaded> {
   const folder = await temporaryFolder();
+  const coverage = path.join(folder, 'coverage');
   const log = path.join(folder, 'loaded.txt');
   await writeFile(log, '');
   await writeFile(
@@ -56,34 +58,68 @@ async function modulesLoadedBy(args: readonly string[]): Promise<Loaded> {
       return nextLoad(url, context);
     }`,
   );
-  // Node's own modules do not pass the hook: the process lists those it loaded, written out as it ends.
+  // Node's own modules and what require() loaded do not pass the hook: the process lists those as it ends.
   const builtinsLog = path.join(folder, 'builtins.txt');
+  const requiredLog = path.join(folder, 'required.txt');
   await writeFile(
     path.join(folder, 'probe.mjs'),
     `import { writeFileSync } from 'node:fs';
-    import { register } from 'node:module';
+    import { createRequire, register } from 'node:module';
     register(${JSON.stringify(pathToFileURL(path.join(folder, 'hooks.mjs')).href)});
-    process.on('exit', () => writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n')));`,
+    const require = createRequire(import.meta.url);
+    process.on('exit', () => {
+      writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join('\\n'));
+      writeFileSync(${JSON.stringify(requiredLog)}, Object.keys(require.cache).join('\\n'));
+    });`,
   );
-  const run = startBuiltCli(args, { nodeOptions: ['--import', pathToFileURL(path.join(folder, 'probe.mjs')).href] });
-  const status = await run.exited;
-  const urls = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
-  const files = urls.map((url) => fileURLToPath(url));
-  const bundleFiles = files.filter((file) => file.startsWith(path.join(root, 'dist', 'cli') + path.sep));
-  const sources = new Set<string>();
-  for (const file of bundleFiles) {
-    const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) sources.add(path.relative(root, path.resolve(path.dirname(file), source)));
-  }
-  // A package counts as loaded whether it was imported from node_modules or bundled into a loaded file.
-  const packageOf = (file: string): string[] => {
-    const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
-    return name ? [name] : [];
-  };
-  const packages = new Set([...files.flatMap(packageOf), ...[...sources].flatMap(packageOf)]);
-  const ownSources = [...sources].filter((source) => !source.startsWith('node_modules/'));
+  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(folder, 'probe.mjs')).href, bin, ...args], {
+    stdio: 'ignore',
+    env: { ...process.env, NODE_V8_COVERAGE: coverage },
+  });
+  const status = await new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const imported = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
+  const required = (await readFile(requiredLog, 'utf8')).split('\n').filter((file) => path.isAbsolute(file));
+  const files = [...imported.map((url) => fileURLToPath(url)), ...required];
+  const ran = await whatRanIn(bundle, coverage);
+  // A package counts as loaded whether it was loaded from node_modules or bundled into the script and run.
+  const packages = new Set([...files.flatMap(packageOf), ...ran.packages]);
   const builtins = (await readFile(builtinsLog, 'utf8')).split('\n').flatMap((entry) => /^NativeModule (\S+)$/.exec(entry)?.[1] ?? []);
-  return { status, packages: [...packages].sort(), sources: ownSources.sort(), builtins };
+  return { status, packages: [...packages].sort(), sources: ran.sources.sort(), builtins };
+}
+
+/**
+ * What of `script` ran: the project's files bundled into it, relative to the project, and the npm packages. A file
+ * without a wrapper of its own runs as the script loads; one with a wrapper ran if V8's coverage saw it called. A
+ * package may be known to the source map by its own sources (tough-cookie's lib/*.ts) while its wrappers are named
+ * after the files bundled (dist/index.cjs): a package ran if one of its wrappers did, or if it has none.
+ */
+async function whatRanIn(script: string, coverageFolder: string): Promise<{ sources: string[]; packages: string[] }> {
+  const map = JSON.parse(await readFile(`${script}.map`, 'utf8')) as { sources: string[] };
+  const bundled = map.sources.map((source) => path.relative(root, path.resolve(path.dirname(script), source)));
+  const wrapperCalls = new Map<string, number>();
+  for (const name of await readdir(coverageFolder)) {
+    const { result } = JSON.parse(await readFile(path.join(coverageFolder, name), 'utf8')) as {
+      result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+    };
+    for (const { functions } of result.filter(({ url }) => url === pathToFileURL(script).href)) {
+      for (const fn of functions) wrapperCalls.set(fn.functionName, (wrapperCalls.get(fn.functionName) ?? 0) + fn.ranges[0]!.count);
+    }
+  }
+  // Without a record of the script every file would count as run: a test that could not tell.
+  if (wrapperCalls.size === 0) throw new Error(`V8's coverage has no record of ${script}: was it built and run?`);
+  const sources = bundled.filter((source) => !source.startsWith('node_modules/') && (wrapperCalls.get(source) ?? 1) > 0);
+  const packages = new Set(bundled.flatMap(packageOf));
+  const ran = [...packages].filter((name) => {
+    const wrappers = [...wrapperCalls].filter(([wrapper]) => wrapper.startsWith(`node_modules/${name}/`));
+    return wrappers.length === 0 || wrappers.some(([, calls]) => calls > 0);
+  });
+  return { sources, packages: ran };
+}
+
+/** The npm package a file belongs to, if any. */
+function packageOf(file: string): string[] {
+  const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+  return name ? [name] : [];
 }
 
 function heavyIn(loaded: Loaded): string[] {

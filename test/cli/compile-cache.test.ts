@@ -1,0 +1,53 @@
+// Where the command line's code cache lives, what names it, and when it is written again (src-main/cli/launch/).
+import { describe, expect, it } from 'vitest';
+import { cacheFileName, cacheFolder, decodeCachedCode, encodeCachedCode, shouldRewrite, type CompilerIdentity } from '../../src-main/cli/launch/compile-cache';
+
+const linux = { platform: 'linux' as const, home: '/home/ann', uid: 1000 };
+const identity: CompilerIdentity = { bundleHash: 'ab'.repeat(32), nodeVersion: 'v20.19.0', arch: 'x64', flags: [] };
+
+describe('the compile cache', () => {
+  it("lives in XDG_CACHE_HOME, else ~/.cache, or the platform's own cache folder", () => {
+    expect(cacheFolder({ ...linux, env: { XDG_CACHE_HOME: '/var/cache/ann' } })).toBe('/var/cache/ann/mlso-dl');
+    expect(cacheFolder({ ...linux, env: {} })).toBe('/home/ann/.cache/mlso-dl');
+    // A relative XDG_CACHE_HOME is invalid (the XDG rule): ignored.
+    expect(cacheFolder({ ...linux, env: { XDG_CACHE_HOME: 'cache' } })).toBe('/home/ann/.cache/mlso-dl');
+    expect(cacheFolder({ ...linux, platform: 'darwin', env: {} })).toBe('/home/ann/Library/Caches/mlso-dl');
+  });
+
+  it('is named by the bundle, the Node version, the architecture and the flags', () => {
+    const name = cacheFileName(identity);
+    expect(name).toBe(`cli-${'ab'.repeat(8)}-node20.19.0-x64-default.v8cache`);
+    expect(cacheFileName({ ...identity, bundleHash: 'cd'.repeat(32) })).not.toBe(name);
+    expect(cacheFileName({ ...identity, nodeVersion: 'v20.20.0' })).not.toBe(name);
+    expect(cacheFileName({ ...identity, arch: 'arm64' })).not.toBe(name);
+    const flagged = cacheFileName({ ...identity, flags: ['--max-old-space-size=4096'] });
+    expect(flagged).toMatch(/-[0-9a-f]{8}\.v8cache$/);
+    expect(cacheFileName({ ...identity, flags: ['--max-old-space-size=8192'] })).not.toBe(flagged);
+  });
+
+  it('reads back what it wrote, and nothing from damaged bytes', () => {
+    const code = { data: Buffer.from('bytecode of the bundle'), writerBytecodeBytes: 1_234_567 };
+    const bytes = encodeCachedCode(code);
+    expect(decodeCachedCode(bytes)).toEqual(code);
+    for (let index = 0; index < bytes.length; index++) {
+      const damaged = Buffer.from(bytes);
+      damaged[index]! ^= 0x01;
+      // Bit flips in the size the writer compiled still decode, to a number; nowhere else.
+      if (index >= 8 && index < 16) continue;
+      expect(decodeCachedCode(damaged)).toBeUndefined();
+    }
+    expect(decodeCachedCode(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+    expect(decodeCachedCode(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it('is written when there is none V8 took, or when a run compiled a quarter more than the one that wrote it', () => {
+    const found = { state: 'found' as const, code: { data: Buffer.alloc(1), writerBytecodeBytes: 1_000_000 } };
+    expect(shouldRewrite({ state: 'missing' }, undefined, 10)).toBe(true);
+    expect(shouldRewrite({ state: 'damaged' }, undefined, 10)).toBe(true);
+    expect(shouldRewrite(found, true, 10)).toBe(true);
+    expect(shouldRewrite(found, false, 1_200_000)).toBe(false);
+    expect(shouldRewrite(found, false, 1_300_000)).toBe(true);
+    // Never where someone else could change it.
+    expect(shouldRewrite({ state: 'untrusted' }, undefined, 10_000_000)).toBe(false);
+  });
+});
