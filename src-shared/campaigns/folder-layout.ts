@@ -56,12 +56,54 @@ export function checkLayout(raw: string): LayoutCheck {
  * The sub-folder (relative, `/` separators, '' for the folder itself) a listed file goes into under a checked
  * template. A placeholder the entry has no value for becomes `unknown`; a value is cut to one safe folder name.
  */
-export function placeEntry(template: string, entry: Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>): string {
+export function placeEntry(template: string, entry: Placeable): string {
   if (template === '') return '';
-  return template
+  let placer = placers.get(template);
+  if (!placer) {
+    if (placers.size >= MOST_TEMPLATES) placers.clear();
+    placer = compileTemplate(template);
+    placers.set(template, placer);
+  }
+  return placer(entry);
+}
+
+type Placeable = Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
+type Placer = (entry: Placeable) => string;
+/** A folder of a template: its text, with each placeholder read from the entry (or `unknown`: not one we know). */
+type FolderParts = readonly (string | (typeof PLACEHOLDERS)[number])[];
+
+/**
+ * Templates read into their parts once, by their text: a campaign sync places a million files under one template,
+ * and reading it again for each (and making each folder name safe again) took several microseconds a file.
+ */
+const placers = new Map<string, Placer>();
+const MOST_TEMPLATES = 64;
+/** Safe folder names a template remembers (by their text): a KCor mirror's days are a few thousand. */
+const MOST_FOLDER_NAMES = 10_000;
+
+function compileTemplate(template: string): Placer {
+  const folders: FolderParts[] = template
     .split('/')
-    .map((folder) => safeFolderName(folder.replace(PLACEHOLDER, (_whole, name: string) => valueText(PLACEHOLDERS_BY_NAME.get(name)?.value(entry)))))
-    .join('/');
+    .map((folder) => folder.split(PLACEHOLDER).map((part, index) => (index % 2 === 0 ? part : (PLACEHOLDERS_BY_NAME.get(part) ?? 'unknown'))));
+  const safeNames = new Map<string, string>();
+  const safeName = (text: string): string => {
+    let safe = safeNames.get(text);
+    if (safe === undefined) {
+      if (safeNames.size >= MOST_FOLDER_NAMES) safeNames.clear();
+      safe = safeFolderName(text);
+      safeNames.set(text, safe);
+    }
+    return safe;
+  };
+  return (entry) => {
+    let placed = '';
+    for (const [index, parts] of folders.entries()) {
+      let text = '';
+      for (const part of parts) text += typeof part === 'string' ? part : valueText(part.value(entry));
+      placed = index === 0 ? safeName(text) : `${placed}/${safeName(text)}`;
+    }
+    return placed;
+  };
 }
 
 function valueText(value: unknown): string {

@@ -79,6 +79,8 @@ export class MlsoClient {
   private transport: HttpTransport;
   /** Where downloads may come from: remade with the transport, from the same settings. */
   private fence: DownloadFence;
+  /** Beginnings of addresses (SERVER_PART) the fence lets through: remade with it. */
+  private fineServers = new Set<string>();
   private readonly metadataCache = new Map<string, Promise<ProductMetadata>>();
 
   constructor(
@@ -100,6 +102,7 @@ export class MlsoClient {
     this.current = normaliseSettings({ ...this.current, ...settings });
     this.cookies.rescope(this.current.baseUrl);
     this.fence = this.newFence();
+    this.fineServers = new Set();
     this.transport = this.newTransport();
     this.metadataCache.clear();
   }
@@ -414,7 +417,12 @@ export class MlsoClient {
    * servers are allowed), or undefined when it would: the intake refuses such entries before queuing them.
    */
   downloadAddressRefusal(url: string): MlsoError | undefined {
+    // The answer depends only on the scheme and the server, so a server once found fine is not asked about again
+    // (parsing a million addresses takes seconds); refusals, whose reasons name the whole address, are asked each time.
+    const server = SERVER_PART.exec(url)?.[0];
+    if (server !== undefined && this.fineServers.has(server)) return undefined;
     const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
+    if (check.ok && server !== undefined) this.fineServers.add(server);
     return check.ok ? undefined : check.error;
   }
 
@@ -438,6 +446,12 @@ function requireId(value: string, what: 'instrument' | 'product'): string {
   if (id.length === 0) throw new InvalidInputError(`Choose an ${what}: the ${what} id must not be empty.`);
   return id;
 }
+
+/**
+ * The scheme and server of an absolute web address, with the slash that starts its path: what the download fence
+ * reads of it. No user part ("@"), no backslash (a slash to a web address), nothing before the scheme.
+ */
+const SERVER_PART = /^https?:\/\/[^/?#\\@]*\//i;
 
 /** Entries per batch of a streamed listing after the first: about half a megabyte of checked entries. */
 const LISTING_BATCH_ENTRIES = 1000;

@@ -6,13 +6,44 @@ import { placeEntry } from '../../../src-shared/campaigns/folder-layout';
 type Placeable = Pick<FileEntry, 'filename' | 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
 
 export function relativePathOf(layout: string, entry: Placeable): string {
-  const folder = placeEntry(layout, entry);
-  return folder === '' ? entry.filename : `${folder}/${entry.filename}`;
+  return inFolder(placeEntry(layout, entry), entry.filename);
 }
+
+const inFolder = (folder: string, filename: string): string => (folder === '' ? filename : `${folder}/${filename}`);
 
 export function targetPathOf(campaignFolder: string, relativePath: string): string {
   return path.join(campaignFolder, ...relativePath.split('/'));
 }
+
+/**
+ * The places of a campaign's listed files, as relativePathOf and targetPathOf give them, with each sub-folder's path
+ * on disk joined once: a sync places a million files in a few hundred folders.
+ */
+export class CampaignPlaces {
+  /** Each sub-folder's target path up to its files' names (ending in a separator). */
+  private readonly folderPaths = new Map<string, string>();
+
+  constructor(
+    private readonly campaignFolder: string,
+    private readonly layout: string,
+  ) {}
+
+  /** The entry's relative path; `targetPath` is its place on disk. A safe name is required (checkSafeFilename). */
+  of(entry: Placeable): { relativePath: string; targetPath: string } {
+    const folder = placeEntry(this.layout, entry);
+    let folderPath = this.folderPaths.get(folder);
+    if (folderPath === undefined) {
+      if (this.folderPaths.size >= MOST_FOLDERS) this.folderPaths.clear();
+      // A safe name is one plain last segment that joining never changes: any stands for all of them.
+      folderPath = targetPathOf(this.campaignFolder, inFolder(folder, ANY_NAME)).slice(0, -ANY_NAME.length);
+      this.folderPaths.set(folder, folderPath);
+    }
+    return { relativePath: inFolder(folder, entry.filename), targetPath: `${folderPath}${entry.filename}` };
+  }
+}
+
+const ANY_NAME = 'f';
+const MOST_FOLDERS = 10_000;
 
 /** A stored campaign file as the listing entry it came from, for placing it again. */
 export function entryOfStored(file: {

@@ -30,7 +30,7 @@ import {
   type StoredCampaign,
   type SyncCountsOfSet,
 } from './campaign-store';
-import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { CampaignPlaces, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { moveToListedPlaces } from './campaign-moves';
 import { standingOf } from '../../../src-shared/campaigns/file-standing';
@@ -122,12 +122,15 @@ class StreamingSync {
   /** Each queued entry's sub-folder in the layout (entries of the piece being queued). */
   private readonly places = new WeakMap<FileEntry, string>();
   private intake: ListingIntake | undefined;
+  private readonly placesOfFiles: CampaignPlaces;
 
   constructor(
     private readonly deps: SyncDeps,
     private readonly campaign: StoredCampaign,
     readonly at: string,
-  ) {}
+  ) {
+    this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
+  }
 
   get intakeResult(): ListingIntake['result'] | undefined {
     return this.intake?.result;
@@ -215,7 +218,7 @@ class StreamingSync {
     let refused = 0;
     for (const entry of entries) {
       if (names.has(entry.filename)) continue;
-      const record = recordOf(this.campaign, entry, this.deps.client);
+      const record = recordOf(entry, this.placesOfFiles, this.deps.client);
       if ('refused' in record) {
         this.refuse({ filename: entry.filename, reason: record.refused });
         names.set(entry.filename, 0);
@@ -308,16 +311,16 @@ class StreamingSync {
 }
 
 /** A listed entry as a campaign file, or why it cannot be one. */
-function recordOf(campaign: StoredCampaign, entry: FileEntry, client: MlsoClient): CampaignFileRecord | { refused: string } {
+function recordOf(entry: FileEntry, places: CampaignPlaces, client: MlsoClient): CampaignFileRecord | { refused: string } {
   const safe = checkSafeFilename(entry.filename);
   if (!safe.ok) return { refused: `unsafe file name: ${safe.reason}` };
   // Refused here as the queue's intake would refuse it, so the sync's report says why the file is not fetched.
   const addressRefusal = client.downloadAddressRefusal(entry.url);
   if (addressRefusal) return { refused: addressRefusal.message };
-  const relativePath = relativePathOf(campaign.layout, entry);
+  const { relativePath, targetPath } = places.of(entry);
   return {
     relativePath,
-    targetPath: targetPathOf(campaign.folder, relativePath),
+    targetPath,
     filename: entry.filename,
     url: entry.url,
     instrument: entry.instrument,

@@ -38,7 +38,10 @@ export interface IntakeHost {
   batchId: string | null;
   /** True while the engine is transferring that job. */
   isRunning(id: number): boolean;
-  /** Why the listed download address would not be fetched (another server, not a web address), or undefined. */
+  /**
+   * Why the listed download address would not be fetched (another server, not a web address), or undefined. Asked
+   * for every entry: the client answers a server it found fine from memory (MlsoClient.downloadAddressRefusal).
+   */
   addressProblem(url: string): string | undefined;
   freeSpace: FreeSpaceProbe;
   /** How a file finished in another folder is reused: copied (a reflink where possible, the default) or hard-linked. */
@@ -62,12 +65,6 @@ interface Candidate {
   /** The ledger's job for that path, from this run or an earlier one. */
   known: Job | undefined;
 }
-
-/**
- * The scheme and server of an absolute web address, with the slash that starts its path: what the client's address
- * check reads of it. No user part ("@"), no backslash (a slash to a web address), nothing before the scheme.
- */
-const SERVER_PART = /^https?:\/\/[^/?#\\@]*\//i;
 
 interface Plan {
   entry: FileEntry;
@@ -107,8 +104,6 @@ export class ListingIntake {
    * here: `seen` finds it (see sameButCase), and listings are nearly all such names.
    */
   private readonly oddlyCased = new Map<string, string>();
-  /** Beginnings of addresses (scheme and server, up to the path: SERVER_PART) whose files may be fetched. */
-  private readonly serversFine = new Set<string>();
   /** Sub-folders of the layout already made (or found). */
   private readonly madeFolders = new Set<string>();
   private plannedBytes = 0;
@@ -190,7 +185,7 @@ export class ListingIntake {
         piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
         continue;
       }
-      const addressProblem = this.addressProblem(entry.url);
+      const addressProblem = this.host.addressProblem(entry.url);
       if (addressProblem !== undefined) {
         piece.rejected.push({ filename: entry.filename, reason: addressProblem });
         continue;
@@ -228,19 +223,6 @@ export class ListingIntake {
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
     if (known.size > 0) for (const candidate of named) candidate.known = known.get(candidate.targetPath);
     return named;
-  }
-
-  /**
-   * Why the listed address would not be fetched, or undefined. The answer depends only on the scheme and the server,
-   * so a server once found fine is not asked about again (parsing a million addresses took seconds); refusals,
-   * whose reasons name the whole address, are asked each time.
-   */
-  private addressProblem(url: string): string | undefined {
-    const server = SERVER_PART.exec(url)?.[0];
-    if (server !== undefined && this.serversFine.has(server)) return undefined;
-    const problem = this.host.addressProblem(url);
-    if (problem === undefined && server !== undefined) this.serversFine.add(server);
-    return problem;
   }
 
   /**
