@@ -13,6 +13,7 @@ import type {
   SyncReport,
   VerifyReport,
 } from '../../../src-shared/campaigns/campaign-types';
+import { campaignCounts } from '../../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import { checkFilters, type FileFilters } from '../../../src-shared/filters/filter-rules';
@@ -112,6 +113,36 @@ export class CampaignService {
 
   overviews(): CampaignOverview[] {
     return this.store.list().map((campaign) => this.overview(campaign));
+  }
+
+  /** Every campaign counted now (overviews), its counts remembered for the next time the app's list opens. */
+  countedOverviews(): CampaignOverview[] {
+    return this.store.list().map((campaign) => {
+      const overview = this.overview(campaign);
+      this.store.rememberCounts(campaign.id, overview.counts);
+      return overview;
+    });
+  }
+
+  /**
+   * Every campaign with the counts it had when last counted, without counting: what the app's list shows the moment
+   * it opens (a million files take about a second to count), marked so, until its fresh counts come.
+   */
+  rememberedOverviews(): CampaignOverview[] {
+    return this.store.list().map((campaign) => {
+      const { id, lastSync, ...rest } = campaign;
+      const remembered = this.store.rememberedCounts(id);
+      const counts = remembered ?? campaignCounts([], campaign.lastSyncAt !== null);
+      const { files: _files, ...total } = counts;
+      return {
+        ...rest,
+        counts,
+        countsAre: remembered ? 'remembered' : 'uncounted',
+        syncing: this.syncing.has(id),
+        // The last sync's total is the campaign's counts, as in overview (its settled report follows with the fresh counts).
+        lastSync: lastSync && (remembered ? { ...lastSync, total: { ...lastSync.total, ...total } } : lastSync),
+      };
+    });
   }
 
   /** A query as typed, checked against the product's own filter list (the server's metadata) and the shared rules. */

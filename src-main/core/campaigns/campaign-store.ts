@@ -10,7 +10,7 @@ import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
-import { countStandingGroups, type StandingGroup } from './file-standing';
+import { addStandingFold, countStandingGroups, STANDING_FOLD, standingFactsSql, standingGroupsOf, type ListedStandingGroup } from './file-standing';
 import { queryKey, type ListedWindow } from './campaign-windows';
 
 export interface StoredCampaign extends Campaign {
@@ -87,12 +87,6 @@ interface WindowRow {
   digest: string | null;
 }
 
-/** A standing group of the files a sync listed (listedNow) or not, by the queries that listed them (listed_by). */
-interface ListedStandingGroup extends StandingGroup {
-  listedNow: number;
-  listedBy: number;
-}
-
 /** What a sync's report counts of the set (CampaignStore.syncCounts). */
 export interface SyncCountsOfSet {
   total: CampaignCounts;
@@ -136,6 +130,7 @@ export class CampaignStore {
   /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
   constructor(state: StateDatabase) {
     this.db = state.connection;
+    addStandingFold(this.db);
     this.keyOlderNames();
   }
 
@@ -329,7 +324,7 @@ export class CampaignStore {
    * sync named the ledger does not say are downloaded (what filesNotDone pages through: none is the usual case).
    */
   syncCounts(id: number, at: string, queryCount: number): SyncCountsOfSet {
-    const groups = this.standingGroups<ListedStandingGroup>(id, at, ', f.listed_at IS ? AS listedNow, f.listed_by AS listedBy', ', 8, 9', [at]);
+    const groups = this.standingGroups(id, at, true);
     const listedNow = groups.filter((group) => group.listedNow);
     let listed = 0;
     let duplicates = 0;
@@ -375,26 +370,33 @@ export class CampaignStore {
    * unless given: a sync under way counts from its own start); downloaded counts the files fetched since.
    */
   counts(id: number, lastSyncAt: string | null = this.byId(id).lastSyncAt): CampaignCounts {
-    return countStandingGroups(this.standingGroups<StandingGroup>(id, lastSyncAt, '', '', []), lastSyncAt);
+    return countStandingGroups(this.standingGroups(id, lastSyncAt, false), lastSyncAt);
   }
 
-  /** The set's files grouped by their standing (file-standing.ts), and by the `extra` columns given. */
-  private standingGroups<Group extends StandingGroup>(
-    id: number,
-    lastSyncAt: string | null,
-    extraColumns: string,
-    extraGroups: string,
-    extraParameters: readonly string[],
-  ): Group[] {
-    // Grouped here so that only a few rows leave SQLite; the rules stay in the shared functions.
-    return this.db
-      .prepare<unknown[], Group>(
-        `SELECT j.state AS state, j.sha256 IS NOT NULL AS hasSha256, f.expected_sha256 IS NOT NULL AS hasExpectedSha256,
-           j.sha256 IS f.expected_sha256 AS sameSha256, CASE WHEN j.state = 'failed' THEN j.last_error_kind END AS lastErrorKind,
-           j.started_at IS NOT NULL AS fetched, COALESCE(j.finished_at >= ?, 0) AS finishedSinceSync${extraColumns}, COUNT(*) AS files
-         FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? GROUP BY 1, 2, 3, 4, 5, 6, 7${extraGroups}`,
-      )
-      .all(lastSyncAt, ...extraParameters, id);
+  /** Keeps the counts just counted, for the next time the app's list opens (migration 9). */
+  rememberCounts(id: number, counts: CampaignCounts): void {
+    this.db.prepare('UPDATE campaigns SET remembered_counts = ? WHERE id = ?').run(JSON.stringify(counts), id);
+  }
+
+  /** The counts the campaign had when last counted (rememberCounts), or null if it never was. */
+  rememberedCounts(id: number): CampaignCounts | null {
+    const text = this.db.prepare<[number], string | null>('SELECT remembered_counts FROM campaigns WHERE id = ?').pluck().get(id);
+    return text ? (JSON.parse(text) as CampaignCounts) : null;
+  }
+
+  /**
+   * The set's files grouped by their standing's facts (file-standing.ts), and with `byListing`, by whether the sync
+   * started at `lastSyncAt` listed them and by the queries that did. Folded here so that only a few groups leave
+   * SQLite, without a sort of every row; the rules stay in the shared functions.
+   */
+  private standingGroups(id: number, lastSyncAt: string | null, byListing: boolean): ListedStandingGroup[] {
+    const facts = byListing ? standingFactsSql('@since', '@since') : standingFactsSql('@since');
+    return standingGroupsOf(
+      this.db,
+      `SELECT ${STANDING_FOLD}(${facts}, ${byListing ? 'f.listed_by' : '0'}) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
+       WHERE f.campaign_id = @id`,
+      [{ since: lastSyncAt, id }],
+    );
   }
 
   /**

@@ -17,7 +17,7 @@ function downloading(countMs: number, seconds: number): { announcedAt: number[] 
   const deps = {
     service: {
       store: { holdsAnyTarget: () => true, list: () => [] },
-      overviews: () => {
+      countedOverviews: () => {
         clock += countMs;
         return [];
       },

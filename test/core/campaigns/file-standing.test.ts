@@ -109,7 +109,7 @@ describe('a campaign file standing', () => {
             for (const startedAt of state === null ? [null] : [null, before])
               for (const finishedAt of state === null ? [null] : [null, before, syncAt, after])
                 facts.push({ state, expectedSha256, sha256, lastErrorKind, startedAt, finishedAt });
-    const records: CampaignFileRecord[] = facts.map((fact, index) => {
+    const records: CampaignFileRecord[] = facts.map((_fact, index) => {
       const filename = `f${index}.fts`;
       return { relativePath: filename, targetPath: path.join(folder, filename), filename, url: 'u', instrument: 'kcor', product: 'pb' } as CampaignFileRecord;
     });
