@@ -4,7 +4,7 @@
 // status, and are never written to disk. Where the server serves byte ranges, the body as sent is also kept
 // beside the target (kept-body.ts) until the file is done, so a transfer cut short resumes where it stopped.
 import { createHash } from 'node:crypto';
-import { close, createReadStream, createWriteStream, fsync, open as openFd, type WriteStream } from 'node:fs';
+import { close, createReadStream, fsync, open as openFd, writev } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, pipeline } from 'node:stream';
@@ -102,6 +102,7 @@ const STREAM_BUFFER_BYTES = 1024 * 1024;
 const openFile = promisify(openFd);
 const syncFile = promisify(fsync);
 const closeFile = promisify(close);
+const writevFile = promisify(writev);
 
 export async function downloadFile(openDownload: OpenDownload, target: DownloadTarget, options: DownloadOptions = {}): Promise<DownloadResult> {
   const localName = target.localName ?? target.filename;
@@ -163,7 +164,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   let failure: MlsoError | undefined;
   try {
     if (keeping) keeper = await openKeeper(path.join(target.folder, keeping.name), resumed ? 'a' : 'wx');
-    const keptWriter = keeper?.stream;
+    const keptWriter = keeper;
     // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog and, when the
     // body can be resumed, goes to the kept file too (waiting for it, so a slow disk slows the socket, not memory).
     const counted = new Transform({
@@ -171,11 +172,11 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
       transform(chunk: Buffer, _encoding, done) {
         progress.bytesReceived += chunk.length;
         watchdog.fed();
-        if (!keptWriter || keptWriter.write(chunk)) done(null, chunk);
-        else keptWriter.once('drain', () => done(null, chunk));
+        const wait = keptWriter?.take(chunk);
+        if (!wait) done(null, chunk);
+        else wait.then(() => done(null, chunk), done);
       },
     });
-    keptWriter?.on('error', (error) => counted.destroy(error));
     pipeline(body, counted, () => {});
     keepErrorsForTheReader(counted);
     const wire = resumed ? joined(path.join(target.folder, resumed.point.name), resumed.bytes, counted, () => watchdog.fed()) : counted;
@@ -260,15 +261,88 @@ function newResumePoint(localName: string, headers: Record<string, string | stri
   return validator === undefined ? undefined : { name: keptBodyNameFor(localName), validator };
 }
 
-/** The kept file's write stream over a descriptor of our own, which closeKeeper may flush to disk before closing. */
-interface Keeper {
-  stream: WriteStream;
-  fd: number;
+/** Bytes of the body gathered before they are written to the kept file, in one call (see Keeper). */
+const KEPT_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The kept file, written in batches of a megabyte: the body arrives in socket reads of some 64 KB, and a write of
+ * each was a system call (and a trip through libuv's threads) per read, for bytes that are only read again if the
+ * transfer is cut short. A crash loses at most the batch being gathered: the next attempt asks for that again.
+ * One batch is written while the next gathers; a third waits for the disk, so a slow disk slows the socket.
+ */
+class Keeper {
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+  private writing: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(readonly fd: number) {}
+
+  /** Takes the next chunk of the body; a promise when the caller must wait for the disk before it sends more. */
+  take(chunk: Buffer): Promise<void> | undefined {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    this.batch.push(chunk);
+    this.batchBytes += chunk.length;
+    if (this.batchBytes < KEPT_BATCH_BYTES) return undefined;
+    if (!this.writing) {
+      this.startWrite();
+      return undefined;
+    }
+    return this.writing.then(() => this.startWrite());
+  }
+
+  /** Writes what is gathered and waits for every write; rejects with the first failure. */
+  async finish(): Promise<void> {
+    await this.settled();
+    if (this.failure !== undefined) throw this.failure;
+    if (this.batchBytes > 0) this.startWrite();
+    await this.settled();
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Waits for the write under way, if any, without writing what is gathered (the descriptor may then be closed). */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private startWrite(): void {
+    const chunks = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    const write: Promise<void> = writeAll(this.fd, chunks).then(
+      () => this.written(write),
+      (error: unknown) => {
+        this.failure ??= error;
+        this.written(write);
+      },
+    );
+    this.writing = write;
+  }
+
+  private written(write: Promise<void>): void {
+    if (this.writing === write) this.writing = undefined;
+  }
+}
+
+/** Writes every byte of `chunks` at the descriptor's position, however many calls that takes. */
+async function writeAll(fd: number, chunks: Buffer[]): Promise<void> {
+  let rest = chunks;
+  while (rest.length > 0) {
+    let written = (await writevFile(fd, rest)).bytesWritten;
+    const left: Buffer[] = [];
+    for (const chunk of rest) {
+      if (written >= chunk.length) written -= chunk.length;
+      else {
+        left.push(written > 0 ? chunk.subarray(written) : chunk);
+        written = 0;
+      }
+    }
+    rest = left;
+  }
 }
 
 async function openKeeper(file: string, flags: 'a' | 'wx'): Promise<Keeper> {
-  const fd = await openFile(file, flags, 0o644);
-  return { fd, stream: createWriteStream('', { fd, highWaterMark: STREAM_BUFFER_BYTES, autoClose: false }) };
+  return new Keeper(await openFile(file, flags, 0o644));
 }
 
 /**
@@ -294,16 +368,14 @@ function isCutShort(failure: MlsoError): boolean {
   return failure instanceof NetworkError || failure instanceof CancelledError || (failure instanceof DownloadError && failure.reason === 'truncated');
 }
 
-async function closeKeeper({ stream, fd }: Keeper, flush: boolean): Promise<void> {
-  if (!stream.destroyed) {
-    await new Promise<void>((resolve) => {
-      stream.once('error', () => resolve());
-      stream.end(() => resolve());
-    });
-  }
+async function closeKeeper(keeper: Keeper, flush: boolean): Promise<void> {
+  // Kept: every byte that arrived is written. Not kept: only the write under way is waited for, as the descriptor
+  // cannot be closed under it (its number could be another file's by the time the write ran).
+  if (flush) await keeper.finish().catch(() => undefined);
+  else await keeper.settled();
   // Best effort: what is flushed survives a power cut; if the tail is lost the next attempt asks for more.
-  if (flush) await syncFile(fd).catch(() => undefined);
-  await closeFile(fd).catch(() => undefined);
+  if (flush) await syncFile(keeper.fd).catch(() => undefined);
+  await closeFile(keeper.fd).catch(() => undefined);
 }
 
 /**

@@ -1,0 +1,72 @@
+// The body kept for resuming is written in batches of a megabyte, not socket read by socket read (a system call
+// each, some 45 for a KCor file): the kept file is seen to grow by whole batches while the body arrives, and a
+// transfer cut short still keeps every byte that arrived.
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { downloadFile } from '../../../src-main/core/downloads/download-file';
+import { isKeptBodyName, type ResumePoint } from '../../../src-main/core/downloads/kept-body';
+import { NetworkError } from '../../../src-main/core/errors';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { useSignedInListing } from './signed-in-listing';
+
+const MIB = 1024 * 1024;
+// KCor-sized files (about 2.7 MB gzipped) at 1.5 MB/s: a few seconds each, so the kept file can be watched.
+const emulator = useEmulator({ imageSize: 1024, bandwidthBytesPerSecond: 1_500_000, bodyForm: 'gzip-body' });
+const listed = useSignedInListing(emulator);
+
+/** Sizes of the kept file seen while `work` runs, every few milliseconds. */
+async function keptSizesDuring<T>(folder: string, work: Promise<T>): Promise<{ sizes: Set<number>; outcome: T }> {
+  const sizes = new Set<number>();
+  let done = false;
+  const outcome = work.finally(() => (done = true));
+  while (!done) {
+    for (const name of (await readdir(folder)).filter(isKeptBodyName)) {
+      const size = await stat(path.join(folder, name)).then(
+        (found) => found.size,
+        () => undefined,
+      );
+      if (size !== undefined) sizes.add(size);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { sizes, outcome: await outcome };
+}
+
+describe('the kept body', () => {
+  it('grows by batches of a megabyte while the body arrives, and goes once the file is done', async () => {
+    const folder = await temporaryFolder();
+    const file = listed.files[0]!;
+    const points: (ResumePoint | null)[] = [];
+    const { sizes, outcome } = await keptSizesDuring(
+      folder,
+      downloadFile(
+        listed.client.openDownload.bind(listed.client),
+        { url: file.url, filename: file.filename, folder },
+        { onResumePoint: (point) => points.push(point) },
+      ),
+    );
+    expect(outcome.bytesReceived).toBeGreaterThan(2 * MIB);
+    expect(points).toEqual([expect.objectContaining({ name: expect.stringMatching(/\.resume$/) })]);
+    // The watch saw the kept file hold something: at least its first batch.
+    expect([...sizes].filter((size) => size > 0).length).toBeGreaterThan(0);
+    expect([...sizes].filter((size) => size > 0 && size < MIB)).toEqual([]);
+    expect(await readdir(folder)).toEqual([file.filename]);
+  });
+
+  it('cut short, keeps every byte that arrived, the last batch too', async () => {
+    const folder = await temporaryFolder();
+    const file = listed.files[1]!;
+    emulator().injectFault(file.filename, 'reset');
+    let received = 0;
+    const failure = await downloadFile(
+      listed.client.openDownload.bind(listed.client),
+      { url: file.url, filename: file.filename, folder },
+      { onResumePoint: () => undefined, onProgress: (progress) => (received = progress.bytesReceived) },
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(NetworkError);
+    const [kept] = (await readdir(folder)).filter(isKeptBodyName);
+    expect(received).toBeGreaterThan(0);
+    expect((await stat(path.join(folder, kept!))).size).toBeGreaterThanOrEqual(received);
+  });
+});
