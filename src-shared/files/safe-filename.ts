@@ -24,7 +24,8 @@ export function checkSafeFilename(name: string): FilenameCheck {
   if (name.startsWith('.')) return { ok: false, reason: 'the name starts with a dot' };
   if (name !== name.trim() || name.endsWith('.')) return { ok: false, reason: 'the name starts or ends with a space or a dot' };
   if (WINDOWS_RESERVED.test(name)) return { ok: false, reason: 'the name is reserved by Windows' };
-  if (utf8Length(name) > MAX_NAME_BYTES) return { ok: false, reason: `the name is longer than ${MAX_NAME_BYTES} bytes` };
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a short name needs no count (a listing checks a million names).
+  if (name.length * 3 > MAX_NAME_BYTES && utf8Length(name) > MAX_NAME_BYTES) return { ok: false, reason: `the name is longer than ${MAX_NAME_BYTES} bytes` };
   return { ok: true };
 }
 

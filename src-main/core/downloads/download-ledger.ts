@@ -134,6 +134,52 @@ function toJob(row: JobRow): Job {
 
 const now = (): string => new Date().toISOString();
 
+/**
+ * The first and last of `texts` as SQLite orders them (BINARY: by their UTF-8 bytes), or undefined when there are
+ * none or JavaScript's order (by UTF-16 units) may differ: only for a text with a unit from U+D800 up (a surrogate
+ * sorts below U+E000-U+FFFF in UTF-16, above in UTF-8). A listing comes in order, so a piece's places lie past every
+ * job queued before it: a look into the index between its first and last answers "none of them" at once.
+ */
+function textSpan(texts: readonly string[]): [string, string] | undefined {
+  let low = texts[0];
+  let high = low;
+  if (low === undefined || high === undefined) return undefined;
+  for (const text of texts) {
+    if (HIGH_UNITS.test(text)) return undefined;
+    if (text < low) low = text;
+    else if (text > high) high = text;
+  }
+  return [low, high];
+}
+
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+const INSERT_JOBS =
+  'INSERT INTO jobs (url, instrument, product, date_obs, filename, folder, target_path, state, expected_size, batch_id, created_at, updated_at) VALUES';
+const JOB_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+/**
+ * Rows per INSERT, largest first, down to one: a few statements of each size, prepared once. 128 rows are 1,536
+ * values, well within SQLite's 32,766; more rows a statement gained nothing measurable.
+ */
+const INSERT_ROWS = [128, 16, 1] as const;
+
+function pushJobValues(values: (string | number | null)[], job: NewJob, stamp: string): void {
+  values.push(
+    job.url,
+    job.instrument,
+    job.product,
+    job.dateObs,
+    job.filename,
+    job.folder,
+    job.targetPath,
+    job.state ?? 'queued',
+    job.expectedSize,
+    job.batchId,
+    stamp,
+    stamp,
+  );
+}
+
 /** The jobs and settings tables (ledger-migrations.ts) of the state folder's database. */
 /**
  * A prepared read, as far as its callers use it: its own type rather than better-sqlite3's, so the library's
@@ -193,10 +239,20 @@ export class DownloadLedger {
     return row && toJob(row);
   }
 
-  /** The jobs of several target paths in one query, by target path (a piece of a listing is looked up at once). */
+  /**
+   * The jobs of several target paths in one query, by target path (a piece of a listing is looked up at once), after
+   * one look between the first and last of them (textSpan) that usually finds none.
+   */
   findByTargets(targetPaths: readonly string[]): Map<string, Job> {
     const found = new Map<string, Job>();
     if (targetPaths.length === 0) return found;
+    const span = textSpan(targetPaths);
+    if (
+      span &&
+      !this.sql<[string, string], { near: number }>('SELECT EXISTS (SELECT 1 FROM jobs WHERE target_path BETWEEN ? AND ?) AS near').get(...span)?.near
+    ) {
+      return found;
+    }
     const rows = this.sql<[string], JobRow>('SELECT * FROM jobs WHERE target_path IN (SELECT value FROM json_each(?))').all(JSON.stringify(targetPaths));
     for (const row of rows) found.set(row.target_path, toJob(row));
     return found;
@@ -207,6 +263,21 @@ export class DownloadLedger {
    * piece of a listing may find its files already downloaded elsewhere (reuse-finder.ts), in one query per piece.
    */
   findFinishedCopies(urls: readonly string[], filenames: readonly string[]): Job[] {
+    if (urls.length === 0 && filenames.length === 0) return [];
+    // As in findByTargets: none finished between the piece's first and last address, nor its first and last name (a
+    // first listing into an empty ledger), and none of them is looked up.
+    const byUrl = textSpan(urls);
+    const byName = textSpan(filenames);
+    if (
+      byUrl &&
+      byName &&
+      !this.sql<string[], { near: number }>(
+        `SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'done' AND url BETWEEN ? AND ?)
+             OR EXISTS (SELECT 1 FROM jobs WHERE state = 'done' AND filename BETWEEN ? AND ?) AS near`,
+      ).get(...byUrl, ...byName)?.near
+    ) {
+      return [];
+    }
     return this.sql<[string, string], JobRow>(
       `SELECT * FROM jobs WHERE state = 'done' AND sha256 IS NOT NULL AND url IN (SELECT value FROM json_each(?))
        UNION
@@ -222,34 +293,27 @@ export class DownloadLedger {
   }
 
   /**
-   * Inserts jobs in one transaction and returns their ids, without reading the rows back: a listing of 100,000
-   * files comes through here, so the statement takes positional values and the time is read once.
+   * Inserts jobs in one transaction and returns their ids, without reading the rows back: a listing of a million
+   * files comes through here, so the rows go in many to a statement (one call into SQLite per INSERT_ROWS rows, not
+   * per row) and the time is read once.
    */
   insertMany(jobs: readonly NewJob[]): number[] {
-    const insert = this.sql<(string | number | null)[]>(
-      `INSERT INTO jobs (url, instrument, product, date_obs, filename, folder, target_path, state, expected_size, batch_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     return this.transaction(() => {
       const stamp = now();
-      return jobs.map((job) =>
-        Number(
-          insert.run(
-            job.url,
-            job.instrument,
-            job.product,
-            job.dateObs,
-            job.filename,
-            job.folder,
-            job.targetPath,
-            job.state ?? 'queued',
-            job.expectedSize,
-            job.batchId,
-            stamp,
-            stamp,
-          ).lastInsertRowid,
-        ),
-      );
+      const ids: number[] = [];
+      let start = 0;
+      for (const rows of INSERT_ROWS) {
+        const insert = this.sql<[(string | number | null)[]]>(`${INSERT_JOBS} ${Array.from({ length: rows }, () => JOB_VALUES).join(', ')}`);
+        for (; start + rows <= jobs.length; start += rows) {
+          const values: (string | number | null)[] = [];
+          for (let index = start; index < start + rows; index += 1) pushJobValues(values, jobs[index]!, stamp);
+          // The table's rowid is its INTEGER PRIMARY KEY (no AUTOINCREMENT): each new row gets the largest id + 1, in
+          // the order of the VALUES, so the statement's rows have the ids up to its last one.
+          const last = Number(insert.run(values).lastInsertRowid);
+          for (let id = last - rows + 1; id <= last; id += 1) ids.push(id);
+        }
+      }
+      return ids;
     });
   }
 

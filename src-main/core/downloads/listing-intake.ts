@@ -13,7 +13,7 @@ import { DECOMPRESSION_FACTOR, InsufficientSpaceError, type FreeSpaceProbe } fro
 import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
-import { pathLengthProblem } from './path-limits';
+import { FolderPathLimit } from './path-limits';
 import { forEachAtOnce, ReuseFinder, type ReuseBy } from './reuse-finder';
 import { TakenNames } from './taken-names';
 
@@ -95,8 +95,10 @@ export class ListingIntake {
   /** Names taken so far, each with its Placed code: kept compact, a listing can hold a million. */
   private readonly seen = new TakenNames();
   /** The folders of Placed codes, by number, and their numbers. */
-  private readonly folders: string[] = [];
+  private readonly folders: PlacedFolder[] = [];
   private readonly folderNumbers = new Map<string, number>();
+  /** The folder of each place the layout gave (undefined: outside the download folder), worked out once a place. */
+  private readonly places = new Map<string, string | undefined>();
   /**
    * Accepted names whose case-folded form (see `fold`) differs from them, by `folderKey`: the first taken for each.
    * "A.fts" and "a.fts" are one file on a case-insensitive disk (macOS's and Windows' default), where the second
@@ -175,54 +177,52 @@ export class ListingIntake {
     for (const entry of entries) {
       const taken = piece.names.get(entry.filename) ?? this.seen.get(entry.filename);
       if (taken !== undefined) {
-        const elsewhere = this.placedElsewhere(entry, taken === NO_FOLDER ? undefined : this.folders[taken >> 1]);
+        const elsewhere = this.placedElsewhere(entry, taken === NO_FOLDER ? undefined : this.folders[taken >> 1]!.path);
         if (elsewhere) piece.rejected.push({ filename: entry.filename, reason: elsewhere });
         continue;
       }
-      piece.names.set(entry.filename, NO_FOLDER);
-      const safe = checkSafeFilename(entry.filename);
-      if (!safe.ok) {
-        piece.rejected.push({ filename: entry.filename, reason: `unsafe file name: ${safe.reason}` });
-        continue;
-      }
-      const addressProblem = this.host.addressProblem(entry.url);
-      if (addressProblem !== undefined) {
-        piece.rejected.push({ filename: entry.filename, reason: addressProblem });
-        continue;
-      }
-      const folder = this.folderOf(entry);
-      if (folder === undefined) {
-        piece.rejected.push({ filename: entry.filename, reason: 'its place in the folder layout would be outside the folder' });
-        continue;
-      }
-      const folderNumber = this.folderNumber(folder);
-      piece.names.set(entry.filename, folderNumber << 1);
-      const targetPath = path.join(folder, entry.filename);
-      const tooLong = pathLengthProblem(targetPath);
-      if (tooLong !== undefined) {
-        piece.rejected.push({ filename: entry.filename, reason: tooLong });
-        continue;
-      }
-      const folded = fold(entry.filename);
-      const sameButCase = this.sameButCase(entry.filename, folded, folderNumber, piece);
-      if (sameButCase !== undefined) {
-        piece.rejected.push({
-          filename: entry.filename,
-          reason: `its name differs from "${sameButCase}" only in letter case; many disks would store both as one file`,
-        });
-        continue;
-      }
-      piece.names.set(entry.filename, (folderNumber << 1) | ACCEPTED);
-      if (folded !== entry.filename) {
-        const key = folderKey(folderNumber, folded);
-        this.oddlyCased.set(key, entry.filename);
-        piece.oddlyCased.push(key);
-      }
-      named.push({ entry, folder, targetPath, known: undefined });
+      const candidate = this.candidate(entry, piece);
+      if (candidate) named.push(candidate);
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
     if (known.size > 0) for (const candidate of named) candidate.known = known.get(candidate.targetPath);
     return named;
+  }
+
+  /**
+   * A name not seen before: the candidate it makes, or undefined when it is refused (its reason added to the piece).
+   * Either way the piece remembers the name, with the folder it was placed in and whether it was taken.
+   */
+  private candidate(entry: FileEntry, piece: PieceOutcome): Candidate | undefined {
+    const { filename } = entry;
+    let placed = NO_FOLDER;
+    const refuse = (reason: string): undefined => {
+      piece.names.set(filename, placed);
+      piece.rejected.push({ filename, reason });
+      return undefined;
+    };
+    const safe = checkSafeFilename(filename);
+    if (!safe.ok) return refuse(`unsafe file name: ${safe.reason}`);
+    const addressProblem = this.host.addressProblem(entry.url);
+    if (addressProblem !== undefined) return refuse(addressProblem);
+    const folder = this.folderOf(entry);
+    if (folder === undefined) return refuse('its place in the folder layout would be outside the folder');
+    const folderNumber = this.folderNumber(folder);
+    placed = folderNumber << 1;
+    const { prefix, limit } = this.folders[folderNumber]!;
+    const tooLong = limit.problemOf(filename);
+    if (tooLong !== undefined) return refuse(tooLong);
+    const folded = fold(filename);
+    const sameButCase = this.sameButCase(filename, folded, folderNumber, piece);
+    if (sameButCase !== undefined) return refuse(`its name differs from "${sameButCase}" only in letter case; many disks would store both as one file`);
+    piece.names.set(filename, placed | ACCEPTED);
+    if (folded !== filename) {
+      const key = folderKey(folderNumber, folded);
+      this.oddlyCased.set(key, filename);
+      piece.oddlyCased.push(key);
+    }
+    // A safe name is one plain last segment, which path.join would only append to the folder's path.
+    return { entry, folder, targetPath: prefix + filename, known: undefined };
   }
 
   /**
@@ -232,13 +232,15 @@ export class ListingIntake {
    */
   private sameButCase(name: string, folded: string, folderNumber: number, piece: PieceOutcome): string | undefined {
     if (folded !== name && (piece.names.get(folded) ?? this.seen.get(folded)) === ((folderNumber << 1) | ACCEPTED)) return folded;
-    return this.oddlyCased.get(folderKey(folderNumber, folded));
+    return this.oddlyCased.size === 0 ? undefined : this.oddlyCased.get(folderKey(folderNumber, folded));
   }
 
   private folderNumber(folder: string): number {
     let number = this.folderNumbers.get(folder);
     if (number === undefined) {
-      number = this.folders.push(folder) - 1;
+      // The folder's path with the separator a name follows, as path.join gives it (any safe name stands for all).
+      const prefix = path.join(folder, ANY_NAME).slice(0, -ANY_NAME.length);
+      number = this.folders.push({ path: folder, prefix, limit: new FolderPathLimit(folder) }) - 1;
       this.folderNumbers.set(folder, number);
     }
     return number;
@@ -248,8 +250,15 @@ export class ListingIntake {
   private async diskFacts(candidates: readonly Candidate[]): Promise<Map<Candidate, DiskFacts>> {
     const facts = new Map<Candidate, DiskFacts>();
     const toAsk: Candidate[] = [];
+    let names: FolderNames | undefined;
+    let namesOf: string | undefined;
     for (const candidate of candidates) {
-      if (!(await this.folderNames.mayHold(candidate.folder, candidate.entry.filename))) continue;
+      // Read once a folder, and waited for only when the folder changes (not once an entry).
+      if (namesOf !== candidate.folder) {
+        names = await this.folderNames.of(candidate.folder);
+        namesOf = candidate.folder;
+      }
+      if (!names!.mayHold(candidate.entry.filename)) continue;
       const { known } = candidate;
       // A finished file's size, asked at once: a re-run over a million finished files asks a million times, and a
       // stat through the thread pool costs the main thread several times what the stat itself does.
@@ -294,7 +303,7 @@ export class ListingIntake {
         }
       }
       if (this.policy === 'keep-both') promised.add(targetPath);
-      piece.plans.push({ entry, folder: candidate.folder, targetPath, ...(known ? { resume: known } : {}) });
+      piece.plans.push(known ? { entry, folder: candidate.folder, targetPath, resume: known } : { entry, folder: candidate.folder, targetPath });
     }
   }
 
@@ -314,7 +323,7 @@ export class ListingIntake {
     return ledger.transaction(() => {
       ledger.adoptIntoBatch(piece.adopted, batchId);
       const resumed: QueuedJob[] = [];
-      const fresh: NewJob[] = [];
+      const fresh: FreshJob[] = [];
       const reused: { plan: Plan; source: Job }[] = [];
       for (const plan of piece.plans) {
         const { entry, resume, reusedFrom } = plan;
@@ -329,7 +338,11 @@ export class ListingIntake {
       }
       const ids = ledger.insertMany(fresh);
       this.commitReused(reused, piece);
-      for (const [index, job] of fresh.entries()) resumed.push(queuedJobOf(job, ids[index]!, job.expectedSize));
+      for (let index = 0; index < fresh.length; index += 1) {
+        const job = fresh[index]!;
+        job.id = ids[index]!;
+        resumed.push(job);
+      }
       return resumed;
     });
   }
@@ -366,10 +379,14 @@ export class ListingIntake {
   /** The folder an entry goes into, or undefined when its layout place would leave the download folder. */
   private folderOf(entry: FileEntry): string | undefined {
     if (!this.placement) return this.folder;
-    const folder = path.resolve(this.folder, this.placement(entry));
+    const place = this.placement(entry);
+    if (this.places.has(place)) return this.places.get(place);
+    if (this.places.size >= MOST_PLACES) this.places.clear();
+    const folder = path.resolve(this.folder, place);
     const relative = path.relative(this.folder, folder);
-    if (relative === '') return folder;
-    return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : folder;
+    const inside = relative === '' || !(relative.startsWith('..') || path.isAbsolute(relative)) ? folder : undefined;
+    this.places.set(place, inside);
+    return inside;
   }
 
   /** The layout's sub-folders of a piece, made before its jobs are committed (a worker may take them at once). */
@@ -409,6 +426,18 @@ const NO_FOLDER: Placed = -1;
 const ACCEPTED = 1;
 const folderKey = (folderNumber: number, folded: string): string => `${folderNumber}/${folded}`;
 
+/** A folder the intake placed names in, with what each of its names is checked and joined with. */
+interface PlacedFolder {
+  path: string;
+  /** The path with the separator a name follows. */
+  prefix: string;
+  limit: FolderPathLimit;
+}
+
+const ANY_NAME = 'f';
+/** Places of a layout remembered at most (a day's folder each for 27 years): past it they are worked out again. */
+const MOST_PLACES = 10_000;
+
 const NOT_ON_DISK: DiskFacts = { finishedStillThere: false, completeInFolder: false };
 
 /**
@@ -439,18 +468,22 @@ class FolderNames {
 class FolderNamesByFolder {
   private readonly byFolder = new Map<string, Promise<FolderNames>>();
 
-  async mayHold(folder: string, filename: string): Promise<boolean> {
+  of(folder: string): Promise<FolderNames> {
     let names = this.byFolder.get(folder);
     if (!names) {
       names = FolderNames.read(folder);
       this.byFolder.set(folder, names);
     }
-    return (await names).mayHold(filename);
+    return names;
   }
 }
 
-/** The ledger row of a planned file that has no job yet. */
-const newJobOf = ({ entry, folder, targetPath }: Plan, batchId: string | null): NewJob => ({
+/** A planned file's new job: its ledger row, and its queued view once `id` is set (one object a file, not two). */
+type FreshJob = NewJob & QueuedJob;
+
+/** The ledger row of a planned file that has no job yet (its id 0 until inserted). */
+const newJobOf = ({ entry, folder, targetPath }: Plan, batchId: string | null): FreshJob => ({
+  id: 0,
   url: entry.url,
   instrument: entry.instrument,
   product: entry.product,

@@ -18,25 +18,45 @@ export const LONGEST_PATH_BYTES = process.platform === 'darwin' ? 1023 : 4095;
  */
 export function pathLengthProblem(targetPath: string): string | undefined {
   const folder = path.dirname(targetPath);
-  const name = path.basename(targetPath);
-  const folderBytes = Buffer.byteLength(path.join(folder, 'x')) - 1;
-  const longest = folderBytes + Math.max(Buffer.byteLength(name), temporaryNameBytes(name));
-  if (longest > LONGEST_PATH_BYTES) {
-    return `its path would be ${formatCount(longest)} bytes, more than the system allows (${formatCount(LONGEST_PATH_BYTES)}); choose a shorter folder or layout`;
+  if (lastFolder?.folder !== folder) lastFolder = { folder, limit: new FolderPathLimit(folder) };
+  return lastFolder.limit.problemOf(path.basename(targetPath));
+}
+
+/** The last folder asked about and its limit: a campaign's files share a few folders, asked about a million times. */
+let lastFolder: { folder: string; limit: FolderPathLimit } | undefined;
+
+/**
+ * The path limits of the files of one folder, its own part measured once: a listing puts a million names in a few
+ * folders, and each name is then checked by adding up lengths.
+ */
+export class FolderPathLimit {
+  /** Bytes of the folder's path with the separator before a name. */
+  private readonly folderBytes: number;
+  /** A name of the folder longer than a file system takes, which no file in it can get past. */
+  private readonly folderProblem: string | undefined;
+
+  constructor(folder: string) {
+    this.folderBytes = Buffer.byteLength(path.join(folder, 'x')) - 1;
+    const longFolder = folder.split(path.sep).find((part) => utf8Length(part) > MAX_NAME_BYTES);
+    this.folderProblem =
+      longFolder === undefined
+        ? undefined
+        : `its path would hold a folder name of ${formatCount(utf8Length(longFolder))} bytes, more than a file system allows (${MAX_NAME_BYTES})`;
   }
-  return longFolderProblem(folder);
+
+  /** Why a file named `name` could not be written in the folder, or undefined. */
+  problemOf(name: string): string | undefined {
+    // A UTF-16 unit is at most 3 bytes of UTF-8, and a temporary name at most the name and its affixes: most names
+    // are clearly short enough without counting their bytes.
+    if (this.folderBytes + name.length * 3 + TEMPORARY_AFFIX_BYTES > LONGEST_PATH_BYTES) {
+      const longest = this.folderBytes + Math.max(Buffer.byteLength(name), temporaryNameBytes(name));
+      if (longest > LONGEST_PATH_BYTES) {
+        return `its path would be ${formatCount(longest)} bytes, more than the system allows (${formatCount(LONGEST_PATH_BYTES)}); choose a shorter folder or layout`;
+      }
+    }
+    return this.folderProblem;
+  }
 }
 
-/** The last folder asked about and its answer: a listing's files share a few folders, asked about a million times. */
-let lastFolder: { folder: string; problem: string | undefined } | undefined;
-
-function longFolderProblem(folder: string): string | undefined {
-  if (lastFolder?.folder === folder) return lastFolder.problem;
-  const longFolder = folder.split(path.sep).find((part) => utf8Length(part) > MAX_NAME_BYTES);
-  const problem =
-    longFolder === undefined
-      ? undefined
-      : `its path would hold a folder name of ${formatCount(utf8Length(longFolder))} bytes, more than a file system allows (${MAX_NAME_BYTES})`;
-  lastFolder = { folder, problem };
-  return problem;
-}
+/** What a temporary name adds to the longest name it is made for (temporaryNameBytes of a name of none). */
+const TEMPORARY_AFFIX_BYTES = temporaryNameBytes('');

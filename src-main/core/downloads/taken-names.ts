@@ -1,7 +1,8 @@
 // Names with a small whole number each, kept outside the JavaScript heap. The intake remembers every name a listing
 // gave it (a million for two years of KCor): as a Map of strings that took some 100 bytes a name and made every
 // garbage collection walk a million objects. Here a name costs its UTF-8 bytes and four numbers: one growing buffer
-// holds the names end to end, found through an open-addressing table of their hashes.
+// holds the names end to end, found through an open-addressing table of their hashes. The hashes are of the names'
+// UTF-16 units, so a name not taken (nearly every name of a listing) is looked up without being written as UTF-8.
 
 const INITIAL_ENTRIES = 1024;
 /** A lone surrogate: UTF-8 has no bytes for it (it becomes U+FFFD), so two such names could not be told apart. */
@@ -18,10 +19,11 @@ export class TakenNames {
   private count = 0;
   /** Entry index + 1 by hash slot (EMPTY: free); never more than half full. */
   private slots = new Int32Array(INITIAL_ENTRIES * 2);
-  /** The name being looked up, as UTF-8. */
+  /** `scratchOf`, as UTF-8, once a comparison or an append needed it. */
   private scratch = Buffer.allocUnsafe(256);
   private scratchLength = 0;
-  /** The hash of the name in `scratch`. */
+  private scratchOf: string | undefined;
+  /** The hash of the name last looked up. */
   private lastHash = 0;
   /** Names with a lone surrogate (LONE_SURROGATE), which no listing should have, kept as they are. */
   private readonly illFormed = new Map<string, number>();
@@ -52,32 +54,39 @@ export class TakenNames {
       this.values[entry - 1] = value;
       return;
     }
-    // find() left the name in the scratch buffer, and its hash beside it.
-    this.append(this.lastHash, value);
+    // find() left the name's hash beside it.
+    this.append(name, this.lastHash, value);
     this.slots[slot] = this.count;
     if (this.count * 2 > this.slots.length) this.rehash();
   }
 
-  /** The slot that holds `name`, or the free slot where it would go; encodes the name into `scratch` on the way. */
+  /** The slot that holds `name`, or the free slot where it would go. */
   private find(name: string): number {
-    if (name.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(name.length * 3);
-    const length = this.scratch.write(name, 0, 'utf8');
-    this.scratchLength = length;
-    const scratch = this.scratch;
-    // FNV-1a over the UTF-8 bytes.
+    // FNV-1a over the UTF-16 units.
     let hash = 0x811c9dc5;
-    for (let i = 0; i < length; i += 1) hash = Math.imul(hash ^ scratch[i]!, 0x01000193);
+    for (let i = 0; i < name.length; i += 1) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
     hash >>>= 0;
     this.lastHash = hash;
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot]!;
-      if (entry === EMPTY || (this.hashes[entry - 1] === hash && this.holds(entry - 1, length))) return slot;
+      if (entry === EMPTY || (this.hashes[entry - 1] === hash && this.holds(entry - 1, name))) return slot;
     }
   }
 
-  /** Whether entry `index` is the name in `scratch`. */
-  private holds(index: number, length: number): boolean {
+  /** `name` in `scratch` as UTF-8; its length in bytes. */
+  private encode(name: string): number {
+    if (this.scratchOf !== name) {
+      if (name.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(name.length * 3);
+      this.scratchLength = this.scratch.write(name, 0, 'utf8');
+      this.scratchOf = name;
+    }
+    return this.scratchLength;
+  }
+
+  /** Whether entry `index` is `name`. */
+  private holds(index: number, name: string): boolean {
+    const length = this.encode(name);
     const start = index === 0 ? 0 : this.ends[index - 1]!;
     if (this.ends[index]! - start !== length) return false;
     const { bytes, scratch } = this;
@@ -85,8 +94,8 @@ export class TakenNames {
     return true;
   }
 
-  private append(hash: number, value: number): void {
-    const length = this.scratchLength;
+  private append(name: string, hash: number, value: number): void {
+    const length = this.encode(name);
     if (this.usedBytes + length > this.bytes.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.usedBytes + length));
       this.bytes.copy(grown, 0, 0, this.usedBytes);
