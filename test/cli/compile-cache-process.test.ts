@@ -46,7 +46,7 @@ describe("the command line's compile cache", () => {
     const cacheHome = await temporaryFolder();
     const first = await runPiped(cacheHome, ['--version']);
     expect(first.status).toBe(0);
-    expect(first.cache).toEqual([expect.stringMatching(/mlso-dl\/cli-[0-9a-f]{16}-node[\d.]+-\w+-default\.v8cache: missing$/), 'written']);
+    expect(first.cache).toEqual([expect.stringMatching(/mlso-dl\/cli-[0-9a-f]{16}-node[\d.]+-\w+\.v8cache: missing$/), 'written']);
     const [file, ...others] = await cacheFiles(cacheHome);
     expect(others).toEqual([]);
     expect((await stat(path.join(cacheHome, 'mlso-dl'))).mode & 0o777).toBe(0o700);

@@ -1,9 +1,31 @@
 // Where the command line's code cache lives, what names it, and when it is written again (src-main/cli/launch/).
-import { describe, expect, it } from 'vitest';
-import { cacheFileName, cacheFolder, decodeCachedCode, encodeCachedCode, shouldRewrite, type CompilerIdentity } from '../../src-main/cli/launch/compile-cache';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  cacheFileName,
+  cacheFolder,
+  decodeCachedCode,
+  encodeCachedCode,
+  shouldRewrite,
+  writeCachedCode,
+  type CompilerIdentity,
+} from '../../src-main/cli/launch/compile-cache';
+
+const folders: string[] = [];
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+async function temporaryFolder(): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'mlso-cache-test-'));
+  folders.push(folder);
+  return folder;
+}
 
 const linux = { platform: 'linux' as const, home: '/home/ann', uid: 1000 };
-const identity: CompilerIdentity = { bundleHash: 'ab'.repeat(32), nodeVersion: 'v20.19.0', arch: 'x64', flags: [] };
+const identity: CompilerIdentity = { bundleHash: 'ab'.repeat(32), nodeVersion: 'v20.19.0', arch: 'x64' };
 
 describe('the compile cache', () => {
   it("lives in XDG_CACHE_HOME, else ~/.cache, or the platform's own cache folder", () => {
@@ -14,15 +36,30 @@ describe('the compile cache', () => {
     expect(cacheFolder({ ...linux, platform: 'darwin', env: {} })).toBe('/home/ann/Library/Caches/mlso-dl');
   });
 
-  it('is named by the bundle, the Node version, the architecture and the flags', () => {
+  it('is named by the bundle, the Node version and the architecture', () => {
     const name = cacheFileName(identity);
-    expect(name).toBe(`cli-${'ab'.repeat(8)}-node20.19.0-x64-default.v8cache`);
+    expect(name).toBe(`cli-${'ab'.repeat(8)}-node20.19.0-x64.v8cache`);
     expect(cacheFileName({ ...identity, bundleHash: 'cd'.repeat(32) })).not.toBe(name);
     expect(cacheFileName({ ...identity, nodeVersion: 'v20.20.0' })).not.toBe(name);
     expect(cacheFileName({ ...identity, arch: 'arm64' })).not.toBe(name);
-    const flagged = cacheFileName({ ...identity, flags: ['--max-old-space-size=4096'] });
-    expect(flagged).toMatch(/-[0-9a-f]{8}\.v8cache$/);
-    expect(cacheFileName({ ...identity, flags: ['--max-old-space-size=8192'] })).not.toBe(flagged);
+  });
+
+  it("keeps the newest few caches, and removes other builds' older ones and temporary files left behind", async () => {
+    const folder = path.join(await temporaryFolder(), 'mlso-dl');
+
+    const code = { data: Buffer.from('bytecode'), writerBytecodeBytes: 1 };
+    const names = ['11', '22', '33', '44', '55'].map((hash) => cacheFileName({ ...identity, bundleHash: hash.repeat(32) }));
+    const now = Date.now();
+    for (const [index, name] of names.entries()) {
+      expect(writeCachedCode(folder, name, code, process.getuid?.())).toBe(true);
+      // Written a minute apart, the first the oldest.
+      await utimes(path.join(folder, name), new Date(now - (10 - index) * 60_000), new Date(now - (10 - index) * 60_000));
+    }
+    await writeFile(path.join(folder, `.${names[0]}.123.456.tmp`), 'torn');
+    await utimes(path.join(folder, `.${names[0]}.123.456.tmp`), new Date(now - 3_600_000), new Date(now - 3_600_000));
+    const newest = cacheFileName({ ...identity, bundleHash: '66'.repeat(32) });
+    expect(writeCachedCode(folder, newest, code, process.getuid?.())).toBe(true);
+    expect((await readdir(folder)).sort()).toEqual([names[2], names[3], names[4], newest].sort());
   });
 
   it('reads back what it wrote, and nothing from damaged bytes', () => {

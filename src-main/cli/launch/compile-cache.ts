@@ -22,8 +22,6 @@ export interface CompilerIdentity {
   bundleHash: string;
   nodeVersion: string;
   arch: string;
-  /** V8 rejects a cache made under other flags: each set of flags has a cache of its own, rather than two taking turns. */
-  flags: readonly string[];
 }
 
 /** The folder for caches: XDG_CACHE_HOME or ~/.cache on Linux and the like, the platform's own on macOS and Windows. */
@@ -38,9 +36,13 @@ export function cacheFolder({ env, platform, home }: CacheSetting): string {
 const NAME_PREFIX = 'cli-';
 const NAME_SUFFIX = '.v8cache';
 
-export function cacheFileName({ bundleHash, nodeVersion, arch, flags }: CompilerIdentity): string {
-  const flagsTag = flags.length === 0 ? 'default' : crc32(flags.join('\0')).toString(16).padStart(8, '0');
-  return `${NAME_PREFIX}${bundleHash.slice(0, 16)}-node${nodeVersion.replace(/^v/, '')}-${arch}-${flagsTag}${NAME_SUFFIX}`;
+/**
+ * Not named by Node's options: most (--import, --cpu-prof) leave V8's code alone, and a test run that passes a new
+ * temporary file each time would leave a cache each time. V8 rejects a cache made under other V8 flags
+ * (--max-old-space-size), and a rejected cache is written again.
+ */
+export function cacheFileName({ bundleHash, nodeVersion, arch }: CompilerIdentity): string {
+  return `${NAME_PREFIX}${bundleHash.slice(0, 16)}-node${nodeVersion.replace(/^v/, '')}-${arch}${NAME_SUFFIX}`;
 }
 
 // The file: a header of our own, then V8's data. The checksum is ours because V8 may not verify its own in a release
@@ -123,8 +125,10 @@ export function shouldRewrite(read: CacheRead, rejected: boolean | undefined, by
   return bytecodeBytes > read.code.writerBytecodeBytes * 1.25;
 }
 
-/** Caches of other bundles and Node versions not written for this long are removed when a cache is written. */
-const STALE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** The caches kept: each build of the command line and each Node version has its own, and the latest few stay. */
+const CACHES_KEPT = 4;
+/** A temporary file this old belongs to a run that stopped while writing it. */
+const TEMPORARY_STALE_MS = 60_000;
 
 /**
  * Writes the cache atomically (a new file of this process, renamed over the old one), in a folder made private to
@@ -143,27 +147,31 @@ export function writeCachedCode(folder: string, name: string, code: CachedCode, 
       closeSync(fd);
     }
     renameSync(temporary, path.join(folder, name));
-    removeStaleCaches(folder, name, now);
+    removeStaleCaches(folder, now);
     return true;
   } catch {
     return false;
   }
 }
 
-function removeStaleCaches(folder: string, kept: string, now: number): void {
+/** Leaves the newest caches (the one just written among them) and removes the rest, and temporary files left behind. */
+function removeStaleCaches(folder: string, now: number): void {
+  const caches: { file: string; written: number }[] = [];
   for (const entry of readdirSync(folder)) {
-    // Caches of other bundles, and the temporary files of runs that stopped while writing one.
-    const cache = entry.startsWith(NAME_PREFIX) && entry.endsWith(NAME_SUFFIX);
-    const temporary = entry.startsWith(`.${NAME_PREFIX}`) && entry.endsWith('.tmp');
-    if (entry === kept || (!cache && !temporary)) continue;
     const file = path.join(folder, entry);
     const stats = statOrUndefined(file);
-    if (stats && now - stats.mtimeMs > STALE_AFTER_MS) {
-      try {
-        unlinkSync(file);
-      } catch {
-        // Another process removed it first, or it is not ours to remove.
-      }
-    }
+    if (!stats?.isFile()) continue;
+    if (entry.startsWith(NAME_PREFIX) && entry.endsWith(NAME_SUFFIX)) caches.push({ file, written: stats.mtimeMs });
+    else if (entry.startsWith(`.${NAME_PREFIX}`) && entry.endsWith('.tmp') && now - stats.mtimeMs > TEMPORARY_STALE_MS) removeQuietly(file);
+  }
+  caches.sort((a, b) => b.written - a.written);
+  for (const { file } of caches.slice(CACHES_KEPT)) removeQuietly(file);
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Another process removed it first, or it is not ours to remove.
   }
 }

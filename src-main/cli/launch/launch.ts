@@ -27,7 +27,6 @@ const name = cacheFileName({
   bundleHash: __CLI_BUNDLE_HASH__,
   nodeVersion: process.version,
   arch: process.arch,
-  flags: [...process.execArgv, ...(process.env['NODE_OPTIONS'] ? [process.env['NODE_OPTIONS']] : [])],
 });
 const read: CacheRead = enabled ? readCachedCode(folder, name, uid) : { state: 'untrusted' };
 
