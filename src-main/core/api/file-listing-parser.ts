@@ -6,6 +6,11 @@
 // piece by piece, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
 // 64 KB, and everything besides the entries 4 MB, so one 50 MB string is refused once 64 KB of it are in,
 // instead of being buffered whole by the tokenizer.
+//
+// The elements of `files` are not tokenized: a listing of a million entries took seconds of the tokenizer's byte by
+// byte work and objects built a property at a time. The bytes of the array are scanned only for where its elements
+// end (commas and the closing bracket outside strings and nested values), and each run of complete elements is read
+// by JSON.parse, as the whole answer would be; the tokenizer reads on after the array.
 import { TokenParser, TokenType, Tokenizer, type ParsedTokenInfo } from '@streamparser/json';
 import { fileEntrySchema, fileListingSchema, type FileEntry, type FileListing } from '../../../src-shared/api/schemas';
 import { InvalidResponseError, MlsoError } from '../errors';
@@ -13,17 +18,81 @@ import { checkShape, notJson } from './json-answer';
 
 /** How much of the beginning is kept, to describe an answer that is not JSON. */
 const HEAD_BYTES = 1024;
+
+/** Where the scan of a files array is between its elements: before the first, after a comma, in one, after one. */
+const enum At {
+  Start,
+  BeforeElement,
+  InElement,
+  AfterElement,
+}
+
+/** Where the scan of a files array is (FileListingParser.scanFiles). */
+interface FilesScan {
+  at: At;
+  /** In an element: the arrays and objects open in it. */
+  depth: number;
+  inString: boolean;
+  /** After a backslash in a string. */
+  escaped: boolean;
+  /** The element is a number, true, false or null. */
+  bare: boolean;
+  /** The bytes of the element under way at the end of the pieces read so far. */
+  pending: Buffer[];
+}
+
+const UTF8_BOM_BYTES = 3;
+
+/**
+ * Where the string under way from `from` ends: the index of its closing quote, or -1 when it goes on past the piece
+ * (then `scan.escaped` says whether the piece ends in the middle of an escape).
+ */
+function closingQuote(scan: FilesScan, chunk: Uint8Array, from: number): number {
+  let searchFrom = from;
+  if (scan.escaped) {
+    scan.escaped = false;
+    searchFrom += 1;
+  }
+  for (;;) {
+    const quote = chunk.indexOf(QUOTE, searchFrom);
+    const end = quote < 0 ? chunk.length : quote;
+    // The backslashes just before the quote (or the piece's end): an odd number escape it (or what comes next).
+    let backslashes = 0;
+    while (end - backslashes - 1 >= searchFrom && chunk[end - backslashes - 1] === BACKSLASH) backslashes += 1;
+    if (quote < 0) {
+      scan.escaped = backslashes % 2 === 1;
+      return -1;
+    }
+    if (backslashes % 2 === 0) return quote;
+    searchFrom = quote + 1;
+  }
+}
+
+const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+// The bytes of the punctuation of JSON: quote, backslash, comma, braces and brackets.
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LEFT_BRACE = 0x7b;
+const RIGHT_BRACE = 0x7d;
+const LEFT_BRACKET = 0x5b;
+const RIGHT_BRACKET = 0x5d;
 /** The most one element of `files` may take, as sent: some 200 times a real entry. */
 export const MAX_ENTRY_BYTES = 64 * 1024;
 /** The most the answer may take besides its `files` array: the query's echo and a few totals take some 200 bytes. */
 export const MAX_OUTSIDE_FILES_BYTES = 4 * 1024 * 1024;
 
 export class FileListingParser {
-  private readonly tokenizer = new Tokenizer();
+  private tokenizer = new Tokenizer();
+  /** Where the tokenizer's offset 0 is in the answer: a new tokenizer reads on after each files array. */
+  private tokenizerStart = 0;
   /** Gets every token but those of the entries, so it builds the answer with `files: []`. */
   private readonly outline = new TokenParser({ paths: ['$'] });
-  /** Gets the tokens of the top-level files array; hands on each entry and lets go of it (keepStack: false). */
-  private entryParser: TokenParser | undefined;
+  /** The files array being scanned (see the top), from the byte after its opening bracket. */
+  private filesScan: FilesScan | undefined;
+  /** Where the scan of a files array just opened starts, in the answer: the tokenizer reads no further. */
+  private scanFrom: number | undefined;
   private entries: FileEntry[] = [];
   /** Entries already handed out by takeEntries(): a repeated "files" can no longer replace them. */
   private taken = 0;
@@ -44,20 +113,28 @@ export class FileListingParser {
   private closedFilesBytes = 0;
 
   constructor(private readonly url: string) {
-    this.tokenizer.onToken = (token) => this.route(token);
-    // Entry checks throw from inside the tokenizer's callbacks and arrive here too, as themselves.
-    this.tokenizer.onError = (error) => {
-      this.failure ??= error;
-    };
+    this.listen(this.tokenizer);
     this.outline.onValue = ({ value }) => {
       this.answer = { value };
+    };
+  }
+
+  private listen(tokenizer: Tokenizer): void {
+    // A tokenizer left for a files array keeps going to the end of its piece: what it finds there is not heard.
+    tokenizer.onToken = (token) => {
+      if (tokenizer === this.tokenizer && this.scanFrom === undefined) this.route(token);
+    };
+    tokenizer.onError = (error) => {
+      if (tokenizer === this.tokenizer && this.scanFrom === undefined) this.failure ??= error;
     };
   }
 
   /** Feeds the next piece of the answer; throws InvalidResponseError once it is clearly not a listing. */
   write(chunk: Uint8Array): void {
     this.keepHead(chunk);
-    if (this.failure === undefined) this.tokenizer.write(chunk);
+    // The first tokenizer counts no offset for a byte order mark at the start.
+    if (this.tokenizerStart === 0 && this.head[0] === 0xef && this.head[1] === 0xbb && this.head[2] === 0xbf) this.tokenizerStart = UTF8_BOM_BYTES;
+    if (this.failure === undefined) this.feed(chunk, this.bytesSeen - chunk.length);
     if (this.failure === undefined) this.checkSizes();
     // Text that is not JSON is described by its beginning, so a little more of it is read first.
     if (this.failure instanceof MlsoError || (this.failure !== undefined && this.head.length >= HEAD_BYTES)) this.throwIfFailed();
@@ -79,8 +156,134 @@ export class FileListingParser {
     return batch;
   }
 
+  /** A piece of the answer that begins at `start`: to the tokenizer, and the elements of a files array to the scan. */
+  private feed(chunk: Uint8Array, start: number): void {
+    let from = 0;
+    while (from < chunk.length && this.failure === undefined) {
+      if (this.filesScan) {
+        const end = this.scanFiles(this.filesScan, chunk, from, start);
+        if (end === undefined) return;
+        from = end;
+      } else {
+        this.tokenizer.write(from === 0 ? chunk : chunk.subarray(from));
+        if (this.scanFrom === undefined) return;
+        from = this.scanFrom - start;
+        this.scanFrom = undefined;
+      }
+    }
+  }
+
+  /**
+   * Scans a files array's bytes from `from` (`start` is where the piece begins in the answer) and reads the elements
+   * complete in it; returns where the answer goes on after the array's closing bracket (a new tokenizer reads on from
+   * there), or undefined while the array is open or once the answer failed.
+   */
+  private scanFiles(scan: FilesScan, chunk: Uint8Array, from: number, start: number): number | undefined {
+    // The elements complete in this piece: from runFrom (after what `pending` holds) to runEnd, `complete` of them.
+    let runFrom = scan.at === At.InElement ? from : -1;
+    let runEnd = -1;
+    let complete = 0;
+    // Where the element under way began in this piece (-1: in an earlier one).
+    let elementFrom = -1;
+    for (let index = from; index < chunk.length; index += 1) {
+      const byte = chunk[index]!;
+      if (scan.at === At.InElement) {
+        let ends = -1;
+        if (scan.inString) {
+          // Most of a listing is text: its closing quote is searched for rather than read up to byte by byte.
+          const closing = closingQuote(scan, chunk, index);
+          if (closing < 0) break;
+          index = closing;
+          scan.inString = false;
+          if (scan.depth === 0) ends = index + 1;
+        } else if (scan.bare) {
+          // A number, true, false or null ends where something else begins; that byte is read again below.
+          if (byte === COMMA || byte === RIGHT_BRACKET || byte === RIGHT_BRACE || isSpace(byte)) ends = index;
+        } else if (byte === QUOTE) {
+          scan.inString = true;
+        } else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) {
+          scan.depth += 1;
+        } else if ((byte === RIGHT_BRACE || byte === RIGHT_BRACKET) && --scan.depth === 0) {
+          ends = index + 1;
+        }
+        if (ends < 0) continue;
+        scan.at = At.AfterElement;
+        runEnd = ends;
+        complete += 1;
+        if (ends === index + 1) continue;
+      }
+      if (isSpace(byte)) continue;
+      if (scan.at === At.AfterElement && byte === COMMA) {
+        scan.at = At.BeforeElement;
+        this.elementStart = start + index + 1;
+      } else if (byte === RIGHT_BRACKET && scan.at !== At.BeforeElement) {
+        if (complete > 0 && !this.readElements(scan, chunk, runFrom, runEnd, complete)) return undefined;
+        this.closeFiles(start + index);
+        return index + 1;
+      } else if (scan.at !== At.AfterElement && byte !== COMMA && byte !== RIGHT_BRACKET && byte !== RIGHT_BRACE) {
+        scan.at = At.InElement;
+        scan.depth = byte === LEFT_BRACE || byte === LEFT_BRACKET ? 1 : 0;
+        scan.inString = byte === QUOTE;
+        scan.bare = scan.depth === 0 && !scan.inString;
+        elementFrom = index;
+        if (runFrom < 0) runFrom = index;
+      } else {
+        return this.notJson();
+      }
+    }
+    if (complete > 0 && !this.readElements(scan, chunk, runFrom, runEnd, complete)) return undefined;
+    // The element under way waits for the rest of it (copied: the caller may use its buffer again).
+    if (scan.at === At.InElement) scan.pending.push(Buffer.from(chunk.subarray(elementFrom < 0 ? from : elementFrom)));
+    return undefined;
+  }
+
+  /**
+   * Reads `count` complete elements, those `pending` held first and then the piece's from `from` to `end`, in one
+   * JSON.parse, and checks each; false once the answer failed (they are not JSON, or an entry is wrong).
+   */
+  private readElements(scan: FilesScan, chunk: Uint8Array, from: number, end: number, count: number): boolean {
+    const last = Buffer.from(chunk.buffer, chunk.byteOffset + from, end - from);
+    const bytes = scan.pending.length === 0 ? last : Buffer.concat([...scan.pending, last]);
+    scan.pending = [];
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+    } catch {
+      values = [];
+    }
+    if (values.length !== count) return this.notJson() ?? false;
+    try {
+      for (const value of values) this.entries.push(checkShape(this.url, value, fileEntrySchema, ['files', this.taken + this.entries.length]));
+    } catch (error) {
+      this.failure ??= error;
+      return false;
+    }
+    return true;
+  }
+
+  private notJson(): undefined {
+    this.failure ??= new SyntaxError('the files array is not JSON');
+    return undefined;
+  }
+
+  /** The files array closed at `offset`: the outline gets its bracket, and a new tokenizer reads on after it. */
+  private closeFiles(offset: number): void {
+    this.filesScan = undefined;
+    this.track(TokenType.RIGHT_BRACKET);
+    this.outline.write({ token: TokenType.RIGHT_BRACKET, value: ']' });
+    this.inFiles = false;
+    this.closedFilesBytes += offset + 1 - this.filesStart;
+    // A space first takes the new tokenizer past the start, where a byte order mark would be allowed.
+    this.tokenizer = new Tokenizer();
+    this.listen(this.tokenizer);
+    this.tokenizer.write(' ');
+    this.tokenizerStart = offset;
+  }
+
   /** The checked listing, once the whole answer has been written. */
   end(): FileListing {
+    // An answer cut short inside its files array.
+    if (this.filesScan && this.failure === undefined) this.failure = new SyntaxError('the answer ends inside its files array');
     if (this.failure === undefined && !this.tokenizer.isEnded) {
       // A number is only known to be complete at the end, so a second top-level value such as the last 0 of
       // "00" reaches the outline here, and its complaint comes out of end() itself rather than through onError.
@@ -100,22 +303,13 @@ export class FileListingParser {
 
   private route(token: ParsedTokenInfo): void {
     const type = token.token;
-    if (this.inFiles) {
-      const closesFiles = this.depth === 2 && type === TokenType.RIGHT_BRACKET;
-      if (this.depth === 2 && type === TokenType.COMMA) this.elementStart = token.offset + 1;
-      this.track(type);
-      this.entryParser?.write(token);
-      if (!closesFiles) return;
-      this.inFiles = false;
-      this.closedFilesBytes += token.offset + 1 - this.filesStart;
-    } else if (this.depth === 0 && type === TokenType.LEFT_BRACE) {
+    if (this.depth === 0 && type === TokenType.LEFT_BRACE) {
       this.rootIsObject = true;
       this.memberNameNext = true;
-      this.track(type);
-    } else {
-      if (this.depth === 1 && this.rootIsObject) this.followTopLevel(token);
-      this.track(type);
+    } else if (this.depth === 1 && this.rootIsObject) {
+      this.followTopLevel(token);
     }
+    this.track(type);
     this.outline.write(token);
   }
 
@@ -133,14 +327,11 @@ export class FileListingParser {
         return;
       }
       this.inFiles = true;
-      this.filesStart = token.offset;
-      this.elementStart = token.offset + 1;
+      this.filesStart = this.tokenizerStart + token.offset;
+      this.elementStart = this.filesStart + 1;
       this.entries = [];
-      this.entryParser = new TokenParser({ paths: ['$.*'], keepStack: false });
-      this.entryParser.onValue = ({ value }) => {
-        this.entries.push(checkShape(this.url, value, fileEntrySchema, ['files', this.taken + this.entries.length]));
-      };
-      this.entryParser.write(token);
+      this.filesScan = { at: At.Start, depth: 0, inString: false, escaped: false, bare: false, pending: [] };
+      this.scanFrom = this.elementStart;
     }
   }
 

@@ -57,6 +57,41 @@ describe('the streaming file listing parser', () => {
     }
   });
 
+  it('reads the syntax of the files array as JSON.parse does, cut anywhere: commas, spaces, brackets and quotes in strings', () => {
+    const tricky = `{"date-obs":"2025-03-24T21:03:15","filename":"a \\"],[{\\\\","filesize":1,"instrument":"kcor","product":"pb","url":"u","x":[[],{},"]}"]}`;
+    const arrays = [
+      `[]`,
+      ` [ ${ENTRY} , ${tricky}\n,\t${ENTRY} ] `,
+      `[${ENTRY},]`,
+      `[,${ENTRY}]`,
+      `[${ENTRY},,${ENTRY}]`,
+      `[${ENTRY} ${ENTRY}]`,
+      `[${ENTRY}${ENTRY}]`,
+      `[${ENTRY}}`,
+      `[${ENTRY}`,
+      `[1 2]`,
+      `[tru e]`,
+      `[null]`,
+      `["x"]`,
+      `[${ENTRY},7]`,
+      `[${ENTRY.slice(0, -1)}]`,
+      `[${ENTRY}]]`,
+    ];
+    for (const files of arrays) {
+      const text = `{"instrument":"kcor","files":${files},"product":"pb"}`;
+      let whole: unknown;
+      try {
+        whole = wholeTextParse(text);
+      } catch {
+        whole = undefined;
+      }
+      for (const pieceSize of [1, 2, 7, 64, text.length]) {
+        if (whole === undefined) expect(streamedError(text, pieceSize), `${files} in pieces of ${pieceSize}`).toBeInstanceOf(InvalidResponseError);
+        else expect(streamed(text, pieceSize), `${files} in pieces of ${pieceSize}`).toEqual(whole);
+      }
+    }
+  });
+
   it('keeps the last files array when the key repeats, as JSON.parse does', () => {
     const text = `{"instrument":"kcor","product":"pb","files":[${ENTRY},${ENTRY}],"files":[${UCOMP_ENTRY}]}`;
     expect(streamed(text)).toEqual(wholeTextParse(text));
