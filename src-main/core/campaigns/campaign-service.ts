@@ -139,8 +139,9 @@ export class CampaignService {
         counts,
         countsAre: remembered ? 'remembered' : 'uncounted',
         syncing: this.syncing.has(id),
-        // The last sync's total is the campaign's counts, as in overview (its settled report follows with the fresh counts).
-        lastSync: lastSync && (remembered ? { ...lastSync, total: { ...lastSync.total, ...total } } : lastSync),
+        // The last sync's total is the campaign's counts, as in overview (its settled report follows with the fresh
+        // counts); with none counted yet, the report waits for them rather than show the figures it was recorded with.
+        lastSync: lastSync && remembered ? { ...lastSync, total: { ...lastSync.total, ...total } } : null,
       };
     });
   }

@@ -20,9 +20,12 @@ describe('the counts a campaign had when last counted', () => {
     // Back to version 8, with a campaign of one file written then.
     const old = new Database(file);
     old.exec('ALTER TABLE campaigns DROP COLUMN remembered_counts; PRAGMA user_version = 8;');
+    const at = '2025-01-01T00:00:00.000Z';
+    const total = { listed: 1, new: 1, onDisk: 0, differs: 0, queued: 1, failed: 0, changed: 0, missing: 0, downloaded: 0, alreadyThere: 0, notSynced: 0 };
+    const report = { campaign: 'Été', at, queries: [], total, duplicates: 0, refused: [], moved: [], differing: [], reused: { count: 0, from: [] } };
     old
-      .prepare(`INSERT INTO campaigns (name, name_key, folder, layout, created_at, last_sync_at) VALUES ('Été', 'été', '/data/ete', '', 'c', ?)`)
-      .run('2025-01-01T00:00:00.000Z');
+      .prepare(`INSERT INTO campaigns (name, name_key, folder, layout, created_at, last_sync_at, last_sync) VALUES ('Été', 'été', '/data/ete', '', 'c', ?, ?)`)
+      .run(at, JSON.stringify(report));
     old
       .prepare(
         `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, filesize, first_seen_at)
@@ -37,12 +40,14 @@ describe('the counts a campaign had when last counted', () => {
       expect(state.schemaVersion).toBe(9);
       const service = new CampaignService({ ledger, state, client: {} as MlsoClient });
       expect(service.rememberedOverviews()).toEqual([
-        expect.objectContaining({ name: 'Été', countsAre: 'uncounted', counts: expect.objectContaining({ files: 0, missing: 0 }) }),
+        // Nor the last sync's figures as recorded then (a file queued): they wait for the counts.
+        expect.objectContaining({ name: 'Été', countsAre: 'uncounted', counts: expect.objectContaining({ files: 0, missing: 0 }), lastSync: null }),
       ]);
       const [counted] = service.countedOverviews();
       expect(counted!.counts).toMatchObject({ files: 1, missing: 1 });
       expect(counted).not.toHaveProperty('countsAre');
       expect(service.rememberedOverviews()).toEqual([expect.objectContaining({ countsAre: 'remembered', counts: counted!.counts })]);
+      expect(service.rememberedOverviews()[0]!.lastSync?.total).toMatchObject({ queued: 0, missing: 1 });
       // `campaign list/show --json` count afresh, and remember nothing.
       service.store.create({ name: 'new', folder: '/data/new', layout: '', queries: [QUERY], autoSyncHours: null });
       expect(service.overviews().map((overview) => [overview.name, overview.countsAre])).toEqual([
