@@ -22,13 +22,18 @@ const source = readFileSync(bundle, 'latin1');
 
 const enabled = !process.env['NODE_DISABLE_COMPILE_CACHE'];
 const uid = process.getuid?.();
-const folder = cacheFolder({ env: process.env, platform: process.platform, home: homedir(), uid });
-const name = cacheFileName({
-  bundleHash: __CLI_BUNDLE_HASH__,
-  nodeVersion: process.version,
-  arch: process.arch,
-});
-const read: CacheRead = enabled ? readCachedCode(folder, name, uid) : { state: 'untrusted' };
+const name = cacheFileName({ bundleHash: __CLI_BUNDLE_HASH__, nodeVersion: process.version, arch: process.arch });
+let folder = '';
+// Neither read nor written unless a folder for it is known: a run never fails for the cache.
+let read: CacheRead = { state: 'untrusted' };
+if (enabled) {
+  try {
+    folder = cacheFolder({ env: process.env, platform: process.platform, home: homedir(), uid });
+    read = readCachedCode(folder, name, uid);
+  } catch {
+    // No home folder (homedir() throws when the user has none): start without the cache.
+  }
+}
 
 // The same wrapper as Node's own for a CommonJS file, so the bundle sees what require() would give it.
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
