@@ -13,18 +13,29 @@ import { sha256OfFile, sizeOfFile } from './file-facts';
 /** The names in each folder when first asked about, case-folded (a case-insensitive disk's "A.fts" is "a.fts"). */
 export class FolderPrefilter {
   private readonly byFolder = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+  /** The folders read so far, answered without waiting (a first sync asks a million times). */
+  private readonly read = new Map<string, ReadonlySet<string> | undefined>();
 
-  /** False only when the folder, as read, cannot hold the name; a folder that cannot be listed may hold anything. */
-  async mayHold(folder: string, filename: string): Promise<boolean> {
+  /**
+   * False only when the folder, as read, cannot hold the name; a folder that cannot be listed may hold anything. The
+   * answer comes at once for a folder read before.
+   */
+  mayHold(folder: string, filename: string): boolean | Promise<boolean> {
+    if (this.read.has(folder)) return holds(this.read.get(folder), filename);
     let names = this.byFolder.get(folder);
     if (!names) {
-      names = namesIn(folder);
+      names = namesIn(folder).then((read) => {
+        this.read.set(folder, read);
+        return read;
+      });
       this.byFolder.set(folder, names);
     }
-    const read = await names;
-    return read === undefined || read.has(fold(filename));
+    return names.then((read) => holds(read, filename));
   }
 }
+
+// An empty folder (a first sync's) holds nothing, and no name needs folding to know it.
+const holds = (names: ReadonlySet<string> | undefined, filename: string): boolean => names === undefined || (names.size > 0 && names.has(fold(filename)));
 
 async function namesIn(folder: string): Promise<ReadonlySet<string> | undefined> {
   try {
@@ -50,7 +61,11 @@ export async function adoptFilesAlreadyThere(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const candidates: CampaignFileState[] = [];
-  for (const file of files) if (file.jobId === null && (await prefilter.mayHold(path.dirname(file.targetPath), file.filename))) candidates.push(file);
+  for (const file of files) {
+    if (file.jobId !== null) continue;
+    const mayHold = prefilter.mayHold(path.dirname(file.targetPath), file.filename);
+    if (typeof mayHold === 'boolean' ? mayHold : await mayHold) candidates.push(file);
+  }
   const found: { file: CampaignFileState; sha256: string; size: number }[] = [];
   await forEachAtOnce(candidates, CHECKS_AT_ONCE, async (file) => {
     signal?.throwIfAborted();
