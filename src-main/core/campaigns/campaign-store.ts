@@ -8,6 +8,7 @@ import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns
 import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
+import { textSpan } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
 import { addStandingFold, countStandingGroups, STANDING_FOLD, standingFactsSql, standingGroupsOf, type ListedStandingGroup } from './file-standing';
@@ -282,12 +283,23 @@ export class CampaignStore {
     return this.filesWhereIn(id, 'relative_path', relativePaths);
   }
 
+  /**
+   * The campaign's files whose `column` is one of `values`, after one look into its index between the first and last
+   * of them (textSpan): a first sync's pieces lie past every file recorded before them, and need no look per name.
+   */
   private filesWhereIn(id: number, column: 'filename' | 'relative_path', values: readonly string[]): CampaignFileState[] {
     if (values.length === 0) return [];
+    const span = textSpan(values);
+    if (span && !this.anyBetween(id, column, span)) return [];
     return this.db
       .prepare<[number, string], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.${column} IN (SELECT value FROM json_each(?))`)
       .all(id, JSON.stringify(values))
       .map(toFileState);
+  }
+
+  private anyBetween(id: number, column: 'filename' | 'relative_path', [first, last]: [string, string]): boolean {
+    const sql = `SELECT EXISTS (SELECT 1 FROM campaign_files WHERE campaign_id = ? AND ${column} BETWEEN ? AND ?) AS near`;
+    return this.db.prepare<[number, string, string], { near: number }>(sql).get(id, first, last)?.near === 1;
   }
 
   /**

@@ -140,7 +140,7 @@ const now = (): string => new Date().toISOString();
  * sorts below U+E000-U+FFFF in UTF-16, above in UTF-8). A listing comes in order, so a piece's places lie past every
  * job queued before it: a look into the index between its first and last answers "none of them" at once.
  */
-function textSpan(texts: readonly string[]): [string, string] | undefined {
+export function textSpan(texts: readonly string[]): [string, string] | undefined {
   let low = texts[0];
   let high = low;
   if (low === undefined || high === undefined) return undefined;

@@ -32,10 +32,10 @@ const groupedPasses = (statements: readonly string[]): string[] =>
 
 /**
  * Statements that read the campaign's whole set (or walk it): those on its files that do not name the files they
- * want (by a piece's names, paths or targets).
+ * want (by a piece's names, paths or targets, or the span between a piece's first and last).
  */
 const wholeSetPasses = (statements: readonly string[]): string[] =>
-  statements.filter((sql) => /^\s*SELECT[\s\S]*FROM campaign_files/.test(sql) && !/json_each|relative_path = \?|target_path = \?/.test(sql));
+  statements.filter((sql) => /^\s*SELECT[\s\S]*FROM campaign_files/.test(sql) && !/json_each|relative_path = \?|target_path = \?|BETWEEN \? AND \?/.test(sql));
 
 describe('what a campaign sync asks of the state database', () => {
   it("counts its report's figures (the total, each query's, duplicates) in one pass over the set", async () => {
