@@ -6,7 +6,8 @@
 // page's main thread), the longest frame and the page's heap after, and a progress event's cost (a paused file
 // resumed from its row, into the paused queue: from the click to its row repainted); then the same ledger's campaign
 // folder made a campaign of some 900,000 files, and the time from opening the app to its card on the Campaigns
-// screen. The whole-list snapshot is measured last: it leaves the core's heap full for a while.
+// screen, then to its fresh counts on the card (the card shows at once; the core counts after). The whole-list
+// snapshot is measured last: it leaves the core's heap full for a while.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -57,8 +58,11 @@ export interface DownloadsBenchResult {
   progressEventMs: number;
   progressLongTasks: LongTasks;
   maxRowElements: number;
-  /** A campaign over the campaign folder's jobs: its files, and from reloading the app to its card on the Campaigns screen. */
-  campaign: { files: number; cardMs: number };
+  /**
+   * A campaign over the campaign folder's jobs: its files, and from reloading the app to its card on the Campaigns
+   * screen (shown at once, its counts not yet counted), then to its fresh counts on the card.
+   */
+  campaign: { files: number; cardMs: number; freshCountsMs: number };
 }
 
 /** Page source, before the app: collects long tasks. */
@@ -71,6 +75,27 @@ const OBSERVE_LONG_TASKS = `
     window.__long = [];
     return { count: taken.length, totalMs: taken.reduce((a, b) => a + b, 0), maxMs: taken.reduce((a, b) => Math.max(a, b), 0) };
   };
+`;
+
+/**
+ * Page source, before the app: opens the Campaigns screen as soon as its button is there, and notes (performance.now:
+ * milliseconds since the page began to load) the frame its first card is painted in, and the one its fresh counts are
+ * (the card comes at once with the counts last counted, or "Counting files…", marked aria-busy until they come).
+ */
+const WATCH_CAMPAIGN_CARD = `
+  window.__card = {};
+  const watchCard = () => {
+    const open = [...document.querySelectorAll('nav[aria-label="Screens"] button')].find((button) => button.textContent.trim() === 'Campaigns');
+    if (open && window.__card.opened === undefined) {
+      window.__card.opened = performance.now();
+      open.click();
+    }
+    const card = document.querySelector('[aria-label="Campaign list"] > li');
+    if (card && window.__card.shown === undefined) window.__card.shown = performance.now();
+    if (card && card.querySelector('.counts:not([aria-busy="true"]) [aria-label="File counts"]')) window.__card.fresh = performance.now();
+    else requestAnimationFrame(watchCard);
+  };
+  requestAnimationFrame(watchCard);
 `;
 
 /** Page source: a file row (with its name, not a row still loading) at this aria-rowindex. */
@@ -183,13 +208,14 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
     const written = StateDatabase.open(path.join(stateFolder, LEDGER_FILE), STATE_DOMAINS);
     const { name, files } = fillCampaign(written, root);
     written.close();
-    const cardAt = performance.now();
+    // Timed in the page, from the reload: the core counts in this process, and while it does, Playwright's side of
+    // the page (its clicks, its waits) would wait with it and see the card only once the counts came.
+    await browserPage.addInitScript({ content: WATCH_CAMPAIGN_CARD });
     await browserPage.reload();
-    await browserPage.getByRole('button', { name: 'Campaigns' }).click({ timeout: 120_000 });
-    await browserPage.locator('[aria-label="Campaign list"]').getByText(name).first().waitFor({ timeout: 300_000 });
-    await browserPage.evaluate(TWO_FRAMES);
-    const campaign = { files, cardMs: performance.now() - cardAt };
-    log(`campaign card over ${files} files: ${campaign.cardMs.toFixed(0)} ms`);
+    await browserPage.waitForFunction('window.__card.fresh !== undefined', undefined, { timeout: 300_000, polling: 1000 });
+    const seen = (await browserPage.evaluate('window.__card')) as { shown: number; fresh: number };
+    const campaign = { files, cardMs: seen.shown, freshCountsMs: seen.fresh };
+    log(`the card of "${name}" over ${files} files: ${campaign.cardMs.toFixed(0)} ms, its fresh counts ${campaign.freshCountsMs.toFixed(0)} ms`);
 
     log('the core: the whole-list snapshot the screen loaded before');
     const snapshot = await measureSnapshot(() => handlers['downloads:snapshot']());
@@ -319,7 +345,12 @@ export function downloadsTable(result: DownloadsBenchResult): string {
       ],
     ],
   );
-  return `${core}\n${screen}`;
+  // The card comes at once (the target's figure); its fresh counts follow when the core has counted them.
+  const card = renderTable(
+    ['campaign files', 'card shown ms', 'fresh counts shown ms'],
+    [[result.campaign.files.toLocaleString('en-US'), fixed(result.campaign.cardMs, 0), fixed(result.campaign.freshCountsMs, 0)]],
+  );
+  return `${core}\n${screen}\n${card}`;
 }
 
 export function downloadsTargetLines(result: DownloadsBenchResult): string[] {
@@ -328,6 +359,6 @@ export function downloadsTargetLines(result: DownloadsBenchResult): string[] {
     `Downloads over ${result.jobs.toLocaleString('en-US')} jobs: first rows ${fixed(result.firstRowsMs, 0)} ms after opening (target <= 1000 ms): ${result.firstRowsMs <= 1000 ? 'met' : 'MISSED'}`,
     `scrolling (50 wheel steps and a jump to the end): ${scrollLong} long tasks on the page (target: none): ${scrollLong === 0 ? 'met' : 'MISSED'}`,
     `a progress event (a paused file resumed from its row): ${fixed(result.progressEventMs, 0)} ms from the click to the row repainted, ${result.progressLongTasks.count} long tasks`,
-    `the card of a campaign of ${result.campaign.files.toLocaleString('en-US')} files: ${fixed(result.campaign.cardMs, 0)} ms from opening the app to the card on the Campaigns screen (target <= 1000 ms): ${result.campaign.cardMs <= 1000 ? 'met' : 'MISSED'}`,
+    `the card of a campaign of ${result.campaign.files.toLocaleString('en-US')} files: ${fixed(result.campaign.cardMs, 0)} ms from opening the app to the card on the Campaigns screen (target <= 1000 ms): ${result.campaign.cardMs <= 1000 ? 'met' : 'MISSED'}; its fresh counts on the card ${fixed(result.campaign.freshCountsMs, 0)} ms`,
   ];
 }
