@@ -8,6 +8,7 @@ import { AppCampaigns, type CampaignDeps } from '../../../src-main/core/app/camp
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import type { CampaignOverview } from '../../../src-shared/campaigns/campaign-types';
+import { kcorFileRecord, recordCampaignFiles } from '../../../scripts/bench/campaign-records';
 import { waitFor } from '../../helpers/wait-for';
 import { openStateFile } from '../state/state-file';
 
@@ -30,40 +31,8 @@ function campaignsOver(count: number, done: number) {
     queries: [{ instrument: 'kcor', product: 'pb', filters: {} }],
     autoSyncHours: null,
   });
-  const files = Array.from({ length: count }, (_, index) => {
-    const filename = `f${index}.fts`;
-    return { filename, targetPath: path.join(folder, filename) };
-  });
-  service.store.recordFiles(
-    id,
-    files.map(({ filename, targetPath }) => ({
-      relativePath: filename,
-      targetPath,
-      filename,
-      url: 'u',
-      instrument: 'kcor',
-      product: 'pb',
-      dateObs: null,
-      waveRegion: null,
-      obsPlan: null,
-      filesize: 1,
-      expectedSha256: null,
-    })),
-  );
-  const ids = ledger.insertMany(
-    files.map(({ filename, targetPath }) => ({
-      url: 'u',
-      instrument: 'kcor',
-      product: 'pb',
-      dateObs: null,
-      filename,
-      folder,
-      targetPath,
-      expectedSize: 1,
-      batchId: null,
-      state: 'queued' as const,
-    })),
-  );
+  const records = Array.from({ length: count }, (_, index) => kcorFileRecord(path.join(folder, `f${index}.fts`), 1));
+  const ids = recordCampaignFiles(service.store, ledger, id, records);
   for (const job of ids.slice(0, done)) ledger.markDone(job, { sha256: 'a'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
   const changed: CampaignOverview[][] = [];
   const deps = {
