@@ -45,6 +45,7 @@ const UNIT_FILES = [
   'test/core/campaigns/sync-heap.test.ts',
   'test/core/campaigns/campaign-places.test.ts',
   'test/core/campaigns/set-lookups.test.ts',
+  'test/core/campaigns/window-digest.test.ts',
   'test/core/api/download-address-memory.test.ts',
   'test/core/heap-growth.test.ts',
   'test/core/content-security-policy.test.ts',

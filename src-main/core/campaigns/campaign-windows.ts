@@ -24,6 +24,7 @@ export interface ListedWindow {
 export const DEFAULT_SETTLE_DAYS = SETTING_DEFINITIONS.settleDays.default;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const LINES_AT_ONCE = 1000;
 
 /**
  * A query's key among the campaign's windows: its content, not its place in the list, so reordering the queries
@@ -59,7 +60,9 @@ export class WindowDigest {
 
   digest(): string {
     const hash = createHash('sha256');
-    for (const line of this.lines.sort()) hash.update(`${line}\n`);
+    const lines = this.lines.sort();
+    // The same bytes as a line at a time, handed to the hash a thousand lines at once (a month of KCor is 170,000).
+    for (let from = 0; from < lines.length; from += LINES_AT_ONCE) hash.update(`${lines.slice(from, from + LINES_AT_ONCE).join('\n')}\n`);
     return hash.digest('hex');
   }
 }
