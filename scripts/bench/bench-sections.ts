@@ -5,6 +5,7 @@ import { downloadsTable, downloadsTargetLines, runDownloadsBenchmark } from './d
 import { reuseTable, reuseTargetLines, runReuseBenchmark } from './reuse-benchmark';
 import { enqueueMillionTable, enqueueMillionTargetLines, runEnqueueMillion } from './enqueue-million-benchmark';
 import { campaignMillionTable, campaignMillionTargetLines, runCampaignMillion } from './campaign-million-benchmark';
+import { browseMillionTable, browseMillionTargetLines, runBrowseMillion } from './browse-million-benchmark';
 
 export const BENCH_SECTIONS: readonly BenchSection[] = [
   section({
@@ -20,6 +21,13 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
     run: runDownloadsBenchmark,
     table: downloadsTable,
     targetLines: downloadsTargetLines,
+  }),
+  section({
+    name: 'browse-million',
+    describe: "Browse's results table over a windowed listing of 1,027,686 files in web mode: the last file by End and by the scroll bar",
+    run: runBrowseMillion,
+    table: browseMillionTable,
+    targetLines: browseMillionTargetLines,
   }),
   section({
     name: 'enqueue-million',

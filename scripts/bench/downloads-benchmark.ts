@@ -27,7 +27,7 @@ import { CHROMIUM_ARGS, percentile, RECORD_FRAMES, TWO_FRAMES } from './ui-bench
 const JOBS = 1_000_000;
 const TABLE = '[role="table"][aria-label="Download queue"]';
 
-interface LongTasks {
+export interface LongTasks {
   count: number;
   totalMs: number;
   maxMs: number;
@@ -66,7 +66,7 @@ export interface DownloadsBenchResult {
 }
 
 /** Page source, before the app: collects long tasks. */
-const OBSERVE_LONG_TASKS = `
+export const OBSERVE_LONG_TASKS = `
   window.__long = [];
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__long.push(entry.duration); })
     .observe({ type: 'longtask', buffered: true });
@@ -247,7 +247,7 @@ export async function runDownloadsBenchmark(ctx: BenchContext): Promise<Download
 }
 
 /** The page's JavaScript heap in use after a full collection (Chromium's DevTools protocol), in MB. */
-async function heapAfterCollection(page: Page): Promise<number> {
+export async function heapAfterCollection(page: Page): Promise<number> {
   const session = await page.context().newCDPSession(page);
   try {
     await session.send('HeapProfiler.collectGarbage');
@@ -293,7 +293,7 @@ async function resumeFromRows(page: Page, count: number): Promise<number[]> {
   return times;
 }
 
-const longText = (tasks: LongTasks): string => `${tasks.count} (max ${fixed(tasks.maxMs, 0)} ms)`;
+export const longText = (tasks: LongTasks): string => `${tasks.count} (max ${fixed(tasks.maxMs, 0)} ms)`;
 
 export function downloadsTable(result: DownloadsBenchResult): string {
   const snapshot =

@@ -174,7 +174,7 @@ async function sweepTimeline(page: Page): Promise<number[]> {
   return (await page.evaluate('window.__stopFrames()')) as number[];
 }
 
-async function chooseAllOfKcorPb(page: Page): Promise<void> {
+export async function chooseAllOfKcorPb(page: Page): Promise<void> {
   const instrument = page.getByRole('combobox', { name: 'Instrument' });
   await page.locator('option[value="kcor"]').first().waitFor({ state: 'attached', timeout: 30_000 });
   await instrument.selectOption('kcor');
