@@ -42,6 +42,53 @@ export interface Job {
   finishedAt: string | null;
 }
 
+/** What a job's view shows of it (job-views.ts): what the queue's progress reads back of jobs it describes. */
+export type ViewedJob = Pick<
+  Job,
+  | 'id'
+  | 'filename'
+  | 'targetPath'
+  | 'folder'
+  | 'instrument'
+  | 'product'
+  | 'dateObs'
+  | 'state'
+  | 'attempts'
+  | 'bytesReceived'
+  | 'bytesWritten'
+  | 'expectedSize'
+  | 'lastError'
+  | 'lastErrorKind'
+  | 'nextAttemptAt'
+  | 'sha256'
+  | 'resumeBytes'
+  | 'finishedAt'
+  | 'updatedAt'
+>;
+
+type ViewedJobRow = Pick<
+  JobRow,
+  | 'id'
+  | 'filename'
+  | 'target_path'
+  | 'folder'
+  | 'instrument'
+  | 'product'
+  | 'date_obs'
+  | 'state'
+  | 'attempts'
+  | 'bytes_received'
+  | 'bytes_written'
+  | 'expected_size'
+  | 'last_error'
+  | 'last_error_kind'
+  | 'next_attempt_at'
+  | 'sha256'
+  | 'resume_bytes'
+  | 'finished_at'
+  | 'updated_at'
+>;
+
 export interface NewJob {
   url: string;
   instrument: string;
@@ -232,6 +279,40 @@ export class DownloadLedger {
   getMany(ids: readonly number[]): Job[] {
     if (ids.length === 0) return [];
     return this.sql<[string], JobRow>('SELECT * FROM jobs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)).map(toJob);
+  }
+
+  /**
+   * What the views of the jobs with ids from `first` to `last` show, by id: newly queued jobs are described a
+   * thousand at a time, and their ids come in runs (a piece's jobs are inserted together).
+   */
+  viewedBetween(first: number, last: number): ViewedJob[] {
+    return this.sql<[number, number], ViewedJobRow>(
+      `SELECT id, filename, target_path, folder, instrument, product, date_obs, state, attempts, bytes_received, bytes_written,
+              expected_size, last_error, last_error_kind, next_attempt_at, sha256, resume_bytes, finished_at, updated_at
+         FROM jobs WHERE id BETWEEN ? AND ? ORDER BY id`,
+    )
+      .all(first, last)
+      .map((row) => ({
+        id: row.id,
+        filename: row.filename,
+        targetPath: row.target_path,
+        folder: row.folder,
+        instrument: row.instrument,
+        product: row.product,
+        dateObs: row.date_obs,
+        state: row.state,
+        attempts: row.attempts,
+        bytesReceived: row.bytes_received,
+        bytesWritten: row.bytes_written,
+        expectedSize: row.expected_size,
+        lastError: row.last_error,
+        lastErrorKind: row.last_error_kind,
+        nextAttemptAt: row.next_attempt_at,
+        sha256: row.sha256,
+        resumeBytes: row.resume_bytes,
+        finishedAt: row.finished_at,
+        updatedAt: row.updated_at,
+      }));
   }
 
   findByTarget(targetPath: string): Job | undefined {

@@ -2,7 +2,7 @@
 // and the estimate of the time left. Pure: the engine hands in what it knows.
 import path from 'node:path';
 import type { JobView } from '../../../src-shared/downloads/progress-types';
-import type { Job, PendingSizes } from './download-ledger';
+import type { PendingSizes, ViewedJob } from './download-ledger';
 import type { QueuedJob } from './listing-intake';
 
 /** What a transfer in flight knows better than the ledger, which is written only when the attempt ends. */
@@ -13,7 +13,7 @@ export interface LiveTransfer {
   speed: number;
 }
 
-export function jobView(job: Job, live: LiveTransfer | undefined): JobView {
+export function jobView(job: ViewedJob, live: LiveTransfer | undefined): JobView {
   return viewOf(job, {
     state: job.state,
     attempts: job.attempts,
@@ -57,7 +57,7 @@ const FRESH_FIGURES: Figures = {
  * When a job ended: the ledger stamps a finished or failed job; a cancel only moves the state, so its last change
  * is when it ended. A job still to do (queued again after a failure, say) has not ended.
  */
-function finishedAtOf(job: Job): string | null {
+function finishedAtOf(job: ViewedJob): string | null {
   if (job.state === 'done' || job.state === 'failed') return job.finishedAt ?? job.updatedAt;
   if (job.state === 'cancelled') return job.updatedAt;
   return null;

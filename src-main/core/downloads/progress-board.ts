@@ -3,7 +3,7 @@
 import type { ErrorData } from '../../../src-shared/errors';
 import type { JobView, OverallProgress, ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { CostBoundedValue } from './cost-bounded-value';
-import type { DownloadLedger, Job } from './download-ledger';
+import type { DownloadLedger, ViewedJob } from './download-ledger';
 import { estimateSecondsLeft, jobView, queuedView } from './job-views';
 import type { QueuedJob } from './listing-intake';
 import type { RunTally } from './run-tally';
@@ -99,8 +99,10 @@ export class ProgressBoard {
     for (const [id, queued] of this.newlyQueued) if (!this.changed.has(id)) jobs.push(queuedView(queued));
     const room = MAX_NEW_VIEWS - this.newlyQueued.size;
     if (room > 0 && !this.backlog.isEmpty()) {
-      const waiting = this.backlog.take(room).filter((id) => !this.changed.has(id));
-      for (const job of this.source.ledger.getMany(waiting)) jobs.push(this.view(job));
+      // Read a run of ids at a time, only what the views show: a million-entry listing is described this way.
+      for (const [first, last] of this.backlog.take(room)) {
+        for (const job of this.source.ledger.viewedBetween(first, last)) if (!this.changed.has(job.id)) jobs.push(this.view(job));
+      }
     }
     this.changed.clear();
     this.newlyQueued.clear();
@@ -115,7 +117,7 @@ export class ProgressBoard {
     return this.figures(false).overall;
   }
 
-  view(job: Job): JobView {
+  view(job: ViewedJob): JobView {
     const run = this.source.running.get(job.id);
     return jobView(job, run && { bytesReceived: run.bytesReceived, bytesWritten: run.bytesWritten, speed: run.speed.bytesPerSecond() });
   }
@@ -167,18 +169,20 @@ class IdRuns {
     else this.runs.push(id, id);
   }
 
-  /** Up to `limit` ids from the front. */
-  take(limit: number): number[] {
-    const ids: number[] = [];
-    while (ids.length < limit && !this.isEmpty()) {
+  /** Up to `limit` ids from the front, as runs: the first and last id of each. */
+  take(limit: number): [number, number][] {
+    const taken: [number, number][] = [];
+    let count = 0;
+    while (count < limit && !this.isEmpty()) {
       const first = this.runs[this.head]!;
-      const last = Math.min(this.runs[this.head + 1]!, first + (limit - ids.length) - 1);
-      for (let id = first; id <= last; id += 1) ids.push(id);
+      const last = Math.min(this.runs[this.head + 1]!, first + (limit - count) - 1);
+      taken.push([first, last]);
+      count += last - first + 1;
       if (last === this.runs[this.head + 1]) this.head += 2;
       else this.runs[this.head] = last + 1;
     }
     if (this.isEmpty()) this.clear();
-    return ids;
+    return taken;
   }
 
   clear(): void {

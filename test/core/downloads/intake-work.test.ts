@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
 import { TakenNames } from '../../../src-main/core/downloads/taken-names';
+import { MAX_NEW_VIEWS, ProgressBoard } from '../../../src-main/core/downloads/progress-board';
+import { RunTally } from '../../../src-main/core/downloads/run-tally';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -174,5 +176,25 @@ describe('the work of queuing a listing', () => {
     expect(encode).not.toHaveBeenCalled();
     expect(checkSafeFilename('é'.repeat(128))).toEqual({ ok: false, reason: 'the name is longer than 255 bytes' });
     expect(checkSafeFilename('é'.repeat(127))).toEqual({ ok: true });
+  });
+
+  it("describes the app's newly queued jobs past one update's share by runs of ids, not by a list of every id", async () => {
+    const counted = countedLedger();
+    const board = new ProgressBoard({
+      ledger: counted.ledger,
+      batchId: undefined,
+      running: new Map(),
+      currentRun: new RunTally(),
+      pause: () => ({ queuePaused: false, pauseReason: null }),
+    });
+    const folder = await temporaryFolder();
+    const intake = await ListingIntake.open({ ...host(counted.ledger), onQueued: (jobs) => board.queued(jobs) }, folder, 'skip');
+    await intake.add(entries(0, 3 * MAX_NEW_VIEWS));
+    const getMany = vi.spyOn(counted.ledger, 'getMany');
+    const described: number[] = [];
+    while (board.hasNews()) for (const view of board.update(true).jobs) described.push(view.id);
+
+    expect(described).toEqual(intake.result.queued);
+    expect(getMany.mock.calls.flatMap(([ids]) => ids)).toEqual([]);
   });
 });
