@@ -125,8 +125,38 @@ interface FileRow {
 
 const now = (): string => new Date().toISOString();
 
+const INSERT_FILES = `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs,
+  wave_region, obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES`;
+const FILE_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+/**
+ * Files per INSERT, largest first, down to one, as the ledger inserts its jobs: 128 rows are 1,920 values, well within
+ * SQLite's 32,766; each statement's call costs what a row's did.
+ */
+const INSERT_ROWS = [128, 16, 1] as const;
+
+function pushFileValues(values: (string | number | null)[], id: number, file: CampaignFileRecord, stamp: string, listed: ListedBy | undefined): void {
+  values.push(
+    id,
+    file.relativePath,
+    file.targetPath,
+    file.filename,
+    file.url,
+    file.instrument,
+    file.product,
+    file.dateObs,
+    file.waveRegion,
+    file.obsPlan,
+    file.filesize,
+    file.expectedSha256,
+    stamp,
+    listed?.at ?? null,
+    listed?.bit ?? 0,
+  );
+}
+
 export class CampaignStore {
   private readonly db: Database.Database;
+  private readonly fileInserts = new Map<number, Database.Statement<[(string | number | null)[]]>>();
 
   /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
   constructor(state: StateDatabase) {
@@ -188,17 +218,10 @@ export class CampaignStore {
   }
 
   /**
-   * Adds listed files to the campaign's set, or refreshes what the archive says of them (URL, size); returns the
-   * relative paths that were not in the set before.
+   * Adds listed files to the campaign's set, or refreshes what the archive says of them (URL, size); returns how many
+   * were not in the set before.
    */
-  recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy): Set<string> {
-    const added = new Set<string>();
-    // Inserted unless the set has the file already: one look-up of the key for a new file (a first sync's million).
-    const insert = this.db.prepare(
-      `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, wave_region,
-         obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (campaign_id, relative_path) DO NOTHING`,
-    );
+  recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy): number {
     const refresh = this.db.prepare(
       `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
     );
@@ -208,32 +231,40 @@ export class CampaignStore {
          listed_by = CASE WHEN listed_at IS ? THEN listed_by | ? ELSE ? END, listed_at = ?
        WHERE campaign_id = ? AND relative_path = ?`,
     );
+    let added = 0;
     this.db.transaction(() => {
       const stamp = now();
-      for (const file of files) {
-        const inserted = insert.run(
-          id,
-          file.relativePath,
-          file.targetPath,
-          file.filename,
-          file.url,
-          file.instrument,
-          file.product,
-          file.dateObs,
-          file.waveRegion,
-          file.obsPlan,
-          file.filesize,
-          file.expectedSha256,
-          stamp,
-          listed?.at ?? null,
-          listed?.bit ?? 0,
-        ).changes;
-        if (inserted > 0) added.add(file.relativePath);
-        else if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
-        else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
+      let start = 0;
+      for (const rows of INSERT_ROWS) {
+        const insert = this.insertFiles(rows);
+        for (; start + rows <= files.length; start += rows) {
+          const values: (string | number | null)[] = [];
+          for (let index = start; index < start + rows; index += 1) pushFileValues(values, id, files[index]!, stamp, listed);
+          // Inserted unless the set has the file already: one look-up of the key for a new file (a first sync's million).
+          const inserted = insert.run(values).changes;
+          added += inserted;
+          if (inserted === rows) continue;
+          // Some were in the set: each file of the statement refreshed in turn (one it has just inserted stays as it is).
+          for (const file of files.slice(start, start + rows)) {
+            if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
+            else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
+          }
+        }
       }
     })();
     return added;
+  }
+
+  /** The statement inserting `rows` files unless the set has them (prepared once a store). */
+  private insertFiles(rows: number): Database.Statement<[(string | number | null)[]]> {
+    let insert = this.fileInserts.get(rows);
+    if (!insert) {
+      insert = this.db.prepare<[(string | number | null)[]]>(
+        `${INSERT_FILES} ${Array.from({ length: rows }, () => FILE_VALUES).join(', ')} ON CONFLICT (campaign_id, relative_path) DO NOTHING`,
+      );
+      this.fileInserts.set(rows, insert);
+    }
+    return insert;
   }
 
   /**

@@ -230,7 +230,7 @@ class StreamingSync {
     );
     if (named.length > 0) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
     const added = store.recordFiles(this.campaign.id, records, listedBy);
-    this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added.size;
+    this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added;
     // The piece's files as they now stand, from what was read before recording them: the set's files of its names
     // (with the listing's address and size) and, for names new to the set, whatever job the ledger has at their
     // places. Read back only when a file moved (a named file at another place than its record).

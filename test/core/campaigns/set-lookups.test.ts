@@ -50,4 +50,31 @@ describe("a sync's look-ups in the campaign's set", () => {
     expect(odd.result).toEqual([]);
     expect(perName(odd.statements)).toHaveLength(1);
   });
+
+  it('records new files and refreshes known ones in one call of any size, each file as if recorded alone', async () => {
+    const { state } = openStateFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
+    const store = new CampaignStore(state);
+    const campaign = store.create({ name: 'mirror', folder: '/data/mirror', layout: '', queries: [], autoSyncHours: null });
+    const record = (index: number, size: number) => kcorFileRecord(`/data/mirror/f${String(index).padStart(4, '0')}.fts`, size);
+    expect(
+      store.recordFiles(
+        campaign.id,
+        [0, 150, 151, 290].map((index) => record(index, 1)),
+      ),
+    ).toBe(4);
+    const listedBy = { at: '2026-01-01T00:00:00.000Z', bit: 2 };
+    // 300 files: 296 new, 4 known, and the last new one listed twice (its second listing's size is the one kept).
+    const files = [...Array.from({ length: 300 }, (_, index) => record(index, 5)), record(299, 7)];
+    expect(store.recordFiles(campaign.id, files, listedBy)).toBe(296);
+    const rows = state.connection
+      .prepare<[], { filesize: number; listed_at: string | null; listed_by: number }>(
+        'SELECT filesize, listed_at, listed_by FROM campaign_files ORDER BY relative_path',
+      )
+      .all();
+    expect(rows).toHaveLength(300);
+    expect(rows.slice(0, 299).every((row) => row.filesize === 5 && row.listed_at === listedBy.at && row.listed_by === 2)).toBe(true);
+    expect(rows[299]).toEqual({ filesize: 7, listed_at: listedBy.at, listed_by: 2 });
+    expect(store.recordFiles(campaign.id, [record(0, 9), record(300, 9)], { ...listedBy, bit: 4 })).toBe(1);
+    expect(store.filesAt(campaign.id, ['f0000.fts', 'f0300.fts']).map((file) => file.filesize)).toEqual([9, 9]);
+  });
 });
