@@ -1,6 +1,7 @@
 // The real executable against a hostile server: a listing whose files are on another server is refused file by
 // file, saying how to allow it, and with --allow-other-hosts is downloaded from there without the session cookie;
-// a listing answered with a web page ends the run with one plain line and status 1. `campaign sync` takes the same
+// a listing answered with a web page, or with an entry nested too deep to write out, ends the run with one plain line
+// and status 1. `campaign sync` takes the same
 // flag (run in-process: the flag's path through the command line is the same).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../src-main/emulator';
@@ -72,6 +73,23 @@ describe('mlso-dl files against a server that answers with a web page', () => {
     expect(run.stderr.trim().split('\n')).toEqual([
       `mlso-dl: The server at ${page.url} sent an answer this client does not understand (expected JSON, got an HTML page). Check the server address and API version.`,
     ]);
+  });
+});
+
+describe('mlso-dl files --json against a server whose entry nests thousands of levels deep', () => {
+  it('says so in one plain line and exits 1, rather than overflowing the stack writing it out', async () => {
+    const depth = 5_000;
+    const entry = `{"date-obs":"2025-03-24T21:03:15","filename":"a.fts","filesize":1,"instrument":"kcor","product":"pb","url":"http://127.0.0.1/a.fts","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const deep = await oddServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"instrument":"kcor","product":"pb","files":[${entry}]}`);
+    });
+    started.push(deep);
+    const run = await runBuiltCli(['--base-url', deep.url, 'files', '-i', 'kcor', '-p', 'pb', '--json']);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `mlso-dl: The server at ${deep.url} sent an answer this client does not understand (files[0] nests more than 64 levels deep, far beyond any file entry). Check the server address and API version.`,
+    ]);
+    expect(run.status).toBe(1);
   });
 });
 

@@ -5,7 +5,8 @@
 // an answer that is not a listing are those of checking the whole answer at once. Memory is also bounded
 // piece by piece, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
 // 64 KB, and everything besides the entries 4 MB, so one 50 MB string is refused once 64 KB of it are in,
-// instead of being buffered whole by the tokenizer.
+// instead of being buffered whole by the tokenizer. Nesting is bounded too (MAX_NESTING), so that what is accepted
+// can be written out again.
 //
 // The elements of `files` are not tokenized: a listing of a million entries took seconds of the tokenizer's byte by
 // byte work and objects built a property at a time. The bytes of the array are scanned only for where its elements
@@ -82,6 +83,13 @@ const RIGHT_BRACKET = 0x5d;
 export const MAX_ENTRY_BYTES = 64 * 1024;
 /** The most the answer may take besides its `files` array: the query's echo and a few totals take some 200 bytes. */
 export const MAX_OUTSIDE_FILES_BYTES = 4 * 1024 * 1024;
+/**
+ * The deepest arrays and objects may nest, in an entry (its own object is a level) or besides the files (the answer's
+ * object is one): a listing nests 2 levels, and JSON.stringify (`files --json`) overflows the stack from some 5,000.
+ */
+export const MAX_NESTING = 64;
+/** Thrown to stop a tokenizer at the files array (see listen). */
+const FILES_ARRAY_BEGINS = new Error('the files array begins');
 
 export class FileListingParser {
   private tokenizer = new Tokenizer();
@@ -117,12 +125,20 @@ export class FileListingParser {
     this.outline.onValue = ({ value }) => {
       this.answer = { value };
     };
+    // Not thrown: the outline also hears the closing bracket of a files array from the scan, outside any tokenizer.
+    this.outline.onError = (error) => {
+      this.failure ??= error;
+    };
   }
 
   private listen(tokenizer: Tokenizer): void {
-    // A tokenizer left for a files array keeps going to the end of its piece: what it finds there is not heard.
     tokenizer.onToken = (token) => {
-      if (tokenizer === this.tokenizer && this.scanFrom === undefined) this.route(token);
+      if (tokenizer !== this.tokenizer || this.scanFrom !== undefined) return;
+      this.route(token);
+      // The scan takes the files array from here: throwing ends the tokenizer's write (it reports the throw to
+      // onError, not heard, and is dropped) rather than letting it read the rest of the piece for nothing, which
+      // for a piece holding thousands of files arrays was quadratic.
+      if (this.scanFrom !== undefined) throw FILES_ARRAY_BEGINS;
     };
     tokenizer.onError = (error) => {
       if (tokenizer === this.tokenizer && this.scanFrom === undefined) this.failure ??= error;
@@ -202,7 +218,15 @@ export class FileListingParser {
         } else if (byte === QUOTE) {
           scan.inString = true;
         } else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) {
-          scan.depth += 1;
+          if (++scan.depth > MAX_NESTING) {
+            // The elements before it are read first: a fault of theirs comes first, as it would have.
+            if (complete > 0 && !this.readElements(scan, chunk, runFrom, runEnd, complete)) return undefined;
+            this.failure = new InvalidResponseError(
+              this.url,
+              `files[${this.taken + this.entries.length}] nests more than ${MAX_NESTING} levels deep, far beyond any file entry`,
+            );
+            return undefined;
+          }
         } else if ((byte === RIGHT_BRACE || byte === RIGHT_BRACKET) && --scan.depth === 0) {
           ends = index + 1;
         }
@@ -310,6 +334,10 @@ export class FileListingParser {
       this.followTopLevel(token);
     }
     this.track(type);
+    if (this.depth > MAX_NESTING) {
+      this.failure ??= new InvalidResponseError(this.url, `the answer nests more than ${MAX_NESTING} levels deep, far beyond any listing`);
+      return;
+    }
     this.outline.write(token);
   }
 
