@@ -11,8 +11,8 @@ import { downloadArgs } from '../core/downloads/cli-process';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait-for';
 
-// One 1024x1024 image (about 3 MB gzipped, past the 1 MiB below which bodies are not kept) at 1 MB/s.
-const emulator = useEmulator({ imageSize: 1024, bandwidthBytesPerSecond: 1_000_000, bodyForm: 'gzip-body' });
+// One 2048x2048 image (about 11 MB gzipped, past the 8 MiB below which bodies are not kept) at 1 MB/s.
+const emulator = useEmulator({ imageSize: 2048, bandwidthBytesPerSecond: 1_000_000, bodyForm: 'gzip-body' });
 const window = { 'start-date': '2025-03-24T21:00:00', 'end-date': '2025-03-24T21:00:10' };
 
 afterEach(async () => {

@@ -78,8 +78,8 @@ export interface DownloadOptions {
    */
   onResumePoint?: (point: ResumePoint | null) => void;
   /**
-   * Bodies announced shorter than this are not kept for resuming (default 1 MiB): fetching one again costs less
-   * than writing it twice. A body of unknown length is kept.
+   * Bodies announced shorter than this are not kept for resuming (default 8 MiB, see resumable-size.ts): fetching
+   * one again costs less than writing it twice. A body of unknown length is kept.
    */
   resumableFromBytes?: number;
 }
