@@ -75,7 +75,6 @@ const UNIT_FILES = [
   'test/core/downloads/ledger-and-recovery.test.ts',
   'test/core/downloads/listing-intake-paths.test.ts',
   'test/core/downloads/intake-work.test.ts',
-  'test/core/downloads/intake-work.test.ts',
   'test/core/downloads/progress-board.test.ts',
   'test/core/downloads/recovery-folders.test.ts',
   'test/core/downloads/run-tally.test.ts',
