@@ -125,11 +125,12 @@ const entry = fc.record({
 });
 const pieceSizes = fc.array(fc.integer({ min: 1, max: 61 }), { minLength: 1, maxLength: 6 });
 /** The listing's text, now and then with spaces and newlines around its commas and brackets. */
-const listingText = fc
-  .tuple(fc.array(entry, { maxLength: 8 }), fc.constantFrom('', ' ', '\n\t '))
-  .map(
-    ([files, space]) => `{"instrument":"kcor","product":"pb","files":[${space}${files.map((file) => JSON.stringify(file)).join(`${space},${space}`)}${space}]}`,
-  );
+const listingText = fc.tuple(fc.array(entry, { maxLength: 8 }), fc.constantFrom('', ' ', '\n\t '), fc.boolean()).map(([files, space, unicode]) => {
+  // Now and then the escaped quotes and backslashes written as unicode escapes, as another server may write them.
+  const text = (file: unknown): string =>
+    unicode ? JSON.stringify(file).replace(/\\(["\\])/g, (_, char) => (char === '"' ? '\\u0022' : '\\u005C')) : JSON.stringify(file);
+  return `{"instrument":"kcor","product":"pb","files":[${space}${files.map(text).join(`${space},${space}`)}${space}]}`;
+});
 
 describe('the listing parser, against strings made to fool the scan for their end', () => {
   it('gives the entries JSON.parse gives for listings cut anywhere', () => {
