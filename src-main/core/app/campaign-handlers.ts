@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
 import { standingOf } from '../../../src-shared/campaigns/file-standing';
-import type { VerifyReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignOverview, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignChannel, ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { AutoSync } from '../campaigns/auto-sync';
@@ -37,8 +37,13 @@ const VERIFY_PROGRESS_EVERY_MS = 100;
 export class AppCampaigns {
   readonly autoSync: AutoSync;
   private announceTimer: NodeJS.Timeout | undefined;
-  /** How long the last announcement's counting took. */
+  /** How long the last announcement's counting took (from its start to its end, with what the core did meanwhile). */
   private announceCostMs = 0;
+  /** The counting under way for an announcement, and whether another was asked for meanwhile. */
+  private counting: Promise<void> | undefined;
+  private countAgain = false;
+  /** Stops the counting under way when the app closes (at its next piece). */
+  private readonly closing = new AbortController();
   /**
    * The syncs running now, by campaign id, so Cancel can stop one: the store finds the campaign by its name as
    * campaign-name.ts compares names, and no two campaigns share an id.
@@ -124,6 +129,8 @@ export class AppCampaigns {
     for (const controller of this.running.values()) controller.abort();
     for (const controller of this.verifying.values()) controller.abort(new CancelledError('The verify'));
     clearTimeout(this.announceTimer);
+    this.closing.abort();
+    await this.counting;
     await this.autoSync.stop();
   }
 
@@ -202,11 +209,35 @@ export class AppCampaigns {
   }
 
   private announce(): void {
+    if (this.closing.signal.aborted) return;
+    if (this.counting) {
+      this.countAgain = true;
+      return;
+    }
+    this.counting = this.countAndTell().finally(() => (this.counting = undefined));
+  }
+
+  /**
+   * Counts every campaign, a piece of its files at a time (the core answers other requests meanwhile), and tells
+   * the window. Asked again while counting, it counts again and tells only that: the window never hears of the
+   * campaigns as they were before a change it has seen since (a campaign deleted, say).
+   */
+  private async countAndTell(): Promise<void> {
     const now = this.deps.now ?? (() => performance.now());
-    const started = now();
-    const overviews = this.deps.service.countedOverviews();
-    this.announceCostMs = now() - started;
-    this.deps.emit('campaigns:changed', overviews);
+    do {
+      this.countAgain = false;
+      const started = now();
+      let overviews: CampaignOverview[];
+      try {
+        overviews = await this.deps.service.countedOverviews(this.closing.signal);
+      } catch {
+        // Closing, or a state database that cannot be read (which the requests reading it report): the window
+        // keeps the counts it has.
+        return;
+      }
+      this.announceCostMs = now() - started;
+      if (!this.countAgain) this.deps.emit('campaigns:changed', overviews);
+    } while (this.countAgain);
   }
 }
 

@@ -88,8 +88,11 @@ export class CampaignService {
 
   /** A campaign as the card and `campaign show/list --json` show it: one set of counts, which its last sync's total repeats. */
   overview(campaign: StoredCampaign): CampaignOverview {
+    return this.overviewWith(campaign, this.store.counts(campaign.id, campaign.lastSyncAt));
+  }
+
+  private overviewWith(campaign: StoredCampaign, counts: CampaignCounts): CampaignOverview {
     const { id: _id, lastSync, ...rest } = campaign;
-    const counts = this.store.counts(campaign.id, campaign.lastSyncAt);
     return { ...rest, counts, syncing: this.syncing.has(campaign.id), lastSync: lastSync && this.lastSyncNow(campaign.id, lastSync, counts) };
   }
 
@@ -115,13 +118,22 @@ export class CampaignService {
     return this.store.list().map((campaign) => this.overview(campaign));
   }
 
-  /** Every campaign counted now (overviews), its counts remembered for the next time the app's list opens. */
-  countedOverviews(): CampaignOverview[] {
-    return this.store.list().map((campaign) => {
-      const overview = this.overview(campaign);
-      this.store.rememberCounts(campaign.id, overview.counts);
-      return overview;
-    });
+  /**
+   * Every campaign counted now (overviews), a piece of its files at a time (countsInPieces: the app's core answers
+   * other requests meanwhile), its counts remembered for the next time the app's list opens. `signal` stops it
+   * between two pieces (it then rejects).
+   */
+  async countedOverviews(signal?: AbortSignal): Promise<CampaignOverview[]> {
+    const overviews: CampaignOverview[] = [];
+    for (const campaign of this.store.list()) {
+      const counts = await this.store.countsInPieces(campaign.id, campaign.lastSyncAt, signal);
+      // Changed or deleted while counted: as it is now (its next announcement comes after this one).
+      const now = this.store.find(campaign.name);
+      if (now?.id !== campaign.id) continue;
+      this.store.rememberCounts(campaign.id, counts);
+      overviews.push(this.overviewWith(now, counts));
+    }
+    return overviews;
   }
 
   /**

@@ -11,7 +11,16 @@ import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { textSpan } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
-import { addStandingFold, countStandingGroups, STANDING_FOLD, standingFactsSql, standingGroupsOf, type ListedStandingGroup } from './file-standing';
+import {
+  addStandingFold,
+  countStandingGroups,
+  groupsOfFold,
+  STANDING_FOLD,
+  standingFactsSql,
+  standingGroupsOf,
+  type ListedStandingGroup,
+  type StandingGroup,
+} from './file-standing';
 import { queryKey, type ListedWindow } from './campaign-windows';
 
 export interface StoredCampaign extends Campaign {
@@ -78,6 +87,9 @@ export function listedBit(position: number): number {
 }
 
 const MAX_QUERY_BIT = 49;
+
+/** Files counted at a time by countsInPieces: at a million files, the longest piece took 130-200 ms on 2 loaded cores. */
+const COUNT_PIECE_FILES = 25_000;
 
 interface WindowRow {
   window_start: string;
@@ -414,6 +426,31 @@ export class CampaignStore {
    */
   counts(id: number, lastSyncAt: string | null = this.byId(id).lastSyncAt): CampaignCounts {
     return countStandingGroups(this.standingGroups(id, lastSyncAt, false), lastSyncAt);
+  }
+
+  /**
+   * The campaign's counts as `counts` gives them, counted `pieceFiles` files at a time (by relative path) with the
+   * event loop let go between pieces: the app's core counts a million files in forty pieces (1.44-1.48 s of CPU, for
+   * 1.31 s at once), answering other requests between them instead of after 1.3 s or more. A file is counted once,
+   * as its job stood when its piece was counted. `signal` stops it between two pieces (rejecting with its reason).
+   */
+  async countsInPieces(id: number, lastSyncAt: string | null, signal?: AbortSignal, pieceFiles = COUNT_PIECE_FILES): Promise<CampaignCounts> {
+    const piece = this.db.prepare<[{ id: number; since: string | null; after: string; files: number }], { groups: string | null; last: string | null }>(
+      `SELECT ${STANDING_FOLD}(${standingFactsSql('@since')}, 0) AS groups, max(f.relative_path) AS last
+       FROM (SELECT relative_path, target_path, expected_sha256 FROM campaign_files WHERE campaign_id = @id AND relative_path > @after
+             ORDER BY relative_path LIMIT @files) f
+       LEFT JOIN jobs j ON j.target_path = f.target_path`,
+    );
+    const groups: StandingGroup[] = [];
+    for (let after = ''; ;) {
+      const counted = piece.get({ id, since: lastSyncAt, after, files: pieceFiles });
+      if (!counted || counted.last === null) break;
+      for (const group of groupsOfFold(counted.groups)) groups.push(group);
+      after = counted.last;
+      await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
+    return countStandingGroups(groups, lastSyncAt);
   }
 
   /** Keeps the counts just counted, for the next time the app's list opens (migration 9). */

@@ -121,10 +121,16 @@ export function addStandingFold(db: Database.Database): void {
  * the files to count; `parameters` are its parameters.
  */
 export function standingGroupsOf(db: Database.Database, sql: string, parameters: readonly unknown[]): ListedStandingGroup[] {
-  const folded = db
-    .prepare<unknown[], string | null>(sql)
-    .pluck()
-    .get(...parameters);
+  return groupsOfFold(
+    db
+      .prepare<unknown[], string | null>(sql)
+      .pluck()
+      .get(...parameters) ?? null,
+  );
+}
+
+/** The groups a standing_groups(…) of the store's SQL gave (its result; null over no row). */
+export function groupsOfFold(folded: string | null): ListedStandingGroup[] {
   const groups = folded ? (JSON.parse(folded) as [number, number, number][]) : [];
   return groups.map(([facts, listedBy, files]) => groupOfFacts(facts, listedBy, files));
 }

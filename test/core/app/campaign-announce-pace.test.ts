@@ -9,7 +9,7 @@ import type { ProgressUpdate } from '../../../src-shared/downloads/progress-type
 afterEach(() => vi.useRealTimers());
 
 /** A core whose counts take `countMs` of the clock, receiving a progress update about a campaign's file every 100 ms. */
-function downloading(countMs: number, seconds: number): { announcedAt: number[] } {
+async function downloading(countMs: number, seconds: number): Promise<{ announcedAt: number[] }> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   let clock = 0;
   const announcedAt: number[] = [];
@@ -17,7 +17,7 @@ function downloading(countMs: number, seconds: number): { announcedAt: number[] 
   const deps = {
     service: {
       store: { holdsAnyTarget: () => true, list: () => [] },
-      countedOverviews: () => {
+      countedOverviews: async () => {
         clock += countMs;
         return [];
       },
@@ -35,21 +35,21 @@ function downloading(countMs: number, seconds: number): { announcedAt: number[] 
   for (let step = 0; step < seconds * 10; step += 1) {
     engine.emit('progress', update);
     clock += 100;
-    vi.advanceTimersByTime(100);
+    await vi.advanceTimersByTimeAsync(100);
   }
-  vi.advanceTimersByTime(60_000);
+  await vi.advanceTimersByTimeAsync(60_000);
   return { announcedAt };
 }
 
 describe('campaign counts told while files download', () => {
-  it('are told about once a second when counting is cheap', () => {
-    const { announcedAt } = downloading(5, 60);
+  it('are told about once a second when counting is cheap', async () => {
+    const { announcedAt } = await downloading(5, 60);
     expect(announcedAt.length).toBeGreaterThanOrEqual(50);
     expect(announcedAt.length).toBeLessThanOrEqual(61);
   });
 
-  it('take at most a tenth of the time when counting is costly, and the last progress is still followed by one', () => {
-    const { announcedAt } = downloading(1500, 120);
+  it('take at most a tenth of the time when counting is costly, and the last progress is still followed by one', async () => {
+    const { announcedAt } = await downloading(1500, 120);
     const countingMs = announcedAt.length * 1500;
     const spanMs = announcedAt.at(-1)!;
     expect(countingMs / spanMs).toBeLessThanOrEqual(0.12);

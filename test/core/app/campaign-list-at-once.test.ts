@@ -47,15 +47,17 @@ function campaignsOver(count: number, done: number) {
   const app = new AppCampaigns(deps);
   opened.push({ close: () => void app.close() });
   // Every count of the store, and a slow one: what the list must not wait for.
-  const counted = vi.spyOn(service.store, 'counts');
-  return { handlers: app.handlers(), ledger, ids, changed, counted };
+  const counted = vi.spyOn(service.store, 'countsInPieces');
+  const countedAtOnce = vi.spyOn(service.store, 'counts');
+  return { handlers: app.handlers(), service, ledger, ids, changed, counted, countedAtOnce };
 }
 
 describe("the campaign list's counts", () => {
   it('are answered at once, uncounted the first time, and the fresh counts follow in campaigns:changed', async () => {
-    const { handlers, changed, counted } = campaignsOver(30, 10);
+    const { handlers, changed, counted, countedAtOnce } = campaignsOver(30, 10);
     const [first] = await handlers['campaigns:list']();
     expect(counted).not.toHaveBeenCalled();
+    expect(countedAtOnce).not.toHaveBeenCalled();
     expect(first).toMatchObject({ name: 'mirror', countsAre: 'uncounted', counts: { files: 0, onDisk: 0 } });
 
     await waitFor(() => changed.length === 1, 'the fresh counts');
@@ -77,5 +79,20 @@ describe("the campaign list's counts", () => {
     await waitFor(() => changed.length === 2, 'the fresh counts');
     expect(changed[1]![0]!.counts).toMatchObject({ files: 30, onDisk: 25 });
     expect((await handlers['campaigns:list']())[0]).toMatchObject({ countsAre: 'remembered', counts: { onDisk: 25 } });
+  });
+
+  it('are counted a piece of the files at a time, the core answering other requests between pieces', async () => {
+    const { service } = campaignsOver(30, 10);
+    const { id } = service.store.require('mirror');
+    const order: string[] = [];
+    const counting = service.store.countsInPieces(id, null, undefined, 10).then((counts) => order.push(`counted ${counts.files}`));
+    setImmediate(() => order.push('answered'));
+    await counting;
+    expect(order).toEqual(['answered', 'counted 30']);
+    // Stopped between two pieces when the app closes.
+    const closing = new AbortController();
+    const stopped = service.store.countsInPieces(id, null, closing.signal, 10);
+    closing.abort(new Error('closing'));
+    await expect(stopped).rejects.toThrow('closing');
   });
 });

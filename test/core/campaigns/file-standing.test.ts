@@ -87,7 +87,7 @@ describe('a campaign file standing', () => {
     expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, alreadyThere: 3 });
   });
 
-  it('is counted exactly by the store for every job state, pair of hashes, failure kind and time, and by the queries that listed it', () => {
+  it('is counted exactly by the store for every job state, pair of hashes, failure kind and time, and by the queries that listed it', async () => {
     const store = new CampaignStore(state);
     const folder = '/data/every-standing';
     const queries = [0, 1].map(() => ({ instrument: 'kcor', product: 'pb', filters: {} }));
@@ -163,6 +163,8 @@ describe('a campaign file standing', () => {
     const indexOf = (file: (typeof files)[number]): number => Number(file.filename.slice(1, -4));
     expect(store.counts(campaign.id, null)).toEqual(fileByFile(files, null));
     expect(store.counts(campaign.id, syncAt)).toEqual(fileByFile(files, syncAt));
+    // The app's count, a piece at a time: every file once (pieces of 7 files).
+    expect(await store.countsInPieces(campaign.id, syncAt, undefined, 7)).toEqual(fileByFile(files, syncAt));
     const counts = store.counts(campaign.id, syncAt);
     // Every standing is there, so a miscount of any of them shows.
     for (const standing of ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'downloaded', 'alreadyThere'] as const)

@@ -43,7 +43,7 @@ describe('the counts a campaign had when last counted', () => {
         // Nor the last sync's figures as recorded then (a file queued): they wait for the counts.
         expect.objectContaining({ name: 'Été', countsAre: 'uncounted', counts: expect.objectContaining({ files: 0, missing: 0 }), lastSync: null }),
       ]);
-      const [counted] = service.countedOverviews();
+      const [counted] = await service.countedOverviews();
       expect(counted!.counts).toMatchObject({ files: 1, missing: 1 });
       expect(counted).not.toHaveProperty('countsAre');
       expect(service.rememberedOverviews()).toEqual([expect.objectContaining({ countsAre: 'remembered', counts: counted!.counts })]);
