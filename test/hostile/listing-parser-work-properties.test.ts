@@ -65,6 +65,29 @@ describe('the listing parser, against answers built to make it work', () => {
       }
     }
   });
+
+  it('searches the strings of an entry once, however finely it is cut, even when they are runs of escaped quotes', () => {
+    // The scan looks for the end of a string with indexOf: the bytes those searches go over, counted.
+    const indexOf = Buffer.prototype.indexOf as (this: Buffer, ...args: unknown[]) => number;
+    let searched = 0;
+    const spy = vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(function (this: Buffer, ...args: unknown[]) {
+      const found = indexOf.apply(this, args);
+      searched += (found < 0 ? this.length : found + 1) - Number(args[1] ?? 0);
+      return found;
+    });
+    try {
+      const filename = `${'\\"'.repeat(12_000)}${'\\'.repeat(9)}`;
+      const text = `{"instrument":"kcor","product":"pb","files":[${ENTRY},${ENTRY.replace('"filename":"', `"filename":"${JSON.stringify(filename).slice(1, -1)}`)}]}`;
+      for (const pieceSize of [1, 3, 1000, text.length]) {
+        searched = 0;
+        expect(streamed(Buffer.from(text), [pieceSize])).toEqual({ listing: fileListingSchema.parse(JSON.parse(text)) });
+        expect(searched, `in pieces of ${pieceSize}`).toBeGreaterThan(20_000);
+        expect(searched, `in pieces of ${pieceSize}`).toBeLessThanOrEqual(text.length);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
 
 describe('the listing parser, against nesting no entry has', () => {
