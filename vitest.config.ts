@@ -19,6 +19,7 @@ const UNIT_FOLDERS = ['test/shared/**/*.test.ts', 'test/renderer-workers/**/*.te
 /** Unit tests in folders that are mostly integration. */
 const UNIT_FILES = [
   'test/core/api/listing-windows.test.ts',
+  'test/core/downloads/body-pieces.test.ts',
   'test/cli/cr-command.test.ts',
   'test/cli/header-command.test.ts',
   'test/cli/header-json.test.ts',
