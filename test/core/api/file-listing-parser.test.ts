@@ -208,6 +208,15 @@ describe('the file listing parser, against answers that would fill the memory', 
     expect(nesting.written).toBeLessThan(MAX_ENTRY_BYTES);
   });
 
+  it('refuses megabytes of spaces between entries once 64 KB of them are in, and after the files at 4 MB', () => {
+    const between = feedUntilRefused(`{"instrument":"kcor","product":"pb","files":[${ENTRY},`, ' ');
+    expect(between.error.message).toMatch(/\(files\[1\] is longer than 64 KB/);
+    expect(between.written).toBeLessThan(MAX_ENTRY_BYTES + 64 * 1024);
+    const after = feedUntilRefused(`{"instrument":"kcor","product":"pb","files":[${ENTRY}]`, '\n');
+    expect(after.error.message).toMatch(/\(the answer holds more than 4 MB besides its files\)/);
+    expect(after.written).toBeLessThan(MAX_OUTSIDE_FILES_BYTES + 64 * 1024);
+  });
+
   it('refuses more than 4 MB besides the files: a huge field, before or after them', () => {
     for (const head of ['{"instrument":"', `{"files":[${ENTRY}],"extra":[`]) {
       const { error, written } = feedUntilRefused(head, head.endsWith('[') ? '1,' : 'x');
