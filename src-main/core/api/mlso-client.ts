@@ -81,6 +81,8 @@ export class MlsoClient {
   private fence: DownloadFence;
   /** Beginnings of addresses (SERVER_PART) the fence lets through: remade with it. */
   private fineServers = new Set<string>();
+  /** The server of fineServers last asked about: a listing's addresses nearly all begin with it. */
+  private lastFineServer: string | undefined;
   private readonly metadataCache = new Map<string, Promise<ProductMetadata>>();
 
   constructor(
@@ -103,6 +105,7 @@ export class MlsoClient {
     this.cookies.rescope(this.current.baseUrl);
     this.fence = this.newFence();
     this.fineServers = new Set();
+    this.lastFineServer = undefined;
     this.transport = this.newTransport();
     this.metadataCache.clear();
   }
@@ -419,10 +422,19 @@ export class MlsoClient {
   downloadAddressRefusal(url: string): MlsoError | undefined {
     // The answer depends only on the scheme and the server, so a server once found fine is not asked about again
     // (parsing a million addresses takes seconds); refusals, whose reasons name the whole address, are asked each time.
+    // An address beginning with the server last found fine has that server part (it ends at the first slash after
+    // the scheme), so it needs no match at all: 0.7 s of a million-file sync.
+    if (this.lastFineServer !== undefined && url.startsWith(this.lastFineServer)) return undefined;
     const server = SERVER_PART.exec(url)?.[0];
-    if (server !== undefined && this.fineServers.has(server)) return undefined;
+    if (server !== undefined && this.fineServers.has(server)) {
+      this.lastFineServer = server;
+      return undefined;
+    }
     const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
-    if (check.ok && server !== undefined) this.fineServers.add(server);
+    if (check.ok && server !== undefined) {
+      this.fineServers.add(server);
+      this.lastFineServer = server;
+    }
     return check.ok ? undefined : check.error;
   }
 
