@@ -40,7 +40,7 @@ export class StateDatabase {
     try {
       // A new file is turned to WAL by a rollback transaction: with nothing in the file yet to keep safe, its
       // journal stays in memory and nothing is fsynced (four fsyncs, some 10-30 ms, at each first run on a new
-      // state folder); a crash half-way leaves a damaged empty ledger, which opening replaces.
+      // state folder); a crash half-way leaves a damaged empty ledger, which the next opening moves aside and makes anew.
       if (isNew) {
         db.pragma('journal_mode = MEMORY');
         db.pragma('synchronous = OFF');
