@@ -3,7 +3,7 @@
 // and never a change to what the command prints. NODE_DEBUG=mlso-dl-compile-cache makes the launcher say what it did.
 // Needs the built command line (node scripts/build-main.mjs).
 import { spawn } from 'node:child_process';
-import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin } from '../helpers/built-cli';
@@ -19,9 +19,9 @@ interface Run {
 }
 
 /** Runs `mlso-dl ARGS | cat` in bash with XDG_CACHE_HOME set: its stdout a real pipe, as in a shell. */
-function runPiped(cacheHome: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function runPiped(cacheHome: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, command = bin): Promise<Run> {
   const script = '"$@" | cat; exit "${PIPESTATUS[0]}"';
-  const child = spawn('bash', ['-c', script, 'bash', process.execPath, bin, ...args], {
+  const child = spawn('bash', ['-c', script, 'bash', process.execPath, command, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, XDG_CACHE_HOME: cacheHome, NODE_DEBUG: 'mlso-dl-compile-cache', ...env },
   });
@@ -46,7 +46,7 @@ describe("the command line's compile cache", () => {
     const cacheHome = await temporaryFolder();
     const first = await runPiped(cacheHome, ['--version']);
     expect(first.status).toBe(0);
-    expect(first.cache).toEqual([expect.stringMatching(/mlso-dl\/cli-[0-9a-f]{16}-node[\d.]+-\w+\.v8cache: missing$/), 'written']);
+    expect(first.cache).toEqual([expect.stringMatching(/mlso-dl\/cli-[0-9a-f]{16}-[0-9a-f]{8}-node[\d.]+-\w+\.v8cache: missing$/), 'written']);
     const [file, ...others] = await cacheFiles(cacheHome);
     expect(others).toEqual([]);
     expect((await stat(path.join(cacheHome, 'mlso-dl'))).mode & 0o777).toBe(0o700);
@@ -110,5 +110,26 @@ describe("the command line's compile cache", () => {
     const writable = await runPiped(cacheHome, ['--version']);
     expect(writable.cache).toEqual([expect.stringMatching(/: untrusted$/)]);
     expect(await readFile(file!)).toEqual(before);
+  });
+
+  it("is not taken by the same build installed elsewhere: V8 would name the other install's file in coverage and stacks", async () => {
+    // Two installs of one version (a global one and a project's) build the same bundle. A cache holds the name of the
+    // file it was compiled from, and V8 keeps that name when it takes the cache: V8's coverage, and a stack trace,
+    // named the other install's file (found by the start-up test in CI, whose cache a run in another checkout wrote).
+    const cacheHome = await temporaryFolder();
+    const copy = await temporaryFolder();
+    const project = path.resolve(path.dirname(bin), '..');
+    await mkdir(path.join(copy, 'dist'));
+    await cp(path.join(project, 'bin'), path.join(copy, 'bin'), { recursive: true });
+    await cp(path.join(project, 'dist', 'cli'), path.join(copy, 'dist', 'cli'), { recursive: true });
+    await cp(path.join(project, 'package.json'), path.join(copy, 'package.json'));
+    await symlink(path.join(project, 'node_modules'), path.join(copy, 'node_modules'));
+    const elsewhere = await runPiped(cacheHome, ['--version'], {}, path.join(copy, 'bin', 'mlso-dl.js'));
+    expect(elsewhere.cache).toEqual([expect.stringMatching(/: missing$/), 'written']);
+    const here = await runPiped(cacheHome, ['--version']);
+    expect(here.status).toBe(0);
+    expect(here.cache).toEqual([expect.stringMatching(/: missing$/), 'written']);
+    expect(here.stdout).toBe(elsewhere.stdout);
+    expect(await cacheFiles(cacheHome)).toHaveLength(2);
   });
 });

@@ -25,7 +25,7 @@ async function temporaryFolder(): Promise<string> {
 }
 
 const linux = { platform: 'linux' as const, home: '/home/ann', uid: 1000 };
-const identity: CompilerIdentity = { bundleHash: 'ab'.repeat(32), nodeVersion: 'v20.19.0', arch: 'x64' };
+const identity: CompilerIdentity = { bundleHash: 'ab'.repeat(32), bundlePath: '/opt/mlso-dl/dist/cli/mlso-dl.cjs', nodeVersion: 'v20.19.0', arch: 'x64' };
 
 describe('the compile cache', () => {
   it("lives in XDG_CACHE_HOME, else ~/.cache, or the platform's own cache folder", () => {
@@ -36,9 +36,10 @@ describe('the compile cache', () => {
     expect(cacheFolder({ ...linux, platform: 'darwin', env: {} })).toBe('/home/ann/Library/Caches/mlso-dl');
   });
 
-  it('is named by the bundle, the Node version and the architecture', () => {
+  it('is named by the bundle, where it is, the Node version and the architecture', () => {
     const name = cacheFileName(identity);
-    expect(name).toBe(`cli-${'ab'.repeat(8)}-node20.19.0-x64.v8cache`);
+    expect(name).toMatch(new RegExp(`^cli-${'ab'.repeat(8)}-[0-9a-f]{8}-node20\\.19\\.0-x64\\.v8cache$`));
+    expect(cacheFileName({ ...identity, bundlePath: '/home/ann/project/node_modules/mlso-downloader/dist/cli/mlso-dl.cjs' })).not.toBe(name);
     expect(cacheFileName({ ...identity, bundleHash: 'cd'.repeat(32) })).not.toBe(name);
     expect(cacheFileName({ ...identity, nodeVersion: 'v20.20.0' })).not.toBe(name);
     expect(cacheFileName({ ...identity, arch: 'arm64' })).not.toBe(name);

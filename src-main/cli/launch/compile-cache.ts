@@ -20,6 +20,8 @@ export interface CacheSetting {
 export interface CompilerIdentity {
   /** SHA-256 of the bundle, hex (written into the launcher by the build). */
   bundleHash: string;
+  /** Where the bundle is: V8 keeps the name of the file a cache was compiled from (see cacheFileName). */
+  bundlePath: string;
   nodeVersion: string;
   arch: string;
 }
@@ -37,12 +39,15 @@ const NAME_PREFIX = 'cli-';
 const NAME_SUFFIX = '.v8cache';
 
 /**
- * Not named by Node's options: most (--import, --cpu-prof) leave V8's code alone, and a test run that passes a new
- * temporary file each time would leave a cache each time. V8 rejects a cache made under other V8 flags
- * (--max-old-space-size), and a rejected cache is written again.
+ * Named by where the bundle is as well as by what it is: V8 takes a cache compiled from the same source at another
+ * path, and then names that other file in stack traces and coverage (two installs of one version, a global one and a
+ * project's, build the same bundle). Not named by Node's options: most (--import, --cpu-prof) leave V8's code alone,
+ * and a test run that passes a new temporary file each time would leave a cache each time. V8 rejects a cache made
+ * under other V8 flags (--max-old-space-size), and a rejected cache is written again.
  */
-export function cacheFileName({ bundleHash, nodeVersion, arch }: CompilerIdentity): string {
-  return `${NAME_PREFIX}${bundleHash.slice(0, 16)}-node${nodeVersion.replace(/^v/, '')}-${arch}${NAME_SUFFIX}`;
+export function cacheFileName({ bundleHash, bundlePath, nodeVersion, arch }: CompilerIdentity): string {
+  const place = crc32(bundlePath).toString(16).padStart(8, '0');
+  return `${NAME_PREFIX}${bundleHash.slice(0, 16)}-${place}-node${nodeVersion.replace(/^v/, '')}-${arch}${NAME_SUFFIX}`;
 }
 
 // The file: a header of our own, then V8's data. The checksum is ours because V8 may not verify its own in a release

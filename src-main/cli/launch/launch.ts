@@ -22,7 +22,7 @@ const source = readFileSync(bundle, 'latin1');
 
 const enabled = !process.env['NODE_DISABLE_COMPILE_CACHE'];
 const uid = process.getuid?.();
-const name = cacheFileName({ bundleHash: __CLI_BUNDLE_HASH__, nodeVersion: process.version, arch: process.arch });
+const name = cacheFileName({ bundleHash: __CLI_BUNDLE_HASH__, bundlePath: bundle, nodeVersion: process.version, arch: process.arch });
 let folder = '';
 // Neither read nor written unless a folder for it is known: a run never fails for the cache.
 let read: CacheRead = { state: 'untrusted' };
