@@ -10,6 +10,7 @@ import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { textSpan } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
+import { insertManyRows, insertOfRows, type SqlValue } from '../state/rows-per-insert';
 import type { StateDatabase } from '../state/state-database';
 import {
   addStandingFold,
@@ -140,13 +141,8 @@ const now = (): string => new Date().toISOString();
 const INSERT_FILES = `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs,
   wave_region, obs_plan, filesize, expected_sha256, first_seen_at, listed_at, listed_by) VALUES`;
 const FILE_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-/**
- * Files per INSERT, largest first, down to one, as the ledger inserts its jobs: 128 rows are 1,920 values, well within
- * SQLite's 32,766; each statement's call costs what a row's did.
- */
-const INSERT_ROWS = [128, 16, 1] as const;
 
-function pushFileValues(values: (string | number | null)[], id: number, file: CampaignFileRecord, stamp: string, listed: ListedBy | undefined): void {
+function pushFileValues(values: SqlValue[], id: number, file: CampaignFileRecord, stamp: string, listed: ListedBy | undefined): void {
   values.push(
     id,
     file.relativePath,
@@ -168,7 +164,7 @@ function pushFileValues(values: (string | number | null)[], id: number, file: Ca
 
 export class CampaignStore {
   private readonly db: Database.Database;
-  private readonly fileInserts = new Map<number, Database.Statement<[(string | number | null)[]]>>();
+  private readonly fileInserts = new Map<number, Database.Statement<[SqlValue[]]>>();
 
   /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
   constructor(state: StateDatabase) {
@@ -246,34 +242,30 @@ export class CampaignStore {
     let added = 0;
     this.db.transaction(() => {
       const stamp = now();
-      let start = 0;
-      for (const rows of INSERT_ROWS) {
-        const insert = this.insertFiles(rows);
-        for (; start + rows <= files.length; start += rows) {
-          const values: (string | number | null)[] = [];
-          for (let index = start; index < start + rows; index += 1) pushFileValues(values, id, files[index]!, stamp, listed);
+      insertManyRows(
+        files,
+        (rows) => this.insertFiles(rows),
+        (values, file) => pushFileValues(values, id, file, stamp, listed),
+        ({ changes }, start, rows) => {
           // Inserted unless the set has the file already: one look-up of the key for a new file (a first sync's million).
-          const inserted = insert.run(values).changes;
-          added += inserted;
-          if (inserted === rows) continue;
+          added += changes;
+          if (changes === rows) return;
           // Some were in the set: each file of the statement refreshed in turn (one it has just inserted stays as it is).
           for (const file of files.slice(start, start + rows)) {
             if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
             else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
           }
-        }
-      }
+        },
+      );
     })();
     return added;
   }
 
   /** The statement inserting `rows` files unless the set has them (prepared once a store). */
-  private insertFiles(rows: number): Database.Statement<[(string | number | null)[]]> {
+  private insertFiles(rows: number): Database.Statement<[SqlValue[]]> {
     let insert = this.fileInserts.get(rows);
     if (!insert) {
-      insert = this.db.prepare<[(string | number | null)[]]>(
-        `${INSERT_FILES} ${Array.from({ length: rows }, () => FILE_VALUES).join(', ')} ON CONFLICT (campaign_id, relative_path) DO NOTHING`,
-      );
+      insert = this.db.prepare<[SqlValue[]]>(`${insertOfRows(INSERT_FILES, FILE_VALUES, rows)} ON CONFLICT (campaign_id, relative_path) DO NOTHING`);
       this.fileInserts.set(rows, insert);
     }
     return insert;

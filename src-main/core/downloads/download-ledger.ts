@@ -6,6 +6,7 @@ import type { StateDatabase } from '../state/state-database';
 import type { ResumePoint } from './kept-body';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
+import { insertManyRows, insertOfRows, type SqlValue } from '../state/rows-per-insert';
 
 export { JOB_STATES, type JobState };
 
@@ -204,13 +205,8 @@ const HIGH_UNITS = /[\uD800-\uFFFF]/;
 const INSERT_JOBS =
   'INSERT INTO jobs (url, instrument, product, date_obs, filename, folder, target_path, state, expected_size, batch_id, created_at, updated_at) VALUES';
 const JOB_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-/**
- * Rows per INSERT, largest first, down to one: a few statements of each size, prepared once. 128 rows are 1,536
- * values, well within SQLite's 32,766; more rows a statement gained nothing measurable.
- */
-const INSERT_ROWS = [128, 16, 1] as const;
 
-function pushJobValues(values: (string | number | null)[], job: NewJob, stamp: string): void {
+function pushJobValues(values: SqlValue[], job: NewJob, stamp: string): void {
   values.push(
     job.url,
     job.instrument,
@@ -375,25 +371,24 @@ export class DownloadLedger {
 
   /**
    * Inserts jobs in one transaction and returns their ids, without reading the rows back: a listing of a million
-   * files comes through here, so the rows go in many to a statement (one call into SQLite per INSERT_ROWS rows, not
-   * per row) and the time is read once.
+   * files comes through here, so the rows go in many to a statement (rows-per-insert.ts: one call into SQLite per
+   * 128 rows, not per row) and the time is read once.
    */
   insertMany(jobs: readonly NewJob[]): number[] {
     return this.transaction(() => {
       const stamp = now();
       const ids: number[] = [];
-      let start = 0;
-      for (const rows of INSERT_ROWS) {
-        const insert = this.sql<[(string | number | null)[]]>(`${INSERT_JOBS} ${Array.from({ length: rows }, () => JOB_VALUES).join(', ')}`);
-        for (; start + rows <= jobs.length; start += rows) {
-          const values: (string | number | null)[] = [];
-          for (let index = start; index < start + rows; index += 1) pushJobValues(values, jobs[index]!, stamp);
+      insertManyRows(
+        jobs,
+        (rows) => this.sql<[SqlValue[]]>(insertOfRows(INSERT_JOBS, JOB_VALUES, rows)),
+        (values, job) => pushJobValues(values, job, stamp),
+        (result, _start, rows) => {
           // The table's rowid is its INTEGER PRIMARY KEY (no AUTOINCREMENT): each new row gets the largest id + 1, in
           // the order of the VALUES, so the statement's rows have the ids up to its last one.
-          const last = Number(insert.run(values).lastInsertRowid);
+          const last = Number(result.lastInsertRowid);
           for (let id = last - rows + 1; id <= last; id += 1) ids.push(id);
-        }
-      }
+        },
+      );
       return ids;
     });
   }
