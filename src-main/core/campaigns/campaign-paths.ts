@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { placeEntry } from '../../../src-shared/campaigns/folder-layout';
+import { pathBeforeName } from '../downloads/path-limits';
 
 type Placeable = Pick<FileEntry, 'filename' | 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
 
@@ -34,15 +35,13 @@ export class CampaignPlaces {
     let folderPath = this.folderPaths.get(folder);
     if (folderPath === undefined) {
       if (this.folderPaths.size >= MOST_FOLDERS) this.folderPaths.clear();
-      // A safe name is one plain last segment that joining never changes: any stands for all of them.
-      folderPath = targetPathOf(this.campaignFolder, inFolder(folder, ANY_NAME)).slice(0, -ANY_NAME.length);
+      folderPath = pathBeforeName(targetPathOf(this.campaignFolder, folder));
       this.folderPaths.set(folder, folderPath);
     }
     return { relativePath: inFolder(folder, entry.filename), targetPath: `${folderPath}${entry.filename}` };
   }
 }
 
-const ANY_NAME = 'f';
 const MOST_FOLDERS = 10_000;
 
 /** A stored campaign file as the listing entry it came from, for placing it again. */

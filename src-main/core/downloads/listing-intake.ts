@@ -13,7 +13,7 @@ import { DECOMPRESSION_FACTOR, InsufficientSpaceError, type FreeSpaceProbe } fro
 import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
-import { FolderPathLimit } from './path-limits';
+import { FolderPathLimit, pathBeforeName } from './path-limits';
 import { forEachAtOnce, ReuseFinder, type ReuseBy } from './reuse-finder';
 import { TakenNames } from './taken-names';
 
@@ -238,9 +238,7 @@ export class ListingIntake {
   private folderNumber(folder: string): number {
     let number = this.folderNumbers.get(folder);
     if (number === undefined) {
-      // The folder's path with the separator a name follows, as path.join gives it (any safe name stands for all).
-      const prefix = path.join(folder, ANY_NAME).slice(0, -ANY_NAME.length);
-      number = this.folders.push({ path: folder, prefix, limit: new FolderPathLimit(folder) }) - 1;
+      number = this.folders.push({ path: folder, prefix: pathBeforeName(folder), limit: new FolderPathLimit(folder) }) - 1;
       this.folderNumbers.set(folder, number);
     }
     return number;
@@ -434,7 +432,6 @@ interface PlacedFolder {
   limit: FolderPathLimit;
 }
 
-const ANY_NAME = 'f';
 /** Places of a layout remembered at most (a day's folder each for 27 years): past it they are worked out again. */
 const MOST_PLACES = 10_000;
 

@@ -13,6 +13,17 @@ import { temporaryNameBytes } from './temporary-files';
 export const LONGEST_PATH_BYTES = process.platform === 'darwin' ? 1023 : 4095;
 
 /**
+ * A folder's path with the separator a file name follows, as path.join(folder, name) begins for any safe name (one
+ * plain last segment, which joining only appends): a listing puts a million names in a few folders, and each path is
+ * then this and the name.
+ */
+export function pathBeforeName(folder: string): string {
+  return path.join(folder, ANY_NAME).slice(0, -ANY_NAME.length);
+}
+
+const ANY_NAME = 'f';
+
+/**
  * Why a file could not be written at `targetPath` (absolute), or undefined. Its temporary file, beside it with a
  * longer name, counts too: the download writes that first.
  */
@@ -36,7 +47,7 @@ export class FolderPathLimit {
   private readonly folderProblem: string | undefined;
 
   constructor(folder: string) {
-    this.folderBytes = Buffer.byteLength(path.join(folder, 'x')) - 1;
+    this.folderBytes = Buffer.byteLength(pathBeforeName(folder));
     const longFolder = folder.split(path.sep).find((part) => utf8Length(part) > MAX_NAME_BYTES);
     this.folderProblem =
       longFolder === undefined
