@@ -110,8 +110,7 @@ export class CampaignService {
       this.store.recordSync(id, settled);
       return settled;
     }
-    const { files: _files, ...now } = counts;
-    return { ...report, total: { ...report.total, ...now } };
+    return withTotal(report, counts);
   }
 
   overviews(): CampaignOverview[] {
@@ -145,7 +144,6 @@ export class CampaignService {
       const { id, lastSync, ...rest } = campaign;
       const remembered = this.store.rememberedCounts(id);
       const counts = remembered ?? campaignCounts([], campaign.lastSyncAt !== null);
-      const { files: _files, ...total } = counts;
       return {
         ...rest,
         counts,
@@ -153,7 +151,7 @@ export class CampaignService {
         syncing: this.syncing.has(id),
         // The last sync's total is the campaign's counts, as in overview (its settled report follows with the fresh
         // counts); with none counted yet, the report waits for them rather than show the figures it was recorded with.
-        lastSync: lastSync && remembered ? { ...lastSync, total: { ...lastSync.total, ...total } } : null,
+        lastSync: lastSync && remembered ? withTotal(lastSync, remembered) : null,
       };
     });
   }
@@ -440,4 +438,10 @@ function checkedAutoSync(hours: number | null): number | null {
   const problem = autoSyncHoursProblem(hours);
   if (problem) throw new InvalidInputError(problem);
   return hours;
+}
+
+/** A sync's report whose total is the campaign's counts (the card and the summary cannot disagree). */
+function withTotal(report: SyncReport, counts: CampaignCounts): SyncReport {
+  const { files: _files, ...total } = counts;
+  return { ...report, total: { ...report.total, ...total } };
 }
