@@ -2,10 +2,11 @@
 // open stuck in the thread pool keeps the process from exiting), and a device such as /dev/zero never ends, so both
 // are refused before a byte is read. A symbolic link at the end of the path is followed only where the caller
 // expects one (a file the user named, a git-annex folder of links), and a read stops when its AbortSignal fires.
-import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
+import { close, closeSync, constants, createReadStream, fstat, fstatSync, open as openDescriptor, openSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 
 /** Whether a symbolic link at the end of the path is followed to the file it names, or refused. */
 export type FinalLink = 'follow' | 'refuse';
@@ -48,7 +49,10 @@ export function whatIsThere(mode: number): string {
   }
 }
 
-/** No waiting for a FIFO's writer (what is opened is refused anyway); Windows has neither flag, nor FIFOs. */
+/**
+ * No waiting for a FIFO's writer: what is opened is looked at (fstat) and refused before a byte is read. Windows has
+ * neither flag, nor FIFOs.
+ */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 const flagsFor = (finalLink: FinalLink): number => OPEN_FLAGS | (finalLink === 'refuse' ? (constants.O_NOFOLLOW ?? 0) : 0);
@@ -57,16 +61,19 @@ function checkRegular(file: string, stats: Stats): void {
   if (!stats.isFile()) throw new NotRegularFileError(file, stats.mode);
 }
 
+/** A link refused at the end of the path (O_NOFOLLOW's ELOOP) said as what it is. */
+function linkRefused(file: string, finalLink: FinalLink, error: unknown): unknown {
+  return (error as NodeJS.ErrnoException).code === 'ELOOP' && finalLink === 'refuse' ? new NotRegularFileError(file, constants.S_IFLNK) : error;
+}
+
 /**
- * Opens a regular file for reading, with what it is (`stats`, from the opened file). Looked at before it is opened
- * (opening some devices does something by itself) and again once open (the path may have changed in between).
- * Throws NotRegularFileError for anything else, and the system's error (ENOENT...) when there is nothing to open.
+ * Opens a regular file for reading, with what it is (`stats`, from the opened file). Throws NotRegularFileError
+ * for anything else, and the system's error (ENOENT...) when there is nothing to open.
  */
 export async function openRegularFile(file: string, options: OpenOptions = {}): Promise<{ handle: FileHandle; stats: Stats }> {
   const finalLink = options.finalLink ?? 'follow';
-  checkRegular(file, finalLink === 'follow' ? await stat(file) : await lstat(file));
-  const handle = await open(file, flagsFor(finalLink)).catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'ELOOP' && finalLink === 'refuse' ? new NotRegularFileError(file, constants.S_IFLNK) : error;
+  const handle = await open(file, flagsFor(finalLink)).catch((error: unknown) => {
+    throw linkRefused(file, finalLink, error);
   });
   try {
     const stats = await handle.stat();
@@ -81,12 +88,11 @@ export async function openRegularFile(file: string, options: OpenOptions = {}): 
 /** openRegularFile for synchronous readers (the command line's FITS commands): a descriptor to close when done. */
 export function openRegularFileSync(file: string, options: OpenOptions = {}): { descriptor: number; stats: Stats } {
   const finalLink = options.finalLink ?? 'follow';
-  checkRegular(file, finalLink === 'follow' ? statSync(file) : lstatSync(file));
   let descriptor: number;
   try {
     descriptor = openSync(file, flagsFor(finalLink));
   } catch (error) {
-    throw (error as NodeJS.ErrnoException).code === 'ELOOP' && finalLink === 'refuse' ? new NotRegularFileError(file, constants.S_IFLNK) : error;
+    throw linkRefused(file, finalLink, error);
   }
   try {
     const stats = fstatSync(descriptor);
@@ -109,13 +115,24 @@ export interface HashOptions extends OpenOptions {
  */
 export async function sha256OfRegularFile(file: string, options: HashOptions = {}): Promise<{ sha256: string; stats: Stats }> {
   options.signal?.throwIfAborted();
-  const { handle, stats } = await openRegularFile(file, options);
+  const finalLink = options.finalLink ?? 'follow';
+  // A plain descriptor, not a FileHandle: its stream costs less CPU a file (reuse hashes thousands).
+  const descriptor = await openAsync(file, flagsFor(finalLink)).catch((error: unknown) => {
+    throw linkRefused(file, finalLink, error);
+  });
+  let stats: Stats;
   try {
-    const hash = createHash('sha256');
-    const bytes = handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false });
-    await pipeline(bytes, hash, options.signal ? { signal: options.signal } : {});
-    return { sha256: hash.digest('hex'), stats };
-  } finally {
-    await handle.close();
+    stats = await fstatAsync(descriptor);
+    checkRegular(file, stats);
+  } catch (error) {
+    close(descriptor, () => undefined);
+    throw error;
   }
+  const hash = createHash('sha256');
+  // The stream closes the descriptor when it ends or is stopped.
+  await pipeline(createReadStream(file, { fd: descriptor, highWaterMark: 1024 * 1024 }), hash, options.signal ? { signal: options.signal } : {});
+  return { sha256: hash.digest('hex'), stats };
 }
+
+const openAsync = promisify(openDescriptor);
+const fstatAsync = promisify(fstat);
