@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { whatIsThere } from '../files/regular-file';
 
 /** What hashing found of a regular file: its size, modification time and SHA-256. */
-export interface FileDigest {
+interface FileDigest {
   size: number;
   mtimeMs: number;
   sha256: string;

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 
 /** Whether a symbolic link at the end of the path is followed to the file it names, or refused. */
-export type FinalLink = 'follow' | 'refuse';
+type FinalLink = 'follow' | 'refuse';
 
 export interface OpenOptions {
   finalLink?: FinalLink;
