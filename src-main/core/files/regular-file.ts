@@ -1,7 +1,7 @@
 // A file on disk read by its name: only a regular file is read. Opening a FIFO waits for a writer for ever (and an
 // open stuck in the thread pool keeps the process from exiting), and a device such as /dev/zero never ends, so both
-// are refused before a byte is read. A symbolic link at the end of the path is followed only where the caller
-// expects one (a file the user named, a git-annex folder of links), and a read stops when its AbortSignal fires.
+// are refused before a byte is read. A symbolic link at the end of the path is followed (a file the user named, a
+// git-annex folder of links) unless the caller refuses one, and a read stops when its AbortSignal fires.
 import { createHash } from 'node:crypto';
 import { close, closeSync, constants, createReadStream, fstat, fstatSync, open as openDescriptor, openSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
