@@ -1,8 +1,8 @@
 // Every long read of files on disk ends within a second of Ctrl-C (SIGINT) or SIGTERM (systemd's stop, which the
 // README's unit relies on): reuse hashing an old copy, a campaign sync adopting a file already in its folder,
-// verify, import and movie. Each run reads a large file (sparse: no disk space, yet every byte is read), the signal
-// is sent once the process has read a part of it (rchar of /proc/PID/io), and the time to its exit is measured.
-// The built mlso-dl (node scripts/build-main.mjs first).
+// verify, import, pixel (header and quicklook: fits-input-process.test.ts) and movie. Each run reads a large file
+// (sparse: no disk space, yet every byte is read), the signal is sent once the process has read a part of it (rchar
+// of /proc/PID/io), and the time to its exit is measured. The built mlso-dl (node scripts/build-main.mjs first).
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,33 @@ async function bigFits(file: string, width: number, height: number): Promise<voi
     .join('')
     .padEnd(2880);
   await sparseFile(file, 2880 + Math.ceil((width * height) / 2880) * 2880, header);
+}
+
+/** 40,000 empty IMAGE extensions after an empty primary HDU, then a 16 x 16 image: 115 MB of headers to read first. */
+async function manyHdusThenImage(file: string): Promise<void> {
+  const block = (cards: string[]): string =>
+    [...cards, 'END']
+      .map((card) => card.padEnd(80))
+      .join('')
+      .padEnd(2880);
+  const extension = (naxis: number[]): string =>
+    block([
+      "XTENSION= 'IMAGE   '",
+      'BITPIX  =                    8',
+      `NAXIS   = ${String(naxis.length).padStart(20)}`,
+      ...naxis.map((size, index) => `NAXIS${index + 1}  = ${String(size).padStart(20)}`),
+      'PCOUNT  =                    0',
+      'GCOUNT  =                    1',
+    ]);
+  const handle = await open(file, 'w');
+  await handle.write(
+    block(['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    0', 'EXTEND  =                    T']),
+  );
+  const empty = extension([]).repeat(1000);
+  for (let written = 0; written < 40_000; written += 1000) await handle.write(empty);
+  await handle.write(extension([16, 16]));
+  await handle.write(Buffer.alloc(2880));
+  await handle.close();
 }
 
 describe.each(['SIGINT', 'SIGTERM'] as const)('%s ends a long read of files on disk within a second', (signal) => {
@@ -172,6 +199,15 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s ends a long read of files on d
 
     const stopped = await stoppedWhileReading('campaign import', ['campaign', 'import', file, '--state-dir', await temporaryFolder()], signal, 32 * 1024 ** 2);
     expect(stopped.ended, stopped.stderr).toBe(STATUS[signal]);
+    expect(stopped.tookMs).toBeLessThan(1000);
+  });
+
+  it('pixel: reading the headers of 40,000 HDUs before the image', { timeout: 90_000 }, async () => {
+    const file = path.join(await temporaryFolder(), 'many.fts');
+    await manyHdusThenImage(file);
+    const stopped = await stoppedWhileReading('pixel', ['pixel', file, '1', '1'], signal, 16 * 1024 ** 2);
+    // Reading headers is synchronous work with nothing to undo: the signal ends the process itself (a shell sees 128 + its number).
+    expect([STATUS[signal], signal]).toContain(stopped.ended);
     expect(stopped.tookMs).toBeLessThan(1000);
   });
 
