@@ -106,7 +106,7 @@ async function downloadedCampaign(stateFolder: string, folder: string, count: nu
     const campaign = store.create({ name: 'bench', folder, layout: '', queries: [{ instrument: 'kcor', product: 'pb', filters: {} }], autoSyncHours: null });
     const records = targets.map((target) => kcorFileRecord(target, bytes));
     const ids = recordCampaignFiles(store, ledger, campaign.id, records);
-    ledger.transaction(() => ids.forEach((id, index) => ledger.markDone(id, { sha256: digests[index]!.sha256, bytesReceived: bytes, bytesWritten: bytes })));
+    ledger.transaction(() => ids.forEach((id, index) => ledger.markDone(id, { sha256: digests[index]!.sha256!, bytesReceived: bytes, bytesWritten: bytes })));
   } finally {
     ledger.close();
   }

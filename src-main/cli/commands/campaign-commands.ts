@@ -1,7 +1,7 @@
 // The work of `mlso-dl campaign ...`: each subcommand opens the state folder's ledger (where campaigns are kept),
 // does its part through the same CampaignService as the app, and prints a line or a table (or JSON).
 import { randomUUID } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
@@ -15,6 +15,7 @@ import { CampaignService } from '../../core/campaigns/campaign-service';
 import { InvalidInputError, toErrorData } from '../../core/errors';
 import { openDownloadEngine, openStateLedger, type OpenedEngine, type OpenedLedger } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
+import { NotRegularFileError, openRegularFile } from '../../core/files/regular-file';
 import { defaultStateFolder } from '../../core/state/state-folder';
 import type { CliContext } from '../cli-context';
 import { reuseByOf } from '../engine-options';
@@ -362,14 +363,19 @@ interface CampaignFileInput {
  */
 async function openCampaignFile(file: string): Promise<CampaignFileInput> {
   const cannotRead = (error: unknown) => new InvalidInputError(`Cannot read the campaign file ${file}: ${readProblem(error)}.`);
+  const notRegular = (error: NotRegularFileError) =>
+    new InvalidInputError(
+      `Cannot read the campaign file ${file}: ${error.isFolder ? 'it is a folder, not a file' : `it is ${error.found}, not a regular file`}.`,
+    );
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path.resolve(file), 'r');
-    const info = await handle.stat();
-    if (info.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    // Only a regular file: a FIFO would be waited on for ever, a device such as /dev/zero read without end.
+    let info;
+    ({ handle, stats: info } = await openRegularFile(path.resolve(file)));
     if (info.size > MAX_CAMPAIGN_FILE_BYTES) throw campaignFileTooLarge(MAX_CAMPAIGN_FILE_BYTES);
   } catch (error) {
     await handle?.close();
+    if (error instanceof NotRegularFileError) throw notRegular(error);
     throw error instanceof InvalidInputError ? error : cannotRead(error);
   }
   const opened = handle;

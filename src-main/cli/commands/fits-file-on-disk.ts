@@ -3,14 +3,12 @@
 // holds a few megabytes of it at once, and `header` reads its header blocks alone. Only a regular file is read (a
 // device such as /dev/zero or a FIFO has no end), never more bytes than it had when opened, and every problem is
 // one UsageError line naming the file.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync, type Stats } from 'node:fs';
 import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
+import { NotRegularFileError, openRegularFileSync } from '../../core/files/regular-file';
 import { UsageError } from '../exit-codes';
 import { readProblem } from './file-problems';
 import { asUsageError } from './fits-file-input';
-
-/** Opening a FIFO must not wait for a writer (it is refused once open). Windows has no such flag, nor FIFOs. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 export interface OpenFitsFile {
   file: FitsFile;
@@ -19,16 +17,17 @@ export interface OpenFitsFile {
 
 /** Opens `path` and reads its headers; `close` when done (reads after it fail). */
 export function openFitsFile(path: string): OpenFitsFile {
+  // A link the user named is followed (they named it); what it leads to must be a regular file.
   let descriptor: number;
+  let info: Stats;
   try {
-    descriptor = openSync(path, OPEN_FLAGS);
+    ({ descriptor, stats: info } = openRegularFileSync(path));
   } catch (error) {
-    throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
+    if (!(error instanceof NotRegularFileError)) throw new UsageError(`Cannot read ${path}: ${readProblem(error)}.`);
+    if (error.isFolder) throw new UsageError(`Cannot read ${path}: it is a folder, not a file.`);
+    throw new UsageError(`${path} is not a regular file; give the path of a FITS file.`);
   }
   try {
-    const info = fstatSync(descriptor);
-    if (info.isDirectory()) throw new UsageError(`Cannot read ${path}: it is a folder, not a file.`);
-    if (!info.isFile()) throw new UsageError(`${path} is not a regular file; give the path of a FITS file.`);
     const read = (offset: number, length: number): Uint8Array => {
       const bytes = new Uint8Array(length);
       let filled = 0;

@@ -72,7 +72,7 @@ export async function adoptFilesAlreadyThere(
     const size = await sizeOfFile(file.targetPath);
     if (size === undefined) return;
     if (file.expectedSha256 === null && !(await isCompleteFitsFile(file.targetPath))) return;
-    const sha256 = await sha256OfFile(file.targetPath);
+    const sha256 = await sha256OfFile(file.targetPath, signal);
     if (file.expectedSha256 !== null && sha256 !== file.expectedSha256) return;
     found.push({ file, sha256, size });
   });

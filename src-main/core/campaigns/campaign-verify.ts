@@ -4,7 +4,8 @@
 // verify found until a download changes it: the report's numbers are those counts (one function, one truth).
 // An intact file that is not the one a shared file list named (another SHA-256) is reported apart: fetching it
 // again would give the same bytes, so it is not marked. A file sync refuses (a path the system does not take, say)
-// is named refused with the reason, not missing: syncing again would not fetch it.
+// is named refused with the reason, not missing: syncing again would not fetch it. What is not a regular file (a FIFO,
+// a device) is never read: the file is missing, and the report says what is in its place.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
@@ -14,7 +15,7 @@ import { isTemporaryName } from '../downloads/temporary-files';
 import type { StateDatabase } from '../state/state-database';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
-import { HashPool, hashFiles, type FileDigest, type HashOptions } from './file-hashing';
+import { HashPool, hashFiles, type FileFound, type HashOptions, type NotAFile } from './file-hashing';
 import { eachPageToVerify, fileCount, inObservationOrder, type FileToVerify } from './files-to-verify';
 import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
 
@@ -33,7 +34,8 @@ export interface VerifyDeps {
   onHashed?: (done: number, total: number) => void;
 }
 
-type Finding = 'intact' | 'missing' | 'changed';
+/** What verify found of a file; NotAFile: missing, something else in its place. */
+type Finding = 'intact' | 'missing' | 'changed' | NotAFile;
 
 export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign): Promise<VerifyReport> {
   const at = new Date().toISOString();
@@ -50,6 +52,13 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
       note(file, { path: file.relativePath, problem: 'missing' });
       // Recorded, so the card counts it missing too (until the next sync fetches it again).
       deps.ledger.markFailed(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
+    } else if (typeof finding === 'object') {
+      note(file, { path: file.relativePath, problem: 'missing', reason: `${finding.instead} is in its place, which is not read` });
+      deps.ledger.markFailed(
+        file.jobId!,
+        MISSING_ON_DISK,
+        `${file.filename} is no longer a file on disk (${finding.instead} is in its place); sync fetches it again.`,
+      );
     } else if (finding === 'changed') {
       note(file, { path: file.relativePath, problem: 'changed' });
       deps.ledger.markFailed(
@@ -90,13 +99,14 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
 async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files: FileToVerify[]; findings: Map<FileToVerify, Finding> }> {
   const files: FileToVerify[] = [];
   const findings = new Map<FileToVerify, Finding>();
-  let hashed: { toHash: readonly FileToVerify[]; digests: (FileDigest | undefined)[] };
+  let hashed: { toHash: readonly FileToVerify[]; digests: (FileFound | undefined)[] };
   if (deps.quick) {
     // Looked at on the workers too: a hundred thousand stat calls from here would queue on libuv's four threads.
     const looked = await hashWhileReading(deps, campaignId, files, { statOnly: true });
     const toHash = looked.toHash.filter((file, index) => {
       const look = looked.digests[index];
       if (look === undefined) findings.set(file, 'missing');
+      else if ('instead' in look) findings.set(file, look);
       else if (look.size !== file.bytesWritten) findings.set(file, 'changed');
       else if (look.mtimeMs === file.checkedMtimeMs) findings.set(file, 'intact');
       else return true;
@@ -112,6 +122,7 @@ async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files
   hashed.toHash.forEach((file, index) => {
     const digest = hashed.digests[index];
     if (digest === undefined) findings.set(file, 'missing');
+    else if ('instead' in digest) findings.set(file, digest);
     else if (digest.size === file.bytesWritten && digest.sha256 === file.sha256) {
       findings.set(file, 'intact');
       // Written only when it moved: verifying again a folder nobody touched leaves the ledger as it was.
@@ -132,7 +143,7 @@ async function hashWhileReading(
   campaignId: number,
   files: FileToVerify[],
   how: Pick<HashOptions, 'statOnly' | 'onHashed'>,
-): Promise<{ toHash: FileToVerify[]; digests: (FileDigest | undefined)[] }> {
+): Promise<{ toHash: FileToVerify[]; digests: (FileFound | undefined)[] }> {
   deps.signal?.throwIfAborted();
   const pool = new HashPool({ expected: fileCount(deps.state, campaignId), ...how, ...(deps.signal ? { signal: deps.signal } : {}) });
   const toHash: FileToVerify[] = [];

@@ -4,15 +4,29 @@
 // so that no core waits idle on another's last large files.
 // The worker is plain JavaScript evaluated from a string: no entry file for each bundle (command line, Electron main,
 // tests) to build and find, and no pool library for the fifty lines a fixed-size pool takes.
+// Only regular files are read: a FIFO is opened without waiting for a writer (a thread stuck in open() could not be
+// stopped, nor the process end) and, like a device or a folder, named by what it is instead of being read.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { whatIsThere } from '../files/regular-file';
 
-/** What hashing found of a file: its size, modification time and SHA-256; undefined when it is not a file. */
-export interface FileDigest {
+/** What hashing found of a regular file: its size, modification time and SHA-256. */
+interface FileDigest {
   size: number;
   mtimeMs: number;
   sha256: string;
 }
+
+/** Something other than a regular file is at the path (`instead`: "a FIFO", "a folder"); it was not read. */
+export interface NotAFile {
+  instead: string;
+  size?: never;
+  mtimeMs?: never;
+  sha256?: never;
+}
+
+/** What is at a path: a regular file's digest, or what is there instead; undefined when nothing is. */
+export type FileFound = FileDigest | NotAFile;
 
 export interface HashOptions {
   signal?: AbortSignal;
@@ -24,17 +38,18 @@ export interface HashOptions {
   statOnly?: boolean;
 }
 
-type WorkerAnswer = { batch: number; digests: (FileDigest | null | { error: string })[] };
+type WorkerAnswer = { batch: number; digests: (FileDigest | null | { mode: number } | { error: string })[] };
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { closeSync, fstatSync, openSync, readSync, statSync } = require('node:fs');
+const { closeSync, constants, fstatSync, openSync, readSync, statSync } = require('node:fs');
 const { createHash, hash } = require('node:crypto');
 const buffer = Buffer.allocUnsafe(1024 * 1024);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 function look(file) {
   try {
     const info = statSync(file);
-    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs, sha256: '' } : null;
+    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs, sha256: '' } : { mode: info.mode };
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     return { error: error.message };
@@ -43,14 +58,14 @@ function look(file) {
 function digest(file) {
   let fd;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     return { error: error.message };
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) return null;
+    if (!info.isFile()) return { mode: info.mode };
     let read = readSync(fd, buffer, 0, buffer.length, null);
     // A small file whole in one read (as its size says) is hashed at once: no second read to find the end, no Hash object.
     if (read === info.size && read < buffer.length) return { size: info.size, mtimeMs: info.mtimeMs, sha256: hash('sha256', buffer.subarray(0, read), 'hex') };
@@ -71,10 +86,10 @@ const LARGEST_BATCH = 256;
 const AHEAD = 2;
 
 /**
- * The SHA-256, size and modification time of each file, in the order given (undefined for a file not there). A
- * file that is there but cannot be read stops it with an error naming the file.
+ * The SHA-256, size and modification time of each file, in the order given (undefined for a file not there; what is
+ * there instead of a regular file is named, not read). A file that cannot be read stops it with an error naming it.
  */
-export async function hashFiles(paths: readonly string[], options: HashOptions = {}): Promise<(FileDigest | undefined)[]> {
+export async function hashFiles(paths: readonly string[], options: HashOptions = {}): Promise<(FileFound | undefined)[]> {
   options.signal?.throwIfAborted();
   if (paths.length === 0) return [];
   const pool = new HashPool({ ...options, expected: paths.length });
@@ -103,7 +118,7 @@ export class HashPool {
   private readonly inFlight = new Map<Worker, number>();
   private readonly batches = new Map<number, Batch>();
   private readonly paths: string[] = [];
-  private readonly digests: (FileDigest | undefined)[] = [];
+  private readonly digests: (FileFound | undefined)[] = [];
   private nextBatch = 0;
   private sent = 0;
   private done = 0;
@@ -137,7 +152,7 @@ export class HashPool {
   }
 
   /** Every file added, in the order added, once all are hashed; the first failure (or the cancel) otherwise. */
-  finish(): Promise<(FileDigest | undefined)[]> {
+  finish(): Promise<(FileFound | undefined)[]> {
     return new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
       this.settleIfDone();
@@ -179,7 +194,7 @@ export class HashPool {
         this.fail(new Error(`Could not read ${batch.paths[index]!}: ${digest.error}`));
         return;
       }
-      this.digests[batch.start + index] = digest ?? undefined;
+      this.digests[batch.start + index] = digest === null ? undefined : 'mode' in digest ? { instead: whatIsThere(digest.mode) } : digest;
     }
     this.done += found.length;
     this.options.onHashed?.(this.done, this.complete ? this.paths.length : Math.max(this.options.expected, this.paths.length));

@@ -1,10 +1,9 @@
 // What a start does with the work an earlier process left behind when it died: jobs still marked active,
 // their temporary files, and temporary files nobody recorded. Nothing here may stop the start: a job that
 // cannot be settled goes back to the queue, where its next attempt meets the problem and reports it.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256OfRegularFile } from '../files/regular-file';
 import type { DownloadLedger, Job } from './download-ledger';
 import { isKeptBodyName } from './kept-body';
 import { isTemporaryName, removeLeftovers } from './temporary-files';
@@ -52,11 +51,10 @@ async function finishedBeforeTheCrash(job: Job, temporary: string | undefined): 
   }
 }
 
+/** Undefined for what is not a regular file: a FIFO left under the name is not waited on. */
 async function sha256Of(file: string): Promise<string | undefined> {
   try {
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
+    return (await sha256OfRegularFile(file)).sha256;
   } catch {
     return undefined;
   }

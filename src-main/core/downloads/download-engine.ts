@@ -98,6 +98,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private started = false;
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Fires on close: the intakes' reads of files on disk (hashing a file to reuse) stop with it. */
+  private readonly stopping = new AbortController();
   private queuePaused: boolean;
   /**
    * Only the app's queue (no batch) remembers a pause across restarts. A batch is one command-line run:
@@ -151,6 +153,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
+      this.stopping.abort(new CancelledError('The download'));
       for (const run of this.running.values()) this.stop(run, 'shutdown');
       this.nudge();
       await Promise.all(this.workers);
@@ -198,6 +201,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       addressProblem: (url) => this.client.downloadAddressRefusal(url)?.message,
       freeSpace: this.options.freeSpace ?? freeSpaceOf,
       reuseBy: this.reuseBy,
+      signal: this.stopping.signal,
       onQueued: (jobs) => {
         this.progress.queued(jobs, this.options.describeNewJobs !== false);
         this.currentRun.joined(jobs.map((job) => job.id));

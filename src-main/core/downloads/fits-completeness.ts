@@ -1,23 +1,27 @@
 // Judges whether a FITS file on disk is whole, by walking its HDUs' headers. Used to skip files that
 // are already complete and to spot the half-written files other tools leave under real names.
-import { open } from 'node:fs/promises';
 import { FITS_BLOCK } from '../../../src-shared/fits/fits-header';
 import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { openRegularFile } from '../files/regular-file';
 
 /**
- * True when the file starts as FITS and holds every byte its headers announce, and nothing after them. The
+ * True when the file starts as FITS and holds every byte its headers announce, and nothing after them; false for
+ * what is not a regular file (a FIFO under the name would otherwise be waited on for ever). The
  * same walker judges downloads as they stream, so a file kept by a download is always judged complete here:
  * the final padding of the last data unit is not demanded (some servers omit it, and its absence loses no data).
  */
 export async function isCompleteFitsFile(path: string): Promise<boolean> {
-  let handle;
+  let opened;
   try {
-    handle = await open(path, 'r');
+    opened = await openRegularFile(path);
   } catch {
     return false;
   }
+  const {
+    handle,
+    stats: { size },
+  } = opened;
   try {
-    const { size } = await handle.stat();
     const walker = new FitsLayoutWalker();
     const block = Buffer.alloc(FITS_BLOCK);
     let offset = 0;

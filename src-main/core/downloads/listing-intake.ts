@@ -14,7 +14,7 @@ import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
 import { FolderPathLimit, pathBeforeName } from './path-limits';
-import { forEachAtOnce, ReuseFinder, type ReuseBy } from './reuse-finder';
+import { forEachAtOnce, ReuseFinder, type ReuseBy, type Reused } from './reuse-finder';
 import { TakenNames } from './taken-names';
 
 export interface EnqueueResult {
@@ -24,8 +24,11 @@ export interface EnqueueResult {
   skipped: { filename: string; reason: string; jobId?: number }[];
   /** Entries refused outright (unsafe names, addresses on another server). */
   rejected: { filename: string; reason: string }[];
-  /** Files taken from a finished download in another folder (`from`) instead of fetched; their jobs are done. */
-  reused: { filename: string; from: string; jobId: number }[];
+  /**
+   * Files taken from a finished download in another folder (`from`) instead of fetched; their jobs are done.
+   * `notLinked`: why a file is a copy where a hard link was asked.
+   */
+  reused: { filename: string; from: string; jobId: number; notLinked?: string }[];
 }
 
 /** A job as it stands once queued by the intake: what its progress view needs beyond the fresh queue state. */
@@ -46,6 +49,8 @@ export interface IntakeHost {
   freeSpace: FreeSpaceProbe;
   /** How a file finished in another folder is reused: copied (a reflink where possible, the default) or hard-linked. */
   reuseBy?: ReuseBy;
+  /** Stops the work on files already on disk (the engine closing): the piece being added then fails with it. */
+  signal?: AbortSignal;
   /** Called with the jobs of a piece once they are committed, so the workers can take them and progress show them. */
   onQueued(jobs: readonly QueuedJob[]): void;
 }
@@ -72,7 +77,7 @@ interface Plan {
   targetPath: string;
   resume?: Job;
   /** The finished job in another folder whose file was put in place instead of fetching it. */
-  reusedFrom?: Job;
+  reusedFrom?: Reused;
 }
 
 /** What one piece comes to: merged into the intake's result only once the piece is queued. */
@@ -121,7 +126,7 @@ export class ListingIntake {
     private readonly placement: Placement | undefined,
   ) {
     this.madeFolders.add(folder);
-    this.reuseFinder = new ReuseFinder(host.ledger, host.reuseBy ?? 'copy');
+    this.reuseFinder = new ReuseFinder(host.ledger, host.reuseBy ?? 'copy', host.signal);
   }
 
   /** An intake for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
@@ -322,11 +327,11 @@ export class ListingIntake {
       ledger.adoptIntoBatch(piece.adopted, batchId);
       const resumed: QueuedJob[] = [];
       const fresh: FreshJob[] = [];
-      const reused: { plan: Plan; source: Job }[] = [];
+      const reused: { plan: Plan; from: Reused }[] = [];
       for (const plan of piece.plans) {
         const { entry, resume, reusedFrom } = plan;
         if (reusedFrom) {
-          reused.push({ plan, source: reusedFrom });
+          reused.push({ plan, from: reusedFrom });
         } else if (resume) {
           ledger.requeueForBatch(resume.id, entry.url, entry.filesize, batchId);
           resumed.push(queuedJobOf(resume, resume.id, entry.filesize));
@@ -346,11 +351,12 @@ export class ListingIntake {
   }
 
   /** Records each reused file's job done, with the SHA-256 of the file it was taken from (the same bytes). */
-  private commitReused(reused: readonly { plan: Plan; source: Job }[], piece: PieceOutcome): void {
+  private commitReused(reused: readonly { plan: Plan; from: Reused }[], piece: PieceOutcome): void {
     const { ledger, batchId } = this.host;
     const newIds = ledger.insertMany(reused.filter(({ plan }) => !plan.resume).map(({ plan }) => ({ ...newJobOf(plan, batchId), state: 'done' as const })));
     let next = 0;
-    for (const { plan, source } of reused) {
+    for (const { plan, from } of reused) {
+      const { source, notLinked } = from;
       let id: number;
       if (plan.resume) {
         id = plan.resume.id;
@@ -359,7 +365,7 @@ export class ListingIntake {
         id = newIds[next++]!;
       }
       ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten });
-      piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id });
+      piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id, ...(notLinked === undefined ? {} : { notLinked }) });
     }
   }
 
