@@ -15,7 +15,6 @@ import type {
 } from '../../../src-shared/campaigns/campaign-types';
 import { campaignCounts } from '../../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
-import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import { checkFilters, type FileFilters } from '../../../src-shared/filters/filter-rules';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
@@ -23,14 +22,15 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { CancelledError, InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
 import { CampaignBackups } from './campaign-backups';
-import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile, type SharedFile } from './campaign-file';
+import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile } from './campaign-file';
 import { CampaignFileReader } from './campaign-file-reader';
-import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { entryOfStored, relativePathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
-import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
+import { CampaignStore, type CampaignChange, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
 import { verifyCampaign, type VerifyDeps } from './campaign-verify';
 import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves } from './campaign-relayout';
+import { sharedFileRecords } from './shared-file-list';
 
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
@@ -215,7 +215,7 @@ export class CampaignService {
     const updated = this.withCopy(() => {
       // Files keep their names. Under a new layout their records move with their copies, one by one, below.
       const updated = this.store.update(campaign.id, change, movesFiles ? undefined : (file) => relativePathOf(layout, entryOfStored(file)));
-      if (updated.name !== campaign.name) this.backups?.forget(campaign.name);
+      if (updated.name !== campaign.name) this.backups?.renamed(campaign.name, updated);
       return updated;
     });
     if (!movesFiles) return { campaign: updated, moves: null };
@@ -304,8 +304,13 @@ export class CampaignService {
   importFile(text: string, options: ImportOptions): ImportResult {
     return this.deps.ledger.transaction(() => {
       const importing = this.startImport(options);
-      for (let at = 0; at < text.length; at += TEXT_PIECE) importing.write(text.slice(at, at + TEXT_PIECE));
-      return importing.end();
+      try {
+        for (let at = 0; at < text.length; at += TEXT_PIECE) importing.write(text.slice(at, at + TEXT_PIECE));
+        return importing.end();
+      } catch (error) {
+        importing.abandon();
+        throw error;
+      }
     });
   }
 
@@ -320,8 +325,9 @@ export class CampaignService {
     if (db.inTransaction) throw new Error('importStream needs the ledger to itself.');
     db.exec('BEGIN IMMEDIATE');
     let result: ImportResult | undefined;
+    let importing: ReturnType<CampaignService['startImport']> | undefined;
     try {
-      const importing = this.startImport(options);
+      importing = this.startImport(options);
       for await (const chunk of chunks) {
         signal?.throwIfAborted();
         importing.write(chunk);
@@ -332,18 +338,24 @@ export class CampaignService {
       return result;
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
-      // The copy is written last, before the commit: a commit that failed takes it back.
+      importing?.abandon();
+      // The copy and the shared list are written last, before the commit: a commit that failed takes them back.
       if (result) this.backups?.forget(result.campaign.name);
       throw error;
     }
   }
 
-  /** An import under way, inside the caller's transaction: the campaign once its definition is read, then its files. */
-  private startImport(options: ImportOptions): { write(chunk: Uint8Array | string): void; end(): ImportResult } {
+  /**
+   * An import under way, inside the caller's transaction: the campaign once its definition is read, then its files,
+   * whose list is kept beside the campaign's copy (a new ledger takes it back with the campaign). `abandon` drops
+   * a list not yet kept.
+   */
+  private startImport(options: ImportOptions): { write(chunk: Uint8Array | string): void; end(): ImportResult; abandon(): void } {
     let campaign: StoredCampaign | undefined;
     const refused: ImportResult['refused'] = [];
     let moreRefused = 0;
     let autoSyncNotTaken: number | null = null;
+    const kept = this.backups?.startSharedList();
     const reader = new CampaignFileReader(
       {
         header: (shared) => {
@@ -354,17 +366,13 @@ export class CampaignService {
           autoSyncNotTaken = shared.autoSyncHours;
         },
         entries: (batch) => {
-          const records: CampaignFileRecord[] = [];
-          for (const file of batch) {
-            const safe = checkSafeFilename(file.filename);
-            if (!safe.ok) {
-              if (refused.length < REFUSALS_KEPT) refused.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
-              else moreRefused += 1;
-              continue;
-            }
-            records.push(recordOf(campaign!, file));
+          const taken = sharedFileRecords(campaign!, batch);
+          for (const refusal of taken.refused) {
+            if (refused.length < REFUSALS_KEPT) refused.push(refusal);
+            else moreRefused += 1;
           }
-          this.store.recordFiles(campaign!.id, records);
+          this.store.recordFiles(campaign!.id, taken.records);
+          kept?.add(taken.taken);
         },
       },
       options.maxBytes ?? MAX_CAMPAIGN_FILE_BYTES,
@@ -375,8 +383,10 @@ export class CampaignService {
         reader.end();
         const imported = this.store.require(campaign!.name);
         this.backups?.save(imported);
+        if (kept) this.backups?.keepSharedList(kept, imported.name);
         return { campaign: imported, refused, moreRefused, autoSyncNotTaken };
       },
+      abandon: () => kept?.discard(),
     };
   }
 
@@ -397,23 +407,6 @@ export class CampaignService {
     for (const query of queries) checked.push(await this.checkQuery(query.instrument, query.product, query.filters));
     return checked;
   }
-}
-
-/** A shared file's entry as the campaign's file, placed by its layout. */
-function recordOf(campaign: StoredCampaign, file: SharedFile): CampaignFileRecord {
-  const stored = {
-    filename: file.filename,
-    url: file.url,
-    instrument: file.instrument,
-    product: file.product,
-    dateObs: file['date-obs'],
-    waveRegion: file['wave-region'] || null,
-    obsPlan: file['obs-plan'] || null,
-    filesize: file.filesize ?? 0,
-    expectedSha256: file.sha256 ?? null,
-  };
-  const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
-  return { ...stored, relativePath, targetPath: targetPathOf(campaign.folder, relativePath) };
 }
 
 function checkedName(raw: string): string {
