@@ -456,6 +456,16 @@ export class CampaignStore {
     return text ? (JSON.parse(text) as CampaignCounts) : null;
   }
 
+  /** Marks a layout change whose files are being moved, or done moving (migration 10, campaign-relayout.ts). */
+  markLayoutMoving(id: number, moving: boolean): void {
+    this.db.prepare('UPDATE campaigns SET layout_moving = ? WHERE id = ?').run(moving ? 1 : 0, id);
+  }
+
+  /** A layout change was stopped before each of its files was moved (markLayoutMoving). */
+  isLayoutMoving(id: number): boolean {
+    return this.db.prepare<[number], number>('SELECT layout_moving FROM campaigns WHERE id = ?').pluck().get(id) === 1;
+  }
+
   /**
    * The set's files grouped by their standing's facts (file-standing.ts), and with `byListing`, by whether the sync
    * started at `lastSyncAt` listed them and by the queries that did. Folded here so that only a few groups leave
