@@ -5,12 +5,12 @@
 // (shared-file-list.ts), as only it knows the SHA-256 each file was promised. A ledger that lacks a campaign whose
 // copy is there takes it back in, with its list.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { campaignSlug, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import type { StateDatabase } from '../state/state-database';
-import { readCampaignBackup, writeCampaignBackup, type ReadCampaignBackup } from './campaign-file';
+import { readCampaignBackup, sharedEntryOf, writeCampaignBackup, type ReadCampaignBackup, type SharedFile } from './campaign-file';
 import { CampaignStore, type StoredCampaign } from './campaign-store';
 import { readSharedFileList, sharedFileRecords, SharedFileListWriter } from './shared-file-list';
 
@@ -18,6 +18,8 @@ import { readSharedFileList, sharedFileRecords, SharedFileListWriter } from './s
 export const CAMPAIGN_BACKUP_FOLDER = 'campaigns';
 const SUFFIX = '.mlso-campaign.json';
 const SHARED_LIST_SUFFIX = '.shared-files.jsonl';
+/** Entries written to a list at a time. */
+const LIST_BATCH = 1000;
 /** A list still being written by the process of that id: `<pid>-<uuid>.shared-files.partial`. */
 const PARTIAL_LIST = /^(\d+)-[0-9a-f-]+\.shared-files\.partial$/;
 
@@ -226,6 +228,31 @@ export function restoreCampaigns(database: StateDatabase, backups: CampaignBacku
     ...(unreadableLists.length > 0 ? { unreadableLists } : {}),
     ...(!database.startedEmpty && restored.length > 0 && database.location ? { missingFrom: database.location } : {}),
   };
+}
+
+/**
+ * Writes out the promises of the shared file lists that campaigns of a ledger from before lists were kept carry (the
+ * SHA-256 of files the archive did not give), once each: a new ledger then takes them back as it would a list kept
+ * at import. A campaign with none is only marked.
+ */
+export function keepOlderSharedLists(store: CampaignStore, backups: CampaignBackups): void {
+  for (const campaign of store.sharedListsUnkept()) {
+    if (!existsSync(backups.sharedListFile(campaign.name))) {
+      const list = backups.startSharedList();
+      try {
+        const batch: SharedFile[] = [];
+        for (const file of store.filesPromised(campaign.id)) {
+          batch.push(sharedEntryOf(file));
+          if (batch.length === LIST_BATCH) list.add(batch.splice(0));
+        }
+        list.add(batch);
+        backups.keepSharedList(list, campaign.name);
+      } finally {
+        list.discard();
+      }
+    }
+    store.markSharedListKept(campaign.id);
+  }
 }
 
 /** One or two sentences for the user: which campaigns came back (and why, when the ledger was not new), and which copies could not be read. */

@@ -7,7 +7,7 @@ import { checkFilters, FILTER_NAMES } from '../../../src-shared/filters/filter-r
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
 import { checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import { InvalidInputError } from '../errors';
-import type { CampaignFileState, StoredCampaign } from './campaign-store';
+import type { CampaignFileRecord, CampaignFileState, StoredCampaign } from './campaign-store';
 
 const CAMPAIGN_FILE_FORMAT = 'mlso-downloader-campaign';
 const CAMPAIGN_FILE_VERSION = 1;
@@ -80,15 +80,7 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
       ...(files
         ? {
             files: files.map((file) => ({
-              path: file.relativePath,
-              filename: file.filename,
-              url: file.url,
-              instrument: file.instrument,
-              product: file.product,
-              'date-obs': file.dateObs,
-              'wave-region': file.waveRegion,
-              'obs-plan': file.obsPlan,
-              filesize: file.filesize,
+              ...sharedEntryOf(file),
               // The shared list's SHA-256 stays the set's: a file that differs from it is reported, never re-shared as the new one.
               sha256: file.expectedSha256 ?? (file.state === 'done' ? file.sha256 : null),
             })),
@@ -98,6 +90,22 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
     null,
     2,
   )}\n`;
+}
+
+/** A campaign's file as an entry of a shared file list, with the SHA-256 a shared list promised for it (if any). */
+export function sharedEntryOf(file: CampaignFileRecord): SharedFile {
+  return {
+    path: file.relativePath,
+    filename: file.filename,
+    url: file.url,
+    instrument: file.instrument,
+    product: file.product,
+    'date-obs': file.dateObs,
+    'wave-region': file.waveRegion,
+    'obs-plan': file.obsPlan,
+    filesize: file.filesize,
+    sha256: file.expectedSha256,
+  };
 }
 
 /**

@@ -85,9 +85,12 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   },
   // 10: a layout change whose files are still being moved (campaign-relayout.ts). Set with the new layout, in the same
   // transaction, and cleared once every file is at its new place or left to the sync: a change killed half-way is
-  // finished by whatever next uses the campaign (a change, a sync, a verify), not taken for one that is done.
+  // finished by whatever next uses the campaign (a change, a sync, a verify), not taken for one that is done. And
+  // whether the SHA-256 a shared file list promised are kept beside the campaign's copy (campaign-backups.ts), so that
+  // a new ledger takes them back: 0 for a campaign of a ledger from before, whose promises are written out once.
   {
     version: 10,
-    sql: `ALTER TABLE campaigns ADD COLUMN layout_moving INTEGER NOT NULL DEFAULT 0;`,
+    sql: `ALTER TABLE campaigns ADD COLUMN layout_moving INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE campaigns ADD COLUMN shared_list_kept INTEGER NOT NULL DEFAULT 0;`,
   },
 ];

@@ -5,7 +5,7 @@
 // copy, even those made before copies were kept.
 import type { StateDomain } from '../state/open-state-folder';
 import type { StateDatabase } from '../state/state-database';
-import { CampaignBackups, describeCampaignRestore, restoreCampaigns, type CampaignRestore } from './campaign-backups';
+import { CampaignBackups, describeCampaignRestore, keepOlderSharedLists, restoreCampaigns, type CampaignRestore } from './campaign-backups';
 import { CAMPAIGN_MIGRATIONS } from './campaign-migrations';
 import { CampaignStore } from './campaign-store';
 
@@ -25,10 +25,17 @@ export const CAMPAIGN_STATE: StateDomain<CampaignRestore> = {
   },
 };
 
-/** A ledger's campaigns all get their copies, even those made before copies were kept; lists a killed import left go. */
+/**
+ * A ledger's campaigns all get their copies, even those made before copies were kept, and the shared file lists of
+ * those imported before lists were kept; lists a killed import left go.
+ */
 function tidyCopies(database: StateDatabase, backups: CampaignBackups): void {
   try {
-    if (!database.startedEmpty) backups.keepUpWith(new CampaignStore(database).list());
+    if (!database.startedEmpty) {
+      const store = new CampaignStore(database);
+      backups.keepUpWith(store.list());
+      keepOlderSharedLists(store, backups);
+    }
     backups.removeAbandonedLists();
   } catch {
     // Best effort, so that a start never fails here: the next change to a campaign writes its copy or says why not.

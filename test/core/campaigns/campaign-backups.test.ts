@@ -207,6 +207,27 @@ describe('campaign copies beside the ledger', () => {
     expect(promised(again, 'Winter')).toEqual(before);
   });
 
+  it('keep, once, the promises of a campaign imported before shared file lists were kept: a new ledger takes them back', async () => {
+    const h = await harness({ batchId: 'import' });
+    const folder = await temporaryFolder();
+    serviceOver(h).importFile(sharedSeason(), { folder: path.join(folder, 'season'), defaultParent: folder });
+    const before = promised(h, 'season');
+    // As a ledger from before migration 10 opens: the campaign unmarked, and no list beside its copy.
+    h.state.connection.exec('UPDATE campaigns SET shared_list_kept = 0');
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    const list = path.join(
+      copies,
+      (await readdir(copies)).find((name) => name.endsWith('.jsonl'))!,
+    );
+    await rm(list);
+
+    await closeEarly(await harness({ batchId: 'upgraded' }, h.stateFolder));
+    expect((await readFile(list, 'utf8')).trim().split('\n')).toHaveLength(2);
+    await garbleHeader(path.join(h.stateFolder, LEDGER_FILE));
+    expect(promised(await harness({ batchId: 'after-damage' }, h.stateFolder), 'season')).toEqual(before);
+  });
+
   it('take a campaign back without its shared file list when the list cannot be read, saying so and leaving it', async () => {
     const h = await harness({ batchId: 'import' });
     const folder = await temporaryFolder();

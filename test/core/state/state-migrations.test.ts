@@ -50,7 +50,7 @@ describe('the state folder’s migrations', () => {
     every.connection.exec(
       'PRAGMA user_version = 3; DROP INDEX jobs_done_ended; DROP INDEX jobs_failed_ended; DROP INDEX jobs_cleared; DROP INDEX jobs_done_url; DROP INDEX jobs_done_filename; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name;' +
         ' DROP TABLE campaign_windows; DROP INDEX campaign_files_name; ALTER TABLE campaign_files DROP COLUMN listed_at; ALTER TABLE campaign_files DROP COLUMN listed_by; ALTER TABLE campaigns DROP COLUMN remembered_counts;' +
-        ' ALTER TABLE campaigns DROP COLUMN layout_moving;',
+        ' ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept;',
     );
     every.close();
     const again = StateDatabase.open(file, STATE_DOMAINS);
