@@ -80,6 +80,11 @@ export class CampaignBackups {
     });
   }
 
+  /** A copy found to be of no campaign (readAll's `file`): the copy alone, never a shared file list. */
+  forgetCopy(file: string): void {
+    this.onFolder(() => rmSync(file, { force: true }));
+  }
+
   /** A campaign renamed: its copy goes by its new name, and its shared file list with it. */
   renamed(from: string, campaign: StoredCampaign): void {
     this.save(campaign);
@@ -194,6 +199,11 @@ export function restoreCampaigns(database: StateDatabase, backups: CampaignBacku
   for (const { file, campaign } of campaigns) {
     if (held.some((other) => sameCampaignName(other.name, campaign.name))) continue;
     try {
+      if (held.some((other) => isRenamedCopy(campaign, other))) {
+        // Left by a rename stopped between its copies: the campaign is there under its other name.
+        backups.forgetCopy(file);
+        continue;
+      }
       // Two copies whose names are the same name by today's rule ("Été" and "été", from before it) are two
       // campaigns: the second comes back as "été (2)", and its copy goes by that name from now on.
       const name = store.freeName(campaign.name);
@@ -228,6 +238,11 @@ export function restoreCampaigns(database: StateDatabase, backups: CampaignBacku
     ...(unreadableLists.length > 0 ? { unreadableLists } : {}),
     ...(!database.startedEmpty && restored.length > 0 && database.location ? { missingFrom: database.location } : {}),
   };
+}
+
+/** The copy is of `held` under a name it had before: made at the same moment, for the same folder. */
+function isRenamedCopy(copy: ReadCampaignBackup, held: StoredCampaign): boolean {
+  return copy.createdAt !== undefined && copy.createdAt === held.createdAt && copy.folder === held.folder;
 }
 
 /**

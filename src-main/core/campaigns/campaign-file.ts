@@ -110,25 +110,28 @@ export function sharedEntryOf(file: CampaignFileRecord): SharedFile {
 
 /**
  * The copy of a campaign kept beside the ledger (see campaign-backups): a campaign file without its file list,
- * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here). It reads
+ * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here), and when it
+ * was made, which tells a copy left under an old name (a rename stopped half-way) from another campaign. It reads
  * as a campaign file too, so `campaign import` takes it.
  */
 export function writeCampaignBackup(campaign: StoredCampaign): string {
   const shared = JSON.parse(writeCampaignFile(campaign, undefined)) as Record<string, unknown>;
-  return `${JSON.stringify({ ...shared, folder: campaign.folder }, null, 2)}\n`;
+  return `${JSON.stringify({ ...shared, folder: campaign.folder, createdAt: campaign.createdAt }, null, 2)}\n`;
 }
 
 export interface ReadCampaignBackup extends ReadCampaignFile {
   folder: string;
+  /** Absent from the copies of versions before it was kept. */
+  createdAt?: string;
 }
 
 export function readCampaignBackup(text: string): ReadCampaignBackup {
   const file = parsedAs(campaignBackupSchema, text);
   if (!path.isAbsolute(file.folder)) throw new InvalidInputError(`The campaign's folder must be a full path, not "${file.folder}".`);
-  return { ...checkedCampaign(file), folder: path.resolve(file.folder) };
+  return { ...checkedCampaign(file), folder: path.resolve(file.folder), ...(file.createdAt !== undefined ? { createdAt: file.createdAt } : {}) };
 }
 
-const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(1).max(4096) });
+const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(1).max(4096), createdAt: z.string().max(40).optional() });
 
 function parsedAs<T>(schema: z.ZodType<T>, text: string): T {
   let parsed: unknown;

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CAMPAIGN_BACKUP_FOLDER } from '../../../src-main/core/campaigns/campaign-backups';
+import { CAMPAIGN_BACKUP_FOLDER, CampaignBackups } from '../../../src-main/core/campaigns/campaign-backups';
 import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file-reader';
 import { openStateLedger } from '../../../src-main/core/app/open-engine';
 import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
@@ -247,6 +247,21 @@ describe('campaign copies beside the ledger', () => {
       `The campaign "season" was restored from its copy in ${copies}. The shared file list ${list} could not be read (line 2 is not a file entry (not JSON)), so "season" came back without it; it was left as it is.`,
     );
     expect(await readFile(list, 'utf8')).toMatch(/cut short$/);
+  });
+
+  it('left under an old name by a rename stopped half-way are not taken for another campaign', async () => {
+    const h = await harness({ batchId: 'one' });
+    const campaign = await serviceOver(h).create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] });
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    // The new name's copy written, the ledger's change never committed.
+    new CampaignBackups(copies).save({ ...campaign, name: 'Corona' });
+    expect(await readdir(copies)).toHaveLength(2);
+
+    const again = await harness({ batchId: 'two' }, h.stateFolder);
+    expect(definitions(again).map((each) => each.name)).toEqual(['Eclipse']);
+    expect(again.notice).toBeUndefined();
+    expect(await readdir(copies)).toEqual([expect.stringMatching(/^eclipse-/)]);
   });
 
   it('lose the lists an import killed half-way left, at the next start; a running import keeps its own', async () => {
