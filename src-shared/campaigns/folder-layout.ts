@@ -21,8 +21,9 @@ const LONGEST_FOLDER_BYTES = 120;
 const LONGEST_TEMPLATE = 500;
 
 /**
- * Checks a template: relative, `/` or `\` between folders, only known placeholders, no `.` or `..` folder, no
- * control characters or drive letters. Returns it normalised (`/` separators, no empty folders).
+ * Checks a template: relative, `/` between folders, only known placeholders, no `.` or `..` folder, no
+ * control characters or drive letters. Returns it normalised (no empty folders). A backslash is refused: on Windows
+ * it separates folders, elsewhere it is a character of a name, so either reading would surprise someone.
  */
 export function checkLayout(raw: string): LayoutCheck {
   const template = raw.trim();
@@ -36,6 +37,7 @@ export function checkLayout(raw: string): LayoutCheck {
   if (/[\u0000-\u001f\u007f]/.test(template)) return refuse('holds control characters');
   if (/^[\\/]/.test(template) || /^[a-z]:/i.test(template)) return refuse('is an absolute path');
   if (template.includes(':')) return refuse('holds a colon');
+  if (template.includes('\\')) return refuse('holds a backslash (separate folders with /, on every system)');
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
     if (!PLACEHOLDERS_BY_NAME.has(name!)) {
       return refuse(`uses an unknown placeholder {${printable(name!)}} (known: ${LAYOUT_PLACEHOLDERS.map((known) => `{${known}}`).join(', ')})`);
@@ -45,7 +47,7 @@ export function checkLayout(raw: string): LayoutCheck {
   // Spaces around a folder name are dropped (file systems and placeEntry drop them too), so the template
   // stored is the one that checks the same again: "{instrument} /" is "{instrument}".
   const folders = template
-    .split(/[\\/]+/)
+    .split(/\/+/)
     .map((folder) => folder.trim())
     .filter((folder) => folder !== '');
   if (folders.some((folder) => folder === '.' || folder === '..')) return refuse('goes up or stays with "." or ".."');

@@ -156,6 +156,25 @@ describe('campaign update --layout, out of process', () => {
     expect(verified.status).toBe(0);
   });
 
+  it('refuses a layout with a backslash in create and update, in one line, and makes no folder', { timeout: 60_000 }, async () => {
+    const state = await temporaryFolder();
+    const folder = path.join(await temporaryFolder(), 'slashes');
+    const refusal = (layout: string) =>
+      `mlso-dl: The folder layout "${layout}" holds a backslash (separate folders with /, on every system). Use folders and placeholders inside the campaign folder, e.g. {instrument}/{product}/{yyyy}/{mm}/{dd}.\n`;
+    const created = await mlsoDl(state, 'campaign', 'create', 'slashes', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', 'a\\b');
+    expect(created.stderr).toBe(refusal('a\\b'));
+    expect(created.status).toBe(2);
+    expect(JSON.parse((await mlsoDl(state, 'campaign', 'list', '--json')).stdout)).toEqual([]);
+
+    await mlsoDl(state, 'campaign', 'create', 'slashes', '-i', 'kcor', '-p', 'pb', ...DAY, '--output-dir', folder, '--layout', '{yyyy}');
+    expect((await mlsoDl(state, 'campaign', 'sync', 'slashes', '-u', DEMO_EMAIL)).status).toBe(0);
+    const updated = await mlsoDl(state, 'campaign', 'update', 'slashes', '--layout', '{instrument}\\{yyyy}');
+    expect(updated.stderr).toBe(refusal('{instrument}\\{yyyy}'));
+    expect(updated.status).toBe(2);
+    expect(JSON.parse((await mlsoDl(state, 'campaign', 'show', 'slashes', '--json')).stdout)).toMatchObject({ layout: '{yyyy}' });
+    expect(await readdir(folder)).toEqual(['2025']);
+  });
+
   it('refuses a layout under which two files would share a place, in one sentence, and changes nothing', { timeout: 60_000 }, async () => {
     const state = await temporaryFolder();
     const folder = path.join(await temporaryFolder(), 'twice');

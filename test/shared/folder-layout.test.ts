@@ -9,7 +9,7 @@ describe('folder layout templates', () => {
   it.each([
     ['', ''],
     ['{instrument}/{product}/{yyyy}/{mm}/{dd}', '{instrument}/{product}/{yyyy}/{mm}/{dd}'],
-    ['  {instrument}\\{yyyy}-{mm}//{dd}/ ', '{instrument}/{yyyy}-{mm}/{dd}'],
+    ['  {instrument}/{yyyy}-{mm}//{dd}/ ', '{instrument}/{yyyy}-{mm}/{dd}'],
     ['by-region/{wave_region}_{obs_plan}', 'by-region/{wave_region}_{obs_plan}'],
     ['a..b/{dd}', 'a..b/{dd}'],
     // Found by the layout property (seed -88451926): spaces around a folder went into the stored template,
@@ -23,7 +23,10 @@ describe('folder layout templates', () => {
   it.each([
     ['../outside', /goes up or stays/],
     ['{instrument}/../../etc', /goes up or stays/],
-    ['{instrument}\\..\\..', /goes up or stays/],
+    ['{instrument}\\..\\..', /holds a backslash/],
+    // On Windows a separator, elsewhere part of a name: either reading would surprise someone, so neither is taken.
+    ['a\\b', /^The folder layout "a\\b" holds a backslash \(separate folders with \/, on every system\)\./],
+    ['{instrument}\\{yyyy}', /holds a backslash/],
     ['./{yyyy}', /goes up or stays/],
     ['/etc/{yyyy}', /is an absolute path/],
     ['\\\\server\\share', /is an absolute path/],

@@ -12,6 +12,7 @@ import { reusedWording } from '../../../src-shared/downloads/reused-files';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
+import type { LayoutMoves } from '../../core/campaigns/campaign-relayout';
 import { InvalidInputError, toErrorData } from '../../core/errors';
 import { openDownloadEngine, openStateLedger, type OpenedEngine, type OpenedLedger } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
@@ -227,7 +228,8 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
 
 /** A new layout: the files already downloaded move to their new places, and the count says how many. */
 async function updated(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<number> {
-  const { campaign, moves } = await service.change(name, { layout: options.layout ?? '' }, context.signal ? { signal: context.signal } : {});
+  const { campaign, moves, finished } = await service.change(name, { layout: options.layout ?? '' }, context.signal ? { signal: context.signal } : {});
+  if (finished) tellLayoutFinished(context, campaign.name, finished, finished.layout);
   const result = { moved: moves?.moved ?? 0, leftForSync: moves?.leftForSync ?? 0 };
   if (options.json) printJson(context.out, { ...service.overview(campaign), ...result });
   else {
@@ -241,6 +243,18 @@ async function updated(context: CliContext, service: CampaignService, name: stri
     );
   }
   return EXIT_OK;
+}
+
+/** A layout change that was stopped half-way, finished before the command went on: said on stderr, as it moved files. */
+function tellLayoutFinished(context: CliContext, name: string, moves: LayoutMoves, layout: string): void {
+  const under = layout === '' ? 'in the folder itself' : `under ${layout}`;
+  const left =
+    moves.leftForSync > 0
+      ? ` ${plural(moves.leftForSync, 'file was', 'files were')} not on disk as downloaded: \`mlso-dl campaign sync ${shellWord(name)} -u EMAIL\` fetches ${moves.leftForSync === 1 ? 'it' : 'them'} there.`
+      : '';
+  context.out.info(
+    `Finished the layout change of "${text(name)}" that was stopped half-way: ${plural(moves.moved, 'file', 'files')} moved to ${moves.moved === 1 ? 'its place' : 'their places'} ${under}.${left}`,
+  );
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -270,7 +284,12 @@ async function verifyWithProgress(context: CliContext, service: CampaignService,
     stderr.write(`\r\x1b[KVerifying: ${done} of ${total} files hashed`);
   };
   try {
-    return await service.verify(name, { ...(context.signal ? { signal: context.signal } : {}), quick: Boolean(options.quick), onHashed });
+    return await service.verify(name, {
+      ...(context.signal ? { signal: context.signal } : {}),
+      quick: Boolean(options.quick),
+      onHashed,
+      onLayoutFinished: (moves, layout) => tellLayoutFinished(context, name, moves, layout),
+    });
   } finally {
     if (shown) stderr.write('\r\x1b[K');
   }
@@ -490,6 +509,7 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
       full: options.full === true,
       ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
+      onLayoutFinished: (moves, layout) => tellLayoutFinished(context, name, moves, layout),
     });
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     opened.engine.off('progress', show);

@@ -1,19 +1,27 @@
 // Campaigns live in the download ledger's SQLite file, so a damaged ledger replaced by a new one (or a ledger
-// deleted) would take them along. Every change to a campaign therefore also writes its definition to
-// `<state folder>/campaigns/`, as a campaign file (the format of `campaign export`, without the file list) that
-// also names its folder; a new ledger takes those copies back in.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// deleted, or another folder's copied over it) would take them along. Every change to a campaign therefore also
+// writes its definition to `<state folder>/campaigns/`, as a campaign file (the format of `campaign export`, without
+// the file list) that also names its folder; an imported campaign's shared file list is kept there too
+// (shared-file-list.ts), as only it knows the SHA-256 each file was promised. A ledger that lacks a campaign whose
+// copy is there takes it back in, with its list.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
+import { campaignSlug, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import type { StateDatabase } from '../state/state-database';
-import { readCampaignBackup, writeCampaignBackup, type ReadCampaignBackup } from './campaign-file';
-import type { CampaignStore, StoredCampaign } from './campaign-store';
+import { readCampaignBackup, sharedEntryOf, writeCampaignBackup, type ReadCampaignBackup, type SharedFile } from './campaign-file';
+import { CampaignStore, type StoredCampaign } from './campaign-store';
+import { readSharedFileList, sharedFileRecords, SharedFileListWriter } from './shared-file-list';
 
 /** The folder of the copies, inside the state folder. */
 export const CAMPAIGN_BACKUP_FOLDER = 'campaigns';
 const SUFFIX = '.mlso-campaign.json';
+const SHARED_LIST_SUFFIX = '.shared-files.jsonl';
+/** Entries written to a list at a time. */
+const LIST_BATCH = 1000;
+/** A list still being written by the process of that id: `<pid>-<uuid>.shared-files.partial`. */
+const PARTIAL_LIST = /^(\d+)-[0-9a-f-]+\.shared-files\.partial$/;
 
 /** What taking the copies back in did. */
 export interface CampaignRestore {
@@ -21,6 +29,13 @@ export interface CampaignRestore {
   restored: string[];
   /** Copies that could not be taken in, with why: they are left where they are. */
   unreadable: { file: string; reason: string }[];
+  /** Shared file lists that could not be read: their campaigns came back without them, and they are left as they are. */
+  unreadableLists?: { campaign: string; file: string; reason: string }[];
+  /**
+   * The ledger the campaigns were missing from, when it was not new (one copied from another state folder, or an
+   * older one put back): said, as nothing else explains why they were gone.
+   */
+  missingFrom?: string;
 }
 
 export class CampaignBackups {
@@ -57,8 +72,57 @@ export class CampaignBackups {
     }
   }
 
+  /** The copy and the shared file list of a campaign that is gone. */
   forget(name: string): void {
-    this.onFolder(() => rmSync(this.fileOf(name), { force: true }));
+    this.onFolder(() => {
+      rmSync(this.fileOf(name), { force: true });
+      rmSync(this.fileOf(name, SHARED_LIST_SUFFIX), { force: true });
+    });
+  }
+
+  /** A copy found to be of no campaign (readAll's `file`): the copy alone, never a shared file list. */
+  forgetCopy(file: string): void {
+    this.onFolder(() => rmSync(file, { force: true }));
+  }
+
+  /** A campaign renamed: its copy goes by its new name, and its shared file list with it. */
+  renamed(from: string, campaign: StoredCampaign): void {
+    this.save(campaign);
+    this.onFolder(() => {
+      try {
+        renameSync(this.fileOf(from, SHARED_LIST_SUFFIX), this.fileOf(campaign.name, SHARED_LIST_SUFFIX));
+      } catch (error) {
+        if (fileSystemCode(error) !== 'ENOENT') throw error;
+      }
+      rmSync(this.fileOf(from), { force: true });
+    });
+  }
+
+  /** A shared file list to write as an import reads it; kept under the campaign's name by keepSharedList. */
+  startSharedList(): SharedFileListWriter {
+    this.onFolder(() => mkdirSync(this.folder, { recursive: true }));
+    return new SharedFileListWriter(path.join(this.folder, `${process.pid}-${randomUUID()}.shared-files.partial`));
+  }
+
+  keepSharedList(list: SharedFileListWriter, name: string): void {
+    this.onFolder(() => list.keepAs(this.fileOf(name, SHARED_LIST_SUFFIX)));
+  }
+
+  /** The campaign's kept shared file list, if any, handed on a piece at a time (readSharedFileList). */
+  readSharedList(name: string, each: Parameters<typeof readSharedFileList>[1]): boolean {
+    return readSharedFileList(this.fileOf(name, SHARED_LIST_SUFFIX), each);
+  }
+
+  sharedListFile(name: string): string {
+    return this.fileOf(name, SHARED_LIST_SUFFIX);
+  }
+
+  /** Lists left half-written by an import that was killed: no process of theirs is running any more. */
+  removeAbandonedLists(): void {
+    for (const name of this.entries()) {
+      const pid = PARTIAL_LIST.exec(name)?.[1];
+      if (pid !== undefined && !isRunning(Number(pid))) rmSync(path.join(this.folder, name), { force: true });
+    }
   }
 
   /** A copy that cannot be written or removed is said as the state folder's problem, in plain words. */
@@ -90,16 +154,20 @@ export class CampaignBackups {
    * One file per name: readable from the name, and told apart by a hash of the exact name where two names make
    * the same slug ("A b" and "a-b").
    */
-  private fileOf(name: string): string {
+  private fileOf(name: string, suffix = SUFFIX): string {
     const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
-    return path.join(this.folder, `${campaignSlug(name)}-${hash}${SUFFIX}`);
+    return path.join(this.folder, `${campaignSlug(name)}-${hash}${suffix}`);
   }
 
   private names(): string[] {
+    return this.entries()
+      .filter((name) => name.endsWith(SUFFIX))
+      .sort();
+  }
+
+  private entries(): string[] {
     try {
-      return readdirSync(this.folder)
-        .filter((name) => name.endsWith(SUFFIX))
-        .sort();
+      return readdirSync(this.folder);
     } catch {
       // No copies yet.
       return [];
@@ -107,50 +175,123 @@ export class CampaignBackups {
   }
 }
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Takes the copies into a new ledger's store (one that started empty). Never
- * throws: a copy that cannot be taken in is reported, and the start carries on.
+ * Takes back in the copies whose campaigns the ledger lacks (all of them, for a ledger that started empty), each
+ * with its shared file list. Never throws: a copy or list that cannot be taken in is reported, and the start
+ * carries on.
  */
-export function restoreCampaigns(store: CampaignStore, backups: CampaignBackups): CampaignRestore {
+export function restoreCampaigns(database: StateDatabase, backups: CampaignBackups): CampaignRestore {
+  const store = new CampaignStore(database);
+  const held = store.list();
   const { campaigns, unreadable } = backups.readAll();
   const restored: string[] = [];
+  const unreadableLists: NonNullable<CampaignRestore['unreadableLists']> = [];
   for (const { file, campaign } of campaigns) {
+    if (held.some((other) => sameCampaignName(other.name, campaign.name))) continue;
     try {
+      if (held.some((other) => isRenamedCopy(campaign, other))) {
+        // Left by a rename stopped between its copies: the campaign is there under its other name.
+        backups.forgetCopy(file);
+        continue;
+      }
       // Two copies whose names are the same name by today's rule ("Été" and "été", from before it) are two
       // campaigns: the second comes back as "été (2)", and its copy goes by that name from now on.
       const name = store.freeName(campaign.name);
-      const created = store.create({
-        name,
-        folder: campaign.folder,
-        layout: campaign.layout,
-        queries: campaign.queries,
-        autoSyncHours: campaign.autoSyncHours,
+      const created = database.transaction(() => {
+        const created = store.create({
+          name,
+          folder: campaign.folder,
+          layout: campaign.layout,
+          queries: campaign.queries,
+          autoSyncHours: campaign.autoSyncHours,
+        });
+        try {
+          // All of the list or none of it: a list cut short would promise only some of the files.
+          database.transaction(() =>
+            backups.readSharedList(campaign.name, (batch) => store.recordFiles(created.id, sharedFileRecords(created, batch).records)),
+          );
+        } catch (error) {
+          unreadableLists.push({ campaign: name, file: backups.sharedListFile(campaign.name), reason: reasonOf(error) });
+        }
+        return created;
       });
-      if (name !== campaign.name) {
-        backups.save(created);
-        backups.forget(campaign.name);
-      }
+      if (name !== campaign.name) backups.renamed(campaign.name, created);
       restored.push(name);
     } catch (error) {
       unreadable.push({ file, reason: reasonOf(error) });
     }
   }
-  return { folder: backups.folder, restored, unreadable };
+  return {
+    folder: backups.folder,
+    restored,
+    unreadable,
+    ...(unreadableLists.length > 0 ? { unreadableLists } : {}),
+    ...(!database.startedEmpty && restored.length > 0 && database.location ? { missingFrom: database.location } : {}),
+  };
 }
 
-/** One or two sentences for the user: which campaigns came back, and which copies could not be read. */
+/** The copy is of `held` under a name it had before: made at the same moment, for the same folder. */
+function isRenamedCopy(copy: ReadCampaignBackup, held: StoredCampaign): boolean {
+  return copy.createdAt !== undefined && copy.createdAt === held.createdAt && copy.folder === held.folder;
+}
+
+/**
+ * Writes out the promises of the shared file lists that campaigns of a ledger from before lists were kept carry (the
+ * SHA-256 of files the archive did not give), once each: a new ledger then takes them back as it would a list kept
+ * at import. A campaign with none is only marked.
+ */
+export function keepOlderSharedLists(store: CampaignStore, backups: CampaignBackups): void {
+  for (const campaign of store.sharedListsUnkept()) {
+    if (!existsSync(backups.sharedListFile(campaign.name))) {
+      const list = backups.startSharedList();
+      try {
+        const batch: SharedFile[] = [];
+        for (const file of store.filesPromised(campaign.id)) {
+          batch.push(sharedEntryOf(file));
+          if (batch.length === LIST_BATCH) list.add(batch.splice(0));
+        }
+        list.add(batch);
+        backups.keepSharedList(list, campaign.name);
+      } finally {
+        list.discard();
+      }
+    }
+    store.markSharedListKept(campaign.id);
+  }
+}
+
+/** One or two sentences for the user: which campaigns came back (and why, when the ledger was not new), and which copies could not be read. */
 export function describeCampaignRestore(restore: CampaignRestore): string {
   const names = restore.restored.map((name) => `"${name}"`);
+  const them = names.length === 1 ? `the campaign ${names[0]}` : `the campaigns ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
   const restored =
     names.length === 0
       ? []
-      : names.length === 1
-        ? [`The campaign ${names[0]} was restored from its copy in ${restore.folder}.`]
-        : [`The campaigns ${names.slice(0, -1).join(', ')} and ${names.at(-1)} were restored from their copies in ${restore.folder}.`];
+      : restore.missingFrom !== undefined
+        ? [
+            `The download ledger ${restore.missingFrom} did not hold ${them} (it may have been copied from another state folder, or an older one put back), so ${names.length === 1 ? 'it was' : 'they were'} restored from ${names.length === 1 ? 'its copy' : 'their copies'} in ${restore.folder}.`,
+          ]
+        : names.length === 1
+          ? [`The campaign ${names[0]} was restored from its copy in ${restore.folder}.`]
+          : [`The campaigns ${names.slice(0, -1).join(', ')} and ${names.at(-1)} were restored from their copies in ${restore.folder}.`];
   const unreadable = restore.unreadable.map(
     ({ file, reason }) => `The campaign copy ${file} could not be read (${reason.replace(/\.$/, '')}); it was left as it is.`,
   );
-  return [...restored, ...unreadable].join(' ');
+  const lists = (restore.unreadableLists ?? []).map(
+    ({ campaign, file, reason }) =>
+      `The shared file list ${file} could not be read (${reason.replace(/\.$/, '')}), so "${campaign}" came back without it; it was left as it is.`,
+  );
+  return [...restored, ...unreadable, ...lists].join(' ');
 }
 
 function contentOf(file: string): string | undefined {

@@ -7,7 +7,7 @@ import { checkFilters, FILTER_NAMES } from '../../../src-shared/filters/filter-r
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
 import { checkCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import { InvalidInputError } from '../errors';
-import type { CampaignFileState, StoredCampaign } from './campaign-store';
+import type { CampaignFileRecord, CampaignFileState, StoredCampaign } from './campaign-store';
 
 const CAMPAIGN_FILE_FORMAT = 'mlso-downloader-campaign';
 const CAMPAIGN_FILE_VERSION = 1;
@@ -80,15 +80,7 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
       ...(files
         ? {
             files: files.map((file) => ({
-              path: file.relativePath,
-              filename: file.filename,
-              url: file.url,
-              instrument: file.instrument,
-              product: file.product,
-              'date-obs': file.dateObs,
-              'wave-region': file.waveRegion,
-              'obs-plan': file.obsPlan,
-              filesize: file.filesize,
+              ...sharedEntryOf(file),
               // The shared list's SHA-256 stays the set's: a file that differs from it is reported, never re-shared as the new one.
               sha256: file.expectedSha256 ?? (file.state === 'done' ? file.sha256 : null),
             })),
@@ -100,27 +92,46 @@ export function writeCampaignFile(campaign: StoredCampaign, files: readonly Camp
   )}\n`;
 }
 
+/** A campaign's file as an entry of a shared file list, with the SHA-256 a shared list promised for it (if any). */
+export function sharedEntryOf(file: CampaignFileRecord): SharedFile {
+  return {
+    path: file.relativePath,
+    filename: file.filename,
+    url: file.url,
+    instrument: file.instrument,
+    product: file.product,
+    'date-obs': file.dateObs,
+    'wave-region': file.waveRegion,
+    'obs-plan': file.obsPlan,
+    filesize: file.filesize,
+    sha256: file.expectedSha256,
+  };
+}
+
 /**
  * The copy of a campaign kept beside the ledger (see campaign-backups): a campaign file without its file list,
- * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here). It reads
+ * plus the campaign's folder, which a shared file leaves out (a colleague's folder means nothing here), and when it
+ * was made, which tells a copy left under an old name (a rename stopped half-way) from another campaign. It reads
  * as a campaign file too, so `campaign import` takes it.
  */
 export function writeCampaignBackup(campaign: StoredCampaign): string {
   const shared = JSON.parse(writeCampaignFile(campaign, undefined)) as Record<string, unknown>;
-  return `${JSON.stringify({ ...shared, folder: campaign.folder }, null, 2)}\n`;
+  return `${JSON.stringify({ ...shared, folder: campaign.folder, createdAt: campaign.createdAt }, null, 2)}\n`;
 }
 
 export interface ReadCampaignBackup extends ReadCampaignFile {
   folder: string;
+  /** Absent from the copies of versions before it was kept. */
+  createdAt?: string;
 }
 
 export function readCampaignBackup(text: string): ReadCampaignBackup {
   const file = parsedAs(campaignBackupSchema, text);
   if (!path.isAbsolute(file.folder)) throw new InvalidInputError(`The campaign's folder must be a full path, not "${file.folder}".`);
-  return { ...checkedCampaign(file), folder: path.resolve(file.folder) };
+  return { ...checkedCampaign(file), folder: path.resolve(file.folder), ...(file.createdAt !== undefined ? { createdAt: file.createdAt } : {}) };
 }
 
-const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(1).max(4096) });
+const campaignBackupSchema = campaignFileSchema.extend({ folder: z.string().min(1).max(4096), createdAt: z.string().max(40).optional() });
 
 function parsedAs<T>(schema: z.ZodType<T>, text: string): T {
   let parsed: unknown;

@@ -1,5 +1,6 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
-// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, and 7 (incremental sync).
+// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9
+// and 10.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -81,5 +82,15 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   {
     version: 9,
     sql: `ALTER TABLE campaigns ADD COLUMN remembered_counts TEXT;`,
+  },
+  // 10: a layout change whose files are still being moved (campaign-relayout.ts). Set with the new layout, in the same
+  // transaction, and cleared once every file is at its new place or left to the sync: a change killed half-way is
+  // finished by whatever next uses the campaign (a change, a sync, a verify), not taken for one that is done. And
+  // whether the SHA-256 a shared file list promised are kept beside the campaign's copy (campaign-backups.ts), so that
+  // a new ledger takes them back: 0 for a campaign of a ledger from before, whose promises are written out once.
+  {
+    version: 10,
+    sql: `ALTER TABLE campaigns ADD COLUMN layout_moving INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE campaigns ADD COLUMN shared_list_kept INTEGER NOT NULL DEFAULT 0;`,
   },
 ];

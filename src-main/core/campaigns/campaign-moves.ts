@@ -122,7 +122,8 @@ export async function moveWithin(campaignFolder: string, from: string, to: strin
   return true;
 }
 
-async function removeEmptyFolders(campaignFolder: string, folder: string): Promise<void> {
+/** Removes `folder` and the folders above it that are left empty, up to the campaign's folder (never it). */
+export async function removeEmptyFolders(campaignFolder: string, folder: string): Promise<void> {
   for (
     let current = folder;
     path.relative(campaignFolder, current) !== '' && !path.relative(campaignFolder, current).startsWith('..');

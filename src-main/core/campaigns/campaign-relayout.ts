@@ -3,13 +3,16 @@
 // listing moves (campaign-moves). A copy that is missing or changed, or whose new place is taken, is left to the next
 // sync, which fetches it there. Two files that would share a place refuse the change before anything moves.
 //
-// Crash safety: the new layout is recorded first, then each file is renamed and its record and job moved in one
-// ledger transaction. A kill between the two leaves a file at its new place whose record is still at the old one:
-// the change asked again finds it there (with the SHA-256 its job recorded) and keeps its job, and a sync takes it in
-// at its new place; files not yet moved are moved by either, never fetched again.
+// Crash safety: the new layout is recorded first, with the campaign marked as moving (store.markLayoutMoving), then
+// each file is renamed and its record and job moved in one ledger transaction; the mark goes once every file is
+// placed. Whatever next uses a campaign still marked (the change asked again, a sync, a verify: campaign-service)
+// finishes the change first. A kill between a rename and its record leaves a file at its new place whose record is
+// still at the old one: the change finds it there (with the SHA-256 its job recorded) and keeps its job; files not yet
+// moved are moved, never fetched again.
+import path from 'node:path';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
-import { cancelWaitingJobs, isIntact, moveWithin, newPlaceIsFree } from './campaign-moves';
+import { cancelWaitingJobs, isIntact, moveWithin, newPlaceIsFree, removeEmptyFolders } from './campaign-moves';
 import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
 import type { CampaignFileState, CampaignStore, StoredCampaign } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
@@ -86,6 +89,8 @@ export async function moveToLayoutPlaces(deps: RelayoutDeps, campaign: StoredCam
     const record = { ...file, relativePath: to, targetPath: targetPathOf(campaign.folder, to) };
     if (await movedBeforeItsRecord(deps.ledger, file, record.targetPath)) {
       deps.store.relocateFile(campaign.id, file.relativePath, [], record, file.jobId);
+      // The kill may have come before the folders the file left were removed.
+      await removeEmptyFolders(campaign.folder, path.dirname(file.targetPath));
       moves.moved += 1;
       continue;
     }

@@ -15,7 +15,6 @@ import type {
 } from '../../../src-shared/campaigns/campaign-types';
 import { campaignCounts } from '../../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
-import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import { checkFilters, type FileFilters } from '../../../src-shared/filters/filter-rules';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
@@ -23,14 +22,15 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { CancelledError, InvalidInputError } from '../errors';
 import type { StateDatabase } from '../state/state-database';
 import { CampaignBackups } from './campaign-backups';
-import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile, type SharedFile } from './campaign-file';
+import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile } from './campaign-file';
 import { CampaignFileReader } from './campaign-file-reader';
-import { entryOfStored, relativePathOf, targetPathOf } from './campaign-paths';
+import { entryOfStored, relativePathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
-import { CampaignStore, type CampaignChange, type CampaignFileRecord, type StoredCampaign } from './campaign-store';
+import { CampaignStore, type CampaignChange, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
 import { verifyCampaign, type VerifyDeps } from './campaign-verify';
-import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves } from './campaign-relayout';
+import { moveToLayoutPlaces, planLayoutMoves, type LayoutMoves, type PlannedMove } from './campaign-relayout';
+import { sharedFileRecords } from './shared-file-list';
 
 export interface CampaignServiceDeps {
   ledger: DownloadLedger;
@@ -41,7 +41,12 @@ export interface CampaignServiceDeps {
   backups?: CampaignBackups;
 }
 
-export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'settleDays' | 'full' | 'signal' | 'onPhase'>;
+/** Told what finishing a layout change that was stopped half-way did, before a sync or verify went on. */
+export interface FinishesLayoutChange {
+  onLayoutFinished?: (moves: LayoutMoves, layout: string) => void;
+}
+
+export type SyncOptions = Pick<SyncDeps, 'existingFiles' | 'settleDays' | 'full' | 'signal' | 'onPhase'> & FinishesLayoutChange;
 
 export interface ImportOptions {
   /** The campaign's folder; by default, a folder named after it in `defaultParent`. */
@@ -67,6 +72,8 @@ export interface ImportResult {
 export interface CampaignChangeResult {
   campaign: StoredCampaign;
   moves: LayoutMoves | null;
+  /** An earlier layout change, stopped half-way, finished before this one: to its layout, `layout`. */
+  finished: (LayoutMoves & { layout: string }) | null;
 }
 
 /** The app's text is fed to the reader this many characters at a time (not encoded whole, twice its size again). */
@@ -195,7 +202,7 @@ export class CampaignService {
    * new place at once: the next sync takes in those moved there by the user and fetches the others.
    */
   async change(name: string, draft: Partial<CampaignDraft>, options: { signal?: AbortSignal } = {}): Promise<CampaignChangeResult> {
-    const campaign = this.store.require(name);
+    let campaign = this.store.require(name);
     const change: CampaignChange = {};
     if (draft.name !== undefined) change.name = checkedName(draft.name);
     if (draft.folder !== undefined) change.folder = checkedFolder(draft.folder);
@@ -206,7 +213,12 @@ export class CampaignService {
       change.queries = await this.checkQueries(draft.queries);
     }
     const layout = change.layout ?? campaign.layout;
-    const movesFiles = change.layout !== undefined && (change.folder ?? campaign.folder) === campaign.folder;
+    const folder = change.folder ?? campaign.folder;
+    const movesFiles = change.layout !== undefined && folder === campaign.folder;
+    // A change stopped half-way is finished first when this one places the files otherwise: the places it starts
+    // from are then each file's own. The same layout again is that change's own next step (below).
+    const finished = layout !== campaign.layout || folder !== campaign.folder ? await this.finishLayoutChange(campaign, options.signal) : null;
+    campaign = this.store.require(campaign.name);
     // Refused here, before anything changes, when two files would share a place.
     const plan = movesFiles ? planLayoutMoves(this.store.files(campaign.id), layout) : [];
     if ((plan.length > 0 || layout !== campaign.layout) && this.syncing.has(campaign.id)) {
@@ -215,23 +227,44 @@ export class CampaignService {
     const updated = this.withCopy(() => {
       // Files keep their names. Under a new layout their records move with their copies, one by one, below.
       const updated = this.store.update(campaign.id, change, movesFiles ? undefined : (file) => relativePathOf(layout, entryOfStored(file)));
-      if (updated.name !== campaign.name) this.backups?.forget(campaign.name);
+      // Marked in the same transaction as the new layout: a change killed half-way is never taken for one that is done.
+      if (plan.length > 0) this.store.markLayoutMoving(campaign.id, true);
+      if (updated.name !== campaign.name) this.backups?.renamed(campaign.name, updated);
       return updated;
     });
-    if (!movesFiles) return { campaign: updated, moves: null };
-    if (plan.length === 0) return { campaign: updated, moves: { moved: 0, leftForSync: 0 } };
+    const done = finished && { ...finished, layout: campaign.layout };
+    if (!movesFiles) return { campaign: updated, moves: null, finished: done };
+    return { campaign: updated, moves: await this.moveToLayout(updated, plan, options.signal), finished: done };
+  }
+
+  /**
+   * Moves the files of a layout change to their places (campaign-relayout), and unmarks the change once each is
+   * there or left to the sync. Each file moved is recorded at its new place at once: a stop leaves the change marked,
+   * and whatever next uses the campaign moves the rest.
+   */
+  private async moveToLayout(campaign: StoredCampaign, plan: readonly PlannedMove[], signal: AbortSignal | undefined): Promise<LayoutMoves> {
     // Counted as a sync meanwhile: no sync, removal or other layout change of the campaign starts while its files move.
-    this.syncing.add(updated.id);
+    this.syncing.add(campaign.id);
     try {
-      const moves = await moveToLayoutPlaces({ store: this.store, ledger: this.deps.ledger, ...options }, updated, plan);
-      return { campaign: updated, moves };
+      const moves =
+        plan.length === 0 ? { moved: 0, leftForSync: 0 } : await moveToLayoutPlaces({ store: this.store, ledger: this.deps.ledger, signal }, campaign, plan);
+      this.store.markLayoutMoving(campaign.id, false);
+      return moves;
     } catch (error) {
-      // Each file moved so far is recorded at its new place; the same change again moves the rest.
-      if (options.signal?.aborted) throw new CancelledError('The layout change');
+      if (signal?.aborted) throw new CancelledError('The layout change');
       throw error;
     } finally {
-      this.syncing.delete(updated.id);
+      this.syncing.delete(campaign.id);
     }
+  }
+
+  /** A layout change that was stopped half-way (killed, say), finished; null when there was none. */
+  private async finishLayoutChange(campaign: StoredCampaign, signal: AbortSignal | undefined, told?: FinishesLayoutChange): Promise<LayoutMoves | null> {
+    // A campaign being synced or moved right now is that work's to finish.
+    if (this.syncing.has(campaign.id) || !this.store.isLayoutMoving(campaign.id)) return null;
+    const moves = await this.moveToLayout(campaign, planLayoutMoves(this.store.files(campaign.id), campaign.layout), signal);
+    told?.onLayoutFinished?.(moves, campaign.layout);
+    return moves;
   }
 
   remove(name: string): void {
@@ -247,9 +280,12 @@ export class CampaignService {
   async sync(name: string, engine: DownloadEngine, options: SyncOptions = {}): Promise<SyncRun> {
     const campaign = this.store.require(name);
     if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is already syncing.`);
+    // Before anything is listed or taken in: a file still at its old place would otherwise be fetched at its new one.
+    await this.finishLayoutChange(campaign, options.signal, options);
     this.syncing.add(campaign.id);
     try {
-      const run = await syncCampaign({ ...options, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+      const { onLayoutFinished: _told, ...syncOptions } = options;
+      const run = await syncCampaign({ ...syncOptions, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
       if (run.report.total.queued > 0) this.unsettled.set(campaign.id, run);
       else this.unsettled.delete(campaign.id);
       return run;
@@ -263,9 +299,12 @@ export class CampaignService {
     return campaign !== undefined && this.syncing.has(campaign.id);
   }
 
-  verify(name: string, options: Pick<VerifyDeps, 'signal' | 'quick' | 'onHashed'> = {}): Promise<VerifyReport> {
+  async verify(name: string, options: Pick<VerifyDeps, 'signal' | 'quick' | 'onHashed'> & FinishesLayoutChange = {}): Promise<VerifyReport> {
     const campaign = this.store.require(name);
-    return verifyCampaign({ store: this.store, ledger: this.deps.ledger, state: this.deps.state, ...options }, campaign);
+    // Before anything is hashed: a file moved before its record would be called missing (and fetched again).
+    await this.finishLayoutChange(campaign, options.signal, options);
+    const { onLayoutFinished: _told, ...verifyOptions } = options;
+    return verifyCampaign({ store: this.store, ledger: this.deps.ledger, state: this.deps.state, ...verifyOptions }, campaign);
   }
 
   async exportAs(name: string, format: CampaignExportFormat, options: { includeFiles?: boolean } = {}): Promise<CampaignExport> {
@@ -304,8 +343,13 @@ export class CampaignService {
   importFile(text: string, options: ImportOptions): ImportResult {
     return this.deps.ledger.transaction(() => {
       const importing = this.startImport(options);
-      for (let at = 0; at < text.length; at += TEXT_PIECE) importing.write(text.slice(at, at + TEXT_PIECE));
-      return importing.end();
+      try {
+        for (let at = 0; at < text.length; at += TEXT_PIECE) importing.write(text.slice(at, at + TEXT_PIECE));
+        return importing.end();
+      } catch (error) {
+        importing.abandon();
+        throw error;
+      }
     });
   }
 
@@ -320,8 +364,9 @@ export class CampaignService {
     if (db.inTransaction) throw new Error('importStream needs the ledger to itself.');
     db.exec('BEGIN IMMEDIATE');
     let result: ImportResult | undefined;
+    let importing: ReturnType<CampaignService['startImport']> | undefined;
     try {
-      const importing = this.startImport(options);
+      importing = this.startImport(options);
       for await (const chunk of chunks) {
         signal?.throwIfAborted();
         importing.write(chunk);
@@ -332,18 +377,24 @@ export class CampaignService {
       return result;
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
-      // The copy is written last, before the commit: a commit that failed takes it back.
+      importing?.abandon();
+      // The copy and the shared list are written last, before the commit: a commit that failed takes them back.
       if (result) this.backups?.forget(result.campaign.name);
       throw error;
     }
   }
 
-  /** An import under way, inside the caller's transaction: the campaign once its definition is read, then its files. */
-  private startImport(options: ImportOptions): { write(chunk: Uint8Array | string): void; end(): ImportResult } {
+  /**
+   * An import under way, inside the caller's transaction: the campaign once its definition is read, then its files,
+   * whose list is kept beside the campaign's copy (a new ledger takes it back with the campaign). `abandon` drops
+   * a list not yet kept.
+   */
+  private startImport(options: ImportOptions): { write(chunk: Uint8Array | string): void; end(): ImportResult; abandon(): void } {
     let campaign: StoredCampaign | undefined;
     const refused: ImportResult['refused'] = [];
     let moreRefused = 0;
     let autoSyncNotTaken: number | null = null;
+    const kept = this.backups?.startSharedList();
     const reader = new CampaignFileReader(
       {
         header: (shared) => {
@@ -354,17 +405,13 @@ export class CampaignService {
           autoSyncNotTaken = shared.autoSyncHours;
         },
         entries: (batch) => {
-          const records: CampaignFileRecord[] = [];
-          for (const file of batch) {
-            const safe = checkSafeFilename(file.filename);
-            if (!safe.ok) {
-              if (refused.length < REFUSALS_KEPT) refused.push({ filename: file.filename, reason: `unsafe file name: ${safe.reason}` });
-              else moreRefused += 1;
-              continue;
-            }
-            records.push(recordOf(campaign!, file));
+          const taken = sharedFileRecords(campaign!, batch);
+          for (const refusal of taken.refused) {
+            if (refused.length < REFUSALS_KEPT) refused.push(refusal);
+            else moreRefused += 1;
           }
-          this.store.recordFiles(campaign!.id, records);
+          this.store.recordFiles(campaign!.id, taken.records);
+          kept?.add(taken.taken);
         },
       },
       options.maxBytes ?? MAX_CAMPAIGN_FILE_BYTES,
@@ -375,8 +422,10 @@ export class CampaignService {
         reader.end();
         const imported = this.store.require(campaign!.name);
         this.backups?.save(imported);
+        if (kept) this.backups?.keepSharedList(kept, imported.name);
         return { campaign: imported, refused, moreRefused, autoSyncNotTaken };
       },
+      abandon: () => kept?.discard(),
     };
   }
 
@@ -397,23 +446,6 @@ export class CampaignService {
     for (const query of queries) checked.push(await this.checkQuery(query.instrument, query.product, query.filters));
     return checked;
   }
-}
-
-/** A shared file's entry as the campaign's file, placed by its layout. */
-function recordOf(campaign: StoredCampaign, file: SharedFile): CampaignFileRecord {
-  const stored = {
-    filename: file.filename,
-    url: file.url,
-    instrument: file.instrument,
-    product: file.product,
-    dateObs: file['date-obs'],
-    waveRegion: file['wave-region'] || null,
-    obsPlan: file['obs-plan'] || null,
-    filesize: file.filesize ?? 0,
-    expectedSha256: file.sha256 ?? null,
-  };
-  const relativePath = relativePathOf(campaign.layout, entryOfStored(stored));
-  return { ...stored, relativePath, targetPath: targetPathOf(campaign.folder, relativePath) };
 }
 
 function checkedName(raw: string): string {

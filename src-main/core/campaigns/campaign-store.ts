@@ -198,7 +198,8 @@ export class CampaignStore {
       this.refuseTakenName(campaign.name);
       const id = Number(
         this.db
-          .prepare('INSERT INTO campaigns (name, name_key, folder, layout, auto_sync_hours, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          // A campaign made by this version has its shared file list kept by it, if it has one (migration 10).
+          .prepare('INSERT INTO campaigns (name, name_key, folder, layout, auto_sync_hours, created_at, shared_list_kept) VALUES (?, ?, ?, ?, ?, ?, 1)')
           .run(campaign.name, campaignNameKey(campaign.name), campaign.folder, campaign.layout, campaign.autoSyncHours, now()).lastInsertRowid,
       );
       this.writeQueries(id, campaign.queries);
@@ -454,6 +455,35 @@ export class CampaignStore {
   rememberedCounts(id: number): CampaignCounts | null {
     const text = this.db.prepare<[number], string | null>('SELECT remembered_counts FROM campaigns WHERE id = ?').pluck().get(id);
     return text ? (JSON.parse(text) as CampaignCounts) : null;
+  }
+
+  /** Marks a layout change whose files are being moved, or done moving (migration 10, campaign-relayout.ts). */
+  markLayoutMoving(id: number, moving: boolean): void {
+    this.db.prepare('UPDATE campaigns SET layout_moving = ? WHERE id = ?').run(moving ? 1 : 0, id);
+  }
+
+  /** A layout change was stopped before each of its files was moved (markLayoutMoving). */
+  isLayoutMoving(id: number): boolean {
+    return this.db.prepare<[number], number>('SELECT layout_moving FROM campaigns WHERE id = ?').pluck().get(id) === 1;
+  }
+
+  /** The shared file list's promises of the campaign are kept beside its copy, or it has none (migration 10). */
+  markSharedListKept(id: number): void {
+    this.db.prepare('UPDATE campaigns SET shared_list_kept = 1 WHERE id = ?').run(id);
+  }
+
+  /** The campaigns not yet marked by markSharedListKept: those of a ledger from before lists were kept. */
+  sharedListsUnkept(): StoredCampaign[] {
+    return this.db
+      .prepare<[], CampaignRow>('SELECT * FROM campaigns WHERE shared_list_kept = 0')
+      .all()
+      .map((row) => this.toCampaign(row));
+  }
+
+  /** The campaign's files a shared file list promised a SHA-256 for, one at a time. */
+  *filesPromised(id: number): Generator<CampaignFileState> {
+    const rows = this.db.prepare<[number], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.expected_sha256 IS NOT NULL`).iterate(id);
+    for (const row of rows) yield toFileState(row);
   }
 
   /**

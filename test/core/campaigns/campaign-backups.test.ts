@@ -1,9 +1,11 @@
 // Campaigns live in the ledger's file; each also has a copy in <state folder>/campaigns/. A ledger replaced
 // after damage, or deleted, takes the campaigns back from those copies: as last changed, and without the deleted.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CAMPAIGN_BACKUP_FOLDER } from '../../../src-main/core/campaigns/campaign-backups';
+import { CAMPAIGN_BACKUP_FOLDER, CampaignBackups } from '../../../src-main/core/campaigns/campaign-backups';
 import { readCampaignFile } from '../../../src-main/core/campaigns/campaign-file-reader';
 import { openStateLedger } from '../../../src-main/core/app/open-engine';
 import { LEDGER_FILE } from '../../../src-main/core/state/open-state-folder';
@@ -16,6 +18,21 @@ import { KCOR_DAY, UCOMP_DAY, serviceOver, syncAndWait } from './campaign-harnes
 const emulator = useEmulator({ imageSize: 32 });
 const { harness, closeEarly } = useHarnesses(emulator);
 const mlsoDl = cliAgainst(emulator);
+
+/** A shared campaign file "season" naming two files, each with the SHA-256 it promises. */
+function sharedSeason(): string {
+  const files = [1, 2].map((index) => {
+    const filename = `20250324_00000${index}_kcor_l2_pb.fts.gz`;
+    const url = `https://api.example.org/download/kcor/${filename}`;
+    return { path: filename, filename, url, instrument: 'kcor', product: 'pb', 'date-obs': '2025-03-24T21:03:04', sha256: String(index).repeat(64) };
+  });
+  return JSON.stringify({ format: 'mlso-downloader-campaign', version: 1, name: 'season', layout: '', queries: [KCOR_DAY], files });
+}
+
+const promised = (h: Harness, name: string) =>
+  serviceOver(h)
+    .store.files(serviceOver(h).store.require(name).id)
+    .map((file) => [file.filename, file.expectedSha256]);
 
 /** What a campaign is, without what a new ledger gives it afresh (its id, when it was made, its last sync). */
 function definitions(h: Harness) {
@@ -163,6 +180,104 @@ describe('campaign copies beside the ledger', () => {
       `Cannot write to the state folder ${copies} (a file of that name is in the way). Make it writable, or use another --state-dir.`,
     );
     expect(service.store.list()).toEqual([]);
+  });
+
+  it("keep an imported campaign's shared file list, which a new ledger takes back with it, under a new name too", async () => {
+    const h = await harness({ batchId: 'import' });
+    const service = serviceOver(h);
+    const folder = await temporaryFolder();
+    service.importFile(sharedSeason(), { folder: path.join(folder, 'season'), defaultParent: folder });
+    const before = promised(h, 'season');
+    expect(before.map(([, sha256]) => sha256)).toEqual(['1'.repeat(64), '2'.repeat(64)]);
+    await service.update('season', { name: 'Winter' });
+    // One that failed half-way keeps no list.
+    expect(() => service.importFile(sharedSeason().replace('"sha256":"2', '"sha256":"x'), { name: 'broken', defaultParent: folder })).toThrow(
+      /not a campaign file/,
+    );
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    expect((await readdir(copies)).sort()).toEqual([
+      expect.stringMatching(/^winter-[0-9a-f]{8}\.mlso-campaign\.json$/),
+      expect.stringMatching(/^winter-[0-9a-f]{8}\.shared-files\.jsonl$/),
+    ]);
+
+    await garbleHeader(path.join(h.stateFolder, LEDGER_FILE));
+    const again = await harness({ batchId: 'after-damage' }, h.stateFolder);
+    expect(again.campaignRestore).toEqual({ folder: copies, restored: ['Winter'], unreadable: [] });
+    expect(promised(again, 'Winter')).toEqual(before);
+  });
+
+  it('keep, once, the promises of a campaign imported before shared file lists were kept: a new ledger takes them back', async () => {
+    const h = await harness({ batchId: 'import' });
+    const folder = await temporaryFolder();
+    serviceOver(h).importFile(sharedSeason(), { folder: path.join(folder, 'season'), defaultParent: folder });
+    const before = promised(h, 'season');
+    // As a ledger from before migration 10 opens: the campaign unmarked, and no list beside its copy.
+    h.state.connection.exec('UPDATE campaigns SET shared_list_kept = 0');
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    const list = path.join(
+      copies,
+      (await readdir(copies)).find((name) => name.endsWith('.jsonl'))!,
+    );
+    await rm(list);
+
+    await closeEarly(await harness({ batchId: 'upgraded' }, h.stateFolder));
+    expect((await readFile(list, 'utf8')).trim().split('\n')).toHaveLength(2);
+    await garbleHeader(path.join(h.stateFolder, LEDGER_FILE));
+    expect(promised(await harness({ batchId: 'after-damage' }, h.stateFolder), 'season')).toEqual(before);
+  });
+
+  it('take a campaign back without its shared file list when the list cannot be read, saying so and leaving it', async () => {
+    const h = await harness({ batchId: 'import' });
+    const folder = await temporaryFolder();
+    serviceOver(h).importFile(sharedSeason(), { folder: path.join(folder, 'season'), defaultParent: folder });
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    const list = path.join(
+      copies,
+      (await readdir(copies)).find((name) => name.endsWith('.jsonl'))!,
+    );
+    await writeFile(list, `${(await readFile(list, 'utf8')).split('\n')[0]}\n{"path": "cut short`);
+    await garbleHeader(path.join(h.stateFolder, LEDGER_FILE));
+
+    const again = await harness({ batchId: 'after-damage' }, h.stateFolder);
+    expect(promised(again, 'season')).toEqual([]);
+    expect(again.notice).toContain(
+      `The campaign "season" was restored from its copy in ${copies}. The shared file list ${list} could not be read (line 2 is not a file entry (not JSON)), so "season" came back without it; it was left as it is.`,
+    );
+    expect(await readFile(list, 'utf8')).toMatch(/cut short$/);
+  });
+
+  it('left under an old name by a rename stopped half-way are not taken for another campaign', async () => {
+    const h = await harness({ batchId: 'one' });
+    const campaign = await serviceOver(h).create({ name: 'Eclipse', folder: path.join(await temporaryFolder(), 'eclipse'), queries: [KCOR_DAY] });
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    // The new name's copy written, the ledger's change never committed.
+    new CampaignBackups(copies).save({ ...campaign, name: 'Corona' });
+    expect(await readdir(copies)).toHaveLength(2);
+
+    const again = await harness({ batchId: 'two' }, h.stateFolder);
+    expect(definitions(again).map((each) => each.name)).toEqual(['Eclipse']);
+    expect(again.notice).toBeUndefined();
+    expect(await readdir(copies)).toEqual([expect.stringMatching(/^eclipse-/)]);
+  });
+
+  it('lose the lists an import killed half-way left, at the next start; a running import keeps its own', async () => {
+    const h = await harness({ batchId: 'one' });
+    await closeEarly(h);
+    const copies = path.join(h.stateFolder, CAMPAIGN_BACKUP_FOLDER);
+    const ended = spawn(process.execPath, ['-e', '']);
+    ended.on('error', () => undefined);
+    await once(ended, 'close');
+    const abandoned = path.join(copies, `${ended.pid!}-0b7e3c1a-5f1d-4c55-9a3e-1f2b3c4d5e6f.shared-files.partial`);
+    const running = path.join(copies, `${process.pid}-0b7e3c1a-5f1d-4c55-9a3e-1f2b3c4d5e6f.shared-files.partial`);
+    await mkdir(copies, { recursive: true });
+    await writeFile(abandoned, '{}\n');
+    await writeFile(running, '{}\n');
+    await closeEarly(await harness({ batchId: 'two' }, h.stateFolder));
+    expect(await readdir(copies)).toEqual([path.basename(running)]);
   });
 
   it('come back on the command line too, which says so once on stderr', async () => {

@@ -117,6 +117,50 @@ describe("a campaign's layout changed", () => {
     expect(await service.verify(campaign.name)).toMatchObject({ onDisk: files.length, missing: 0, unexpected: 0 });
   });
 
+  /** As a kill -9 in the middle of a change to `layout` leaves it: one file renamed before its record (and job) moved. */
+  async function killedInTheMiddle(layout: string) {
+    const synced = await syncedCampaign('{obs_plan}');
+    const { service, campaign, files } = synced;
+    const [renamed] = files;
+    service.store.update(campaign.id, { layout });
+    service.store.markLayoutMoving(campaign.id, true);
+    const renamedTo = path.join(campaign.folder, renamed!.instrument, renamed!.filename);
+    await mkdir(path.dirname(renamedTo), { recursive: true });
+    await rename(renamed!.targetPath, renamedTo);
+    return { ...synced, renamed: renamed! };
+  }
+
+  it.each(['verify', 'sync'] as const)('killed in the middle is finished by the next %s, which says so: no file missing, none fetched', async (next) => {
+    const { h, service, campaign, files, renamed } = await killedInTheMiddle('{instrument}');
+    const finished: unknown[] = [];
+    const onLayoutFinished = (...told: unknown[]) => finished.push(told);
+    emulator().resetStats();
+    if (next === 'verify') {
+      expect(await service.verify(campaign.name, { onLayoutFinished })).toMatchObject({ onDisk: files.length, missing: 0, unexpected: 0, problems: [] });
+    } else {
+      await service.sync(campaign.name, h.engine, { onLayoutFinished });
+      await h.engine.whenSettled();
+    }
+    expect(finished).toEqual([[{ moved: files.length, leftForSync: 0 }, '{instrument}']]);
+    expect(service.store.isLayoutMoving(campaign.id)).toBe(false);
+    for (const file of service.store.files(campaign.id)) expect(file.relativePath).toBe(`${file.instrument}/${file.filename}`);
+    expect(service.store.files(campaign.id).find((file) => file.filename === renamed.filename)).toMatchObject({ jobId: renamed.jobId, state: 'done' });
+    await syncAndWait(service, h, campaign.name);
+    expect(emulator().stats().downloadsStarted).toBe(0);
+    expect(await service.verify(campaign.name)).toMatchObject({ onDisk: files.length, missing: 0, unexpected: 0 });
+  });
+
+  it('killed in the middle, then asked for another layout: finishes the first change, then moves every file from there', async () => {
+    const { h, service, campaign, files } = await killedInTheMiddle('{instrument}');
+    const result = await service.change(campaign.name, { layout: '{instrument}/{yyyy}' });
+    expect(result.finished).toEqual({ moved: files.length, leftForSync: 0, layout: '{instrument}' });
+    expect(result.moves).toEqual({ moved: files.length, leftForSync: 0 });
+    emulator().resetStats();
+    await syncAndWait(service, h, campaign.name);
+    expect(emulator().stats().downloadsStarted).toBe(0);
+    expect(await service.verify(campaign.name)).toMatchObject({ onDisk: files.length, missing: 0, unexpected: 0 });
+  });
+
   it('a change stopped by its signal says so, and the same change again moves the files it had not', async () => {
     const { h, service, campaign, files } = await syncedCampaign('{obs_plan}');
     const stop = new AbortController();

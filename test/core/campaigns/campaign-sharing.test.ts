@@ -105,7 +105,7 @@ describe('campaign names, one rule everywhere', () => {
     const { ledger, state } = openStateFile(':memory:');
     ledgers.push(ledger);
     const store = new CampaignStore(state);
-    const restore = restoreCampaigns(store, backups);
+    const restore = restoreCampaigns(state, backups);
     expect(restore.unreadable).toEqual([]);
     expect(
       store
