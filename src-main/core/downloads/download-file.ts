@@ -225,7 +225,9 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     temporaryPath = undefined;
     return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256, resumedBytes: resumed?.bytes ?? 0 };
   } catch (error) {
-    failure = classify(error, target, response.url, watchdog.stalled);
+    // The file's own failure first: a sink that failed before the pipeline started is refused by Node 24's pipeline
+    // as a destroyed stream, which would hide a full disk behind a network error.
+    failure = classify(sink?.writable.errored ?? error, target, response.url, watchdog.stalled);
     throw failure;
   } finally {
     watchdog.stop();
