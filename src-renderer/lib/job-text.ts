@@ -1,8 +1,7 @@
 // What the download list writes about a job beside its figures: the note under its name (why it failed, when it
-// retries, whether it resumes), a long file name split for an ellipsis in the middle, and a folder shortened from
-// the left.
+// retries, whether it resumes), the bytes its figures count, a long file name split for an ellipsis in the middle,
+// and a folder shortened from the left.
 import type { JobView } from '../../src-shared/downloads/progress-types';
-import { isWorthResuming } from '../../src-shared/downloads/resumable-size';
 import { humanSize } from '../../src-shared/format/human-size';
 
 /** The line under a file's name; '' when there is nothing to say (the row then keeps one line). */
@@ -11,11 +10,18 @@ export function noteOf(job: JobView): string {
   if (job.state === 'queued' && job.nextAttemptAt) return `retry at ${new Date(job.nextAttemptAt).toISOString().slice(11, 19)} UT`;
   if (job.state === 'paused' || job.state === 'queued') {
     if (job.resumeBytes > 0) return `resumes after the ${humanSize(job.resumeBytes)} kept`;
-    // A small file is never kept (it costs less to fetch again), so only a big one's restart is worth saying.
-    if (job.bytesReceived > 0 && isWorthResuming(job.expectedSize)) return 'starts again: nothing kept to resume from';
+    if (job.bytesReceived > 0) return 'starts again: nothing kept to resume from';
   }
   if (job.localName !== job.filename) return `saved as ${job.localName}`;
   return job.attempts > 1 ? `attempt ${job.attempts}` : '';
+}
+
+/**
+ * The bytes of the file a row counts as arrived: while it downloads (or once done) what came, once stopped only what
+ * is kept to resume from, so a paused row never shows a percentage that a restart throws away.
+ */
+export function bytesArrived(job: JobView): number {
+  return job.state === 'active' || job.state === 'done' ? job.bytesReceived : job.resumeBytes;
 }
 
 /** Characters kept whole at the end of a name: enough for "ucomp.1074.l2.fts" or "kcor_l2_pb.fts". */

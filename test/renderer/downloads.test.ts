@@ -59,22 +59,25 @@ describe('downloads screen', () => {
     within(screen.getByRole('region', { name: 'Downloads' })).getByText('1 of 5 files');
   });
 
-  it('says in a paused file’s row whether it resumes from what it kept or starts again', async () => {
+  it('says in a paused file’s row whether it resumes from what it kept or starts again, and shows only what it kept', async () => {
     const jobs = [
       makeJob(1, A, 'paused', { bytesReceived: 1_291_014, resumeBytes: 1_291_014 }),
-      // A big file (past the 8 MiB from which bodies are kept) that kept nothing: its server serves no byte ranges.
-      makeJob(2, B, 'paused', { bytesReceived: 645_507, resumeBytes: 0, expectedSize: 12_000_000 }),
+      // A KCor-sized file that kept nothing of the 60 % it had received: its server serves no byte ranges.
+      makeJob(2, B, 'paused', { bytesReceived: 1_549_216, resumeBytes: 0 }),
       makeJob(3, C, 'paused'),
-      // A small file is never kept for resuming (fetching it again costs less), so its restart goes unsaid.
-      makeJob(4, D, 'paused', { bytesReceived: 4_000, resumeBytes: 0, expectedSize: 13_500 }),
     ];
     const rendered = await renderApp(new FakeContract({ jobs }));
     await fireEvent.click(screen.getByRole('button', { name: 'Downloads' }));
     const table = await screen.findByRole('table', { name: 'Download queue' });
     within(rowOf(table, A)).getByText('resumes after the 1.2 MB kept');
+    within(rowOf(table, A)).getByText('50%');
+    within(rowOf(table, A)).getByText('1.2 MB of 2.5 MB');
     within(rowOf(table, B)).getByText('starts again: nothing kept to resume from');
+    // Never a percentage that the restart then throws away.
+    within(rowOf(table, B)).getByText('0%');
+    within(rowOf(table, B)).getByText('2.5 MB listed');
+    expect(rowOf(table, B).textContent).not.toMatch(/60%|1\.5 MB of/);
     expect(rowOf(table, C).textContent).not.toMatch(/resumes|starts again/);
-    expect(rowOf(table, D).textContent).not.toMatch(/resumes|starts again/);
     rendered.unmount();
   });
 

@@ -4,7 +4,7 @@
 // run's leftovers (crash-recovery), how jobs look to the front ends (job-views). Plain Node: the command line,
 // the desktop app and web mode all drive this one class.
 import { EventEmitter } from 'node:events';
-import { unlink } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ErrorData } from '../../../src-shared/errors';
@@ -53,8 +53,8 @@ export interface DownloadEngineOptions {
   describeNewJobs?: boolean;
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
-  /** Bodies announced shorter than this are fetched again whole rather than kept for resuming (download-file.ts). */
-  resumableFromBytes?: number;
+  /** Bytes of a body held in memory before any is written to its kept file (kept-body-writer.ts). */
+  heldBodyBytes?: number;
   /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
   makeFolder?: MakeFolder;
   random?: () => number;
@@ -460,7 +460,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           signal: run.controller.signal,
           ...(this.options.stallTimeoutMs !== undefined ? { stallTimeoutMs: this.options.stallTimeoutMs } : {}),
           ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
-          ...(this.options.resumableFromBytes !== undefined ? { resumableFromBytes: this.options.resumableFromBytes } : {}),
+          ...(this.options.heldBodyBytes !== undefined ? { heldBodyBytes: this.options.heldBodyBytes } : {}),
           onProgress: (progress) => {
             const received = progress.bytesReceived - run.bytesReceived;
             const written = progress.bytesWritten - run.bytesWritten;
@@ -501,7 +501,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       // from what it kept; cancelled, what it kept goes.
       this.ledger.refundAttempt(job.id);
       if (run.stopReason === 'cancel') await this.dropKeptBody(job.id, job.folder, run.resume);
-      else this.ledger.recordStop(job.id, run.bytesReceived);
+      else this.ledger.recordStop(job.id, run.bytesReceived, await keptBytesOf(job.folder, run.resume));
       const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
       this.ledger.setState(job.id, next[run.stopReason]);
       if (run.stopReason === 'cancel') this.currentRun.finishedAs(job.id, 'cancelled');
@@ -517,7 +517,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     });
     const { kind, message } = decision.error;
     if (decision.action === 'fail') await this.dropKeptBody(job.id, job.folder, run.resume);
-    else this.ledger.recordStop(job.id, run.bytesReceived);
+    else this.ledger.recordStop(job.id, run.bytesReceived, await keptBytesOf(job.folder, run.resume));
     switch (decision.action) {
       case 'retry':
         // The attempt got past the session (it failed for another reason), so a later refusal of the session is
@@ -564,6 +564,18 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.settleWaiters = [];
     for (const resolve of waiters) resolve(outcome);
   }
+}
+
+/**
+ * The bytes a job's kept body holds on disk now (0 when none is kept), as the queue's row says it resumes from: read
+ * from the file, as a write cut short (a full disk) keeps less than arrived.
+ */
+async function keptBytesOf(folder: string, kept: ResumePoint | null): Promise<number> {
+  if (!kept) return 0;
+  return stat(path.join(folder, kept.name)).then(
+    (found) => (found.isFile() ? found.size : 0),
+    () => 0,
+  );
 }
 
 function clampConcurrency(n: number): number {

@@ -2,17 +2,15 @@
 // headers into a hidden temporary file beside the target; only a body that ended cleanly and holds exactly
 // what its headers declare is renamed to its real name. JSON or HTML answers are errors whatever their
 // status, and are never written to disk. Where the server serves byte ranges, the body as sent is also kept
-// beside the target (kept-body.ts) until the file is done, so a transfer cut short resumes where it stopped.
+// (kept-body.ts, kept-body-writer.ts) until the file is done, so a transfer cut short resumes where it stopped.
 import { createHash } from 'node:crypto';
-import { close, createReadStream, fsync, open as openFd, writev } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
-import { isWorthResuming } from '../../../src-shared/downloads/resumable-size';
 import { displayName } from '../../../src-shared/format/display-text';
 import type { DownloadRequestOptions, HttpResponse } from '../api/http-transport';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
@@ -23,6 +21,7 @@ import { cannotWriteThere, inPlainWords, isNoRoom } from '../folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { contentRangeOf, keptBodyNameFor, resumeValidator, type ResumePoint } from './kept-body';
+import { KeptBodyWriter } from './kept-body-writer';
 import { temporaryNameFor } from './temporary-files';
 
 export type OpenDownload = (url: string, options: DownloadRequestOptions) => Promise<HttpResponse<Readable>>;
@@ -71,17 +70,14 @@ export interface DownloadOptions {
   /** The kept beginning of this file's body from an earlier attempt: only the rest is asked for. */
   resumeFrom?: ResumePoint;
   /**
-   * Called when what is kept of the body changes: a new point before its file is created (the answer's headers
-   * said it can be resumed), null when nothing is kept (the server serves no byte ranges or names no version, or
-   * the kept bytes were dropped). The engine records it, so a later attempt, or run, asks only for the rest.
-   * Without it nothing is kept.
+   * Called when what is kept of the body changes: a new point before its file is created (the first bytes of a
+   * body the server can resume are written), null when nothing is kept (the server serves no byte ranges or names
+   * no version, or the kept bytes were dropped). The engine records it, so a later attempt, or run, asks only for
+   * the rest. Without it nothing is kept.
    */
   onResumePoint?: (point: ResumePoint | null) => void;
-  /**
-   * Bodies announced shorter than this are not kept for resuming (default 8 MiB, see resumable-size.ts): fetching
-   * one again costs less than writing it twice. A body of unknown length is kept.
-   */
-  resumableFromBytes?: number;
+  /** Bytes of the body held in memory before any is written to the kept file (default: kept-body-writer.ts). */
+  heldBodyBytes?: number;
 }
 
 export interface DownloadResult {
@@ -99,10 +95,6 @@ const DEFAULT_STALL_MS = 60_000;
 // Room for a few socket reads between stages, so a busy moment downstream does not pause the socket
 // (a paused socket fills the TCP window and the link sits idle).
 const STREAM_BUFFER_BYTES = 1024 * 1024;
-const openFile = promisify(openFd);
-const syncFile = promisify(fsync);
-const closeFile = promisify(close);
-const writevFile = promisify(writev);
 
 export async function downloadFile(openDownload: OpenDownload, target: DownloadTarget, options: DownloadOptions = {}): Promise<DownloadResult> {
   const localName = target.localName ?? target.filename;
@@ -146,10 +138,10 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   const lengthHeader = response.headers['content-length'];
   const sentLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const bodyLength = resumed ? (range?.length ?? (sentLength !== undefined ? resumed.bytes + sentLength : undefined)) : sentLength;
-  // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter.
-  const worthKeeping = options.onResumePoint !== undefined && isWorthResuming(bodyLength, options.resumableFromBytes);
-  const keeping = resumed?.point ?? (worthKeeping ? newResumePoint(localName, response.headers) : undefined);
-  if (!resumed) options.onResumePoint?.(keeping ?? null);
+  // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter. A new point
+  // is recorded when its file is created, which a body that arrives whole never needs.
+  const keeping = resumed?.point ?? (options.onResumePoint !== undefined ? newResumePoint(localName, response.headers) : undefined);
+  if (!keeping) options.onResumePoint?.(null);
   const progress: DownloadProgress = { bytesReceived: resumed?.bytes ?? 0, bytesWritten: 0, ...(bodyLength !== undefined ? { bodyLength } : {}) };
 
   const watchdog = new StallWatchdog(body, options.stallTimeoutMs ?? DEFAULT_STALL_MS);
@@ -158,23 +150,28 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  let keeper: Keeper | undefined;
+  const keeper = keeping
+    ? new KeptBodyWriter({
+        path: path.join(target.folder, keeping.name),
+        keptBefore: resumed?.bytes ?? 0,
+        beforeCreate: () => options.onResumePoint?.(keeping),
+        ...(options.heldBodyBytes !== undefined ? { heldBytes: options.heldBodyBytes } : {}),
+      })
+    : undefined;
   let sink: FileSink | undefined;
   let temporaryPath: string | undefined;
   let failure: MlsoError | undefined;
   try {
-    if (keeping) keeper = await openKeeper(path.join(target.folder, keeping.name), resumed ? 'a' : 'wx');
-    const keptWriter = keeper;
     const pieces = new BodyPieces();
     // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog and, when the
-    // body can be resumed, goes to the kept file too (waiting for it, so a slow disk slows the socket, not memory).
+    // body can be resumed, goes to the kept body too (waiting for its disk, so a slow disk slows the socket).
     // They go on in pieces (BodyPieces); a read held back is reported all the same, so progress follows the socket.
     const counted = new Transform({
       highWaterMark: STREAM_BUFFER_BYTES,
       transform(chunk: Buffer, _encoding, done) {
         progress.bytesReceived += chunk.length;
         watchdog.fed();
-        const wait = keptWriter?.take(chunk);
+        const wait = keeper?.take(chunk);
         const piece = pieces.add(chunk);
         // Once the file is open, as before any progress: a file with bytes received has its temporary file.
         if (!piece && sink) options.onProgress?.(progress);
@@ -225,7 +222,9 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     temporaryPath = undefined;
     return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256, resumedBytes: resumed?.bytes ?? 0 };
   } catch (error) {
-    failure = classify(error, target, response.url, watchdog.stalled);
+    // The file's own failure first: a sink that failed before the pipeline started is refused by Node 24's pipeline
+    // as a destroyed stream, which would hide a full disk behind a network error.
+    failure = classify(sink?.writable.errored ?? error, target, response.url, watchdog.stalled);
     throw failure;
   } finally {
     watchdog.stop();
@@ -233,7 +232,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     body.destroy();
     await sink?.close().catch(() => undefined);
     if (temporaryPath) await unlink(temporaryPath).catch(() => undefined);
-    if (keeping) await settleKept(target.folder, keeping, keeper, failure, options);
+    if (keeper && keeping) await settleKept(path.join(target.folder, keeping.name), keeper, failure, options);
   }
 }
 
@@ -303,121 +302,21 @@ function newResumePoint(localName: string, headers: Record<string, string | stri
   return validator === undefined ? undefined : { name: keptBodyNameFor(localName), validator };
 }
 
-/** Bytes of the body gathered before they are written to the kept file, in one call (see Keeper). */
-const KEPT_BATCH_BYTES = 1024 * 1024;
-
-/**
- * The kept file, written in batches of a megabyte: the body arrives in socket reads of some 64 KB, and a write of
- * each was a system call (and a trip through libuv's threads) per read, for bytes that are only read again if the
- * transfer is cut short. A crash loses at most the batch being gathered: the next attempt asks for that again.
- * One batch is written while the next gathers; a third waits for the disk, so a slow disk slows the socket.
- */
-class Keeper {
-  private batch: Buffer[] = [];
-  private batchBytes = 0;
-  private writing: Promise<void> | undefined;
-  private failure: unknown;
-
-  constructor(readonly fd: number) {}
-
-  /** Takes the next chunk of the body; a promise when the caller must wait for the disk before it sends more. */
-  take(chunk: Buffer): Promise<void> | undefined {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    this.batch.push(chunk);
-    this.batchBytes += chunk.length;
-    if (this.batchBytes < KEPT_BATCH_BYTES) return undefined;
-    if (!this.writing) {
-      this.startWrite();
-      return undefined;
-    }
-    return this.writing.then(() => this.startWrite());
-  }
-
-  /** Writes what is gathered and waits for every write; rejects with the first failure. */
-  async finish(): Promise<void> {
-    await this.settled();
-    if (this.failure !== undefined) throw this.failure;
-    if (this.batchBytes > 0) this.startWrite();
-    await this.settled();
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  /** Waits for the write under way, if any, without writing what is gathered (the descriptor may then be closed). */
-  async settled(): Promise<void> {
-    while (this.writing) await this.writing;
-  }
-
-  private startWrite(): void {
-    const chunks = this.batch;
-    this.batch = [];
-    this.batchBytes = 0;
-    const write: Promise<void> = writeAll(this.fd, chunks).then(
-      () => this.written(write),
-      (error: unknown) => {
-        this.failure ??= error;
-        this.written(write);
-      },
-    );
-    this.writing = write;
-  }
-
-  private written(write: Promise<void>): void {
-    if (this.writing === write) this.writing = undefined;
-  }
-}
-
-/** Writes every byte of `chunks` at the descriptor's position, however many calls that takes. */
-async function writeAll(fd: number, chunks: Buffer[]): Promise<void> {
-  let rest = chunks;
-  while (rest.length > 0) {
-    let written = (await writevFile(fd, rest)).bytesWritten;
-    const left: Buffer[] = [];
-    for (const chunk of rest) {
-      if (written >= chunk.length) written -= chunk.length;
-      else {
-        left.push(written > 0 ? chunk.subarray(written) : chunk);
-        written = 0;
-      }
-    }
-    rest = left;
-  }
-}
-
-async function openKeeper(file: string, flags: 'a' | 'wx'): Promise<Keeper> {
-  return new Keeper(await openFile(file, flags, 0o644));
-}
-
 /**
  * After the attempt: a finished file needs its kept body no more; a transfer cut short (network, pause, cancel,
- * a body that ended early) keeps what arrived, flushed to disk so a crash after it does not lose it; any other
- * failure (bad content, a full disk) drops it, so the next attempt starts from the first byte.
+ * a body that ended early) keeps what arrived; any other failure (bad content, a full disk) drops it, so the next
+ * attempt starts from the first byte. A cut that kept nothing (no byte came, or none could be written) drops it too.
  */
-async function settleKept(
-  folder: string,
-  point: ResumePoint,
-  keeper: Keeper | undefined,
-  failure: MlsoError | undefined,
-  options: DownloadOptions,
-): Promise<void> {
-  const keep = failure !== undefined && isCutShort(failure);
-  if (keeper) await closeKeeper(keeper, keep);
-  if (keep) return;
-  await unlink(path.join(folder, point.name)).catch(() => undefined);
+async function settleKept(keptFile: string, keeper: KeptBodyWriter, failure: MlsoError | undefined, options: DownloadOptions): Promise<void> {
+  const cutShort = failure !== undefined && isCutShort(failure);
+  await keeper.close(cutShort);
+  if (cutShort && keeper.keptBytes > 0) return;
+  if (keeper.mayHaveFile) await unlink(keptFile).catch(() => undefined);
   if (failure) options.onResumePoint?.(null);
 }
 
 function isCutShort(failure: MlsoError): boolean {
   return failure instanceof NetworkError || failure instanceof CancelledError || (failure instanceof DownloadError && failure.reason === 'truncated');
-}
-
-async function closeKeeper(keeper: Keeper, flush: boolean): Promise<void> {
-  // Kept: every byte that arrived is written. Not kept: only the write under way is waited for, as the descriptor
-  // cannot be closed under it (its number could be another file's by the time the write ran).
-  if (flush) await keeper.finish().catch(() => undefined);
-  else await keeper.settled();
-  // Best effort: what is flushed survives a power cut; if the tail is lost the next attempt asks for more.
-  if (flush) await syncFile(keeper.fd).catch(() => undefined);
-  await closeFile(keeper.fd).catch(() => undefined);
 }
 
 /**

@@ -515,13 +515,13 @@ export class DownloadLedger {
   }
 
   /**
-   * What an attempt that stopped part-way had received, and so how much of the body is kept to resume from (all of
-   * it when a kept body is recorded, none otherwise): the queue's row says whether the file resumes or starts again.
+   * What an attempt that stopped part-way had received, and how much of the body is kept on disk to resume from (none
+   * when no kept body is recorded): the queue's row says whether the file resumes or starts again.
    */
-  recordStop(id: number, bytesReceived: number): void {
+  recordStop(id: number, bytesReceived: number, keptBytes: number): void {
     this.sql('UPDATE jobs SET bytes_received = ?, resume_bytes = CASE WHEN resume_name IS NULL THEN 0 ELSE ? END WHERE id = ?').run(
       bytesReceived,
-      bytesReceived,
+      keptBytes,
       id,
     );
   }

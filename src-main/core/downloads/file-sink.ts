@@ -5,7 +5,10 @@ import type { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 
 export interface FileSink {
-  /** Receives the decompressed bytes; ending it flushes them to the file. */
+  /**
+   * Receives the decompressed bytes; ending it flushes them to the file. Its `errored` is the file's own failure
+   * (a full disk, say), whenever it came: the download reports that rather than what a stream says of it.
+   */
   writable: Writable;
   /** Flushes the file to stable storage, so a rename after it never exposes bytes still in cache. Call after `writable` finished. */
   sync(): Promise<void>;
@@ -27,6 +30,10 @@ export const openFileSink: OpenFileSink = async (path) => {
   // fsynced afterwards (the promise never settles on Node 20), and the fsync is the point.
   const fd = await openFile(path, 'wx', 0o644);
   const writable = createWriteStream('', { fd, highWaterMark: WRITE_BUFFER_BYTES, autoClose: false });
+  // The failure is read from writable.errored. Without a listener, one that comes before the pipeline listens is
+  // thrown as uncaught (Node 24's pipeline refuses a destroyed stream and never listens), and the throw cuts the
+  // stream's 'close' that close() waits for.
+  writable.on('error', () => undefined);
   let closed = false;
   return {
     writable,

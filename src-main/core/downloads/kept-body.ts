@@ -1,6 +1,6 @@
-// The beginning of a body as it came over the wire, kept in a hidden file beside the target while the file
-// downloads, so a transfer cut short (Pause, Ctrl-C, a dropped connection, a crash) asks only for the rest next
-// time, as `wget -c` and aria2c do. The bytes are kept as sent (the gzip stream when the file goes gzipped): a
+// The beginning of a body as it came over the wire, kept in a hidden file beside the target (kept-body-writer.ts
+// writes it), so a transfer cut short (Pause, Ctrl-C, a dropped connection, a crash) asks only for the rest next
+// time, as `wget -c` and aria2c do, whatever the file's size. The bytes are kept as sent (the gzip stream when the file goes gzipped): a
 // decompressor's state cannot be saved, so a resumed file is inflated again from its first byte, and gzip's own
 // check (CRC-32 and length of every member) covers the joined body. Kept only when the server says it serves byte
 // ranges and names the version it sent, so the rest is asked of that version alone (If-Range).

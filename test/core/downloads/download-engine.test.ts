@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { InsufficientSpaceError } from '../../../src-main/core/downloads/disk-space';
+import { isTemporaryName } from '../../../src-main/core/downloads/temporary-files';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { diskThatFills } from '../../helpers/full-disk';
@@ -99,8 +100,11 @@ describe('pause, resume, cancel, retry', () => {
       expect(paused.active).toBe(0);
       expect(paused.queuePaused).toBe(true);
       expect(paused.done).toBeLessThan(files.length);
-      // Nothing partial is left while paused.
-      for (const name of await listFolder(h.folder)) expect(name.startsWith('.')).toBe(false);
+      // Nothing partial is left while paused: no temporary file; what arrived is kept to resume from, each body recorded.
+      const names = await listFolder(h.folder);
+      expect(names.filter(isTemporaryName)).toEqual([]);
+      const kept = h.ledger.list({ states: ['paused'] }).flatMap((job) => (job.resume ? [job.resume.name] : []));
+      expect(names.filter((name) => name.startsWith('.'))).toEqual(kept.sort());
       // A minute paused: no worker asks for a file, none reaches the server.
       await waitFor(() => emulator().stats().activeDownloads === 0, 'the server to see the stopped transfers end');
       const started = emulator().stats().downloadsStarted;

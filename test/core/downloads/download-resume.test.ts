@@ -22,7 +22,7 @@ async function attempt(file: FileEntry, folder: string, options: DownloadOptions
   const outcome = await downloadFile(
     listed.client.openDownload.bind(listed.client),
     { url: file.url, filename: file.filename, folder },
-    { resumableFromBytes: 0, ...options, onResumePoint: (point) => points.push(point) },
+    { ...options, onResumePoint: (point) => points.push(point) },
   ).then(
     (result) => ({ result, error: undefined }),
     (error: unknown) => ({ result: undefined, error }),
@@ -144,20 +144,22 @@ describe('resuming a cut transfer', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
-  it('keeps nothing of a body shorter than resumableFromBytes: fetching it again costs less than writing it twice', async () => {
+  it('a body that arrives whole within the bytes held in memory is written once: no kept file, no point recorded', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[6]!;
-    const done = await attempt(file, folder, { resumableFromBytes: 10_000_000 });
-    expect(done.points).toEqual([null]);
+    const done = await attempt(file, folder);
+    expect(done.error).toBeUndefined();
+    expect(done.points).toEqual([]);
     await expectExactCopy(folder, file);
+    expect(await readdir(folder)).toEqual([file.filename]);
   });
 
-  it('a finished file leaves no kept body behind', async () => {
+  it('a body written to its kept file as it arrives records the point first, and leaves no kept body once done', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[7]!;
-    const done = await attempt(file, folder);
-    expect(done.points).toHaveLength(1);
-    expect(done.points[0]).not.toBeNull();
+    const done = await attempt(file, folder, { heldBodyBytes: 0 });
+    expect(done.points).toEqual([expect.objectContaining({ name: expect.stringMatching(/\.resume$/) })]);
+    await expectExactCopy(folder, file);
     expect(await readdir(folder)).toEqual([file.filename]);
   });
 });

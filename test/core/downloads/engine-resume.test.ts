@@ -14,7 +14,6 @@ const window = { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20
 // About 260 KB a file at 100 KB/s: a transfer lasts long enough to be stopped half-way.
 const slow = useEmulator({ imageSize: 256, bandwidthBytesPerSecond: 100_000, bodyForm: 'gzip-body' });
 const { harness, closeEarly } = useHarnesses(slow);
-const keepEverything = { resumableFromBytes: 0 };
 
 const keptIn = async (folder: string): Promise<string[]> => (await readdir(folder)).filter(isKeptBodyName);
 
@@ -33,7 +32,7 @@ async function underWay(h: Harness, pause: boolean): Promise<{ file: FileEntry; 
 
 describe('resuming in the engine', () => {
   it('a file paused mid-transfer is paused, keeps what it received, and asks only for the rest when resumed', async () => {
-    const h = await harness({ batchId: 'pause', ...keepEverything });
+    const h = await harness({ batchId: 'pause' });
     const { file, id } = await underWay(h, true);
     const paused = h.ledger.get(id)!;
     expect(paused.resume).not.toBeNull();
@@ -51,7 +50,7 @@ describe('resuming in the engine', () => {
 
   it('a file paused on a server without byte ranges keeps nothing, and its view says what it had received', async () => {
     slow().setOptions({ byteRanges: false });
-    const h = await harness({ batchId: 'no-ranges', ...keepEverything });
+    const h = await harness({ batchId: 'no-ranges' });
     await underWay(h, true);
     const view = h.engine.jobs()[0]!;
     expect(view.resumeBytes).toBe(0);
@@ -60,7 +59,7 @@ describe('resuming in the engine', () => {
   });
 
   it('a connection reset mid-body is retried from where it stopped', async () => {
-    const h = await harness({ batchId: 'reset', ...keepEverything });
+    const h = await harness({ batchId: 'reset' });
     const [file] = await listing(slow(), window);
     slow().injectFault(file!.filename, 'reset');
     await h.engine.enqueue([file!], h.folder);
@@ -73,21 +72,21 @@ describe('resuming in the engine', () => {
   });
 
   it('a run shut down mid-transfer (Ctrl-C) is resumed by the next run on the same state folder', async () => {
-    const first = await harness({ batchId: 'run', ...keepEverything });
+    const first = await harness({ batchId: 'run' });
     const { file } = await underWay(first, false);
     await closeEarly(first);
     const [keptName] = await keptIn(first.folder);
     expect(keptName).toBeDefined();
     const kept = (await stat(path.join(first.folder, keptName!))).size;
 
-    const second = await harness({ batchId: 'run', ...keepEverything }, first.stateFolder);
+    const second = await harness({ batchId: 'run' }, first.stateFolder);
     expect(await second.engine.whenSettled()).toBe('finished');
     expect(slow().stats().partialStartsByFile[file!.filename]).toEqual([kept]);
     await expectExactFolder(slow(), first.folder, [file!]);
   });
 
   it('a file cancelled mid-transfer leaves nothing kept', async () => {
-    const h = await harness({ batchId: 'cancel', ...keepEverything });
+    const h = await harness({ batchId: 'cancel' });
     const { id } = await underWay(h, true);
     expect(await keptIn(h.folder)).toHaveLength(1);
     h.engine.cancel(id);
@@ -96,7 +95,7 @@ describe('resuming in the engine', () => {
   });
 
   it('a start removes kept bodies no job records (older than ten minutes), and keeps recorded ones', async () => {
-    const first = await harness({ batchId: 'litter', ...keepEverything });
+    const first = await harness({ batchId: 'litter' });
     const { id } = await underWay(first, true);
     const recorded = first.ledger.get(id)!.resume!.name;
     const orphan = '.lost.fts.0123abcd.resume';
@@ -108,7 +107,7 @@ describe('resuming in the engine', () => {
     await utimes(path.join(first.folder, recorded), anHourAgo, anHourAgo);
     await closeEarly(first);
 
-    await harness({ batchId: 'litter', ...keepEverything }, first.stateFolder);
+    await harness({ batchId: 'litter' }, first.stateFolder);
     expect((await keptIn(first.folder)).sort()).toEqual([recorded, young].sort());
   });
 });

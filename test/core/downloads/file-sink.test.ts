@@ -26,6 +26,15 @@ describe('file sink', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a failure that comes before anyone listens is kept for the reader (writable.errored), never thrown, and close() ends', async () => {
+    const folder = await temporaryFolder();
+    const sink = await openFileSink(path.join(folder, 'full.part'));
+    sink.writable.destroy(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    await sink.close();
+    expect(sink.writable.errored).toMatchObject({ code: 'ENOSPC' });
+    expect(sink.writable.closed).toBe(true);
+  });
+
   it('a finished sink is flushed and closed once', async () => {
     const folder = await temporaryFolder();
     const file = path.join(folder, 'whole.part');

@@ -1,18 +1,18 @@
-// The body kept for resuming is written in batches of a megabyte, not socket read by socket read (a system call
-// each, some 45 for a KCor file): the kept file is seen to grow by whole batches while the body arrives, and a
-// transfer cut short still keeps every byte that arrived.
+// The body kept for resuming is held in memory up to HELD_BODY_BYTES (a KCor body, whole) and written only when the
+// transfer stops short; past that it is written in batches of a megabyte, not socket read by socket read (a system
+// call each, some 45 for a KCor file). Either way a transfer cut short keeps every byte that arrived.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadFile } from '../../../src-main/core/downloads/download-file';
 import { isKeptBodyName, type ResumePoint } from '../../../src-main/core/downloads/kept-body';
+import { HELD_BODY_BYTES } from '../../../src-main/core/downloads/kept-body-writer';
 import { NetworkError } from '../../../src-main/core/errors';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { useSignedInListing } from './signed-in-listing';
 
 const MIB = 1024 * 1024;
-// KCor-sized files (about 2.7 MB gzipped) at 1.5 MB/s: a few seconds each, so the kept file can be watched. They are
-// under the size from which bodies are kept by default (resumable-size.ts), so these downloads ask to keep everything.
+// KCor-sized files (about 2.7 MB gzipped) at 1.5 MB/s: a few seconds each, so the kept file can be watched.
 const emulator = useEmulator({ imageSize: 1024, bandwidthBytesPerSecond: 1_500_000, bodyForm: 'gzip-body' });
 const listed = useSignedInListing(emulator);
 
@@ -35,7 +35,26 @@ async function keptSizesDuring<T>(folder: string, work: Promise<T>): Promise<{ s
 }
 
 describe('the kept body', () => {
-  it('grows by batches of a megabyte while the body arrives, and goes once the file is done', async () => {
+  it('of a KCor file that arrives whole is never written: held in memory, no kept file, no point recorded', async () => {
+    const folder = await temporaryFolder();
+    const file = listed.files[2]!;
+    const points: (ResumePoint | null)[] = [];
+    const { sizes, outcome } = await keptSizesDuring(
+      folder,
+      downloadFile(
+        listed.client.openDownload.bind(listed.client),
+        { url: file.url, filename: file.filename, folder },
+        { onResumePoint: (point) => points.push(point) },
+      ),
+    );
+    expect(outcome.bytesReceived).toBeGreaterThan(2 * MIB);
+    expect(outcome.bytesReceived).toBeLessThan(HELD_BODY_BYTES);
+    expect(points).toEqual([]);
+    expect(sizes).toEqual(new Set());
+    expect(await readdir(folder)).toEqual([file.filename]);
+  });
+
+  it('past the bytes held, grows by batches of a megabyte while the body arrives, and goes once the file is done', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[0]!;
     const points: (ResumePoint | null)[] = [];
@@ -44,7 +63,7 @@ describe('the kept body', () => {
       downloadFile(
         listed.client.openDownload.bind(listed.client),
         { url: file.url, filename: file.filename, folder },
-        { resumableFromBytes: 0, onResumePoint: (point) => points.push(point) },
+        { heldBodyBytes: MIB, onResumePoint: (point) => points.push(point) },
       ),
     );
     expect(outcome.bytesReceived).toBeGreaterThan(2 * MIB);
@@ -55,7 +74,7 @@ describe('the kept body', () => {
     expect(await readdir(folder)).toEqual([file.filename]);
   });
 
-  it('cut short, keeps every byte that arrived, the last batch too', async () => {
+  it('cut short before any of it was written, keeps every byte that arrived', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[1]!;
     emulator().injectFault(file.filename, 'reset');
@@ -63,7 +82,7 @@ describe('the kept body', () => {
     const failure = await downloadFile(
       listed.client.openDownload.bind(listed.client),
       { url: file.url, filename: file.filename, folder },
-      { resumableFromBytes: 0, onResumePoint: () => undefined, onProgress: (progress) => (received = progress.bytesReceived) },
+      { onResumePoint: () => undefined, onProgress: (progress) => (received = progress.bytesReceived) },
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NetworkError);
     const [kept] = (await readdir(folder)).filter(isKeptBodyName);

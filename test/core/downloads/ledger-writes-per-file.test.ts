@@ -1,7 +1,7 @@
 // What a downloaded file costs the ledger: each write is a SQLite commit, and a bulk download of small files is
 // mostly commits. A file takes the queue's claim, the record of its temporary name, of its hash before the
-// rename and of its end; a kept body's record only when a body is kept (writing "nothing kept" over nothing
-// kept is a commit for nothing, and was one per file).
+// rename and of its end; a kept body's record only when a kept body is written (a body that arrives whole within
+// the bytes held in memory never is, and writing "nothing kept" over nothing kept is a commit for nothing).
 import { describe, expect, it, vi } from 'vitest';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { useEmulator } from '../../helpers/fixtures';
@@ -26,7 +26,7 @@ function countWrites(ledger: DownloadLedger): Record<(typeof WRITES)[number], nu
 }
 
 describe('ledger writes per downloaded file', () => {
-  it('a body too small to keep: four writes, none for a kept body', async () => {
+  it('a body that arrives whole within the bytes held in memory: four writes, none for a kept body', async () => {
     const files = await listing(emulator(), morning);
     const h = await harness({ concurrency: 4 });
     const writes = countWrites(h.ledger);
@@ -37,9 +37,9 @@ describe('ledger writes per downloaded file', () => {
     for (const name of ['claimNext', 'recordTemporaryFile', 'recordVerified', 'markDone'] as const) expect(writes[name], name).toBe(files.length);
   });
 
-  it('a body kept for resuming: one more write, where it is kept', async () => {
+  it('a body written to its kept file as it arrives: one more write, where it is kept', async () => {
     const files = await listing(emulator(), morning);
-    const h = await harness({ concurrency: 4, resumableFromBytes: 0 });
+    const h = await harness({ concurrency: 4, heldBodyBytes: 0 });
     const writes = countWrites(h.ledger);
     await h.engine.enqueue(files, h.folder);
     expect(await h.engine.whenSettled()).toBe('finished');
