@@ -1,17 +1,16 @@
 // Bundles the Node side (the command line, the Electron main process and its preload) with esbuild.
-import { createHash } from 'node:crypto';
 import { cp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
 
-// The command line is one CommonJS script, dist/cli/mlso-dl.cjs, because V8 caches the code of scripts, not of ES
-// modules: dist/cli/mlso-dl.js (src-main/cli/launch/launch.ts) compiles it with the code cache an earlier run left in
-// the user's cache folder, which saves most of the parsing and compiling every start did (about 50 ms of CPU in a
-// command that asks the server). Each command's modules (client, engine, emulator, web server) still run only when
-// that command does: esbuild turns an import() inside the bundle into a call that initialises those modules, so
-// `--version` and `--help` initialise none of them. import.meta.url is the bundle's own URL (web mode finds
-// dist/renderer from it).
+// The command line is one CommonJS script, dist/cli/mlso-dl.cjs, loaded by dist/cli/mlso-dl.js
+// (src-main/cli/launch/launch.ts), which first turns on Node's compile cache in the user's cache folder: a start then
+// reads back the code an earlier run compiled instead of parsing and compiling it again. Each command's modules
+// (client, engine, emulator, web server) still run only when that command does: esbuild turns an import() inside the
+// bundle into a call that initialises those modules, and a package left in node_modules is require()d inside them,
+// where an ES module bundle would import it as the bundle loads; so `--version` and `--help` initialise none of them.
+// import.meta.url is the bundle's own URL (web mode finds dist/renderer from it).
 // The two small packages every start needs are bundled in: loading commander as a CommonJS package from ESM
 // costs about 10 ms of a 70 ms start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
 // loaded from node_modules, file by file, they took about 280 ms before a command's first request; bundled, and
@@ -87,8 +86,7 @@ const cli = await build({
   external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
-  // import() of a package left in node_modules becomes require() too: in a script compiled with V8's cached data,
-  // Node 20 has no loader for a real import() ("A dynamic import callback was not specified").
+  // import() of a package left in node_modules becomes require() too, as its static imports do: one loader for them.
   supported: { 'dynamic-import': false },
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -97,14 +95,9 @@ const cli = await build({
   minifyWhitespace: true,
   minifySyntax: true,
 });
-// The launcher knows the bundle it was built with by its hash, which names the code cache: a new build, a new cache.
-const bundleHash = createHash('sha256')
-  .update(await readFile(path.join(projectRoot, 'dist', 'cli', 'mlso-dl.cjs')))
-  .digest('hex');
 const launcher = await build({
   ...nodeBundle,
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/launch/launch.ts' },
-  define: { __CLI_BUNDLE_HASH__: JSON.stringify(bundleHash) },
   metafile: true,
 });
 await removeStaleChunks({ outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } }, 'dist/cli');

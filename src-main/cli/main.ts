@@ -15,7 +15,7 @@ const onSignal = (signal: StopSignal): void => {
 };
 for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 
-// A function rather than top-level await: the bundle is a CommonJS script, which V8 can cache (launch/launch.ts).
+// A function rather than top-level await: the bundle is a CommonJS script (scripts/build-main.mjs says why).
 void (async () => {
   let status = await runCli(process.argv.slice(2), { signal: interrupt.signal });
   finished = true;

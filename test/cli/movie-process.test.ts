@@ -2,16 +2,17 @@
 // writing an animated GIF, numbered PNG frames, an MP4 through ffmpeg (read back with ffprobe) and, without ffmpeg
 // on PATH, the GIF it falls back to for MP4.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { decode } from 'fast-png';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kcorFileRecord, recordCampaignFiles } from '../../scripts/bench/campaign-records';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { bin, runPiped, stopBuiltCli } from '../helpers/built-cli';
+import { bin, runPiped, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
 import { ffmpegPresent, ffmpegRequired, probeVideo } from '../helpers/ffprobe';
+import { waitFor } from '../helpers/wait-for';
 import { CampaignStore } from '../../src-main/core/campaigns/campaign-store';
 import { openStateFile } from '../core/state/state-file';
 
@@ -55,6 +56,59 @@ async function runWithoutFfmpeg(args: string[]): Promise<{ status: number | null
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { status, stdout, stderr };
+}
+
+/** `count` KCor files of `side` x `side` pixels, 15 s apart, in a new folder. */
+async function kcorFiles(count: number, side: number): Promise<string[]> {
+  const folder = await temporaryFolder();
+  const written: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const dateObs = new Date(Date.UTC(2025, 2, 24, 22, 0, i * 15)).toISOString().slice(0, 19);
+    const filename = `${dateObs.replace(/[-:]/g, '').replace('T', '_')}_kcor_l2_pb.fts`;
+    await writeFile(path.join(folder, filename), fitsBytes({ instrument: 'kcor', product: 'pb', filename, dateObs }, { imageSize: side, ucompImageSize: 0 }));
+    written.push(path.join(folder, filename));
+  }
+  return written;
+}
+
+/** A copy of a FITS file whose DATE-OBS card is made a COMMENT (same length, so the header stays whole). */
+async function undatedCopy(file: string, name: string): Promise<string> {
+  const text = (await readFile(file)).toString('latin1');
+  const at = text.indexOf('DATE-OBS=');
+  const copy = path.join(path.dirname(file), name);
+  await writeFile(copy, Buffer.from(`${text.slice(0, at)}COMMENT ${text.slice(at + 8)}`, 'latin1'));
+  return copy;
+}
+
+/** A float image of `width` x `height` zeros with a DATE-OBS, in the fewest cards a reader needs. */
+async function plainFits(file: string, width: number, height: number, dateObs: string): Promise<void> {
+  const cards = ['SIMPLE  =                    T', 'BITPIX  =                  -32', 'NAXIS   =                    2'];
+  cards.push(`NAXIS1  = ${String(width).padStart(20)}`, `NAXIS2  = ${String(height).padStart(20)}`, `DATE-OBS= '${dateObs}'`, 'END');
+  const header = Buffer.from(
+    cards
+      .map((card) => card.padEnd(80))
+      .join('')
+      .padEnd(2880),
+    'latin1',
+  );
+  await writeFile(file, Buffer.concat([header, Buffer.alloc(Math.ceil((width * height * 4) / 2880) * 2880)]));
+}
+
+/** Starts a long movie, stops it with SIGINT once its file has some bytes, and returns how it ended. */
+async function interruptedMovie(out: string): Promise<{ status: number | string; stderr: string }> {
+  // 400 frames of 512 x 512: long enough to be caught in the middle.
+  const inputs = await kcorFiles(8, 512);
+  const run = startBuiltCli(['movie', ...Array.from({ length: 50 }, () => inputs).flat(), '--out', out]);
+  const folder = path.dirname(out);
+  const started = async (): Promise<boolean> => {
+    for (const name of await readdir(folder)) if ((await stat(path.join(folder, name))).size > 0) return true;
+    return false;
+  };
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  await waitFor(async () => ended || (await started()), 'the movie to have its first bytes written', 60_000);
+  run.child.kill('SIGINT');
+  return { status: await run.exited, stderr: run.stderr() };
 }
 
 describe('the built mlso-dl movie', () => {
@@ -154,5 +208,58 @@ describe('the built mlso-dl movie', () => {
     expect((await runPiped(['movie', ...files, '--out', path.join(folder, 'movie.avi')], 'cat')).stderr).toMatch(
       /must end in \.gif or \.mp4, or name a folder/,
     );
+  });
+  it('a refusal, or --out in a folder that is not there: one line, status 2, nothing left beside the movie', async () => {
+    const folder = await temporaryFolder();
+    const small = await kcorFiles(1, 32);
+    const refused = await runPiped(['movie', ...files, ...small, '--out', path.join(folder, 'movie.gif')], 'cat');
+    expect(refused.statuses).toEqual([2, 0]);
+    expect(refused.stderr).toMatch(/: a movie's frames must be one size\.\n$/);
+    expect(await readdir(folder)).toEqual([]);
+    const missing = path.join(folder, 'not-there', 'movie.gif');
+    const nowhere = await runPiped(['movie', ...files, '--out', missing], 'cat');
+    expect(nowhere.stderr).toBe(`mlso-dl: Cannot write ${missing}: its folder does not exist.\n`);
+    expect(nowhere.statuses).toEqual([2, 0]);
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it.runIf(ffmpegPresent() || ffmpegRequired())('frames too wide for H.264: what ffmpeg said, in one line, status 2, nothing left', async () => {
+    const folder = await temporaryFolder();
+    const wide = [path.join(folder, 'a.fts'), path.join(folder, 'b.fts')];
+    await plainFits(wide[0]!, 16386, 2, '2025-03-24T21:00:00');
+    await plainFits(wide[1]!, 16386, 2, '2025-03-24T21:00:15');
+    const outFolder = await temporaryFolder();
+    const out = path.join(outFolder, 'movie.mp4');
+    const run = await runPiped(['movie', ...wide, '--out', out], 'cat');
+    expect(run.stderr).toBe(`mlso-dl: ffmpeg could not write ${out}: invalid width x height (16386x2). A smaller --size, or a GIF (--out NAME.gif), may do.\n`);
+    expect(run.statuses).toEqual([2, 0]);
+    expect(await readdir(outFolder)).toEqual([]);
+  });
+
+  it('Ctrl-C while a GIF is made: "Interrupted" with the frames made, status 130, nothing left', async () => {
+    const folder = await temporaryFolder();
+    const out = path.join(folder, 'movie.gif');
+    const run = await interruptedMovie(out);
+    expect(run.status).toBe(130);
+    expect(run.stderr).toMatch(new RegExp(`^Interrupted after \\d+ of 400 frames: ${out.replace(/[.]/g, '\\.')} was not written\\.\\n$`));
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it.runIf(ffmpegPresent() || ffmpegRequired())('Ctrl-C while ffmpeg makes an MP4: the same, and nothing left', async () => {
+    const folder = await temporaryFolder();
+    const out = path.join(folder, 'movie.mp4');
+    const run = await interruptedMovie(out);
+    expect(run.status).toBe(130);
+    expect(run.stderr).toMatch(/^Interrupted after \d+ of 400 frames: .*movie\.mp4 was not written\.\n$/);
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('a file without DATE-OBS: its frame is made, with a note saying where it goes and what labels it', async () => {
+    const undated = await undatedCopy(files[0]!, 'no-date.fts');
+    const out = path.join(await temporaryFolder(), 'movie.gif');
+    const run = await runPiped(['movie', ...files, undated, '--out', out, '--json'], 'cat');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(run.stderr).toBe(`Note: ${undated} has no DATE-OBS: its frame comes before the dated ones, labelled with its name.\n`);
+    expect(JSON.parse(run.output.toString())).toMatchObject({ frames: FRAMES + 1 });
   });
 });

@@ -95,14 +95,17 @@ async function modulesLoadedBy(args: readonly string[]): Promise<Loaded> {
  */
 async function whatRanIn(script: string, coverageFolder: string): Promise<{ sources: string[]; packages: string[] }> {
   const map = JSON.parse(await readFile(`${script}.map`, 'utf8')) as { sources: string[] };
-  const bundled = map.sources.map((source) => path.relative(root, path.resolve(path.dirname(script), source)));
+  const bundled = map.sources.map((source) => fromNodeModules(path.relative(root, path.resolve(path.dirname(script), source))));
   const wrapperCalls = new Map<string, number>();
   for (const name of await readdir(coverageFolder)) {
     const { result } = JSON.parse(await readFile(path.join(coverageFolder, name), 'utf8')) as {
       result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
     };
     for (const { functions } of result.filter(({ url }) => url === pathToFileURL(script).href)) {
-      for (const fn of functions) wrapperCalls.set(fn.functionName, (wrapperCalls.get(fn.functionName) ?? 0) + fn.ranges[0]!.count);
+      for (const fn of functions) {
+        const name = fromNodeModules(fn.functionName);
+        wrapperCalls.set(name, (wrapperCalls.get(name) ?? 0) + fn.ranges[0]!.count);
+      }
     }
   }
   // Without a record of the script every file would count as run: a test that could not tell.
@@ -114,6 +117,15 @@ async function whatRanIn(script: string, coverageFolder: string): Promise<{ sour
     return wrappers.length === 0 || wrappers.some(([, calls]) => calls > 0);
   });
   return { sources, packages: ran };
+}
+
+/**
+ * A package file's path from its node_modules on: esbuild names a file by where it really is, which for a
+ * node_modules linked from elsewhere (a second checkout of the project) is outside the project (`../x/node_modules/`).
+ */
+function fromNodeModules(file: string): string {
+  const at = file.indexOf('node_modules/');
+  return at > 0 && file.slice(0, at).split('/').includes('..') ? file.slice(at) : file;
 }
 
 /** The npm package a file belongs to, if any. */

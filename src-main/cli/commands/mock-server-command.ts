@@ -2,6 +2,7 @@
 import { DEMO_EMAIL, createEmulator, type EmulatorOptions } from '../../emulator';
 import type { CliContext } from '../cli-context';
 import { EXIT_OK } from '../exit-codes';
+import { startListening } from './listen-problem';
 
 export interface MockServerOptions {
   host: string;
@@ -49,7 +50,7 @@ export async function mockServerCommand(context: CliContext, options: MockServer
     ...(options.byteRanges === false ? { byteRanges: false } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
-  const emulator = await createEmulator(settings);
+  const emulator = await startListening({ host: options.host, port: options.port }, () => createEmulator(settings));
   // The address goes to stdout on a line of its own so scripts (and the benchmark) can read it. Listening on
   // every interface is said plainly: the network can reach the server, not only this computer.
   if (isWildcard(emulator.boundAddress)) {

@@ -4,7 +4,7 @@
 // numbered PNG frames are written into a folder; MP4 goes through ffmpeg when it is on PATH (H.264), and without it
 // the movie is written as a GIF beside, saying so. Frames are made and written one at a time.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'fast-png';
@@ -14,11 +14,13 @@ import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { printJson } from '../output/cli-output';
+import { writeProblem } from './file-problems';
 import { parseHdu, stillWanted } from './fits-file-input';
 import { parseClip, parseSize, parseStretch } from './image-options';
 import { localOutput } from './local-output';
 import { movieFrames, orderedInputs, type MovieFrame } from './movie-frames';
 import { campaignFilesOnDisk } from './movie-campaign';
+import { openFileInPieces, temporaryFileBeside } from './output-file';
 import { canvasWithFont, parseColormap } from './quicklook-figure';
 
 export interface MovieOptions {
@@ -81,6 +83,10 @@ export async function movieCommand(globals: GlobalOptions, io: CliIo, files: rea
   const inputs = orderedInputs(paths, choice.hdu, from, to);
   if (inputs.length < (choice.difference ? 2 : 1))
     throw new UsageError(`${choice.difference ? 'A running difference needs two files' : 'No file'} within --from and --to.`);
+  for (const input of inputs) {
+    if (input.dateObs === null) out.info(`Note: ${input.path} has no DATE-OBS: its frame comes before the dated ones, labelled with its name.`);
+  }
+  const frames = choice.difference ? inputs.length - 1 : inputs.length;
   const writer = await writerFor(format, target, fps, colormap);
   const burnLabel = await labelBurner();
   let count = 0;
@@ -93,10 +99,13 @@ export async function movieCommand(globals: GlobalOptions, io: CliIo, files: rea
       count += 1;
       size = { width: frame.width, height: frame.height };
     }
-    await writer.finish();
+    await writer.finish(io.signal);
   } catch (error) {
-    writer.abandon();
-    throw error;
+    await writer.abandon();
+    if (!io.signal?.aborted) throw error;
+    const left = format === 'frames' ? `the ${count} written are in ${target}` : `${target} was not written`;
+    out.error(`Interrupted after ${count} of ${frames} frames: ${left}.`);
+    throw io.signal.reason;
   }
   const summary: MovieSummary = {
     out: target,
@@ -140,9 +149,10 @@ function ffmpegOnPath(): boolean {
 
 interface MovieWriter {
   add(frame: MovieFrame): Promise<void>;
-  finish(): Promise<void>;
-  /** Stops without finishing (an error or a stop signal): nothing half-written is left under the name asked for. */
-  abandon(): void;
+  /** Completes the movie under its name; a stop signal ends the wait for ffmpeg (and the movie). */
+  finish(signal: AbortSignal | undefined): Promise<void>;
+  /** Stops without finishing (an error or a stop signal): nothing half-written is left under any name. */
+  abandon(): Promise<void>;
 }
 
 async function writerFor(format: MovieFormat, target: string, fps: number, colormap: ColormapName): Promise<MovieWriter> {
@@ -159,66 +169,78 @@ async function writerFor(format: MovieFormat, target: string, fps: number, color
     }
     return out;
   };
-  if (format === 'frames') {
-    await mkdir(target, { recursive: true });
-    let index = 0;
-    return {
-      add: async (frame) => {
-        index += 1;
-        await writeFile(
-          path.join(target, `frame-${String(index).padStart(5, '0')}.png`),
-          encode({ width: frame.width, height: frame.height, data: rgb(frame, 3), channels: 3 }),
-        );
-      },
-      finish: async () => undefined,
-      abandon: () => undefined,
-    };
-  }
-  if (format === 'gif') {
-    // gifenc is CommonJS: Node hands its exports over as the default export.
-    const gifenc = (await import('gifenc')) as typeof import('gifenc') & { default?: typeof import('gifenc') };
-    const GIFEncoder = gifenc.default?.GIFEncoder ?? gifenc.GIFEncoder;
-    // Manual mode: each frame's bytes go to the file as it is encoded and the buffer is emptied, so memory does not
-    // grow with the movie. Written under a temporary name and renamed at the end: a movie cut short never takes the name.
-    const gif = GIFEncoder({ auto: false });
-    const colours = Array.from({ length: 256 }, (_, level) => [...new Uint8Array(palette.buffer, level * 4, 3)]);
-    const partial = `${target}.partial`;
-    const file = await open(partial, 'w');
-    let first = true;
-    const flush = async (): Promise<void> => {
-      await file.write(gif.bytesView());
-      gif.reset();
-    };
-    return {
-      add: async (frame) => {
-        if (first) gif.writeHeader();
-        gif.writeFrame(frame.levels, frame.width, frame.height, {
-          ...(first ? { palette: colours, repeat: 0, first: true } : {}),
-          delay: Math.round(1000 / fps),
-        });
-        first = false;
-        await flush();
-      },
-      finish: async () => {
-        gif.finish();
-        await flush();
-        await file.close();
-        await rename(partial, target);
-      },
-      abandon: () => {
-        void file.close().then(() => rm(partial, { force: true }));
-      },
-    };
-  }
-  return ffmpegWriter(target, fps, rgb);
+  if (format === 'frames') return framesWriter(target, (frame) => rgb(frame, 3));
+  if (format === 'gif') return gifWriter(target, fps, palette);
+  return ffmpegWriter(target, fps, (frame) => rgb(frame, 3));
 }
 
-/** MP4 (H.264, yuv420p) by ffmpeg reading raw RGB frames from a pipe; its stderr is kept for a failure's message. */
-function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, channels: 3) => Uint8Array): MovieWriter {
+/** Numbered PNG frames in a folder, each written whole: a movie cut short leaves the frames made so far. */
+async function framesWriter(target: string, rgb: (frame: MovieFrame) => Uint8Array): Promise<MovieWriter> {
+  try {
+    await mkdir(target, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`Cannot write ${target}: ${writeProblem(error)}.`);
+  }
+  let index = 0;
+  return {
+    add: async (frame) => {
+      index += 1;
+      const file = path.join(target, `frame-${String(index).padStart(5, '0')}.png`);
+      try {
+        await writeFile(file, encode({ width: frame.width, height: frame.height, data: rgb(frame), channels: 3 }));
+      } catch (error) {
+        throw new UsageError(`Cannot write ${file}: ${writeProblem(error)}.`);
+      }
+    },
+    finish: async () => undefined,
+    abandon: async () => undefined,
+  };
+}
+
+/**
+ * An animated GIF, encoded here. Manual mode: each frame's bytes go to the file as it is encoded and the buffer is
+ * emptied, so memory does not grow with the movie; the file takes its name only once complete (output-file.ts).
+ */
+async function gifWriter(target: string, fps: number, palette: Uint32Array): Promise<MovieWriter> {
+  // gifenc is CommonJS: Node hands its exports over as the default export.
+  const gifenc = (await import('gifenc')) as typeof import('gifenc') & { default?: typeof import('gifenc') };
+  const GIFEncoder = gifenc.default?.GIFEncoder ?? gifenc.GIFEncoder;
+  const gif = GIFEncoder({ auto: false });
+  const colours = Array.from({ length: 256 }, (_, level) => [...new Uint8Array(palette.buffer, level * 4, 3)]);
+  const file = await openFileInPieces(target);
+  let first = true;
+  const flush = async (): Promise<void> => {
+    await file.write(gif.bytesView());
+    gif.reset();
+  };
+  return {
+    add: async (frame) => {
+      if (first) gif.writeHeader();
+      gif.writeFrame(frame.levels, frame.width, frame.height, {
+        ...(first ? { palette: colours, repeat: 0, first: true } : {}),
+        delay: Math.round(1000 / fps),
+      });
+      first = false;
+      await flush();
+    },
+    finish: async () => {
+      gif.finish();
+      await flush();
+      await file.commit();
+    },
+    abandon: () => file.discard(),
+  };
+}
+
+/**
+ * MP4 (H.264, yuv420p) by ffmpeg reading raw RGB frames from a pipe into a temporary file beside the target, renamed
+ * once ffmpeg has finished it. Its stderr is kept: what it says when it stops early is the reason given.
+ */
+async function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame) => Uint8Array): Promise<MovieWriter> {
+  const file = await temporaryFileBeside(target);
   let child: ReturnType<typeof spawn> | undefined;
   let stderr = '';
-  let exited: Promise<number | null> | undefined;
-  const partial = `${target}.partial.mp4`;
+  let exited: Promise<number | null> = Promise.resolve(null);
   const start = (frame: MovieFrame): void => {
     child = spawn(
       'ffmpeg',
@@ -231,32 +253,59 @@ function ffmpegWriter(target: string, fps: number, rgb: (frame: MovieFrame, chan
         'yuv420p',
         '-movflags',
         '+faststart',
-        partial,
+        // Named by the format: the temporary name does not end in .mp4.
+        '-f',
+        'mp4',
+        file.path,
       ]),
       { stdio: ['pipe', 'ignore', 'pipe'] },
     );
-    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(0, 2000)));
+    child.stderr!.on('error', () => undefined);
     child.stdin!.on('error', () => undefined); // ffmpeg stopping early shows in its exit status
     exited = new Promise((resolve) => {
       child!.on('error', () => resolve(null));
       child!.on('close', (code) => resolve(code));
     });
   };
+  const failure = (code: number | null): UsageError =>
+    new UsageError(`ffmpeg could not write ${target}: ${ffmpegReason(stderr, code)}. A smaller --size, or a GIF (--out NAME.gif), may do.`);
   return {
     add: async (frame) => {
       if (!child) start(frame);
-      if (!child!.stdin!.write(rgb(frame, 3))) await new Promise<void>((resolve) => child!.stdin!.once('drain', resolve));
+      if (child!.stdin!.write(rgb(frame))) return;
+      // ffmpeg that has stopped takes no more and says no more 'drain': its exit ends the wait.
+      const drained = new Promise<boolean>((resolve) => child!.stdin!.once('drain', () => resolve(true)));
+      if (!(await Promise.race([drained, exited.then(() => false)]))) throw failure(await exited);
     },
-    finish: async () => {
+    finish: async (signal) => {
       child?.stdin!.end();
-      const code = await exited;
-      if (code !== 0) throw new Error(`ffmpeg could not write ${target}: ${stderr.trim().split('\n').at(-1) ?? `exit status ${code}`}`);
-      await rename(partial, target);
+      const onAbort = (): void => void child?.kill('SIGKILL');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const code = await exited;
+        signal?.throwIfAborted();
+        if (child && code !== 0) throw failure(code);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+      await file.commit();
     },
-    abandon: () => {
+    abandon: async () => {
       child?.kill('SIGKILL');
+      await exited;
+      await file.discard();
     },
   };
+}
+
+/** What ffmpeg said first, without the "[libx264 @ 0x55...]" it puts before a line, or its exit status. */
+function ffmpegReason(stderr: string, code: number | null): string {
+  const line = stderr
+    .split('\n')
+    .map((text) => text.replace(/^(\[[^\]]* @ 0x[0-9a-f]+\] )+/, '').trim())
+    .find((text) => text !== '');
+  return line ?? (code === null ? 'it could not be started' : `exit status ${code}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import { startWebApp } from '../../web/web-app';
 import type { CliContext } from '../cli-context';
 import { EXIT_OK } from '../exit-codes';
 import { CLIENT_VERSION } from '../version';
+import { startListening } from './listen-problem';
 
 export interface WebOptions {
   port: number;
@@ -22,14 +23,17 @@ function rendererFolder(): string {
 }
 
 export async function webCommand(context: CliContext, options: WebOptions, server: Partial<Settings>): Promise<number> {
-  const app = await startWebApp({
-    port: options.port,
-    stateFolder: options.stateDir ?? defaultStateFolder(),
-    rendererFolder: rendererFolder(),
-    version: CLIENT_VERSION,
-    ...(options.outputDir ? { downloadFolder: options.outputDir } : {}),
-    server: { ...server, ...(options.demo ? { useDemoServer: true } : {}) },
-  });
+  // Web mode listens on loopback only (web-server.ts).
+  const app = await startListening({ host: '127.0.0.1', port: options.port }, () =>
+    startWebApp({
+      port: options.port,
+      stateFolder: options.stateDir ?? defaultStateFolder(),
+      rendererFolder: rendererFolder(),
+      version: CLIENT_VERSION,
+      ...(options.outputDir ? { downloadFolder: options.outputDir } : {}),
+      server: { ...server, ...(options.demo ? { useDemoServer: true } : {}) },
+    }),
+  );
   context.out.result(`Open ${app.server.openUrl}`);
   context.out.info('MLSO Downloader is running in web mode on this computer only (127.0.0.1). Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {

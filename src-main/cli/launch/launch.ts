@@ -1,60 +1,40 @@
-// Entry of dist/cli/mlso-dl.js (what bin/mlso-dl.js loads): compiles the command line's bundle, dist/cli/mlso-dl.cjs,
-// with V8's code cache from an earlier run (compile-cache.ts), runs it, and at exit writes the cache when it has
-// none V8 took or this run compiled much more. Kept small: everything it imports is paid by every start.
-// `NODE_DEBUG=mlso-dl-compile-cache` says what it did; NODE_DISABLE_COMPILE_CACHE=1 (Node's own name) turns it off.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// Entry of dist/cli/mlso-dl.js (what bin/mlso-dl.js loads): turns on Node's compile cache in the user's cache folder
+// (compile-cache.ts), then loads the command line, dist/cli/mlso-dl.cjs, whose compiled code Node then reads back
+// from an earlier run instead of parsing and compiling it again. Kept small: everything it imports is paid by every
+// start. NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns the cache off; `NODE_DEBUG=mlso-dl-compile-cache`
+// says where it is and whether it is used, NODE_DEBUG_NATIVE=COMPILE_CACHE (Node's own) what Node did with it.
+import module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { debuglog } from 'node:util';
-import { getHeapCodeStatistics } from 'node:v8';
-import vm from 'node:vm';
-import { cacheFileName, cacheFolder, readCachedCode, shouldRewrite, writeCachedCode, type CacheRead } from './compile-cache';
-
-/** SHA-256 of dist/cli/mlso-dl.cjs, written in by scripts/build-main.mjs. */
-declare const __CLI_BUNDLE_HASH__: string;
+import { cacheFolder, prepareCacheFolder } from './compile-cache';
 
 const debug = debuglog('mlso-dl-compile-cache');
-const bundle = fileURLToPath(new URL('./mlso-dl.cjs', import.meta.url));
-// esbuild writes ASCII only (non-ASCII characters escaped), so Latin-1 reads it exactly, and faster than UTF-8.
-const source = readFileSync(bundle, 'latin1');
 
-const enabled = !process.env['NODE_DISABLE_COMPILE_CACHE'];
-const uid = process.getuid?.();
-const name = cacheFileName({ bundleHash: __CLI_BUNDLE_HASH__, bundlePath: bundle, nodeVersion: process.version, arch: process.arch });
-let folder = '';
-// Neither read nor written unless a folder for it is known: a run never fails for the cache.
-let read: CacheRead = { state: 'untrusted' };
-if (enabled) {
+/** Node's compile cache (Node 22.1 and later), which the Node 20 types this project builds with do not declare. */
+interface CompileCacheModule {
+  enableCompileCache?: (directory: string) => { status: number; message?: string };
+  constants?: { compileCacheStatus?: Record<string, number> };
+}
+const nodeModule = module as typeof module & CompileCacheModule;
+
+/** What became of the cache: Node's own answer, or why it was not asked. */
+function enableCompileCache(): string {
+  // Older Node simply runs without the cache.
+  if (typeof nodeModule.enableCompileCache !== 'function') return 'not in this Node';
+  if (process.env['NODE_DISABLE_COMPILE_CACHE']) return 'off';
+  let folder: string;
   try {
-    folder = cacheFolder({ env: process.env, platform: process.platform, home: homedir(), uid });
-    read = readCachedCode(folder, name, uid);
+    folder = cacheFolder({ env: process.env, platform: process.platform, home: homedir() });
   } catch {
     // No home folder (homedir() throws when the user has none): start without the cache.
+    return 'no cache folder';
   }
+  const state = prepareCacheFolder(folder, process.getuid?.());
+  if (state !== 'ready') return `${folder}: ${state}`;
+  const { status, message } = nodeModule.enableCompileCache(folder);
+  const statusName = Object.entries(nodeModule.constants?.compileCacheStatus ?? {}).find(([, value]) => value === status)?.[0] ?? String(status);
+  return `${folder}: ${statusName.toLowerCase()}${message ? ` (${message})` : ''}`;
 }
 
-// The same wrapper as Node's own for a CommonJS file, so the bundle sees what require() would give it.
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: bundle,
-  ...(read.state === 'found' ? { cachedData: read.code.data } : {}),
-});
-const rejected = script.cachedDataRejected;
-debug('%s: %s', path.join(folder, name), enabled ? (read.state === 'found' ? (rejected ? 'rejected by V8' : 'accepted') : read.state) : 'off');
-
-if (enabled) {
-  process.once('exit', () => {
-    try {
-      const bytecodeBytes = getHeapCodeStatistics().bytecode_and_metadata_size;
-      if (!shouldRewrite(read, rejected, bytecodeBytes)) return;
-      const written = writeCachedCode(folder, name, { data: script.createCachedData(), writerBytecodeBytes: bytecodeBytes }, uid);
-      debug('%s', written ? 'written' : 'not written');
-    } catch {
-      // The cache only saves time: a run never fails for it.
-    }
-  });
-}
-
-const module = { exports: {} };
-(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
+debug('%s', enableCompileCache());
+createRequire(import.meta.url)('./mlso-dl.cjs');
