@@ -3,7 +3,7 @@
 // that writes names web mode and exits 75, or with --wait queues behind it and runs once it has finished.
 // Needs the built command line (node scripts/build-main.mjs) and renderer (npx vite build).
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CampaignOverview, VerifyReport } from '../../src-shared/campaigns/campaign-types';
@@ -95,16 +95,26 @@ describe('the command line beside web mode on the same state folder', () => {
     { timeout: 60_000 },
     async () => {
       const { state, folder } = await syncedCampaign();
-      const [gone] = (await readdir(folder)).sort();
+      const [gone, altered] = (await readdir(folder)).sort();
       await rm(path.join(folder, gone!));
+      // The same size, other bytes: only hashing finds it.
+      const bytes = await readFile(path.join(folder, altered!));
+      await writeFile(
+        path.join(folder, altered!),
+        bytes.map((byte) => byte ^ 0xff),
+      );
       const web = await startWebMode(state);
 
       const beside = await mlsoDl(state, 'campaign', 'verify', 'corona', '--json');
       expect(beside.status).toBe(1);
       const found = JSON.parse(beside.stdout) as VerifyReport;
-      expect(found).toMatchObject({ files: 3, onDisk: 2, missing: 1, notRecorded: 1, problems: [{ path: gone, problem: 'missing' }] });
+      expect(found).toMatchObject({ files: 3, onDisk: 1, missing: 1, changed: 1, notRecorded: 2 });
+      expect(found.problems).toEqual([
+        { path: gone, problem: 'missing' },
+        { path: altered, problem: 'changed' },
+      ]);
       expect(beside.stderr).toBe(
-        `mlso-dl: Not recorded: another MLSO Downloader (web mode, process ${web.child.pid}) is using the state folder, and the ledger still counts this file as on disk (a sync would not fetch it again). To record what verify finds, run \`mlso-dl campaign verify corona --wait\`: it waits for that program to finish.\n`,
+        `mlso-dl: Not recorded: another MLSO Downloader (web mode, process ${web.child.pid}) is using the state folder, and the ledger still counts these 2 files as on disk (a sync would not fetch them again). To record what verify finds, run \`mlso-dl campaign verify corona --wait\`: it waits for that program to finish.\n`,
       );
       // Nothing was written: the ledger still says what it said.
       const shown = JSON.parse((await mlsoDl(state, 'campaign', 'show', 'corona', '--json')).stdout) as CampaignOverview;
@@ -122,8 +132,9 @@ describe('the command line beside web mode on the same state folder', () => {
       const { at: _at, notRecorded: _notRecorded, ...counted } = found;
       expect(recorded).toEqual({ ...counted, at: recorded.at });
       expect((JSON.parse((await mlsoDl(state, 'campaign', 'show', 'corona', '--json')).stdout) as CampaignOverview).counts).toMatchObject({
-        onDisk: 2,
+        onDisk: 1,
         missing: 1,
+        changed: 1,
       });
     },
   );
