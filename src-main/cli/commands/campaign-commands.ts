@@ -319,9 +319,8 @@ function verified(context: CliContext, report: VerifyReport, options: CampaignCo
 
 /** Verify read beside the program holding the state folder found files the ledger still counts as on disk. */
 function tellNotRecorded(context: CliContext, campaign: string, files: number, heldBy: StateHolder): void {
-  const who = describeHolder(heldBy);
   context.out.error(
-    `mlso-dl: Not recorded: another MLSO Downloader${who ? ` (${who})` : ''} is using the state folder, and the ledger still counts ${files === 1 ? 'this file' : `these ${files} files`} as on disk (a sync would not fetch ${files === 1 ? 'it' : 'them'} again). ` +
+    `mlso-dl: Not recorded: ${describeHolder(heldBy)} is using the state folder, and the ledger still counts ${files === 1 ? 'this file' : `these ${files} files`} as on disk (a sync would not fetch ${files === 1 ? 'it' : 'them'} again). ` +
       `To record what verify finds, run \`mlso-dl campaign verify ${shellWord(campaign)} --wait\`: it waits for that program to finish.`,
   );
 }

@@ -32,10 +32,7 @@ export async function whenStateFolderFree<T>(context: CliContext, wait: boolean,
       // Said again only when another program took the folder meanwhile.
       if (toldOf === undefined || toldOf.pid !== error.holder.pid) {
         toldOf = error.holder;
-        const who = describeHolder(error.holder);
-        context.out.info(
-          `Waiting for another MLSO Downloader${who ? ` (${who})` : ''} to finish with the state folder ${error.folder} (Ctrl-C stops waiting).`,
-        );
+        context.out.info(`Waiting for ${describeHolder(error.holder)} to finish with the state folder ${error.folder} (Ctrl-C stops waiting).`);
       }
       await pauseOrStop(context);
     }

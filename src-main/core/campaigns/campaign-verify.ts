@@ -86,12 +86,21 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
   };
 }
 
+interface VerifyMarks {
+  /** A finished file found missing or changed (its job, the error kind that says which, and why in words). */
+  mark(jobId: number, kind: string, message: string): void;
+  /** The campaign's counts with every finding in them. */
+  counts(id: number): CampaignCounts;
+  /** How many findings the ledger does not hold. */
+  unrecorded(): number;
+}
+
 /**
  * Where verify's findings go: into the ledger, or, read beside the program that holds the state folder (a read-only
  * opening), nowhere; the counts then take them as if recorded (CampaignStore.countsAsMarked), so the report still
  * says what was found, and says how many findings were not recorded.
  */
-function markings(deps: VerifyDeps): { mark(jobId: number, kind: string, message: string): void; counts(id: number): CampaignCounts; unrecorded(): number } {
+function markings(deps: VerifyDeps): VerifyMarks {
   if (!deps.state.readOnly) {
     return {
       mark: (jobId, kind, message) => deps.ledger.markFailed(jobId, kind, message),

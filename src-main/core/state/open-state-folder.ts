@@ -114,8 +114,7 @@ export async function openStateFolderToRead(
 /** Why the ledger could not be read beside the program holding it, naming that program and what to do. */
 function unreadableBeside(file: string, holder: StateHolder, error: unknown): unknown {
   if (error instanceof MlsoError) return error;
-  const who = describeHolder(holder);
-  const holding = `another MLSO Downloader${who ? ` (${who})` : ''} holds the state folder`;
+  const holding = `${describeHolder(holder)} holds the state folder`;
   if (isSqliteError(error, 'SQLITE_CANTOPEN')) {
     return new LedgerUnavailableError(`The download ledger ${file} is not there yet, and ${holding}: try again once it has started.`);
   }

@@ -75,9 +75,7 @@ export class StateDatabase {
       db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -4000');
       const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > migrations.length) {
-        throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
-      }
+      if (version > migrations.length) throw newerLedger(version);
       if (version < migrations.length) {
         throw new LedgerVersionError(
           `The download ledger ${path.resolve(file)} is at an older version (schema ${version}) than this MLSO Downloader reads (${migrations.length}), and the program holding the state folder has not brought it up to date: close that program, then try again.`,
@@ -148,12 +146,15 @@ export class StateDatabase {
   }
 }
 
+/** A ledger written by a later release, whose schema this one cannot read. */
+function newerLedger(version: number): LedgerVersionError {
+  return new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
+}
+
 /** Brings `db` up to date, one migration per transaction; true when it held no schema before (a new or emptied file). */
 function migrate(db: Database.Database, migrations: readonly StateMigration[]): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) {
-    throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
-  }
+  if (version > migrations.length) throw newerLedger(version);
   for (const migration of migrations.slice(version)) {
     db.transaction(() => {
       db.exec(migration.sql);

@@ -10,9 +10,10 @@ export interface StateHolder {
   program?: string;
 }
 
-/** The holder in a few words for a sentence: "web mode, process 4242", or "" when nothing is known. */
+/** The holder as every message names it, with what is known: "another MLSO Downloader (web mode, process 4242)". */
 export function describeHolder(holder: StateHolder): string {
-  return [holder.program, holder.pid !== undefined ? `process ${holder.pid}` : undefined].filter(Boolean).join(', ');
+  const known = [holder.program, holder.pid !== undefined ? `process ${holder.pid}` : undefined].filter(Boolean).join(', ');
+  return `another MLSO Downloader${known ? ` (${known})` : ''}`;
 }
 
 /** What a refused run may do, unless its front end says better (the command line's --wait). */
@@ -26,6 +27,6 @@ export class StateFolderBusyError extends MlsoError {
     readonly advice: string = DEFAULT_ADVICE,
   ) {
     const who = describeHolder(holder);
-    super(`Another MLSO Downloader${who ? ` (${who})` : ''} is using the state folder ${folder}. ${advice}`);
+    super(`${who.charAt(0).toUpperCase()}${who.slice(1)} is using the state folder ${folder}. ${advice}`);
   }
 }

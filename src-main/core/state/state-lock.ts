@@ -10,7 +10,7 @@ import { FolderAccessError, fileSystemCode } from '../folder-errors';
 import { isDamagedDatabaseError, isSqliteError, sqliteCode } from './sqlite-errors';
 import { StateFolderBusyError, type StateHolder } from './state-folder-busy';
 
-export { StateFolderBusyError, type StateHolder };
+export { StateFolderBusyError };
 
 /** The database whose exclusive lock is the state folder's lock. Never deleted: see `release`. */
 export const LOCK_FILE = 'engine.lock.sqlite';
@@ -104,7 +104,7 @@ function holdExclusively(file: string, options: StateLockOptions): Database.Data
  * Who holds the folder, as its files say: the pid file's process, and what the holder file says that process is
  * (only when it names the same process: a holder file a killed run left describes nobody).
  */
-export function holderOf(folder: string): StateHolder {
+function holderOf(folder: string): StateHolder {
   const pid = plausiblePid(readOrNothing(path.join(folder, OWNER_FILE))?.trim());
   if (pid === undefined) return {};
   const holder = holderFileSays(folder);
