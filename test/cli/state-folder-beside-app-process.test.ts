@@ -156,12 +156,31 @@ describe('the command line beside web mode on the same state folder', () => {
     expect(emulator().stats().downloadsStarted).toBe(0);
 
     const nightly = startBuiltCli(['--base-url', emulator().url, 'campaign', 'sync', 'corona', '-u', DEMO_EMAIL, '--wait', '--state-dir', state]);
+    const elsewhere = await temporaryFolder();
+    const download = startBuiltCli([
+      '--base-url',
+      emulator().url,
+      'files',
+      ...KCOR_DAY,
+      '-d',
+      '-u',
+      DEMO_EMAIL,
+      '-o',
+      elsewhere,
+      '--wait',
+      '--state-dir',
+      state,
+    ]);
     await waitFor(() => nightly.stderr().includes('Waiting for'), 'the sync to wait for web mode');
+    await waitFor(() => download.stderr().includes('Waiting for'), 'files --download to wait for web mode');
     expect(emulator().stats().downloadsStarted).toBe(0);
     await stopWebMode(web);
+    // Both run once web mode has finished, one after the other.
     expect(await nightly.exited).toBe(0);
     expect(nightly.stderr()).toContain('Synced "corona": 3 downloaded, 0 already there, 0 failed.');
     expect(await readdir(folder)).toHaveLength(3);
+    expect(await download.exited).toBe(0);
+    expect(await readdir(elsewhere)).toHaveLength(3);
   });
 
   for (const [signal, status] of [
