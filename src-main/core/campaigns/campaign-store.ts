@@ -428,14 +428,20 @@ export class CampaignStore {
    */
   countsAsMarked(id: number, marks: ReadonlyMap<number, string>): CampaignCounts {
     const since = this.byId(id).lastSyncAt;
-    const fold = `SELECT ${STANDING_FOLD}(${standingFactsSql('@since')}, 0) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
-       WHERE f.campaign_id = @id`;
-    const unmarked = `${fold} AND (j.id IS NULL OR j.id NOT IN (SELECT value FROM json_each(@marked)))`;
+    const facts = standingFactsSql('@since');
+    const unmarked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
+       WHERE f.campaign_id = @id AND (j.id IS NULL OR j.id NOT IN (SELECT value FROM json_each(@marked)))`;
+    // Found from their jobs, not by another pass over the campaign (a few files among a million, as a rule): each
+    // by its job's id, then its file by target path (`+` keeps SQLite from taking the campaign's index instead, a
+    // pass over the campaign for every marked file).
+    const marked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM json_each(@marked) m CROSS JOIN jobs j ON j.id = m.value
+       CROSS JOIN campaign_files f ON f.target_path = j.target_path WHERE +f.campaign_id = @id`;
     const groups: StandingGroup[] = standingGroupsOf(this.db, unmarked, [{ since, id, marked: JSON.stringify([...marks.keys()]) }]);
     for (const kind of new Set(marks.values())) {
       const ids = [...marks].flatMap(([jobId, each]) => (each === kind ? [jobId] : []));
-      const marked = standingGroupsOf(this.db, `${fold} AND j.id IN (SELECT value FROM json_each(@marked))`, [{ since, id, marked: JSON.stringify(ids) }]);
-      for (const group of marked) groups.push({ ...group, state: 'failed', lastErrorKind: kind });
+      for (const group of standingGroupsOf(this.db, marked, [{ since, id, marked: JSON.stringify(ids) }])) {
+        groups.push({ ...group, state: 'failed', lastErrorKind: kind });
+      }
     }
     return countStandingGroups(groups, since);
   }
