@@ -12,6 +12,7 @@ import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
 import { integerParser } from './option-parsers';
 import { SETTING_DEFINITIONS } from '../../src-shared/settings/setting-definitions';
+import { waitOption } from './wait-option';
 
 export interface CampaignProgramHooks {
   context(): Promise<CliContext>;
@@ -57,6 +58,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .option('--layout <template>', layoutHelp)
     .addOption(new Option('--auto-sync <hours>', 'in the desktop app, sync every so many hours while it is open').argParser(integerParser(1, 24 * 365)))
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('create'));
 
@@ -69,6 +71,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
       .requiredOption('-p, --product <id>', 'product id, e.g. l2'),
   )
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('add'));
 
@@ -93,6 +96,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
       `the new folder layout, e.g. ${LAYOUT_EXAMPLE} (placeholders: ${placeholders}; '' for every file in the folder itself)`,
     )
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('update'));
 
@@ -101,6 +105,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .argument('<name>', 'the campaign')
     .description('forget a campaign (its files stay on disk)')
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('remove'));
 
@@ -123,6 +128,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
       .default('overwrite'),
   )
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('sync'));
 
@@ -132,6 +138,11 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .description('recompute the SHA-256 of every file against the ledger; exit status 1 when any is missing, changed or failed')
     .option('--quick', 'hash only the files whose size or modification time changed since they were last found intact')
     .addOption(stateDir())
+    .addOption(
+      waitOption(
+        'while another MLSO Downloader (the app, web mode, another mlso-dl) is using the state folder, wait for it to finish so that what verify finds is recorded (without --wait, verify reads beside it and records nothing)',
+      ),
+    )
     .addOption(json())
     .action(run('verify'));
 
@@ -153,6 +164,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .option('-o, --output-dir <dir>', "folder for the campaign's files (default: a folder named after it in the current one)")
     .option('--name <name>', "a name of your own instead of the file's")
     .addOption(stateDir())
+    .addOption(waitOption())
     .addOption(json())
     .action(run('import'));
 }

@@ -24,6 +24,7 @@ import { LOCAL_BASE_URL, type GlobalOptions } from './global-options';
 import { integerParser, parseByteSize, parseCalendarDay, parseDurationSeconds, parseFraction } from './option-parsers';
 import { CLIENT_VERSION } from './version';
 import { defaultStateFolder } from '../core/state/state-folder';
+import { waitOption } from './wait-option';
 
 export interface ProgramRun {
   program: Command;
@@ -113,6 +114,7 @@ export function buildProgram(io: CliIo): ProgramRun {
     .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.');
   addEngineOptions(files, new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
     .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
+    .addOption(waitOption())
     .addOption(json())
     .action(async (options: FilesOptions) => {
       const { filesCommand } = await import('./commands/files-command');

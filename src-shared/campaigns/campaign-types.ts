@@ -137,6 +137,12 @@ export interface VerifyReport extends CampaignCounts {
   refused: number;
   /** Each file that is not as it should be, relative to the campaign's folder; a refused one with why. */
   problems: { path: string; problem: VerifyProblem; reason?: string }[];
+  /**
+   * Set when verify read beside the program holding the state folder, which alone writes the ledger: how many files
+   * it found missing or changed that the ledger does not say so of (the counts include them; the next sync there
+   * does not know them).
+   */
+  notRecorded?: number;
 }
 
 export const CAMPAIGN_EXPORT_FORMATS = ['csv', 'json', 'campaign'] as const;

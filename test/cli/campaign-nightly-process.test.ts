@@ -68,7 +68,7 @@ describe('mlso-dl campaign sync for a nightly mirror, out of process', () => {
     const second = await mlsoDl(state, 'campaign', 'sync', '--all', '-u', DEMO_EMAIL);
     expect(second.status).toBe(75);
     expect(second.stderr).toBe(
-      `mlso-dl: Another MLSO Downloader (process ${first.child.pid}) is using the state folder ${state}. Wait for it to finish, or use another --state-dir.\n`,
+      `mlso-dl: Another MLSO Downloader (mlso-dl campaign sync, process ${first.child.pid}) is using the state folder ${state}. Add --wait to run once it has finished, or use another --state-dir.\n`,
     );
     emulator().setOptions({ bandwidthBytesPerSecond: 0 });
     expect(await first.exited).toBe(0);

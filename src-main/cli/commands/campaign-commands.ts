@@ -14,10 +14,11 @@ import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader'
 import { CampaignService } from '../../core/campaigns/campaign-service';
 import type { LayoutMoves } from '../../core/campaigns/campaign-relayout';
 import { InvalidInputError, toErrorData } from '../../core/errors';
-import { openDownloadEngine, openStateLedger, type OpenedEngine, type OpenedLedger } from '../../core/app/open-engine';
+import { openDownloadEngine, openStateLedger, readStateLedger, type OpenedEngine, type OpenedLedger } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import { NotRegularFileError, openRegularFile } from '../../core/files/regular-file';
 import { defaultStateFolder } from '../../core/state/state-folder';
+import { describeHolder, type StateHolder } from '../../core/state/state-folder-busy';
 import type { CliContext } from '../cli-context';
 import { reuseByOf } from '../engine-options';
 import { printJson } from '../output/cli-output';
@@ -27,6 +28,7 @@ import { readProblem } from './file-problems';
 import { writeWholeFile } from './output-file';
 import type { DownloadDisplay } from '../output/download-display';
 import { columnsTable } from '../output/tables';
+import { whenStateFolderFree } from './state-folder-turn';
 
 export type CampaignSubcommand = 'create' | 'add' | 'list' | 'show' | 'update' | 'remove' | 'sync' | 'verify' | 'export' | 'import';
 
@@ -56,7 +58,18 @@ export interface CampaignCommandOptions extends FilterOptions {
   full?: boolean;
   /** `campaign sync --settle-days`: days after which a window is not listed again. */
   settleDays?: number;
+  /** Wait for the program holding the state folder to finish, instead of stopping with status 75. */
+  wait?: boolean;
 }
+
+/**
+ * Subcommands that only read the state folder: while another program holds it (the app, web mode, a sync), they
+ * read beside it. Verify does too unless told to wait, and then records nothing of what it finds.
+ */
+const READING_SUBCOMMANDS: ReadonlySet<CampaignSubcommand> = new Set(['list', 'show', 'export', 'verify']);
+
+/** The subcommand as the holder file names it, for the message another run gets meanwhile. */
+const programOf = (subcommand: CampaignSubcommand): string => `mlso-dl campaign ${subcommand}`;
 
 export async function runCampaignCommand(
   context: CliContext,
@@ -71,7 +84,11 @@ export async function runCampaignCommand(
   const importing = subcommand === 'import' ? await openCampaignFile(first) : undefined;
   let state: OpenedLedger;
   try {
-    state = await openStateLedger(stateDir);
+    const program = programOf(subcommand);
+    state =
+      READING_SUBCOMMANDS.has(subcommand) && !options.wait
+        ? await readStateLedger(stateDir, { program })
+        : await whenStateFolderFree(context, Boolean(options.wait), () => openStateLedger(stateDir, { program }));
   } catch (error) {
     if (importing) await importing.handle.close();
     throw error;
@@ -85,6 +102,7 @@ export async function runCampaignCommand(
       first,
       options,
       importing,
+      state.heldBy,
     );
   } finally {
     state.close();
@@ -99,6 +117,7 @@ async function runOnLedger(
   first: string,
   options: CampaignCommandOptions,
   importing: CampaignFileInput | undefined,
+  heldBy: StateHolder | undefined,
 ): Promise<number> {
   switch (subcommand) {
     case 'create':
@@ -113,8 +132,12 @@ async function runOnLedger(
       return await updated(context, service, first, options);
     case 'remove':
       return removed(context, service, first, options);
-    case 'verify':
-      return verified(context, await verifyWithProgress(context, service, first, options), options);
+    case 'verify': {
+      const report = await verifyWithProgress(context, service, first, options);
+      const status = verified(context, report, options);
+      if (report.notRecorded) tellNotRecorded(context, report.campaign, report.notRecorded, heldBy ?? {});
+      return status;
+    }
     case 'export':
       return await exported(context, service, first, options);
     case 'import':
@@ -314,6 +337,14 @@ function verified(context: CliContext, report: VerifyReport, options: CampaignCo
   return bad + report.differs > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
+/** Verify read beside the program holding the state folder found files the ledger still counts as on disk. */
+function tellNotRecorded(context: CliContext, campaign: string, files: number, heldBy: StateHolder): void {
+  context.out.error(
+    `mlso-dl: Not recorded: ${describeHolder(heldBy)} is using the state folder, and the ledger still counts ${files === 1 ? 'this file' : `these ${files} files`} as on disk (a sync would not fetch ${files === 1 ? 'it' : 'them'} again). ` +
+      `To record what verify finds, run \`mlso-dl campaign verify ${shellWord(campaign)} --wait\`: it waits for that program to finish.`,
+  );
+}
+
 async function exported(context: CliContext, service: CampaignService, name: string, options: CampaignCommandOptions): Promise<number> {
   const format = options.format!;
   const result = await service.exportAs(name, format, { includeFiles: Boolean(options.withFiles) });
@@ -423,15 +454,18 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
   }
   const batchId = randomUUID();
   if (options.allowOtherHosts) context.client.configure({ allowOtherHosts: true });
-  const opened = await openDownloadEngine(stateDir, {
-    client: context.client,
-    username: () => options.username!.trim(),
-    concurrency: options.concurrency!,
-    maxAttempts: options.retries! + 1,
-    backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelay! * 1000 },
-    reuseBy: reuseByOf(options),
-    batchId,
-  });
+  const opened = await whenStateFolderFree(context, Boolean(options.wait), () =>
+    openDownloadEngine(stateDir, {
+      client: context.client,
+      username: () => options.username!.trim(),
+      concurrency: options.concurrency!,
+      maxAttempts: options.retries! + 1,
+      backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelay! * 1000 },
+      reuseBy: reuseByOf(options),
+      batchId,
+      program: programOf('sync'),
+    }),
+  );
   tellRecovery(context, opened);
   const onInterrupt = (): void => void opened.engine.close();
   context.signal?.addEventListener('abort', onInterrupt, { once: true });

@@ -19,6 +19,7 @@ import type { DownloadDisplay } from '../output/download-display';
 import type { ReuseBy } from '../../core/downloads/reuse-finder';
 import { reusedWording, tallyReused, type ReusedFiles } from '../../../src-shared/downloads/reused-files';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
+import { untilStateFolderFree, whenStateFolderFree } from './state-folder-turn';
 
 export interface DownloadListingOptions {
   username: string;
@@ -30,6 +31,8 @@ export interface DownloadListingOptions {
   existingFiles: ExistingFilePolicy;
   reuseBy: ReuseBy;
   json: boolean;
+  /** Wait for the program holding the state folder to finish, instead of stopping with status 75. */
+  wait: boolean;
 }
 
 interface Summary {
@@ -56,6 +59,8 @@ export async function downloadListing(context: CliContext, request: FilesRequest
 
 async function download(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
   const { out } = context;
+  // Waited for before the listing is asked for: a listing held back for hours would outlast its own time limit.
+  if (options.wait) await untilStateFolderFree(context, options.stateDir);
   const folder = path.resolve(options.outputDir);
   const batchId = randomUUID();
   const stopListing = new AbortController();
@@ -90,22 +95,24 @@ async function download(context: CliContext, request: FilesRequest, options: Dow
   const signedIn = context.client.authenticate(options.username, context.signal ? { signal: context.signal } : {});
   signedIn.catch(() => undefined);
 
-  let engineModule: typeof import('../../core/app/open-engine');
   let opened: OpenedEngine;
   try {
-    engineModule = await import('../../core/app/open-engine');
-    opened = await engineModule.openDownloadEngine(options.stateDir, {
-      client: context.client,
-      username: () => options.username,
-      concurrency: options.concurrency,
-      maxAttempts: options.maxAttempts,
-      backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
-      existingFiles: options.existingFiles,
-      reuseBy: options.reuseBy,
-      batchId,
-      // The displays (download-display.ts) show a file once it starts.
-      describeNewJobs: false,
-    });
+    const { openDownloadEngine } = await import('../../core/app/open-engine');
+    opened = await whenStateFolderFree(context, options.wait, () =>
+      openDownloadEngine(options.stateDir, {
+        client: context.client,
+        username: () => options.username,
+        concurrency: options.concurrency,
+        maxAttempts: options.maxAttempts,
+        backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
+        existingFiles: options.existingFiles,
+        reuseBy: options.reuseBy,
+        batchId,
+        // The displays (download-display.ts) show a file once it starts.
+        describeNewJobs: false,
+        program: 'mlso-dl files --download',
+      }),
+    );
   } catch (error) {
     refuseIntake(error);
     await listed.catch(() => undefined);

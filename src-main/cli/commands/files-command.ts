@@ -22,6 +22,8 @@ export interface FilesOptions extends FilterOptions, EngineOptions {
   stateDir?: string;
   onExisting: ExistingFilePolicy;
   json?: boolean;
+  /** With --download: wait for the program holding the state folder to finish, instead of stopping with status 75. */
+  wait?: boolean;
 }
 
 export async function filesCommand(context: CliContext, options: FilesOptions): Promise<number> {
@@ -41,6 +43,7 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
       existingFiles: options.onExisting,
       reuseBy: reuseByOf(options),
       json: Boolean(options.json),
+      wait: Boolean(options.wait),
     });
   }
   return printListing(context, request, Boolean(options.json));

@@ -7,8 +7,9 @@ import { DownloadEngine, type DownloadEngineOptions } from '../downloads/downloa
 import { DownloadLedger } from '../downloads/download-ledger';
 import { DOWNLOAD_TABLES } from '../downloads/ledger-migrations';
 import type { LedgerRecovery } from '../state/ledger-recovery';
-import { openStateFolder, type StateDomain } from '../state/open-state-folder';
+import { openStateFolder, openStateFolderToRead, type OpenedStateFolder, type StateDomain, type StateFolderOptions } from '../state/open-state-folder';
 import type { StateDatabase } from '../state/state-database';
+import type { StateHolder } from '../state/state-folder-busy';
 
 /** Every domain with tables in the state folder's database, each with its own migrations. */
 export const STATE_DOMAINS: readonly StateDomain[] = [DOWNLOAD_TABLES, CAMPAIGN_STATE];
@@ -35,6 +36,8 @@ export interface OpenedLedger extends LedgerOpening {
   ledger: DownloadLedger;
   /** The database the ledger shares with the campaigns. */
   state: StateDatabase;
+  /** Set when it was opened to read beside the program holding the state folder (readStateLedger): that program. */
+  heldBy?: StateHolder;
   close(): void;
 }
 
@@ -42,8 +45,19 @@ export interface OpenedLedger extends LedgerOpening {
  * The state folder's ledger alone, under the folder's lock, for work that queues nothing (a campaign's list, its
  * verify or export): no engine starts, so no crash recovery runs in folders the user did not name.
  */
-export async function openStateLedger(stateFolder: string, options: { sqliteNativeBinding?: string } = {}): Promise<OpenedLedger> {
-  const opened = await openStateFolder(stateFolder, STATE_DOMAINS, options);
+export async function openStateLedger(stateFolder: string, options: StateFolderOptions = {}): Promise<OpenedLedger> {
+  return ledgerOf(await openStateFolder(stateFolder, STATE_DOMAINS, options));
+}
+
+/**
+ * The same for work that only reads (a campaign's list, show, export): read-only beside the program that holds the
+ * state folder (the app, web mode, a sync) when one does (openStateFolderToRead), so that it works while that runs.
+ */
+export async function readStateLedger(stateFolder: string, options: StateFolderOptions = {}): Promise<OpenedLedger> {
+  return ledgerOf(await openStateFolderToRead(stateFolder, STATE_DOMAINS, options));
+}
+
+function ledgerOf(opened: OpenedStateFolder): OpenedLedger {
   const campaignRestore = opened.reportOf(CAMPAIGN_STATE);
   return {
     ledger: new DownloadLedger(opened.database),
@@ -51,16 +65,14 @@ export async function openStateLedger(stateFolder: string, options: { sqliteNati
     ...(opened.recovered ? { recovered: opened.recovered } : {}),
     ...(campaignRestore ? { campaignRestore } : {}),
     ...(opened.notice ? { notice: opened.notice } : {}),
+    ...(opened.heldBy ? { heldBy: opened.heldBy } : {}),
     close: () => opened.close(),
   };
 }
 
-export async function openDownloadEngine(
-  stateFolder: string,
-  options: Omit<DownloadEngineOptions, 'ledger'> & { sqliteNativeBinding?: string },
-): Promise<OpenedEngine> {
-  const { sqliteNativeBinding, ...engineOptions } = options;
-  const state = await openStateLedger(stateFolder, sqliteNativeBinding ? { sqliteNativeBinding } : {});
+export async function openDownloadEngine(stateFolder: string, options: Omit<DownloadEngineOptions, 'ledger'> & StateFolderOptions): Promise<OpenedEngine> {
+  const { sqliteNativeBinding, program, ...engineOptions } = options;
+  const state = await openStateLedger(stateFolder, { ...(sqliteNativeBinding ? { sqliteNativeBinding } : {}), ...(program ? { program } : {}) });
   try {
     const engine = new DownloadEngine({ ...engineOptions, ledger: state.ledger });
     await engine.start();

@@ -8,7 +8,7 @@
 // a device) is never read: the file is missing, and the report says what is in its place.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignCounts, VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { pathLengthProblem } from '../downloads/path-limits';
 import { isTemporaryName } from '../downloads/temporary-files';
@@ -46,26 +46,19 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
   const found: [FileToVerify, VerifyReport['problems'][number]][] = [];
   const note = (file: FileToVerify, entry: VerifyReport['problems'][number]): number => found.push([file, entry]);
   const refusedBySync = new Map(campaign.lastSync?.refused.map((refusal) => [refusal.filename, refusal.reason]));
+  const marks = markings(deps);
   for (const file of files) {
     const finding = findings.get(file);
     if (finding === 'missing') {
       note(file, { path: file.relativePath, problem: 'missing' });
       // Recorded, so the card counts it missing too (until the next sync fetches it again).
-      deps.ledger.markFailed(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
+      marks.mark(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer on disk; sync fetches it again.`);
     } else if (typeof finding === 'object') {
       note(file, { path: file.relativePath, problem: 'missing', reason: `${finding.instead} is in its place, which is not read` });
-      deps.ledger.markFailed(
-        file.jobId!,
-        MISSING_ON_DISK,
-        `${file.filename} is no longer a file on disk (${finding.instead} is in its place); sync fetches it again.`,
-      );
+      marks.mark(file.jobId!, MISSING_ON_DISK, `${file.filename} is no longer a file on disk (${finding.instead} is in its place); sync fetches it again.`);
     } else if (finding === 'changed') {
       note(file, { path: file.relativePath, problem: 'changed' });
-      deps.ledger.markFailed(
-        file.jobId!,
-        CHANGED_ON_DISK,
-        `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`,
-      );
+      marks.mark(file.jobId!, CHANGED_ON_DISK, `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`);
     } else if (finding === 'intact') {
       if (standingOf(file) === 'differs') note(file, { path: file.relativePath, problem: 'differs' });
     } else {
@@ -87,7 +80,45 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
   const count = (problem: VerifyProblem): number => problems.filter((entry) => entry.problem === problem).length;
   // The counts are the campaign's own (the card's), now that what verify found is in the ledger: one function, so
   // the report and the card cannot disagree. A refused file is one of the missing (or not yet synced) ones.
-  return { campaign: campaign.name, at, ...deps.store.counts(campaign.id), unexpected: count('unexpected'), refused: count('refused'), problems };
+  return {
+    campaign: campaign.name,
+    at,
+    ...marks.counts(campaign.id),
+    unexpected: count('unexpected'),
+    refused: count('refused'),
+    problems,
+    ...(deps.state.readOnly ? { notRecorded: marks.unrecorded() } : {}),
+  };
+}
+
+interface VerifyMarks {
+  /** A finished file found missing or changed (its job, the error kind that says which, and why in words). */
+  mark(jobId: number, kind: string, message: string): void;
+  /** The campaign's counts with every finding in them. */
+  counts(id: number): CampaignCounts;
+  /** How many findings the ledger does not hold. */
+  unrecorded(): number;
+}
+
+/**
+ * Where verify's findings go: into the ledger, or, read beside the program that holds the state folder (a read-only
+ * opening), nowhere; the counts then take them as if recorded (CampaignStore.countsAsMarked), so the report still
+ * says what was found, and says how many findings were not recorded.
+ */
+function markings(deps: VerifyDeps): VerifyMarks {
+  if (!deps.state.readOnly) {
+    return {
+      mark: (jobId, kind, message) => deps.ledger.markFailed(jobId, kind, message),
+      counts: (id) => deps.store.counts(id),
+      unrecorded: () => 0,
+    };
+  }
+  const marks = new Map<number, string>();
+  return {
+    mark: (jobId, kind) => void marks.set(jobId, kind),
+    counts: (id) => deps.store.countsAsMarked(id, marks),
+    unrecorded: () => marks.size,
+  };
 }
 
 /**
@@ -129,7 +160,8 @@ async function findingsOf(deps: VerifyDeps, campaignId: number): Promise<{ files
       if (digest.mtimeMs !== file.checkedMtimeMs) intact.push({ id: file.jobId!, mtimeMs: digest.mtimeMs });
     } else findings.set(file, 'changed');
   });
-  deps.ledger.recordChecked(intact);
+  // Read beside another program (read-only), a quick verify only goes without the times it would have saved.
+  if (!deps.state.readOnly) deps.ledger.recordChecked(intact);
   return { files, findings };
 }
 

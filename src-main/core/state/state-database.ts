@@ -63,6 +63,32 @@ export class StateDatabase {
   }
 
   /**
+   * Opens an existing database file to read only, beside the program that holds the state folder and writes it
+   * (WAL lets readers read beside one writer). Nothing is created, migrated, checked for damage or sealed, and
+   * nothing is written: the file, its -wal and its seal stay the writer's. The writer brought the tables up to date
+   * when it opened the file; a file at another schema version is refused, saying which way.
+   */
+  static openToRead(file: string, tables: readonly StateTables[], options: StateOpenOptions = {}): StateDatabase {
+    const migrations = migrationsInOrder(tables);
+    const db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('cache_size = -4000');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > migrations.length) throw newerLedger(version);
+      if (version < migrations.length) {
+        throw new LedgerVersionError(
+          `The download ledger ${path.resolve(file)} is at an older version (schema ${version}) than this MLSO Downloader reads (${migrations.length}), and the program holding the state folder has not brought it up to date: close that program, then try again.`,
+        );
+      }
+      return new StateDatabase(db, false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
    * What is damaged in an existing database file (SQLite's words), or undefined when it is sound or absent.
    * It looks read-only, so that a damaged file and its -wal and -shm stay as they were (a writing
    * connection would checkpoint into the file and delete the -wal on closing). SQLite's quick check reads
@@ -95,6 +121,11 @@ export class StateDatabase {
     return this.connection.memory ? undefined : path.resolve(this.connection.name);
   }
 
+  /** Opened by openToRead: beside the program that holds the state folder, which alone writes it. */
+  get readOnly(): boolean {
+    return this.connection.readonly;
+  }
+
   get schemaVersion(): number {
     return this.connection.pragma('user_version', { simple: true }) as number;
   }
@@ -115,12 +146,15 @@ export class StateDatabase {
   }
 }
 
+/** A ledger written by a later release, whose schema this one cannot read. */
+function newerLedger(version: number): LedgerVersionError {
+  return new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
+}
+
 /** Brings `db` up to date, one migration per transaction; true when it held no schema before (a new or emptied file). */
 function migrate(db: Database.Database, migrations: readonly StateMigration[]): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) {
-    throw new LedgerVersionError(`The download ledger was written by a newer version (schema ${version}); update MLSO Downloader.`);
-  }
+  if (version > migrations.length) throw newerLedger(version);
   for (const migration of migrations.slice(version)) {
     db.transaction(() => {
       db.exec(migration.sql);

@@ -3,14 +3,30 @@
 // a nightly job can see "still running from last time" in its status alone.
 import { MlsoError } from '../errors';
 
+/** Who holds the state folder, as far as its pid and holder files say. */
+export interface StateHolder {
+  pid?: number;
+  /** What the program is, in a few words: "the desktop app", "web mode", "mlso-dl campaign sync". */
+  program?: string;
+}
+
+/** The holder as every message names it, with what is known: "another MLSO Downloader (web mode, process 4242)". */
+export function describeHolder(holder: StateHolder): string {
+  const known = [holder.program, holder.pid !== undefined ? `process ${holder.pid}` : undefined].filter(Boolean).join(', ');
+  return `another MLSO Downloader${known ? ` (${known})` : ''}`;
+}
+
+/** What a refused run may do, unless its front end says better (the command line's --wait). */
+const DEFAULT_ADVICE = 'Wait for it to finish, or use another --state-dir.';
+
 export class StateFolderBusyError extends MlsoError {
   readonly kind = 'invalid-input' as const;
   constructor(
     readonly folder: string,
-    readonly pid: number | undefined,
+    readonly holder: StateHolder,
+    readonly advice: string = DEFAULT_ADVICE,
   ) {
-    super(
-      `Another MLSO Downloader${pid !== undefined ? ` (process ${pid})` : ''} is using the state folder ${folder}. Wait for it to finish, or use another --state-dir.`,
-    );
+    const who = describeHolder(holder);
+    super(`${who.charAt(0).toUpperCase()}${who.slice(1)} is using the state folder ${folder}. ${advice}`);
   }
 }

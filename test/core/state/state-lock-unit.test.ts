@@ -6,7 +6,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderAccessError, inPlainWords } from '../../../src-main/core/folder-errors';
-import { LOCK_FILE, OWNER_FILE, StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/state/state-lock';
+import { HOLDER_FILE, LOCK_FILE, OWNER_FILE, StateFolderBusyError, lockStateFolder, type StateLock } from '../../../src-main/core/state/state-lock';
 import { temporaryFolder } from '../../helpers/fixtures';
 
 const locks: StateLock[] = [];
@@ -15,8 +15,8 @@ afterEach(() => {
   for (const lock of locks.splice(0)) lock.release();
 });
 
-function lock(folder: string): StateLock {
-  const taken = lockStateFolder(folder);
+function lock(folder: string, program?: string): StateLock {
+  const taken = lockStateFolder(folder, program ? { program } : {});
   locks.push(taken);
   return taken;
 }
@@ -46,6 +46,34 @@ describe('the state folder lock, in one process', () => {
     // No pid file at all (a run of an older version removed it).
     await rm(path.join(state, OWNER_FILE));
     expect((refusal(state) as Error).message).toBe(busy(''));
+  });
+
+  it('names what the owner is when its holder file names the same process as its pid file, and only then', async () => {
+    const state = await temporaryFolder();
+    lock(state, 'web mode');
+    const busy = (owner: string) => `Another MLSO Downloader (${owner}) is using the state folder ${state}. Wait for it to finish, or use another --state-dir.`;
+    expect((refusal(state) as Error).message).toBe(busy(`web mode, process ${process.pid}`));
+    // A holder file a killed run left, naming another process, or one written half or by hand: the pid alone.
+    for (const junk of [JSON.stringify({ pid: 4242, program: 'the desktop app' }), '{"pid":', '', JSON.stringify({ pid: process.pid, program: 7 })]) {
+      await writeFile(path.join(state, HOLDER_FILE), junk);
+      expect((refusal(state) as Error).message, junk).toBe(busy(`process ${process.pid}`));
+    }
+  });
+
+  it('lets go of its holder file but never of one naming another process, and takes none over from a killed run', async () => {
+    const state = await temporaryFolder();
+    const holderFile = path.join(state, HOLDER_FILE);
+    lockStateFolder(state, { program: 'mlso-dl campaign sync' }).release();
+    expect(existsSync(holderFile)).toBe(false);
+
+    const first = lockStateFolder(state, { program: 'mlso-dl campaign sync' });
+    const another = JSON.stringify({ pid: 4242, program: 'the desktop app' });
+    await writeFile(holderFile, another);
+    first.release();
+    expect(await readFile(holderFile, 'utf8')).toBe(another);
+    // Taken by a program that does not say what it is: the file left by another says nothing of it.
+    lock(state);
+    expect(existsSync(holderFile)).toBe(false);
   });
 
   it('keeps no journal and syncs nothing to disk: the lock file holds no data', async () => {

@@ -69,7 +69,7 @@ describe('state folder lock', () => {
     // Its own status (EX_TEMPFAIL), not that of bad input: a nightly job tells "still running" from a broken command.
     expect(second.status).toBe(75);
     expect(second.stderr).toBe(
-      `mlso-dl: Another MLSO Downloader (process ${pid}) is using the state folder ${stateFolder}. Wait for it to finish, or use another --state-dir.\n`,
+      `mlso-dl: Another MLSO Downloader (mlso-dl files --download, process ${pid}) is using the state folder ${stateFolder}. Add --wait to run once it has finished, or use another --state-dir.\n`,
     );
 
     process.kill(pid, 'SIGKILL');
