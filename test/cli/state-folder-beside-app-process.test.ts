@@ -82,6 +82,9 @@ describe('the command line beside web mode on the same state folder', () => {
     const files = await mlsoDl(state, 'files', ...KCOR_DAY);
     expect(files.status).toBe(0);
     expect(files.stdout).toContain('3 files');
+    const movie = path.join(await temporaryFolder(), 'corona.gif');
+    expect(await mlsoDl(state, 'movie', '--campaign', 'corona', '--out', movie)).toMatchObject({ status: 0 });
+    expect(existsSync(movie)).toBe(true);
 
     // Web mode still holds the folder and works on; once it closes it seals the ledger as ever: the readers beside it
     // neither broke the seal nor left anything that would keep it from sealing.
