@@ -1,5 +1,5 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
-// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, and 7 (incremental sync).
+// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync) and 9.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [

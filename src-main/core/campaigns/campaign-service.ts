@@ -249,7 +249,10 @@ export class CampaignService {
     if (this.syncing.has(campaign.id)) throw new InvalidInputError(`"${campaign.name}" is already syncing.`);
     this.syncing.add(campaign.id);
     try {
-      const run = await syncCampaign({ ...options, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+      const run = await syncCampaign(
+        { ...options, store: this.store, ledger: this.deps.ledger, state: this.deps.state, engine, client: this.deps.client },
+        campaign,
+      );
       if (run.report.total.queued > 0) this.unsettled.set(campaign.id, run);
       else this.unsettled.delete(campaign.id);
       return run;

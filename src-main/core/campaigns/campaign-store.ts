@@ -58,6 +58,9 @@ export interface CampaignFileState extends CampaignFileRecord {
   finishedAt: string | null;
   lastError: string | null;
   lastErrorKind: string | null;
+  /** Its job's modification times, as written and as a verify last found it intact (quick-check.ts). */
+  writtenMtimeMs: number | null;
+  checkedMtimeMs: number | null;
 }
 
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
@@ -110,7 +113,8 @@ export interface SyncCountsOfSet {
   notDoneUnlisted: number;
 }
 
-const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
+const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind,
+    j.written_mtime_ms, j.checked_mtime_ms
   FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 interface FileRow {
@@ -134,6 +138,8 @@ interface FileRow {
   finished_at: string | null;
   last_error: string | null;
   last_error_kind: string | null;
+  written_mtime_ms: number | null;
+  checked_mtime_ms: number | null;
 }
 
 const now = (): string => new Date().toISOString();
@@ -600,6 +606,8 @@ function toFileState(row: FileRow): CampaignFileState {
     finishedAt: row.finished_at,
     lastError: row.last_error,
     lastErrorKind: row.last_error_kind,
+    writtenMtimeMs: row.written_mtime_ms,
+    checkedMtimeMs: row.checked_mtime_ms,
   };
 }
 

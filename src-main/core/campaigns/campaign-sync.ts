@@ -8,8 +8,10 @@
 // A sync streams: each piece of a listing is recorded, its files already in the folder taken in and the rest queued
 // before the next piece is read, so a million-file campaign is never in memory, and its report is counted in SQL.
 // A query is listed in windows of fixed bounds (calendar months, fixedWindows); a window whose listing has settled
-// (campaign-windows.ts) is not listed again, and its files are trusted to the ledger: of the files no window listed
-// this time, only those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
+// (campaign-windows.ts) is not listed again: its listing is trusted to the ledger, never its files on disk. Every
+// finished file of the set is looked at while the listings are read (quick-check-pass.ts: exists, size and
+// modification time as written); one that is gone or changed is marked so and queued, and of the files no window
+// listed this time, those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
 // windowed and are listed whole at every sync, as before.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -20,7 +22,7 @@ import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger, Job } from '../downloads/download-ledger';
-import { sizeIsNow, type ListingIntake } from '../downloads/listing-intake';
+import type { ListingIntake } from '../downloads/listing-intake';
 import { listedBit, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign, type SyncCountsOfSet } from './campaign-store';
 import { CampaignPlaces, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
@@ -32,12 +34,18 @@ import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from 
 import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
 import { TakenNames } from '../downloads/taken-names';
 import { withSmallHeapGrowth } from './sync-heap';
+import type { StateDatabase } from '../state/state-database';
+import { QuickCheckPass, type QuickCheckResult } from './quick-check-pass';
+import { isStillThere } from '../downloads/quick-check';
+import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
 
 export interface SyncDeps {
   store: CampaignStore;
   ledger: DownloadLedger;
   engine: DownloadEngine;
   client: MlsoClient;
+  /** The database the store and the ledger share: the quick check reads the finished files from it narrowly. */
+  state: StateDatabase;
   /** A file in the folder that is not what the set expects: replaced (the default) or left alone. */
   existingFiles?: Exclude<ExistingFilePolicy, 'keep-both'>;
   /** A window closed this many days before its last complete listing is not listed again (DEFAULT_SETTLE_DAYS). */
@@ -83,16 +91,22 @@ export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Pr
 async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
   const sync = new StreamingSync(deps, campaign, new Date().toISOString());
   deps.onPhase?.('listing', 0);
-  for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
-  deps.onPhase?.('checking', sync.listedCount);
+  const check = new QuickCheckPass(deps.state, campaign.id, deps.signal ? { signal: deps.signal } : {});
+  try {
+    for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
+    deps.onPhase?.('checking', sync.listedCount);
+    sync.takeQuickCheck(await check.finish());
+  } finally {
+    await check.close();
+  }
   // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
   // beyond the listings, and are counted again only when some were (a sync with nothing new passes once).
   const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
   let counted = countSet();
-  if (counted.notDoneUnlisted > 0) {
-    await sync.queueTheRest();
-    counted = countSet();
-  }
+  const queuedMore = counted.notDoneUnlisted > 0 || sync.foundChanged.length > 0;
+  if (counted.notDoneUnlisted > 0) await sync.queueTheRest();
+  await sync.queueFoundListed();
+  if (queuedMore) counted = countSet();
   deps.onPhase?.('queueing', sync.listedCount);
   const reused = tallyReused(sync.intakeResult?.reused ?? []);
   const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync, countSet()), reused });
@@ -118,6 +132,8 @@ class StreamingSync {
   private readonly places = new Map<FileEntry, string>();
   private intake: ListingIntake | undefined;
   private readonly placesOfFiles: CampaignPlaces;
+  /** Finished files the quick check found gone or changed, and marked so (their relative paths, by what was found). */
+  readonly foundOnDisk: { missing: string[]; changed: string[] } = { missing: [], changed: [] };
 
   constructor(
     private readonly deps: SyncDeps,
@@ -125,6 +141,11 @@ class StreamingSync {
     readonly at: string,
   ) {
     this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
+  }
+
+  /** The files the quick check found gone or changed (marked so in the ledger): every one is fetched again. */
+  get foundChanged(): string[] {
+    return [...this.foundOnDisk.missing, ...this.foundOnDisk.changed];
   }
 
   get intakeResult(): ListingIntake['result'] | undefined {
@@ -154,13 +175,49 @@ class StreamingSync {
       return;
     }
     const remembered = store.windows(this.campaign.id, query);
+    const take = (entries: FileEntry[], names: TakenNames): Promise<number> => this.take(entries, listedBy, position, names);
     for (const window of windows) {
       const last = remembered.get(window.start);
       if (!this.deps.full && isSettled(last, window, this.deps.settleDays ?? DEFAULT_SETTLE_DAYS)) {
         this.windows.settled += 1;
         continue;
       }
-      await this.listWindow(query, request, window, last, (entries, names) => this.take(entries, listedBy, position, names));
+      await this.listWindow(query, request, window, last, take);
+    }
+  }
+
+  /**
+   * What the quick check found, into the ledger: the times of files looked at for the first time, and the files gone
+   * or changed, failed as verify would fail them (missing or changed on disk), so that the counts say so until they
+   * are fetched again. Only jobs still finished at the place looked at are marked.
+   */
+  takeQuickCheck(result: QuickCheckResult): void {
+    const { ledger } = this.deps;
+    ledger.recordWrittenTimes(result.firstLooks);
+    const byId = new Map(result.failed.map((failure) => [failure.jobId, failure]));
+    const marked = ledger.failFinished(
+      result.failed.map((failure) => {
+        const filename = path.posix.basename(failure.relativePath);
+        const message =
+          failure.verdict === 'missing'
+            ? `${filename} is no longer on disk; sync fetches it again.`
+            : `${filename} is not as it was downloaded (its size or modification time differs); sync fetches it again.`;
+        return { id: failure.jobId, targetPath: failure.targetPath, kind: failure.verdict === 'missing' ? MISSING_ON_DISK : CHANGED_ON_DISK, message };
+      }),
+    );
+    for (const id of marked) {
+      const failure = byId.get(id)!;
+      this.foundOnDisk[failure.verdict].push(failure.relativePath);
+    }
+  }
+
+  /** The files listed this sync that the quick check found gone or changed: queued now (the rest were, with the rest). */
+  async queueFoundListed(): Promise<void> {
+    const found = this.foundChanged;
+    for (let from = 0; from < found.length; from += QUEUE_PIECE) {
+      const files = this.deps.store.filesAt(this.campaign.id, found.slice(from, from + QUEUE_PIECE));
+      const left = files.filter((file) => file.state === 'failed' && (file.lastErrorKind === MISSING_ON_DISK || file.lastErrorKind === CHANGED_ON_DISK));
+      if (left.length > 0) await this.queue(left);
     }
   }
 
@@ -272,7 +329,9 @@ class StreamingSync {
     const finished: { jobId: number; filename: string }[] = [];
     const rest: CampaignFileState[] = [];
     for (const file of files) {
-      if (file.state === 'done' && file.jobId !== null && sizeIsNow(file.targetPath, file.bytesWritten))
+      // A file of the set before this sync is looked at by the quick check, which runs meanwhile; one new to the set
+      // (downloaded through Browse, say) is looked at here.
+      if (file.state === 'done' && file.jobId !== null && (file.firstSeenAt < this.at || isStillThere(file)))
         finished.push({ jobId: file.jobId, filename: file.filename });
       else rest.push(file);
     }
@@ -341,6 +400,8 @@ function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClie
     finishedAt: null,
     lastError: null,
     lastErrorKind: null,
+    writtenMtimeMs: null,
+    checkedMtimeMs: null,
   };
 }
 
@@ -367,6 +428,8 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
       record.finishedAt = job.finishedAt;
       record.lastError = job.lastError;
       record.lastErrorKind = job.lastErrorKind;
+      record.writtenMtimeMs = job.writtenMtimeMs;
+      record.checkedMtimeMs = job.checkedMtimeMs;
     }
     return record;
   });
@@ -397,5 +460,6 @@ function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: Streamin
   const differing: DifferingFile[] = (totalCounts.differs === 0 ? [] : store.filesWithOtherSha256(campaign.id))
     .filter((file) => standingOf(file) === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
-  return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing };
+  const foundOnDisk = { missing: sync.foundOnDisk.missing.length, changed: sync.foundOnDisk.changed.length };
+  return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing, foundOnDisk };
 }
