@@ -1,5 +1,5 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
-// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync) and 9.
+// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9 and 11.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -81,5 +81,11 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   {
     version: 9,
     sql: `ALTER TABLE campaigns ADD COLUMN remembered_counts TEXT;`,
+  },
+  // 11: the server (the API's base URL) each window was listed from, so that a file of a settled window that must be
+  // fetched again after the campaign's server moved has its window listed again from the new one (campaign-sync.ts).
+  {
+    version: 11,
+    sql: `ALTER TABLE campaign_windows ADD COLUMN listed_from TEXT;`,
   },
 ];

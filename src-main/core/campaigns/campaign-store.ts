@@ -102,6 +102,7 @@ interface WindowRow {
   complete: number;
   entries: number;
   digest: string | null;
+  listed_from: string | null;
 }
 
 /** What a sync's report counts of the set (CampaignStore.syncCounts). */
@@ -409,12 +410,12 @@ export class CampaignStore {
   recordWindow(id: number, query: CampaignQuery, window: ListedWindow): void {
     this.db
       .prepare(
-        `INSERT INTO campaign_windows (campaign_id, query_key, window_start, window_end, listed_at, complete, entries, digest)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO campaign_windows (campaign_id, query_key, window_start, window_end, listed_at, complete, entries, digest, listed_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (campaign_id, query_key, window_start) DO UPDATE SET window_end = excluded.window_end, listed_at = excluded.listed_at,
-           complete = excluded.complete, entries = excluded.entries, digest = excluded.digest`,
+           complete = excluded.complete, entries = excluded.entries, digest = excluded.digest, listed_from = excluded.listed_from`,
       )
-      .run(id, queryKey(query), window.start, window.end, window.listedAt, window.complete ? 1 : 0, window.entries, window.digest);
+      .run(id, queryKey(query), window.start, window.end, window.listedAt, window.complete ? 1 : 0, window.entries, window.digest, window.listedFrom);
   }
 
   /**
@@ -619,6 +620,7 @@ function toWindow(row: WindowRow): ListedWindow {
     complete: row.complete === 1,
     entries: row.entries,
     digest: row.digest,
+    listedFrom: row.listed_from,
   };
 }
 

@@ -13,6 +13,10 @@
 // modification time as written); one that is gone or changed is marked so and queued, and of the files no window
 // listed this time, those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
 // windowed and are listed whole at every sync, as before.
+//
+// A window remembers the server it was listed from: a file to fetch in a settled window listed from another server
+// (the service moved to https, or to a mirror) has its window listed again from the server the sync asks now, so
+// its address is that server's; the other-host rule still holds for what a server lists.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
@@ -38,6 +42,7 @@ import type { StateDatabase } from '../state/state-database';
 import { QuickCheckPass, type QuickCheckResult } from './quick-check-pass';
 import { isStillThere } from '../downloads/quick-check';
 import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
+import { ApiServer } from '../api/api-server';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -104,7 +109,10 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
   let counted = countSet();
   const queuedMore = counted.notDoneUnlisted > 0 || sync.foundChanged.length > 0;
-  if (counted.notDoneUnlisted > 0) await sync.queueTheRest();
+  if (counted.notDoneUnlisted > 0) {
+    await sync.listAgainFromThisServer();
+    await sync.queueTheRest();
+  }
   await sync.queueFoundListed();
   if (queuedMore) counted = countSet();
   deps.onPhase?.('queueing', sync.listedCount);
@@ -132,6 +140,12 @@ class StreamingSync {
   private readonly places = new Map<FileEntry, string>();
   private intake: ListingIntake | undefined;
   private readonly placesOfFiles: CampaignPlaces;
+  /** The API's base URL this sync lists from, which each window it lists remembers. */
+  private readonly server: string;
+  /** Windows left as they were (settled), with what listing one again needs. */
+  private readonly settledWindows: SettledWindow[] = [];
+  /** The servers the campaign's windows were listed from before this sync. */
+  private readonly serversBefore = new Set<string>();
   /** Finished files the quick check found gone or changed, and marked so (their relative paths, by what was found). */
   readonly foundOnDisk: { missing: string[]; changed: string[] } = { missing: [], changed: [] };
 
@@ -141,6 +155,7 @@ class StreamingSync {
     readonly at: string,
   ) {
     this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
+    this.server = deps.client.settings.baseUrl;
   }
 
   /** The files the quick check found gone or changed (marked so in the ledger): every one is fetched again. */
@@ -175,11 +190,13 @@ class StreamingSync {
       return;
     }
     const remembered = store.windows(this.campaign.id, query);
+    for (const last of remembered.values()) if (last.listedFrom !== null) this.serversBefore.add(last.listedFrom);
     const take = (entries: FileEntry[], names: TakenNames): Promise<number> => this.take(entries, listedBy, position, names);
     for (const window of windows) {
       const last = remembered.get(window.start);
       if (!this.deps.full && isSettled(last, window, this.deps.settleDays ?? DEFAULT_SETTLE_DAYS)) {
         this.windows.settled += 1;
+        this.settledWindows.push({ query, request, window, last: last!, take });
         continue;
       }
       await this.listWindow(query, request, window, last, take);
@@ -211,6 +228,30 @@ class StreamingSync {
     }
   }
 
+  /**
+   * Lists again the settled windows listed from another server (or from one not remembered) that hold a file to
+   * fetch: the server the sync asks now gives its address. A window that needs nothing keeps its listing.
+   */
+  async listAgainFromThisServer(): Promise<void> {
+    const elsewhere = this.settledWindows.filter((settled) => settled.last.listedFrom !== this.server);
+    if (elsewhere.length === 0) return;
+    const again = new Set<SettledWindow>();
+    for (let after = ''; again.size < elsewhere.length;) {
+      this.deps.signal?.throwIfAborted();
+      const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
+      if (page.length === 0) break;
+      after = page.at(-1)!.relativePath;
+      for (const file of page) {
+        const holding = file.dateObs === null ? undefined : elsewhere.filter((settled) => holds(settled, file.instrument, file.dateObs!));
+        for (const settled of holding ?? []) again.add(settled);
+      }
+    }
+    for (const settled of again) {
+      await this.listWindow(settled.query, settled.request, settled.window, settled.last, settled.take);
+      this.windows.settled -= 1;
+    }
+  }
+
   /** The files listed this sync that the quick check found gone or changed: queued now (the rest were, with the rest). */
   async queueFoundListed(): Promise<void> {
     const found = this.foundChanged;
@@ -231,7 +272,7 @@ class StreamingSync {
     const { client, store } = this.deps;
     const listedAt = new Date().toISOString();
     // Begun, not complete: a listing cut short (cancelled, an error half-way) is listed again by the next sync.
-    const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null };
+    const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null, listedFrom: this.server };
     store.recordWindow(this.campaign.id, query, { ...begun, complete: false });
     const digest = new WindowDigest();
     const names = new TakenNames();
@@ -307,13 +348,36 @@ class StreamingSync {
    * failed, found missing or changed by verify, queued by a sync cut short), a page at a time.
    */
   async queueTheRest(): Promise<void> {
+    const former = this.formerServers();
     for (let after = ''; ;) {
       this.deps.signal?.throwIfAborted();
       const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
       if (page.length === 0) return;
       after = page.at(-1)!.relativePath;
-      await this.queue(page);
+      await this.queue(former.length === 0 ? page : page.filter((file) => !this.refusedAsFormer(file, former)));
     }
+  }
+
+  /** The servers the campaign's windows were listed from before, other than this sync's. */
+  private formerServers(): ApiServer[] {
+    return [...this.serversBefore].filter((server) => server !== this.server).map((server) => new ApiServer(server));
+  }
+
+  /**
+   * Refuses a file whose remembered address is on a server the campaign was synced from before, which the server of
+   * this sync did not list again (its window was): allowing other servers is not the answer for the campaign's own
+   * files, so the report says what happened.
+   */
+  private refusedAsFormer(file: CampaignFileState, former: readonly ApiServer[]): boolean {
+    if (this.deps.client.downloadAddressRefusal(file.url) === undefined) return false;
+    const was = former.find((server) => server.holds(file.url));
+    if (!was) return false;
+    const now = new ApiServer(this.server);
+    this.refuse({
+      filename: file.filename,
+      reason: `its address is on ${was.host}, where this campaign was synced from before, and ${now.host} does not list it now`,
+    });
+    return true;
   }
 
   /**
@@ -367,6 +431,19 @@ class StreamingSync {
     return this.intake;
   }
 }
+
+/** A window a sync left as it was (settled), with what listing it again takes. */
+interface SettledWindow {
+  query: CampaignQuery;
+  request: { instrument: string; product: string; filters: CampaignQuery['filters'] };
+  window: FixedWindow;
+  last: ListedWindow;
+  take: (entries: FileEntry[], names: TakenNames) => Promise<number>;
+}
+
+/** Whether a settled window of a query may hold a file of `instrument` observed at `dateObs` (its bounds are its query's). */
+const holds = (settled: SettledWindow, instrument: string, dateObs: string): boolean =>
+  settled.query.instrument === instrument && dateObs >= settled.window.start && dateObs < settled.window.end;
 
 /**
  * A listed entry as a campaign file first seen at `firstSeenAt` and as yet without a job (filesAsRecorded gives it the
