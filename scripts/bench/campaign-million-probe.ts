@@ -2,17 +2,17 @@
 // RSS is the sync's (dist/bench/campaign-million-probe.js; see campaign-million-benchmark.ts for the phases):
 // - first: the campaign's first sync into a paused queue (nothing downloads): the enqueue, timed to the moment the
 //   sync has recorded, taken in and queued every listed file. A million downloads would take hours here, so their
-//   outcome is then written into the ledger: every job done, and, for the months a later sync lists again, an empty
-//   file at its place recorded as written at size 0, which is what the queue checks of a finished file (the
-//   settled months' files are trusted to the ledger and are never looked at).
+//   outcome is then written into the ledger: every job done, with an empty file at its place recorded as written at
+//   size 0 with the time the file has, which is what a sync's quick check compares (every finished file is looked
+//   at, the settled months' too).
 // - again: a sync with the queue running, timed until the queue has settled (what a nightly run waits for).
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MlsoClient } from '../../src-main/core/api/mlso-client';
 import { openDownloadEngine } from '../../src-main/core/app/open-engine';
 import { CampaignService } from '../../src-main/core/campaigns/campaign-service';
-import { DEFAULT_SETTLE_DAYS } from '../../src-main/core/campaigns/campaign-windows';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { ownPeakRssBytes } from './peak-rss';
 
@@ -80,22 +80,15 @@ export async function runCampaignProbe(job: CampaignProbeJob): Promise<CampaignP
   }
 }
 
-/** Every job done; the files of the months still unsettled as empty files at their places (see the top). */
+/** Every job done, its file written empty at its place and recorded with the time it has (see the top). */
 async function downloadedAsIfFetched(
-  db: { prepare(sql: string): { run(...values: unknown[]): unknown; all(...values: unknown[]): unknown[] } },
+  db: { prepare(sql: string): { run(...values: unknown[]): unknown; all(...values: unknown[]): unknown[] }; transaction(work: () => void): () => void },
   folder: string,
 ): Promise<void> {
-  const now = new Date().toISOString();
-  db.prepare(`UPDATE jobs SET state = 'done', sha256 = ?, bytes_written = 0, started_at = ?, finished_at = ? WHERE state != 'done'`).run(
-    '0'.repeat(64),
-    now,
-    now,
-  );
-  const settledBefore = new Date(Date.now() - DEFAULT_SETTLE_DAYS * 24 * 60 * 60 * 1000);
-  const unsettledFrom = new Date(Date.UTC(settledBefore.getUTCFullYear(), settledBefore.getUTCMonth(), 1)).toISOString().slice(0, 19);
-  const files = db.prepare('SELECT target_path AS targetPath FROM jobs WHERE date_obs >= ?').all(unsettledFrom) as { targetPath: string }[];
+  const files = db.prepare('SELECT id, target_path AS targetPath FROM jobs').all() as { id: number; targetPath: string }[];
   const made = new Set<string>();
-  for (const { targetPath } of files) {
+  const written: { id: number; mtimeMs: number }[] = [];
+  for (const { id, targetPath } of files) {
     const dir = path.dirname(targetPath);
     if (!made.has(dir)) {
       await mkdir(dir, { recursive: true });
@@ -103,5 +96,11 @@ async function downloadedAsIfFetched(
     }
     if (!targetPath.startsWith(folder)) throw new Error(`a job outside the campaign's folder: ${targetPath}`);
     await writeFile(targetPath, '');
+    written.push({ id, mtimeMs: statSync(targetPath).mtimeMs });
   }
+  const now = new Date().toISOString();
+  const done = db.prepare(`UPDATE jobs SET state = 'done', sha256 = ?, bytes_written = 0, written_mtime_ms = ?, started_at = ?, finished_at = ? WHERE id = ?`);
+  db.transaction(() => {
+    for (const { id, mtimeMs } of written) done.run('0'.repeat(64), mtimeMs, now, now, id);
+  })();
 }

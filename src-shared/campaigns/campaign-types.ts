@@ -104,6 +104,11 @@ export interface SyncReport {
   differing: DifferingFile[];
   /** Files taken from a finished download in another folder instead of fetched (absent in reports of older versions). */
   reused?: ReusedFiles;
+  /**
+   * Finished files the sync's quick check found gone (missing) or not as downloaded (changed: another size or
+   * modification time), and queued to be fetched again (absent in reports of older versions).
+   */
+  foundOnDisk?: { missing: number; changed: number };
 }
 
 /** A downloaded file that is not the one a shared file list named. */

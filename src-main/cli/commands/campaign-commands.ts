@@ -615,6 +615,12 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
   // well prints nothing (cron mails only what a job prints).
   if (!context.out.quiet) context.out.result(columnsTable(headings, rows));
   context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
+  const found = report.foundOnDisk;
+  if (found && found.missing + found.changed > 0) {
+    context.out.info(
+      `Not on disk as downloaded: ${found.missing} missing, ${found.changed} changed (another size or modification time); queued to be fetched again.`,
+    );
+  }
   if (report.reused && report.reused.count > 0) context.out.info(`Not downloaded again: ${reusedWording(report.reused)}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);

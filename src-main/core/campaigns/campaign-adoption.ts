@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { isCompleteFitsFile } from '../downloads/fits-completeness';
+import { writtenMtimeOf } from '../downloads/quick-check';
 import { forEachAtOnce } from '../downloads/reuse-finder';
 import type { CampaignFileState } from './campaign-store';
 import { sha256OfFile, sizeOfFile } from './file-facts';
@@ -66,15 +67,17 @@ export async function adoptFilesAlreadyThere(
     const mayHold = prefilter.mayHold(path.dirname(file.targetPath), file.filename);
     if (typeof mayHold === 'boolean' ? mayHold : await mayHold) candidates.push(file);
   }
-  const found: { file: CampaignFileState; sha256: string; size: number }[] = [];
+  const found: { file: CampaignFileState; sha256: string; size: number; mtimeMs: number | undefined }[] = [];
   await forEachAtOnce(candidates, CHECKS_AT_ONCE, async (file) => {
     signal?.throwIfAborted();
     const size = await sizeOfFile(file.targetPath);
     if (size === undefined) return;
     if (file.expectedSha256 === null && !(await isCompleteFitsFile(file.targetPath))) return;
+    // Its time before the bytes are read: a change while they are read leaves a time the next quick check will not meet.
+    const mtimeMs = writtenMtimeOf(file.targetPath);
     const sha256 = await sha256OfFile(file.targetPath, signal);
     if (file.expectedSha256 !== null && sha256 !== file.expectedSha256) return;
-    found.push({ file, sha256, size });
+    found.push({ file, sha256, size, mtimeMs });
   });
   if (found.length === 0) return;
   ledger.transaction(() => {
@@ -92,6 +95,8 @@ export async function adoptFilesAlreadyThere(
         state: 'done' as const,
       })),
     );
-    found.forEach(({ sha256, size }, index) => ledger.markDone(ids[index]!, { sha256, bytesReceived: 0, bytesWritten: size }));
+    found.forEach(({ sha256, size, mtimeMs }, index) =>
+      ledger.markDone(ids[index]!, { sha256, bytesReceived: 0, bytesWritten: size, ...(mtimeMs !== undefined ? { mtimeMs } : {}) }),
+    );
   });
 }

@@ -1,6 +1,6 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
-// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9
-// and 10.
+// sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9,
+// 10 and 12.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -92,5 +92,11 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
     version: 10,
     sql: `ALTER TABLE campaigns ADD COLUMN layout_moving INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE campaigns ADD COLUMN shared_list_kept INTEGER NOT NULL DEFAULT 0;`,
+  },
+  // 12: the server (the API's base URL) each window was listed from, so that a file of a settled window that must be
+  // fetched again after the campaign's server moved has its window listed again from the new one (campaign-sync.ts).
+  {
+    version: 12,
+    sql: `ALTER TABLE campaign_windows ADD COLUMN listed_from TEXT;`,
   },
 ];

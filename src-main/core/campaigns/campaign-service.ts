@@ -285,7 +285,10 @@ export class CampaignService {
     this.syncing.add(campaign.id);
     try {
       const { onLayoutFinished: _told, ...syncOptions } = options;
-      const run = await syncCampaign({ ...syncOptions, store: this.store, ledger: this.deps.ledger, engine, client: this.deps.client }, campaign);
+      const run = await syncCampaign(
+        { ...syncOptions, store: this.store, ledger: this.deps.ledger, state: this.deps.state, engine, client: this.deps.client },
+        campaign,
+      );
       if (run.report.total.queued > 0) this.unsettled.set(campaign.id, run);
       else this.unsettled.delete(campaign.id);
       return run;

@@ -58,6 +58,9 @@ export interface CampaignFileState extends CampaignFileRecord {
   finishedAt: string | null;
   lastError: string | null;
   lastErrorKind: string | null;
+  /** Its job's modification times, as written and as a verify last found it intact (quick-check.ts). */
+  writtenMtimeMs: number | null;
+  checkedMtimeMs: number | null;
 }
 
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
@@ -99,6 +102,7 @@ interface WindowRow {
   complete: number;
   entries: number;
   digest: string | null;
+  listed_from: string | null;
 }
 
 /** What a sync's report counts of the set (CampaignStore.syncCounts). */
@@ -110,7 +114,8 @@ export interface SyncCountsOfSet {
   notDoneUnlisted: number;
 }
 
-const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
+const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind,
+    j.written_mtime_ms, j.checked_mtime_ms
   FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 interface FileRow {
@@ -134,6 +139,8 @@ interface FileRow {
   finished_at: string | null;
   last_error: string | null;
   last_error_kind: string | null;
+  written_mtime_ms: number | null;
+  checked_mtime_ms: number | null;
 }
 
 const now = (): string => new Date().toISOString();
@@ -404,12 +411,12 @@ export class CampaignStore {
   recordWindow(id: number, query: CampaignQuery, window: ListedWindow): void {
     this.db
       .prepare(
-        `INSERT INTO campaign_windows (campaign_id, query_key, window_start, window_end, listed_at, complete, entries, digest)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO campaign_windows (campaign_id, query_key, window_start, window_end, listed_at, complete, entries, digest, listed_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (campaign_id, query_key, window_start) DO UPDATE SET window_end = excluded.window_end, listed_at = excluded.listed_at,
-           complete = excluded.complete, entries = excluded.entries, digest = excluded.digest`,
+           complete = excluded.complete, entries = excluded.entries, digest = excluded.digest, listed_from = excluded.listed_from`,
       )
-      .run(id, queryKey(query), window.start, window.end, window.listedAt, window.complete ? 1 : 0, window.entries, window.digest);
+      .run(id, queryKey(query), window.start, window.end, window.listedAt, window.complete ? 1 : 0, window.entries, window.digest, window.listedFrom);
   }
 
   /**
@@ -656,6 +663,8 @@ function toFileState(row: FileRow): CampaignFileState {
     finishedAt: row.finished_at,
     lastError: row.last_error,
     lastErrorKind: row.last_error_kind,
+    writtenMtimeMs: row.written_mtime_ms,
+    checkedMtimeMs: row.checked_mtime_ms,
   };
 }
 
@@ -667,6 +676,7 @@ function toWindow(row: WindowRow): ListedWindow {
     complete: row.complete === 1,
     entries: row.entries,
     digest: row.digest,
+    listedFrom: row.listed_from,
   };
 }
 

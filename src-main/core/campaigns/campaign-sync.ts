@@ -8,9 +8,15 @@
 // A sync streams: each piece of a listing is recorded, its files already in the folder taken in and the rest queued
 // before the next piece is read, so a million-file campaign is never in memory, and its report is counted in SQL.
 // A query is listed in windows of fixed bounds (calendar months, fixedWindows); a window whose listing has settled
-// (campaign-windows.ts) is not listed again, and its files are trusted to the ledger: of the files no window listed
-// this time, only those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
+// (campaign-windows.ts) is not listed again: its listing is trusted to the ledger, never its files on disk. Every
+// finished file of the set is looked at while the listings are read (quick-check-pass.ts: exists, size and
+// modification time as written); one that is gone or changed is marked so and queued, and of the files no window
+// listed this time, those the ledger does not say are downloaded are queued. Queries with `every` or `cr` are not
 // windowed and are listed whole at every sync, as before.
+//
+// A window remembers the server it was listed from: a file to fetch in a settled window listed from another server
+// (the service moved to https, or to a mirror) has its window listed again from the server the sync asks now, so
+// its address is that server's; the other-host rule still holds for what a server lists.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
@@ -20,7 +26,7 @@ import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger, Job } from '../downloads/download-ledger';
-import { sizeIsNow, type ListingIntake } from '../downloads/listing-intake';
+import type { ListingIntake } from '../downloads/listing-intake';
 import { listedBit, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign, type SyncCountsOfSet } from './campaign-store';
 import { CampaignPlaces, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
@@ -32,12 +38,19 @@ import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from 
 import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
 import { TakenNames } from '../downloads/taken-names';
 import { withSmallHeapGrowth } from './sync-heap';
+import type { StateDatabase } from '../state/state-database';
+import { QuickCheckPass, type QuickCheckResult } from './quick-check-pass';
+import { isStillThere } from '../downloads/quick-check';
+import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
+import { ApiServer } from '../api/api-server';
 
 export interface SyncDeps {
   store: CampaignStore;
   ledger: DownloadLedger;
   engine: DownloadEngine;
   client: MlsoClient;
+  /** The database the store and the ledger share: the quick check reads the finished files from it narrowly. */
+  state: StateDatabase;
   /** A file in the folder that is not what the set expects: replaced (the default) or left alone. */
   existingFiles?: Exclude<ExistingFilePolicy, 'keep-both'>;
   /** A window closed this many days before its last complete listing is not listed again (DEFAULT_SETTLE_DAYS). */
@@ -83,16 +96,25 @@ export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Pr
 async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
   const sync = new StreamingSync(deps, campaign, new Date().toISOString());
   deps.onPhase?.('listing', 0);
-  for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
-  deps.onPhase?.('checking', sync.listedCount);
+  const check = new QuickCheckPass(deps.state, campaign.id, deps.signal ? { signal: deps.signal } : {});
+  try {
+    for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
+    deps.onPhase?.('checking', sync.listedCount);
+    sync.takeQuickCheck(await check.finish());
+  } finally {
+    await check.close();
+  }
   // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
   // beyond the listings, and are counted again only when some were (a sync with nothing new passes once).
   const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
   let counted = countSet();
+  const queuedMore = counted.notDoneUnlisted > 0 || sync.foundChanged.length > 0;
   if (counted.notDoneUnlisted > 0) {
+    await sync.listAgainFromThisServer();
     await sync.queueTheRest();
-    counted = countSet();
   }
+  await sync.queueFoundListed();
+  if (queuedMore) counted = countSet();
   deps.onPhase?.('queueing', sync.listedCount);
   const reused = tallyReused(sync.intakeResult?.reused ?? []);
   const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync, countSet()), reused });
@@ -118,6 +140,14 @@ class StreamingSync {
   private readonly places = new Map<FileEntry, string>();
   private intake: ListingIntake | undefined;
   private readonly placesOfFiles: CampaignPlaces;
+  /** The API's base URL this sync lists from, which each window it lists remembers. */
+  private readonly server: string;
+  /** Windows left as they were (settled), with what listing one again needs. */
+  private readonly settledWindows: SettledWindow[] = [];
+  /** The servers the campaign's windows were listed from before this sync. */
+  private readonly serversBefore = new Set<string>();
+  /** Finished files the quick check found gone or changed, and marked so (their relative paths, by what was found). */
+  readonly foundOnDisk: { missing: string[]; changed: string[] } = { missing: [], changed: [] };
 
   constructor(
     private readonly deps: SyncDeps,
@@ -125,6 +155,12 @@ class StreamingSync {
     readonly at: string,
   ) {
     this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
+    this.server = deps.client.settings.baseUrl;
+  }
+
+  /** The files the quick check found gone or changed (marked so in the ledger): every one is fetched again. */
+  get foundChanged(): string[] {
+    return [...this.foundOnDisk.missing, ...this.foundOnDisk.changed];
   }
 
   get intakeResult(): ListingIntake['result'] | undefined {
@@ -154,13 +190,75 @@ class StreamingSync {
       return;
     }
     const remembered = store.windows(this.campaign.id, query);
+    for (const last of remembered.values()) if (last.listedFrom !== null) this.serversBefore.add(last.listedFrom);
+    const take = (entries: FileEntry[], names: TakenNames): Promise<number> => this.take(entries, listedBy, position, names);
     for (const window of windows) {
       const last = remembered.get(window.start);
       if (!this.deps.full && isSettled(last, window, this.deps.settleDays ?? DEFAULT_SETTLE_DAYS)) {
         this.windows.settled += 1;
+        this.settledWindows.push({ query, request, window, last: last!, take });
         continue;
       }
-      await this.listWindow(query, request, window, last, (entries, names) => this.take(entries, listedBy, position, names));
+      await this.listWindow(query, request, window, last, take);
+    }
+  }
+
+  /**
+   * What the quick check found, into the ledger: the times of files looked at for the first time, and the files gone
+   * or changed, failed as verify would fail them (missing or changed on disk), so that the counts say so until they
+   * are fetched again. Only jobs still finished at the place looked at are marked.
+   */
+  takeQuickCheck(result: QuickCheckResult): void {
+    const { ledger } = this.deps;
+    ledger.recordWrittenTimes(result.firstLooks);
+    const byId = new Map(result.failed.map((failure) => [failure.jobId, failure]));
+    const marked = ledger.failFinished(
+      result.failed.map((failure) => {
+        const filename = path.posix.basename(failure.relativePath);
+        const message =
+          failure.verdict === 'missing'
+            ? `${filename} is no longer on disk; sync fetches it again.`
+            : `${filename} is not as it was downloaded (its size or modification time differs); sync fetches it again.`;
+        return { id: failure.jobId, targetPath: failure.targetPath, kind: failure.verdict === 'missing' ? MISSING_ON_DISK : CHANGED_ON_DISK, message };
+      }),
+    );
+    for (const id of marked) {
+      const failure = byId.get(id)!;
+      this.foundOnDisk[failure.verdict].push(failure.relativePath);
+    }
+  }
+
+  /**
+   * Lists again the settled windows listed from another server (or from one not remembered) that hold a file to
+   * fetch: the server the sync asks now gives its address. A window that needs nothing keeps its listing.
+   */
+  async listAgainFromThisServer(): Promise<void> {
+    const elsewhere = this.settledWindows.filter((settled) => settled.last.listedFrom !== this.server);
+    if (elsewhere.length === 0) return;
+    const again = new Set<SettledWindow>();
+    for (let after = ''; again.size < elsewhere.length;) {
+      this.deps.signal?.throwIfAborted();
+      const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
+      if (page.length === 0) break;
+      after = page.at(-1)!.relativePath;
+      for (const file of page) {
+        const holding = file.dateObs === null ? undefined : elsewhere.filter((settled) => holds(settled, file.instrument, file.dateObs!));
+        for (const settled of holding ?? []) again.add(settled);
+      }
+    }
+    for (const settled of again) {
+      await this.listWindow(settled.query, settled.request, settled.window, settled.last, settled.take);
+      this.windows.settled -= 1;
+    }
+  }
+
+  /** The files listed this sync that the quick check found gone or changed: queued now (the rest were, with the rest). */
+  async queueFoundListed(): Promise<void> {
+    const found = this.foundChanged;
+    for (let from = 0; from < found.length; from += QUEUE_PIECE) {
+      const files = this.deps.store.filesAt(this.campaign.id, found.slice(from, from + QUEUE_PIECE));
+      const left = files.filter((file) => file.state === 'failed' && (file.lastErrorKind === MISSING_ON_DISK || file.lastErrorKind === CHANGED_ON_DISK));
+      if (left.length > 0) await this.queue(left);
     }
   }
 
@@ -174,7 +272,7 @@ class StreamingSync {
     const { client, store } = this.deps;
     const listedAt = new Date().toISOString();
     // Begun, not complete: a listing cut short (cancelled, an error half-way) is listed again by the next sync.
-    const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null };
+    const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null, listedFrom: this.server };
     store.recordWindow(this.campaign.id, query, { ...begun, complete: false });
     const digest = new WindowDigest();
     const names = new TakenNames();
@@ -250,13 +348,36 @@ class StreamingSync {
    * failed, found missing or changed by verify, queued by a sync cut short), a page at a time.
    */
   async queueTheRest(): Promise<void> {
+    const former = this.formerServers();
     for (let after = ''; ;) {
       this.deps.signal?.throwIfAborted();
       const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
       if (page.length === 0) return;
       after = page.at(-1)!.relativePath;
-      await this.queue(page);
+      await this.queue(former.length === 0 ? page : page.filter((file) => !this.refusedAsFormer(file, former)));
     }
+  }
+
+  /** The servers the campaign's windows were listed from before, other than this sync's. */
+  private formerServers(): ApiServer[] {
+    return [...this.serversBefore].filter((server) => server !== this.server).map((server) => new ApiServer(server));
+  }
+
+  /**
+   * Refuses a file whose remembered address is on a server the campaign was synced from before, which the server of
+   * this sync did not list again (its window was): allowing other servers is not the answer for the campaign's own
+   * files, so the report says what happened.
+   */
+  private refusedAsFormer(file: CampaignFileState, former: readonly ApiServer[]): boolean {
+    if (this.deps.client.downloadAddressRefusal(file.url) === undefined) return false;
+    const was = former.find((server) => server.holds(file.url));
+    if (!was) return false;
+    const now = new ApiServer(this.server);
+    this.refuse({
+      filename: file.filename,
+      reason: `its address is on ${was.host}, where this campaign was synced from before, and ${now.host} does not list it now`,
+    });
+    return true;
   }
 
   /**
@@ -272,7 +393,9 @@ class StreamingSync {
     const finished: { jobId: number; filename: string }[] = [];
     const rest: CampaignFileState[] = [];
     for (const file of files) {
-      if (file.state === 'done' && file.jobId !== null && sizeIsNow(file.targetPath, file.bytesWritten))
+      // A file of the set before this sync is looked at by the quick check, which runs meanwhile; one new to the set
+      // (downloaded through Browse, say) is looked at here.
+      if (file.state === 'done' && file.jobId !== null && (file.firstSeenAt < this.at || isStillThere(file)))
         finished.push({ jobId: file.jobId, filename: file.filename });
       else rest.push(file);
     }
@@ -309,6 +432,19 @@ class StreamingSync {
   }
 }
 
+/** A window a sync left as it was (settled), with what listing it again takes. */
+interface SettledWindow {
+  query: CampaignQuery;
+  request: { instrument: string; product: string; filters: CampaignQuery['filters'] };
+  window: FixedWindow;
+  last: ListedWindow;
+  take: (entries: FileEntry[], names: TakenNames) => Promise<number>;
+}
+
+/** Whether a settled window of a query may hold a file of `instrument` observed at `dateObs` (its bounds are its query's). */
+const holds = (settled: SettledWindow, instrument: string, dateObs: string): boolean =>
+  settled.query.instrument === instrument && dateObs >= settled.window.start && dateObs < settled.window.end;
+
 /**
  * A listed entry as a campaign file first seen at `firstSeenAt` and as yet without a job (filesAsRecorded gives it the
  * ledger's, if any: one object a file from listing to queue), or why it cannot be one.
@@ -341,6 +477,8 @@ function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClie
     finishedAt: null,
     lastError: null,
     lastErrorKind: null,
+    writtenMtimeMs: null,
+    checkedMtimeMs: null,
   };
 }
 
@@ -367,6 +505,8 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
       record.finishedAt = job.finishedAt;
       record.lastError = job.lastError;
       record.lastErrorKind = job.lastErrorKind;
+      record.writtenMtimeMs = job.writtenMtimeMs;
+      record.checkedMtimeMs = job.checkedMtimeMs;
     }
     return record;
   });
@@ -397,5 +537,6 @@ function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: Streamin
   const differing: DifferingFile[] = (totalCounts.differs === 0 ? [] : store.filesWithOtherSha256(campaign.id))
     .filter((file) => standingOf(file) === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
-  return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing };
+  const foundOnDisk = { missing: sync.foundOnDisk.missing.length, changed: sync.foundOnDisk.changed.length };
+  return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing, foundOnDisk };
 }

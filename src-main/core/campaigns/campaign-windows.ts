@@ -18,6 +18,8 @@ export interface ListedWindow {
   complete: boolean;
   entries: number;
   digest: string | null;
+  /** The API's base URL the listing came from (its files' addresses are on it); null when listed before this was kept. */
+  listedFrom: string | null;
 }
 
 /** Days after which the archive is taken to no longer change a window, unless the settings say otherwise. */

@@ -22,6 +22,7 @@ import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
 import { contentRangeOf, keptBodyNameFor, resumeValidator, type ResumePoint } from './kept-body';
 import { KeptBodyWriter } from './kept-body-writer';
+import { writtenMtimeOf } from './quick-check';
 import { temporaryNameFor } from './temporary-files';
 
 export type OpenDownload = (url: string, options: DownloadRequestOptions) => Promise<HttpResponse<Readable>>;
@@ -88,6 +89,8 @@ export interface DownloadResult {
   sha256: string;
   /** Bytes of the body an earlier attempt had received, which this one did not ask for again. */
   resumedBytes: number;
+  /** The file's modification time once in place (absent when it could not be read). */
+  mtimeMs?: number;
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -220,7 +223,16 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     // loses it the file is simply absent (the ledger notices and fetches it again), never corrupt.
     await rename(temporaryPath, finalPath);
     temporaryPath = undefined;
-    return { path: finalPath, bytesReceived: progress.bytesReceived, bytesWritten: progress.bytesWritten, sha256, resumedBytes: resumed?.bytes ?? 0 };
+    // Its time as written, for the ledger: a later sync's quick check compares the file on disk with it.
+    const mtimeMs = writtenMtimeOf(finalPath);
+    return {
+      path: finalPath,
+      bytesReceived: progress.bytesReceived,
+      bytesWritten: progress.bytesWritten,
+      sha256,
+      resumedBytes: resumed?.bytes ?? 0,
+      ...(mtimeMs !== undefined ? { mtimeMs } : {}),
+    };
   } catch (error) {
     // The file's own failure first: a sink that failed before the pipeline started is refused by Node 24's pipeline
     // as a destroyed stream, which would hide a full disk behind a network error.

@@ -41,6 +41,10 @@ export interface Job {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** A finished file's modification time when it was put in place (null: not recorded; see quick-check.ts). */
+  writtenMtimeMs: number | null;
+  /** A finished file's modification time when a verify last hashed it and found it intact (null: never). */
+  checkedMtimeMs: number | null;
 }
 
 /** What a job's view shows of it (job-views.ts): what the queue's progress reads back of jobs it describes. */
@@ -146,6 +150,8 @@ interface JobRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  written_mtime_ms: number | null;
+  checked_mtime_ms: number | null;
 }
 
 function toJob(row: JobRow): Job {
@@ -177,6 +183,8 @@ function toJob(row: JobRow): Job {
     updatedAt: row.updated_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
+    writtenMtimeMs: row.written_mtime_ms,
+    checkedMtimeMs: row.checked_mtime_ms,
   };
 }
 
@@ -541,13 +549,42 @@ export class DownloadLedger {
     this.sql('UPDATE jobs SET sha256 = ?, bytes_written = ?, updated_at = ? WHERE id = ?').run(sha256, bytesWritten, now(), id);
   }
 
-  markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number }): void {
+  /** `mtimeMs`: the file's modification time once in place (quick-check.ts), when it was read. */
+  markDone(id: number, result: { sha256: string; bytesReceived: number; bytesWritten: number; mtimeMs?: number }): void {
     const stamp = now();
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           checked_mtime_ms = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
-    ).run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
+           checked_mtime_ms = NULL, written_mtime_ms = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(result.sha256, result.bytesReceived, result.bytesWritten, result.mtimeMs ?? null, stamp, stamp, id);
+  }
+
+  /**
+   * The modification times a quick check found of finished files whose time was not recorded (its first look at
+   * them, quick-check.ts): compared from then on.
+   */
+  recordWrittenTimes(files: readonly { id: number; mtimeMs: number }[]): void {
+    if (files.length === 0) return;
+    const record = this.sql('UPDATE jobs SET written_mtime_ms = ? WHERE id = ? AND written_mtime_ms IS NULL');
+    this.transaction(() => {
+      for (const file of files) record.run(file.mtimeMs, file.id);
+    });
+  }
+
+  /**
+   * Finished files a check found gone or changed on disk (`kind`: MISSING_ON_DISK or CHANGED_ON_DISK, with why):
+   * failed with that kind, so that a campaign's counts say so until they are fetched again. Only a job still
+   * finished at the path that was looked at is marked (a sync may have moved it meanwhile); returns those marked.
+   */
+  failFinished(files: readonly { id: number; targetPath: string; kind: string; message: string }[]): number[] {
+    const fail = this.sql(
+      `UPDATE jobs SET state = 'failed', last_error_kind = ?, last_error = ?, temp_name = NULL, next_attempt_at = NULL,
+           finished_at = ?, updated_at = ? WHERE id = ? AND target_path = ? AND state = 'done'`,
+    );
+    return this.transaction(() => {
+      const stamp = now();
+      return files.filter((file) => fail.run(file.kind, file.message, stamp, stamp, file.id, file.targetPath).changes > 0).map((file) => file.id);
+    });
   }
 
   /** Finished files hashed and found intact, with the modification time each had then (for a quick verify). */
@@ -562,13 +599,13 @@ export class DownloadLedger {
    * The file was put in place from a finished download in another folder (reuse-finder.ts): done now, with that
    * file's SHA-256 and size, and started now too, so a campaign counts it among the files its sync brought.
    */
-  markReused(id: number, result: { sha256: string; bytesWritten: number }): void {
+  markReused(id: number, result: { sha256: string; bytesWritten: number; mtimeMs?: number }): void {
     const stamp = now();
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = 0, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
-    ).run(result.sha256, result.bytesWritten, stamp, stamp, stamp, id);
+           checked_mtime_ms = NULL, written_mtime_ms = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(result.sha256, result.bytesWritten, result.mtimeMs ?? null, stamp, stamp, stamp, id);
   }
 
   markFailed(id: number, kind: string, message: string): void {

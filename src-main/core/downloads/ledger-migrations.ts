@@ -72,5 +72,12 @@ export const DOWNLOAD_TABLES: StateTables = {
    CREATE INDEX jobs_failed_ended ON jobs (cleared, COALESCE(finished_at, updated_at) DESC, priority) WHERE state = 'failed';
    CREATE INDEX jobs_cleared ON jobs (state) WHERE cleared = 1;`,
     },
+    // 11: the modification time a finished file had when it was put in place (downloaded, taken in, reused), so that
+    // a sync's quick check (quick-check.ts) compares size and time with what was written. Null: not recorded (jobs
+    // finished before this, or after a crash); the next quick check records the time it finds then.
+    {
+      version: 11,
+      sql: `ALTER TABLE jobs ADD COLUMN written_mtime_ms REAL;`,
+    },
   ],
 };

@@ -4,7 +4,6 @@
 // transaction; a name seen in an earlier piece is not queued again (and is refused, with why, when that listing
 // places it in another folder). A file finished in another folder is taken from there instead of fetched
 // (reuse-finder.ts): its job is recorded done at once.
-import { statSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -14,6 +13,7 @@ import type { DownloadLedger, Job, NewJob } from './download-ledger';
 import { exists, keepBothName, type ExistingFilePolicy } from './existing-files';
 import { isCompleteFitsFile } from './fits-completeness';
 import { FolderPathLimit, pathBeforeName } from './path-limits';
+import { isStillThere, writtenMtimeOf } from './quick-check';
 import { forEachAtOnce, ReuseFinder, type ReuseBy, type Reused } from './reuse-finder';
 import { TakenNames } from './taken-names';
 
@@ -263,9 +263,9 @@ export class ListingIntake {
       }
       if (!names!.mayHold(candidate.entry.filename)) continue;
       const { known } = candidate;
-      // A finished file's size, asked at once: a re-run over a million finished files asks a million times, and a
-      // stat through the thread pool costs the main thread several times what the stat itself does.
-      if (known?.state === 'done') facts.set(candidate, { ...NOT_ON_DISK, finishedStillThere: sizeIsNow(known.targetPath, known.bytesWritten) });
+      // A finished file's quick check, asked at once: a re-run over a million finished files asks a million times,
+      // and a stat through the thread pool costs the main thread several times what the stat itself does.
+      if (known?.state === 'done') facts.set(candidate, { ...NOT_ON_DISK, finishedStillThere: isStillThere(known) });
       else if (!known) toAsk.push(candidate);
     }
     await forEachAtOnce(toAsk, DISK_CHECKS_AT_ONCE, async (candidate) => {
@@ -364,7 +364,8 @@ export class ListingIntake {
       } else {
         id = newIds[next++]!;
       }
-      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten });
+      const mtimeMs = writtenMtimeOf(plan.targetPath);
+      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten, ...(mtimeMs !== undefined ? { mtimeMs } : {}) });
       piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id, ...(notLinked === undefined ? {} : { notLinked }) });
     }
   }
@@ -415,7 +416,7 @@ export class ListingIntake {
 }
 
 interface DiskFacts {
-  /** A finished job's file is still there, at the size it was written. */
+  /** A finished job's file is still there as it was written (its quick check, quick-check.ts). */
   finishedStillThere: boolean;
   /** A file the ledger does not know is in the folder, and is a complete FITS file. */
   completeInFolder: boolean;
@@ -510,12 +511,3 @@ const queuedJobOf = (job: Omit<QueuedJob, 'id' | 'expectedSize'>, id: number, ex
 });
 
 const fold = (name: string): string => name.normalize('NFC').toLowerCase();
-
-/** Whether a finished file is still there at the size it was written: one stat on the spot. */
-export function sizeIsNow(file: string, size: number): boolean {
-  try {
-    return statSync(file, { throwIfNoEntry: false })?.size === size;
-  } catch {
-    return false;
-  }
-}

@@ -8,6 +8,7 @@ import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
+import { migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { temporaryFolder } from '../../helpers/fixtures';
 
 const QUERY = { instrument: 'kcor', product: 'pb', filters: {} };
@@ -18,11 +19,11 @@ describe('the counts a campaign had when last counted', () => {
     const latest = StateDatabase.open(file, STATE_DOMAINS);
     const latestVersion = latest.schemaVersion;
     latest.close();
-    // Back to version 8, with a campaign of one file written then.
+    // Back to version 8 (the columns of migrations 9 to 12 gone), with a campaign of one file written then.
     const old = new Database(file);
-    old.exec(
-      'ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept; ALTER TABLE campaigns DROP COLUMN remembered_counts; PRAGMA user_version = 8;',
-    );
+    old.exec(`ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept;
+      ALTER TABLE campaigns DROP COLUMN remembered_counts; ALTER TABLE jobs DROP COLUMN written_mtime_ms;
+      ALTER TABLE campaign_windows DROP COLUMN listed_from; PRAGMA user_version = 8;`);
     const at = '2025-01-01T00:00:00.000Z';
     const total = { listed: 1, new: 1, onDisk: 0, differs: 0, queued: 1, failed: 0, changed: 0, missing: 0, downloaded: 0, alreadyThere: 0, notSynced: 0 };
     const report = { campaign: 'Été', at, queries: [], total, duplicates: 0, refused: [], moved: [], differing: [], reused: { count: 0, from: [] } };
