@@ -8,7 +8,6 @@ import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
-import { migrationsInOrder } from '../../../src-main/core/state/state-migrations';
 import { temporaryFolder } from '../../helpers/fixtures';
 
 const QUERY = { instrument: 'kcor', product: 'pb', filters: {} };
