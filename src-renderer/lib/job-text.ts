@@ -1,6 +1,6 @@
 // What the download list writes about a job beside its figures: the note under its name (why it failed, when it
-// retries, whether it resumes), a long file name split for an ellipsis in the middle, and a folder shortened from
-// the left.
+// retries, whether it resumes, where a reused file came from), a long file name split for an ellipsis in the
+// middle, and a folder shortened from the left.
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { isWorthResuming } from '../../src-shared/downloads/resumable-size';
 import { humanSize } from '../../src-shared/format/human-size';
@@ -14,6 +14,8 @@ export function noteOf(job: JobView): string {
     // A small file is never kept (it costs less to fetch again), so only a big one's restart is worth saying.
     if (job.bytesReceived > 0 && isWorthResuming(job.expectedSize)) return 'starts again: nothing kept to resume from';
   }
+  if (job.state === 'done' && job.reusedFrom !== null)
+    return `reused from ${job.reusedFrom}${job.localName !== job.filename ? `, saved as ${job.localName}` : ''}`;
   if (job.localName !== job.filename) return `saved as ${job.localName}`;
   return job.attempts > 1 ? `attempt ${job.attempts}` : '';
 }

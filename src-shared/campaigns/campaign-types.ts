@@ -45,6 +45,8 @@ export interface CampaignCounts {
   onDisk: number;
   /** Of onDisk: fetched since the last sync started (by it, or by a download since). */
   downloaded: number;
+  /** Of onDisk: copied or hard-linked from a finished download in another folder since the last sync started, not fetched. */
+  reused: number;
   /** Of onDisk: there before the last sync started, or taken in by it as already in the folder. */
   alreadyThere: number;
   /** Downloaded, but its SHA-256 is not the one the shared file list gave: kept apart from onDisk. */

@@ -1,8 +1,9 @@
 // A campaign's counts in words, the same on the card, in the Verify report, in the sync's summary and on the
 // command line: one function per sentence over the one set of counts (campaignCounts), so two places cannot word
 // or pick the numbers differently.
-import { formatCount } from '../format/counts';
-import type { CampaignCounts } from './campaign-types';
+import { reusedWording } from '../downloads/reused-files';
+import { formatCount, plural } from '../format/counts';
+import type { CampaignCounts, VerifyReport } from './campaign-types';
 
 type Counts = Omit<CampaignCounts, 'files'>;
 
@@ -39,14 +40,37 @@ export function countFigures(counts: Counts): CountFigure[] {
 }
 
 /**
- * What a sync did, as its summary says it: "24 downloaded, 0 already there, 0 failed", with what is still queued
- * while the files move and what is still wrong (missing, changed, differing) when there is some.
+ * What a sync did, as its summary says it: "24 downloaded, 0 already there, 0 failed", with the files copied or
+ * linked from another folder instead ("4 reused from /data/kcor": `reusedFrom` are the folders, when known), what
+ * is still queued while the files move and what is still wrong (missing, changed, differing) when there is some.
  */
-export function syncSummary(counts: Counts): string {
-  const parts = [`${formatCount(counts.downloaded)} downloaded`, `${formatCount(counts.alreadyThere)} already there`, `${formatCount(counts.failed)} failed`];
+export function syncSummary(counts: Counts, reusedFrom: readonly string[] = []): string {
+  const parts = [`${formatCount(counts.downloaded)} downloaded`];
+  if (counts.reused > 0) parts.push(reusedWording({ count: counts.reused, from: [...reusedFrom] }));
+  parts.push(`${formatCount(counts.alreadyThere)} already there`, `${formatCount(counts.failed)} failed`);
   if (counts.queued > 0) parts.push(`${formatCount(counts.queued)} queued`);
   if (counts.changed > 0) parts.push(`${formatCount(counts.changed)} changed on disk`);
   if (counts.missing > 0) parts.push(`${formatCount(counts.missing)} missing`);
   if (counts.differs > 0) parts.push(`${formatCount(counts.differs)} differ from the shared list`);
   return parts.join(', ');
+}
+
+/**
+ * What a verify comes to, in one line: `problems` when it found any (its figures then say which), `incomplete`
+ * when every file it could check is intact but some are still to download (a sync under way): "4 of 9 on disk and
+ * intact; 5 still to download", and `good` only when every file of the set is on disk as downloaded.
+ */
+export function verifyVerdict(report: Pick<VerifyReport, 'files' | 'onDisk' | 'problems'>): {
+  tone: 'good' | 'incomplete' | 'problems';
+  text: string;
+} {
+  if (report.problems.length > 0) return { tone: 'problems', text: 'Verify found problems' };
+  // With no problem found, a file of the set not on disk is one still queued.
+  if (report.onDisk < report.files) {
+    return {
+      tone: 'incomplete',
+      text: `${formatCount(report.onDisk)} of ${formatCount(report.files)} on disk and intact; ${formatCount(report.files - report.onDisk)} still to download`,
+    };
+  }
+  return { tone: 'good', text: `All good: ${plural(report.onDisk, 'file')} on disk, each as downloaded` };
 }

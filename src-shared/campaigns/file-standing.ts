@@ -48,23 +48,33 @@ export function emptyStandingCounts(): StandingCounts {
   return { onDisk: 0, differs: 0, queued: 0, failed: 0, changed: 0, missing: 0 };
 }
 
-/** What the counts need to know of a job beyond its standing: whether it was fetched (not taken in) and when it ended. */
-export interface Fetchable {
+/** How a file on disk came to be there, as the counts tell it: fetched, copied or linked from another folder, or there before. */
+export type Arrival = 'downloaded' | 'reused' | 'alreadyThere';
+
+/** What the counts need to know of a job beyond its standing: how it arrived and when it ended. */
+export interface Arrivable {
   state: JobState | null;
-  /** Set when a transfer started; a file taken in as already there (sync's adoption) never had one. */
+  /** Set when a transfer started (or a reuse put the file in place); a file taken in as already there never had one. */
   startedAt: string | null;
   finishedAt: string | null;
+  /** The folder the file was copied or linked from instead of fetched; null when fetched. */
+  reusedFrom: string | null;
 }
 
-/** Downloaded since the sync that started at `syncAt`: on disk, by a transfer that ended after it started. */
-export function fetchedSince(file: Fetchable, syncAt: string | null): boolean {
-  return file.state === 'done' && syncAt !== null && file.startedAt !== null && file.finishedAt !== null && file.finishedAt >= syncAt;
+/**
+ * How a file arrived, seen from the sync that started at `syncAt`: downloaded or reused by a transfer (or a reuse)
+ * that ended after it started; otherwise it was already there.
+ */
+export function arrivalSince(file: Arrivable, syncAt: string | null): Arrival {
+  const sinceSync = file.state === 'done' && syncAt !== null && file.startedAt !== null && file.finishedAt !== null && file.finishedAt >= syncAt;
+  if (!sinceSync) return 'alreadyThere';
+  return file.reusedFrom === null ? 'downloaded' : 'reused';
 }
 
 /** Files alike for the counts: one file, or a group of them (the store groups in SQL). */
 export interface CountedFiles {
   standing: FileStanding;
-  fetchedSinceSync: boolean;
+  arrival: Arrival;
   files: number;
 }
 
@@ -74,11 +84,11 @@ export interface CountedFiles {
  * is then "not yet synced", not missing.
  */
 export function campaignCounts(groups: Iterable<CountedFiles>, synced: boolean): CampaignCounts {
-  const counts: CampaignCounts = { files: 0, ...emptyStandingCounts(), downloaded: 0, alreadyThere: 0, notSynced: 0 };
+  const counts: CampaignCounts = { files: 0, ...emptyStandingCounts(), downloaded: 0, reused: 0, alreadyThere: 0, notSynced: 0 };
   for (const group of groups) {
     counts.files += group.files;
     counts[group.standing] += group.files;
-    if (group.standing === 'onDisk') counts[group.fetchedSinceSync ? 'downloaded' : 'alreadyThere'] += group.files;
+    if (group.standing === 'onDisk') counts[group.arrival] += group.files;
   }
   if (!synced) {
     counts.notSynced = counts.missing;

@@ -1,4 +1,5 @@
 // Files an enqueue took from another folder instead of fetching them (reuse-finder.ts), and how a summary says so.
+import { formatCount } from '../format/counts';
 
 export interface ReusedFiles {
   /** Files copied (or hard-linked) from a finished download in another folder. */
@@ -7,10 +8,14 @@ export interface ReusedFiles {
   from: string[];
 }
 
-/** "reused 3 from /data/kcor" or "reused 186 from 2 folders", as a summary says it. */
+/**
+ * "3 reused from /data/kcor" or "186 reused from 2 folders", as every summary says it (a campaign's sync, `files
+ * --download`, the app's notice); "3 reused" when the folders are not known (a report of an older version).
+ */
 export function reusedWording(reused: ReusedFiles): string {
-  const from = reused.from.length === 1 ? reused.from[0]! : `${reused.from.length} folders`;
-  return `reused ${reused.count} from ${from}`;
+  const count = `${formatCount(reused.count)} reused`;
+  if (reused.from.length === 0) return count;
+  return `${count} from ${reused.from.length === 1 ? reused.from[0]! : `${reused.from.length} folders`}`;
 }
 
 /** The tally of files reused, each from its folder. */

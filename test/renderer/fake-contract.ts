@@ -33,7 +33,7 @@ import type {
   VerifyProblem,
   VerifyReport,
 } from '../../src-shared/campaigns/campaign-types';
-import { campaignCounts, type FileStanding } from '../../src-shared/campaigns/file-standing';
+import { campaignCounts, type Arrival, type FileStanding } from '../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -186,6 +186,7 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
     resumeBytes: 0,
     // Later ids ended later, a second apart, as a queue worked through in order does.
     finishedAt: state === 'done' || state === 'failed' || state === 'cancelled' ? new Date(Date.UTC(2025, 2, 24, 22, 0, id)).toISOString() : null,
+    reusedFrom: null,
     ...overrides,
   };
 }
@@ -562,6 +563,8 @@ interface FakeCampaignState {
   changed: Set<string>;
   /** Arrived since the last sync started (the rest on disk was already there). */
   fetched: Set<string>;
+  /** Of those, the ones copied or linked from another folder instead of downloaded. */
+  reused: Set<string>;
   syncing: boolean;
   /** Cancel was asked while the sync waited at its gate. */
   cancelRequested: boolean;
@@ -599,6 +602,8 @@ export class FakeCampaigns {
   syncGate: Promise<void> = Promise.resolve();
   /** A verify waits on this before it reports, so a test can show its progress and press Cancel. */
   verifyGate: Promise<void> = Promise.resolve();
+  /** A folder where a sync finds every file it lacks finished already: it copies them from there instead of queueing them. */
+  reuseFrom: string | null = null;
 
   constructor(private readonly fake: FakeContract) {}
 
@@ -631,7 +636,8 @@ export class FakeCampaigns {
 
   /** The campaign's counts by the core's own function (campaignCounts), over the fake's sets. */
   counts(state: FakeCampaignState, files: Iterable<string> = state.listed.keys(), synced = state.campaign.lastSyncAt !== null): CampaignCounts {
-    const groups = [...files].map((file) => ({ standing: this.standing(state, file), fetchedSinceSync: state.fetched.has(file), files: 1 }));
+    const arrival = (file: string): Arrival => (state.reused.has(file) ? 'reused' : state.fetched.has(file) ? 'downloaded' : 'alreadyThere');
+    const groups = [...files].map((file) => ({ standing: this.standing(state, file), arrival: arrival(file), files: 1 }));
     return campaignCounts(groups, synced);
   }
 
@@ -715,6 +721,7 @@ export class FakeCampaigns {
         }
         const known = new Set(state.listed.keys());
         state.fetched.clear();
+        state.reused.clear();
         const seen = new Set<string>();
         let duplicates = 0;
         const queries = state.campaign.queries.map((query) => {
@@ -740,11 +747,29 @@ export class FakeCampaigns {
           if (state.onDisk.has(file) || state.queued.has(file)) continue;
           state.failed.delete(file);
           state.changed.delete(file);
+          if (this.reuseFrom !== null) {
+            // As the core's intake: done at once, counted reused rather than downloaded.
+            state.onDisk.add(file);
+            state.fetched.add(file);
+            state.reused.add(file);
+            continue;
+          }
           state.queued.add(file);
           queued += 1;
         }
         const total = { ...this.syncCounts(state, [...state.listed.keys()], known), listed: seen.size };
-        const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [], moved: [], differing: [] };
+        const reused = { count: state.reused.size, from: state.reused.size > 0 && this.reuseFrom !== null ? [this.reuseFrom] : [] };
+        const report: SyncReport = {
+          campaign: name,
+          at: new Date().toISOString(),
+          queries,
+          total,
+          duplicates,
+          refused: [],
+          moved: [],
+          differing: [],
+          reused,
+        };
         state.syncing = false;
         state.lastSync = report;
         state.campaign = { ...state.campaign, lastSyncAt: report.at };
@@ -858,6 +883,7 @@ export class FakeCampaigns {
       failed: new Set(),
       changed: new Set(),
       fetched: new Set(),
+      reused: new Set(),
       syncing: false,
       cancelRequested: false,
       verifying: false,

@@ -78,6 +78,7 @@ describe('a made-up listing field added to the column table', () => {
       finishedAt: null,
       lastError: null,
       lastErrorKind: null,
+      reusedFrom: null,
     };
     const rows = manifestRows([stored], TABLE);
     expect(Object.keys(rows[0]!)).toEqual([

@@ -8,7 +8,6 @@ import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaig
 import { syncSummary } from '../../../src-shared/campaigns/count-text';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
-import { reusedWording } from '../../../src-shared/downloads/reused-files';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
@@ -215,7 +214,7 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
     `Layout     : ${overview.layout === '' ? '(flat: every file in the folder itself)' : overview.layout}`,
     `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
     `Created    : ${overview.createdAt}`,
-    `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total)})` : 'never'}`,
+    `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total, overview.lastSync.reused?.from)})` : 'never'}`,
     `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`})`,
     'Queries    :',
     ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
@@ -522,8 +521,9 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     else printJson(context.out, report);
     return;
   }
-  // Downloaded and Already there split what is on disk, so each row still adds up to what was listed; the total row
-  // is the campaign's counts (those `campaign list` and the app's card show).
+  // Downloaded, Reused and Already there split what is on disk, so each row still adds up to what was listed; the
+  // total row is the campaign's counts (those `campaign list` and the app's card show).
+  const reused = report.total.reused > 0;
   const differs = report.total.differs > 0;
   const changed = report.total.changed > 0;
   const row = (label: string, counts: SyncCounts): string[] => [
@@ -531,6 +531,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     String(counts.listed),
     String(counts.new),
     String(counts.downloaded),
+    ...(reused ? [String(counts.reused)] : []),
     String(counts.alreadyThere),
     ...(differs ? [String(counts.differs)] : []),
     ...(changed ? [String(counts.changed)] : []),
@@ -544,6 +545,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     'Listed',
     'New',
     'Downloaded',
+    ...(reused ? ['Reused'] : []),
     'Already there',
     ...(differs ? ['Differs'] : []),
     ...(changed ? ['Changed'] : []),
@@ -554,8 +556,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
   // The table is the sync's summary, not a result to pipe (--json is): --quiet leaves it out, so that a sync that went
   // well prints nothing (cron mails only what a job prints).
   if (!context.out.quiet) context.out.result(columnsTable(headings, rows));
-  context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
-  if (report.reused && report.reused.count > 0) context.out.info(`Not downloaded again: ${reusedWording(report.reused)}.`);
+  context.out.info(`Synced "${text(report.campaign)}": ${text(syncSummary(report.total, report.reused?.from))}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {

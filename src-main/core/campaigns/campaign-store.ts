@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
-import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { Campaign, CampaignCounts, CampaignQuery, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { textSpan } from '../downloads/download-ledger';
@@ -58,6 +58,8 @@ export interface CampaignFileState extends CampaignFileRecord {
   finishedAt: string | null;
   lastError: string | null;
   lastErrorKind: string | null;
+  /** The folder its file was copied or linked from instead of fetched (download-ledger.ts markReused). */
+  reusedFrom: string | null;
 }
 
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
@@ -110,7 +112,8 @@ export interface SyncCountsOfSet {
   notDoneUnlisted: number;
 }
 
-const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind
+const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind,
+    j.reused_from
   FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 interface FileRow {
@@ -134,6 +137,7 @@ interface FileRow {
   finished_at: string | null;
   last_error: string | null;
   last_error_kind: string | null;
+  reused_from: string | null;
 }
 
 const now = (): string => new Date().toISOString();
@@ -453,7 +457,8 @@ export class CampaignStore {
   /** The counts the campaign had when last counted (rememberCounts), or null if it never was. */
   rememberedCounts(id: number): CampaignCounts | null {
     const text = this.db.prepare<[number], string | null>('SELECT remembered_counts FROM campaigns WHERE id = ?').pluck().get(id);
-    return text ? (JSON.parse(text) as CampaignCounts) : null;
+    // Counts remembered by a version that did not tell reused files apart: none reused.
+    return text ? ({ reused: 0, ...(JSON.parse(text) as Partial<CampaignCounts>) } as CampaignCounts) : null;
   }
 
   /**
@@ -573,9 +578,15 @@ export class CampaignStore {
       autoSyncHours: row.auto_sync_hours,
       createdAt: row.created_at,
       lastSyncAt: row.last_sync_at,
-      lastSync: row.last_sync ? (JSON.parse(row.last_sync) as SyncReport) : null,
+      lastSync: row.last_sync ? withReusedCounts(JSON.parse(row.last_sync) as SyncReport) : null,
     };
   }
+}
+
+/** A report recorded by a version that did not tell reused files apart, with none reused in each of its rows. */
+function withReusedCounts(report: SyncReport): SyncReport {
+  const counted = <T extends SyncCounts>(counts: T): T => ({ ...counts, reused: (counts as Partial<SyncCounts>).reused ?? 0 });
+  return { ...report, queries: report.queries.map(counted), total: counted(report.total) };
 }
 
 function toFileState(row: FileRow): CampaignFileState {
@@ -600,6 +611,7 @@ function toFileState(row: FileRow): CampaignFileState {
     finishedAt: row.finished_at,
     lastError: row.last_error,
     lastErrorKind: row.last_error_kind,
+    reusedFrom: row.reused_from,
   };
 }
 

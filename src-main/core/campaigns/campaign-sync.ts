@@ -341,6 +341,7 @@ function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClie
     finishedAt: null,
     lastError: null,
     lastErrorKind: null,
+    reusedFrom: null,
   };
 }
 
@@ -367,6 +368,7 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
       record.finishedAt = job.finishedAt;
       record.lastError = job.lastError;
       record.lastErrorKind = job.lastErrorKind;
+      record.reusedFrom = job.reusedFrom;
     }
     return record;
   });

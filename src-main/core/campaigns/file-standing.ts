@@ -2,12 +2,12 @@
 import type Database from 'better-sqlite3';
 import type { CampaignCounts } from '../../../src-shared/campaigns/campaign-types';
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, campaignCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK, arrivalSince, campaignCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 /**
- * Files grouped by what standingOf and fetchedSince read of them: their job's state, which of the two hashes they
- * have and whether those are equal, why the job failed, and whether a transfer fetched it after the last sync
- * started. The store counts a campaign's files this way, folded in SQL (a 100,000-file campaign in a few groups,
+ * Files grouped by what standingOf and arrivalSince read of them: their job's state, which of the two hashes they
+ * have and whether those are equal, why the job failed, whether a transfer fetched it (or a reuse put it in place)
+ * after the last sync started, and whether it was reused. The store counts a campaign's files this way, folded in SQL (a 100,000-file campaign in a few groups,
  * not 100,000 rows), and the rules stay in the shared functions.
  */
 export interface StandingGroup {
@@ -20,6 +20,8 @@ export interface StandingGroup {
   fetched: boolean;
   /** Its job ended after the last sync started. */
   finishedSinceSync: boolean;
+  /** Copied or linked from another folder instead of fetched. */
+  reused: boolean;
   files: number;
 }
 
@@ -36,8 +38,16 @@ export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt:
     const sha256 = group.hasSha256 ? 'a' : null;
     const expectedSha256 = group.hasExpectedSha256 ? (group.sameSha256 ? sha256 : 'b') : null;
     const finishedAt = group.finishedSinceSync ? lastSyncAt : '';
-    const file = { state: group.state, sha256, expectedSha256, lastErrorKind: group.lastErrorKind, startedAt: group.fetched ? '' : null, finishedAt };
-    return { standing: standingOf(file), fetchedSinceSync: fetchedSince(file, lastSyncAt), files: group.files };
+    const file = {
+      state: group.state,
+      sha256,
+      expectedSha256,
+      lastErrorKind: group.lastErrorKind,
+      startedAt: group.fetched ? '' : null,
+      finishedAt,
+      reusedFrom: group.reused ? '' : null,
+    };
+    return { standing: standingOf(file), arrival: arrivalSince(file, lastSyncAt), files: group.files };
   });
   return campaignCounts(counted, lastSyncAt !== null);
 }
@@ -45,7 +55,7 @@ export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt:
 // ---- The facts of a file as one integer -------------------------------------------------------------------------
 // SQLite reads each file's facts (of its row and its job's) into a small integer, and a user aggregate counts the
 // rows of each integer: no GROUP BY, whose sorter (a temporary b-tree over every row) took more than half of the time
-// of a million-file count. The integer holds facts only; what they mean stays in standingOf and fetchedSince.
+// of a million-file count. The integer holds facts only; what they mean stays in standingOf and arrivalSince.
 
 /** Job states by their code (0: no job). */
 const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
@@ -55,7 +65,7 @@ const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
  */
 const ERROR_KIND_CODES: readonly (string | null)[] = [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'other'];
 
-const BIT = { sha256: 8, expected: 16, same: 32, errorKind: 64, fetched: 256, finishedSinceSync: 512, listedNow: 1024 } as const;
+const BIT = { sha256: 8, expected: 16, same: 32, errorKind: 64, fetched: 256, finishedSinceSync: 512, listedNow: 1024, reused: 2048 } as const;
 
 const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
@@ -75,6 +85,7 @@ export function standingFactsSql(since: string, listedAt?: string): string {
     `(${errorKind}) * ${BIT.errorKind}`,
     `(j.started_at IS NOT NULL) * ${BIT.fetched}`,
     `COALESCE(j.finished_at >= ${since}, 0) * ${BIT.finishedSinceSync}`,
+    `(j.reused_from IS NOT NULL) * ${BIT.reused}`,
     ...(listedAt === undefined ? [] : [`(f.listed_at IS ${listedAt}) * ${BIT.listedNow}`]),
   ].join(' + ');
 }
@@ -88,6 +99,7 @@ function groupOfFacts(facts: number, listedBy: number, files: number): ListedSta
     lastErrorKind: ERROR_KIND_CODES[Math.floor(facts / BIT.errorKind) % ERROR_KIND_CODES.length] ?? null,
     fetched: (facts & BIT.fetched) !== 0,
     finishedSinceSync: (facts & BIT.finishedSinceSync) !== 0,
+    reused: (facts & BIT.reused) !== 0,
     listedNow: (facts & BIT.listedNow) !== 0,
     listedBy,
     files,

@@ -41,6 +41,8 @@ export interface Job {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** The folder its file was copied or linked from instead of fetched (markReused); null otherwise. */
+  reusedFrom: string | null;
 }
 
 /** What a job's view shows of it (job-views.ts): what the queue's progress reads back of jobs it describes. */
@@ -65,6 +67,7 @@ export type ViewedJob = Pick<
   | 'resumeBytes'
   | 'finishedAt'
   | 'updatedAt'
+  | 'reusedFrom'
 >;
 
 type ViewedJobRow = Pick<
@@ -88,6 +91,7 @@ type ViewedJobRow = Pick<
   | 'resume_bytes'
   | 'finished_at'
   | 'updated_at'
+  | 'reused_from'
 >;
 
 export interface NewJob {
@@ -146,6 +150,7 @@ interface JobRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  reused_from: string | null;
 }
 
 function toJob(row: JobRow): Job {
@@ -177,6 +182,7 @@ function toJob(row: JobRow): Job {
     updatedAt: row.updated_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
+    reusedFrom: row.reused_from,
   };
 }
 
@@ -284,7 +290,7 @@ export class DownloadLedger {
   viewedBetween(first: number, last: number): ViewedJob[] {
     return this.sql<[number, number], ViewedJobRow>(
       `SELECT id, filename, target_path, folder, instrument, product, date_obs, state, attempts, bytes_received, bytes_written,
-              expected_size, last_error, last_error_kind, next_attempt_at, sha256, resume_bytes, finished_at, updated_at
+              expected_size, last_error, last_error_kind, next_attempt_at, sha256, resume_bytes, finished_at, updated_at, reused_from
          FROM jobs WHERE id BETWEEN ? AND ? ORDER BY id`,
     )
       .all(first, last)
@@ -308,6 +314,7 @@ export class DownloadLedger {
         resumeBytes: row.resume_bytes,
         finishedAt: row.finished_at,
         updatedAt: row.updated_at,
+        reusedFrom: row.reused_from,
       }));
   }
 
@@ -398,7 +405,7 @@ export class DownloadLedger {
     this.sql(
       `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, sha256 = NULL, temp_name = NULL, cleared = 0,
-           bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
+           bytes_received = 0, bytes_written = 0, reused_from = NULL, updated_at = ? WHERE id = ?`,
     ).run(url, expectedSize, batchId, now(), id);
     // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
@@ -489,7 +496,7 @@ export class DownloadLedger {
       const stamp = now();
       this.sql(
         `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
-             bytes_written = 0, sha256 = NULL, temp_name = NULL WHERE id = ?`,
+             bytes_written = 0, sha256 = NULL, temp_name = NULL, reused_from = NULL WHERE id = ?`,
       ).run(stamp, stamp, row.id);
       return this.get(row.id);
     });
@@ -546,7 +553,7 @@ export class DownloadLedger {
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           checked_mtime_ms = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
+           checked_mtime_ms = NULL, reused_from = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
     ).run(result.sha256, result.bytesReceived, result.bytesWritten, stamp, stamp, id);
   }
 
@@ -559,16 +566,17 @@ export class DownloadLedger {
   }
 
   /**
-   * The file was put in place from a finished download in another folder (reuse-finder.ts): done now, with that
-   * file's SHA-256 and size, and started now too, so a campaign counts it among the files its sync brought.
+   * The file was put in place from a finished download in the folder `from` (reuse-finder.ts): done now, with that
+   * file's SHA-256 and size, started now too (a campaign counts it among the files its sync brought), and marked
+   * reused from there, so that no count or row calls it downloaded.
    */
-  markReused(id: number, result: { sha256: string; bytesWritten: number }): void {
+  markReused(id: number, result: { sha256: string; bytesWritten: number; from: string }): void {
     const stamp = now();
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = 0, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
-    ).run(result.sha256, result.bytesWritten, stamp, stamp, stamp, id);
+           reused_from = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(result.sha256, result.bytesWritten, result.from, stamp, stamp, stamp, id);
   }
 
   markFailed(id: number, kind: string, message: string): void {

@@ -72,5 +72,11 @@ export const DOWNLOAD_TABLES: StateTables = {
    CREATE INDEX jobs_failed_ended ON jobs (cleared, COALESCE(finished_at, updated_at) DESC, priority) WHERE state = 'failed';
    CREATE INDEX jobs_cleared ON jobs (state) WHERE cleared = 1;`,
     },
+    // 10: the folder a finished file was copied or hard-linked from instead of fetched (reuse-finder.ts), so every
+    // count and row can call it reused, and say from where; null for a file fetched or taken in as already there.
+    {
+      version: 10,
+      sql: `ALTER TABLE jobs ADD COLUMN reused_from TEXT;`,
+    },
   ],
 };

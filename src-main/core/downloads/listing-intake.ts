@@ -358,7 +358,7 @@ export class ListingIntake {
       } else {
         id = newIds[next++]!;
       }
-      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten });
+      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten, from: source.folder });
       piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id });
     }
   }

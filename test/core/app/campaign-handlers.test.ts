@@ -37,6 +37,7 @@ describe('campaigns behind the contract', () => {
       files: 0,
       onDisk: 0,
       downloaded: 0,
+      reused: 0,
       alreadyThere: 0,
       differs: 0,
       queued: 0,

@@ -25,6 +25,7 @@ const file = (overrides: Partial<CampaignFileState>): CampaignFileState => ({
   finishedAt: '2025-04-01T10:05:00.000Z',
   lastError: null,
   lastErrorKind: null,
+  reusedFrom: null,
   ...overrides,
 });
 
