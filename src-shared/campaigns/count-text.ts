@@ -56,20 +56,31 @@ export function syncSummary(counts: Counts, reusedFrom: readonly string[] = []):
 }
 
 /**
+ * Files of the set a sync still has to fetch: queued, failed, missing, changed on disk or not yet synced; not those
+ * that differ from a shared list (fetching them again gives the same bytes).
+ */
+export function stillToDownload(counts: Counts): number {
+  return counts.queued + counts.failed + counts.missing + counts.changed + counts.notSynced;
+}
+
+/** "3 of 12 files on disk, 9 still to download": where a campaign's files stand when its sync stops short. */
+export function filesLeftText(counts: CampaignCounts): string {
+  return `${formatCount(counts.onDisk)} of ${plural(counts.files, 'file')} on disk, ${formatCount(stillToDownload(counts))} still to download`;
+}
+
+/**
  * What a verify comes to, in one line: `problems` when it found any (its figures then say which), `incomplete`
  * when every file it could check is intact but some are still to download (a sync under way): "4 of 9 on disk and
  * intact; 5 still to download", and `good` only when every file of the set is on disk as downloaded.
  */
-export function verifyVerdict(report: Pick<VerifyReport, 'files' | 'onDisk' | 'problems'>): {
-  tone: 'good' | 'incomplete' | 'problems';
-  text: string;
-} {
+export function verifyVerdict(report: VerifyReport): { tone: 'good' | 'incomplete' | 'problems'; text: string } {
   if (report.problems.length > 0) return { tone: 'problems', text: 'Verify found problems' };
   // With no problem found, a file of the set not on disk is one still queued.
-  if (report.onDisk < report.files) {
+  const left = stillToDownload(report);
+  if (left > 0) {
     return {
       tone: 'incomplete',
-      text: `${formatCount(report.onDisk)} of ${formatCount(report.files)} on disk and intact; ${formatCount(report.files - report.onDisk)} still to download`,
+      text: `${formatCount(report.onDisk)} of ${formatCount(report.files)} on disk and intact; ${formatCount(left)} still to download`,
     };
   }
   return { tone: 'good', text: `All good: ${plural(report.onDisk, 'file')} on disk, each as downloaded` };

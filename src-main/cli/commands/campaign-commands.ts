@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignCounts, CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
-import { syncSummary } from '../../../src-shared/campaigns/count-text';
+import { filesLeftText, syncSummary, verifyVerdict } from '../../../src-shared/campaigns/count-text';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
@@ -277,8 +277,12 @@ async function verifyWithProgress(context: CliContext, service: CampaignService,
 function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {
   // The counts are the campaign's (the card's and `campaign show`'s): a refused file is one of the missing.
   const bad = report.missing + report.notSynced + report.changed + report.failed + report.queued;
+  const verdict = verifyVerdict(report);
   if (options.json) printJson(context.out, report);
-  else {
+  else if (verdict.tone === 'incomplete') {
+    // Nothing wrong with what is there: the rest is queued (a sync under way, or one that was stopped).
+    context.out.info(`${verdict.text}. A sync fetches the rest: \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\`, unless one is under way.`);
+  } else {
     for (const problem of report.problems)
       context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
     context.out.info(
@@ -415,7 +419,10 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
     // A wrong e-mail stops here, before anything is listed or queued.
     await opened.engine.signIn();
     const run: SyncRun = { context, service, opened, options, batchId, toldFailed: new Set() };
-    return options.all ? await syncEach(run, names) : (await syncOne(run, names[0]!)).status;
+    if (options.all) return await syncEach(run, names);
+    const outcome = await syncOne(run, names[0]!);
+    if (outcome.interrupted !== undefined) tellInterrupted(run, outcome.interrupted, []);
+    return outcome.status;
   } finally {
     context.signal?.removeEventListener('abort', onInterrupt);
     await opened.close();
@@ -452,8 +459,11 @@ async function syncEach(run: SyncRun, names: readonly string[]): Promise<number>
     if (outcome.status !== EXIT_OK) failed.push(name);
     if (outcome.stopsTheRest) {
       const left = names.slice(index + 1);
-      if (left.length > 0 && !run.context.signal?.aborted) out.error(`mlso-dl: not synced: ${left.map((other) => `"${text(other)}"`).join(', ')}.`);
-      if (run.context.signal?.aborted) return outcome.status;
+      if (outcome.interrupted !== undefined) {
+        tellInterrupted(run, outcome.interrupted, left);
+        return outcome.status;
+      }
+      if (left.length > 0) out.error(`mlso-dl: not synced: ${left.map((other) => `"${text(other)}"`).join(', ')}.`);
       for (const other of left) failed.push(other);
       break;
     }
@@ -467,6 +477,20 @@ interface SyncOutcome {
   status: number;
   /** Interrupted, or the queue paused (signed out, disk full): the next campaigns would fare no better. */
   stopsTheRest: boolean;
+  /** Interrupted (Ctrl-C, SIGTERM): where the campaign's files stood then. */
+  interrupted?: { campaign: string; counts: CampaignCounts; listingCut: boolean };
+}
+
+/**
+ * Stopped by a signal: the campaign whose sync was under way, with its files as they stand once the transfers in
+ * flight have stopped (their jobs queued again), and `notReached`, the campaigns `--all` had still to sync.
+ */
+function tellInterrupted(run: SyncRun, interrupted: NonNullable<SyncOutcome['interrupted']>, notReached: readonly string[]): void {
+  const { campaign, counts, listingCut } = interrupted;
+  const standing = listingCut && counts.files === 0 ? `"${text(campaign)}" has no files listed yet` : `"${text(campaign)}" has ${filesLeftText(counts)}`;
+  const cut = listingCut && counts.files > 0 ? ' (its listing was not finished: there may be more)' : '';
+  const rest = notReached.length > 0 ? `; not synced: ${notReached.map((other) => `"${text(other)}"`).join(', ')}` : '';
+  run.context.out.error(`Interrupted: ${standing}${cut}${rest}. Run the same command again to continue.`);
 }
 
 /** One campaign's sync: queue what is missing through the engine (the run's batch) and wait, with progress. */
@@ -478,20 +502,25 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
   try {
     if (!out.quiet && !options.json) display = (await import('../output/download-display')).createDownloadDisplay(out);
     opened.engine.on('progress', show);
-    const synced = await service.sync(name, opened.engine, {
-      existingFiles: options.onExisting ?? 'overwrite',
-      full: options.full === true,
-      ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
+    let synced: Awaited<ReturnType<CampaignService['sync']>>;
+    try {
+      synced = await service.sync(name, opened.engine, {
+        existingFiles: options.onExisting ?? 'overwrite',
+        full: options.full === true,
+        ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      if (!context.signal?.aborted) throw error;
+      display?.stop();
+      display = undefined;
+      return await interruptedSync(run, name, true);
+    }
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     opened.engine.off('progress', show);
     display?.stop();
     display = undefined;
-    if (context.signal?.aborted) {
-      out.error('Interrupted. Run the same command again to continue.');
-      return { status: interruptedExitCode(context.signal), stopsTheRest: true };
-    }
+    if (context.signal?.aborted) return await interruptedSync(run, name, false);
     const report = synced.refresh();
     service.store.recordSync(synced.campaignId, report);
     printSyncReport(context, report, Boolean(options.json), Boolean(options.all));
@@ -512,6 +541,14 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
     opened.engine.off('progress', show);
     display?.stop();
   }
+}
+
+/** The outcome of a sync a signal stopped, counted once the engine has stopped the transfers in flight. */
+async function interruptedSync(run: SyncRun, name: string, listingCut: boolean): Promise<SyncOutcome> {
+  await run.opened.engine.close();
+  const campaign = run.service.store.require(name);
+  const { counts } = run.service.overview(campaign);
+  return { status: interruptedExitCode(run.context.signal), stopsTheRest: true, interrupted: { campaign: campaign.name, counts, listingCut } };
 }
 
 /** A sync's report: its table and summary lines, or JSON (one compact line each when `oneLine`, under --all). */
