@@ -36,7 +36,7 @@ export interface Campaign {
 /**
  * Where a campaign's files stand, from the download ledger (with what verify found on disk recorded there), counted
  * by campaignCounts (file-standing.ts): the card, `campaign show/list --json`, verify and the sync's summary all show
- * these numbers. onDisk + differs + queued + failed + changed + missing + notSynced = files.
+ * these numbers. onDisk + differs + queued + failed + changed + missing + notSynced + noLongerListed = files.
  */
 export interface CampaignCounts {
   /** Files in the campaign's set (every file its queries listed, duplicates counted once). */
@@ -60,6 +60,11 @@ export interface CampaignCounts {
   missing: number;
   /** Not on disk in a campaign never synced: what its first sync fetches (counted here instead of missing). */
   notSynced: number;
+  /**
+   * Not named by the campaign's last whole listing (a `--full` sync, or one with no settled window): the archive no
+   * longer lists it. Counted here whatever is on disk of it (which stays), and never fetched again.
+   */
+  noLongerListed: number;
 }
 
 export interface CampaignOverview extends Campaign {

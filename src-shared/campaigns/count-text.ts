@@ -18,7 +18,8 @@ export interface CountFigure {
 /**
  * Where the files stand: on disk, then what needs attention. Missing and failed are always named once a sync has
  * run (a zero says all is well); a campaign never synced says "not yet synced" instead of missing, in grey, since
- * nothing is wrong with it; the rarer figures show only when there are some.
+ * nothing is wrong with it; the rarer figures show only when there are some, files the archive no longer lists
+ * last and in grey.
  */
 export function countFigures(counts: Counts): CountFigure[] {
   const figure = (key: keyof Counts, label: string, tone: CountFigure['tone'] = counts[key] > 0 ? 'alert' : 'plain'): CountFigure => ({
@@ -36,13 +37,16 @@ export function countFigures(counts: Counts): CountFigure[] {
     ...(!never || counts.missing > 0 ? [figure('missing', 'missing')] : []),
     figure('failed', 'failed'),
     ...(counts.queued > 0 ? [figure('queued', 'queued', 'plain')] : []),
+    // Only news: the archive dropped them, and nothing the user does brings them back.
+    ...(counts.noLongerListed > 0 ? [figure('noLongerListed', 'no longer listed', 'quiet')] : []),
   ];
 }
 
 /**
  * What a sync did, as its summary says it: "24 downloaded, 0 already there, 0 failed", with the files copied or
  * linked from another folder instead ("4 reused from /data/kcor": `reusedFrom` are the folders, when known), what
- * is still queued while the files move and what is still wrong (missing, changed, differing) when there is some.
+ * is still queued while the files move, what is still wrong (missing, changed, differing) when there is some, and
+ * the files the archive no longer lists.
  */
 export function syncSummary(counts: Counts, reusedFrom: readonly string[] = []): string {
   const parts = [`${formatCount(counts.downloaded)} downloaded`];
@@ -52,6 +56,7 @@ export function syncSummary(counts: Counts, reusedFrom: readonly string[] = []):
   if (counts.changed > 0) parts.push(`${formatCount(counts.changed)} changed on disk`);
   if (counts.missing > 0) parts.push(`${formatCount(counts.missing)} missing`);
   if (counts.differs > 0) parts.push(`${formatCount(counts.differs)} differ from the shared list`);
+  if (counts.noLongerListed > 0) parts.push(`${formatCount(counts.noLongerListed)} no longer listed`);
   return parts.join(', ');
 }
 
@@ -83,5 +88,6 @@ export function verifyVerdict(report: VerifyReport): { tone: 'good' | 'incomplet
       text: `${formatCount(report.onDisk)} of ${formatCount(report.files)} on disk and intact; ${formatCount(left)} still to download`,
     };
   }
-  return { tone: 'good', text: `All good: ${plural(report.onDisk, 'file')} on disk, each as downloaded` };
+  const unlisted = report.noLongerListed > 0 ? `; ${formatCount(report.noLongerListed)} no longer listed by the archive` : '';
+  return { tone: 'good', text: `All good: ${plural(report.onDisk, 'file')} on disk, each as downloaded${unlisted}` };
 }

@@ -10,7 +10,7 @@ export const CHANGED_ON_DISK = 'changed-on-disk';
 export const MISSING_ON_DISK = 'missing-on-disk';
 
 /** In the order the timeline stacks them (bottom first). */
-export const FILE_STANDINGS = ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing'] as const;
+export const FILE_STANDINGS = ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'noLongerListed'] as const;
 export type FileStanding = (typeof FILE_STANDINGS)[number];
 
 export type StandingCounts = Record<FileStanding, number>;
@@ -23,9 +23,13 @@ export interface Standable {
   expectedSha256: string | null;
   /** Why the job failed, as the ledger names it: verify's findings (CHANGED_ON_DISK, MISSING_ON_DISK) among them. */
   lastErrorKind: string | null;
+  /** The campaign's last whole listing did not name it: the archive no longer lists it (absent: it does). */
+  noLongerListed?: boolean;
 }
 
 export function standingOf(file: Standable): FileStanding {
+  // Whatever is on disk of it stays there, but sync can no longer fetch it: it is counted apart from the files it keeps.
+  if (file.noLongerListed === true) return 'noLongerListed';
   switch (file.state) {
     case 'done':
       // A shared list's hash is the point of sharing a file set: a file that is not that one is kept apart.
@@ -45,7 +49,7 @@ export function standingOf(file: Standable): FileStanding {
 }
 
 export function emptyStandingCounts(): StandingCounts {
-  return { onDisk: 0, differs: 0, queued: 0, failed: 0, changed: 0, missing: 0 };
+  return { onDisk: 0, differs: 0, queued: 0, failed: 0, changed: 0, missing: 0, noLongerListed: 0 };
 }
 
 /** How a file on disk came to be there, as the counts tell it: fetched, copied or linked from another folder, or there before. */

@@ -40,6 +40,17 @@ describe('what a campaign says is so', () => {
     expect(report.classList.contains('incomplete')).toBe(false);
   });
 
+  it('names the files the archive no longer lists apart, in grey, on the card and in the Verify report', async () => {
+    const fake = new FakeContract();
+    fake.campaigns.seed({ name: 'Gone', lastSyncAt: '2025-03-25T10:00:00.000Z', files: { onDisk: 8, noLongerListed: 1 } });
+    await openCampaigns(fake);
+    const figure = within(card('Gone')).getByText('1 no longer listed');
+    expect(figure.classList.contains('quiet')).toBe(true);
+    await fireEvent.click(within(card('Gone')).getByRole('button', { name: 'Verify' }));
+    const report = await within(card('Gone')).findByRole('group', { name: 'Verify report' });
+    within(report).getByText('All good: 8 files on disk, each as downloaded; 1 no longer listed by the archive');
+  });
+
   it('calls files a sync took from another folder reused, with the folder, in its summary and its table', async () => {
     const fake = new FakeContract({ session: SIGNED_IN, listingSize: 12 });
     fake.campaigns.seed({ name: 'Mirror', files: {} });

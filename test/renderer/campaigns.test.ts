@@ -256,6 +256,7 @@ describe('sync', () => {
       changed: 0,
       missing: 0,
       notSynced: 0,
+      noLongerListed: 0,
     };
     const lastSync = {
       campaign: 'Shared',

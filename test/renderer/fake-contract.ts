@@ -561,6 +561,8 @@ interface FakeCampaignState {
   failed: Set<string>;
   /** Found changed on disk by verify, not fetched again since. */
   changed: Set<string>;
+  /** Not named by the campaign's last whole listing. */
+  noLongerListed: Set<string>;
   /** Arrived since the last sync started (the rest on disk was already there). */
   fetched: Set<string>;
   /** Of those, the ones copied or linked from another folder instead of downloaded. */
@@ -585,7 +587,7 @@ export interface CampaignSeed {
   /** The last sync's report, as the core kept it. */
   lastSync?: SyncReport;
   /** How many files are in each state (named kcor-style, in that order). */
-  files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number };
+  files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number; noLongerListed?: number };
 }
 
 export const KCOR_PB_DAY: CampaignQuery = {
@@ -630,6 +632,7 @@ export class FakeCampaigns {
     add(seed.files?.queued, state.queued);
     add(seed.files?.failed, state.failed);
     add(seed.files?.missing, null);
+    add(seed.files?.noLongerListed, state.noLongerListed);
     if (seed.lastSync) state.lastSync = seed.lastSync;
     this.states.set(seed.name, state);
   }
@@ -882,6 +885,7 @@ export class FakeCampaigns {
       queued: new Set(),
       failed: new Set(),
       changed: new Set(),
+      noLongerListed: new Set(),
       fetched: new Set(),
       reused: new Set(),
       syncing: false,
@@ -918,7 +922,7 @@ export class FakeCampaigns {
   }
 
   private standing(state: FakeCampaignState, file: string): FileStanding {
-    return (['onDisk', 'differs', 'queued', 'failed', 'changed'] as const).find((standing) => state[standing].has(file)) ?? 'missing';
+    return (['noLongerListed', 'onDisk', 'differs', 'queued', 'failed', 'changed'] as const).find((standing) => state[standing].has(file)) ?? 'missing';
   }
 
   private acknowledgement(state: FakeCampaignState): string {

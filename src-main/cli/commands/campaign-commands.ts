@@ -167,11 +167,12 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     return EXIT_OK;
   }
   // The counts are the card's (`--json` prints them whole). Only a campaign shared with its files' SHA-256 can have
-  // differing files, only a verify finds changed ones, only a campaign never synced has files not yet synced: those
-  // columns show when any campaign has some.
+  // differing files, only a verify finds changed ones, only a campaign never synced has files not yet synced, only a
+  // whole listing finds files no longer listed: those columns show when any campaign has some.
   const differs = overviews.some((o) => o.counts.differs > 0);
   const changed = overviews.some((o) => o.counts.changed > 0);
   const notSynced = overviews.some((o) => o.counts.notSynced > 0);
+  const noLongerListed = overviews.some((o) => o.counts.noLongerListed > 0);
   const rows = overviews.map((o) => [
     o.name,
     String(o.counts.files),
@@ -182,6 +183,7 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     String(o.counts.failed),
     String(o.counts.missing),
     ...(notSynced ? [String(o.counts.notSynced)] : []),
+    ...(noLongerListed ? [String(o.counts.noLongerListed)] : []),
     o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never',
     o.folder,
   ]);
@@ -195,6 +197,7 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     'Failed',
     'Missing',
     ...(notSynced ? ['Not synced'] : []),
+    ...(noLongerListed ? ['No longer listed'] : []),
     'Last sync (UT)',
     'Folder',
   ];
@@ -215,7 +218,7 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
     `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
     `Created    : ${overview.createdAt}`,
     `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total, overview.lastSync.reused?.from)})` : 'never'}`,
-    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`})`,
+    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`}${counts.noLongerListed > 0 ? `, ${counts.noLongerListed} no longer listed by the archive` : ''})`,
     'Queries    :',
     ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
   ];
@@ -289,6 +292,7 @@ function verified(context: CliContext, report: VerifyReport, options: CampaignCo
       `${report.onDisk} on disk and intact, ${report.missing} missing${report.refused > 0 ? ` (${report.refused} of them refused by sync)` : ''}, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
         (report.queued > 0 ? `, ${report.queued} queued` : '') +
         (report.notSynced > 0 ? `, ${report.notSynced} not yet synced` : '') +
+        (report.noLongerListed > 0 ? `, ${report.noLongerListed} no longer listed by the archive` : '') +
         (report.differs > 0 ? `, ${report.differs} differ from the shared file list.` : '.') +
         (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : '') +
         (report.differs > 0 ? ` ${DIFFERS_HINT}` : ''),
@@ -563,6 +567,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
   const reused = report.total.reused > 0;
   const differs = report.total.differs > 0;
   const changed = report.total.changed > 0;
+  const noLongerListed = report.total.noLongerListed > 0;
   const row = (label: string, counts: SyncCounts): string[] => [
     label,
     String(counts.listed),
@@ -575,6 +580,7 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     String(counts.queued),
     String(counts.failed),
     String(counts.missing),
+    ...(noLongerListed ? [String(counts.noLongerListed)] : []),
   ];
   const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
   const headings = [
@@ -589,12 +595,18 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     'Queued',
     'Failed',
     'Missing',
+    ...(noLongerListed ? ['No longer listed'] : []),
   ];
   // The table is the sync's summary, not a result to pipe (--json is): --quiet leaves it out, so that a sync that went
   // well prints nothing (cron mails only what a job prints).
   if (!context.out.quiet) context.out.result(columnsTable(headings, rows));
   context.out.info(`Synced "${text(report.campaign)}": ${text(syncSummary(report.total, report.reused?.from))}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
+  if (report.total.noLongerListed > 0) {
+    context.out.info(
+      `${plural(report.total.noLongerListed, 'file of the campaign is', 'files of the campaign are')} no longer listed by the archive: kept in the folder if there, and not fetched again.`,
+    );
+  }
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {
     context.out.info(

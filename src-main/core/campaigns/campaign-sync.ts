@@ -84,6 +84,8 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   const sync = new StreamingSync(deps, campaign, new Date().toISOString());
   deps.onPhase?.('listing', 0);
   for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
+  // Every window listed and nothing refused: a file of the set this sync did not name is no longer in the archive.
+  if (sync.windows.settled === 0 && sync.refused.length === 0) deps.store.recordListedWhole(campaign.id, sync.at);
   deps.onPhase?.('checking', sync.listedCount);
   // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
   // beyond the listings, and are counted again only when some were (a sync with nothing new passes once).
@@ -342,6 +344,7 @@ function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClie
     lastError: null,
     lastErrorKind: null,
     reusedFrom: null,
+    noLongerListed: false,
   };
 }
 
@@ -356,7 +359,8 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
   const jobs = added.length > 0 ? ledger.findByTargets(added.map((record) => record.targetPath)) : new Map<string, Job>();
   return records.map((record) => {
     const file = byPath.get(record.relativePath);
-    if (file) return { ...file, url: record.url, filesize: record.filesize, expectedSha256: record.expectedSha256 ?? file.expectedSha256 };
+    if (file)
+      return { ...file, url: record.url, filesize: record.filesize, expectedSha256: record.expectedSha256 ?? file.expectedSha256, noLongerListed: false };
     const job = jobs.get(record.targetPath);
     // Its job written into the same object (of the same shape): a new object, or a spread, per file cost V8 more.
     if (job) {

@@ -22,6 +22,8 @@ export interface StandingGroup {
   finishedSinceSync: boolean;
   /** Copied or linked from another folder instead of fetched. */
   reused: boolean;
+  /** Not named by the campaign's last whole listing. */
+  noLongerListed: boolean;
   files: number;
 }
 
@@ -46,6 +48,7 @@ export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt:
       startedAt: group.fetched ? '' : null,
       finishedAt,
       reusedFrom: group.reused ? '' : null,
+      noLongerListed: group.noLongerListed,
     };
     return { standing: standingOf(file), arrival: arrivalSince(file, lastSyncAt), files: group.files };
   });
@@ -65,15 +68,36 @@ const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
  */
 const ERROR_KIND_CODES: readonly (string | null)[] = [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'other'];
 
-const BIT = { sha256: 8, expected: 16, same: 32, errorKind: 64, fetched: 256, finishedSinceSync: 512, listedNow: 1024, reused: 2048 } as const;
+const BIT = {
+  sha256: 8,
+  expected: 16,
+  same: 32,
+  errorKind: 64,
+  fetched: 256,
+  finishedSinceSync: 512,
+  listedNow: 1024,
+  reused: 2048,
+  noLongerListed: 4096,
+} as const;
 
 const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * The SQL of a file's facts as one integer, over `f` (campaign_files) LEFT JOIN `j` (jobs): `since` is the SQL of
- * when the last sync started (a parameter), `listedAt` that of the sync whose listings are told apart (syncCounts).
+ * Whether a campaign file (`f`) is one the campaign's last whole listing did not name, as SQL: `listedWholeAt` is the
+ * SQL of when that listing was (campaigns.listed_whole_at, or a parameter with its value; null: never). A file that
+ * listing named was listed then or later; one never listed counts from when it joined the set (a shared list's): a
+ * file that joined after the listing is not judged by it.
  */
-export function standingFactsSql(since: string, listedAt?: string): string {
+export function noLongerListedSql(listedWholeAt: string): string {
+  return `COALESCE(${listedWholeAt} > COALESCE(f.listed_at, f.first_seen_at), 0)`;
+}
+
+/**
+ * The SQL of a file's facts as one integer, over `f` (campaign_files) LEFT JOIN `j` (jobs): `since` is the SQL of
+ * when the last sync started (a parameter), `listedWholeAt` that of the campaign's last whole listing (a parameter),
+ * `listedAt` that of the sync whose listings are told apart (syncCounts).
+ */
+export function standingFactsSql(since: string, listedWholeAt: string, listedAt?: string): string {
   const state = `CASE j.state ${JOB_STATES.map((name, index) => `WHEN ${sqlText(name)} THEN ${index + 1}`).join(' ')} ELSE 0 END`;
   const kinds = ERROR_KIND_CODES.slice(1, -1).map((kind, index) => `WHEN j.last_error_kind = ${sqlText(kind!)} THEN ${index + 1}`);
   const errorKind = `CASE WHEN j.last_error_kind IS NULL THEN 0 ${kinds.join(' ')} ELSE ${ERROR_KIND_CODES.length - 1} END`;
@@ -86,6 +110,7 @@ export function standingFactsSql(since: string, listedAt?: string): string {
     `(j.started_at IS NOT NULL) * ${BIT.fetched}`,
     `COALESCE(j.finished_at >= ${since}, 0) * ${BIT.finishedSinceSync}`,
     `(j.reused_from IS NOT NULL) * ${BIT.reused}`,
+    `${noLongerListedSql(listedWholeAt)} * ${BIT.noLongerListed}`,
     ...(listedAt === undefined ? [] : [`(f.listed_at IS ${listedAt}) * ${BIT.listedNow}`]),
   ].join(' + ');
 }
@@ -100,6 +125,7 @@ function groupOfFacts(facts: number, listedBy: number, files: number): ListedSta
     fetched: (facts & BIT.fetched) !== 0,
     finishedSinceSync: (facts & BIT.finishedSinceSync) !== 0,
     reused: (facts & BIT.reused) !== 0,
+    noLongerListed: (facts & BIT.noLongerListed) !== 0,
     listedNow: (facts & BIT.listedNow) !== 0,
     listedBy,
     files,

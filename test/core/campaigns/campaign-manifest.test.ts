@@ -26,6 +26,7 @@ const file = (overrides: Partial<CampaignFileState>): CampaignFileState => ({
   lastError: null,
   lastErrorKind: null,
   reusedFrom: null,
+  noLongerListed: false,
   ...overrides,
 });
 

@@ -19,7 +19,9 @@ describe('the counts a campaign had when last counted', () => {
     latest.close();
     // Back to version 8, with a campaign of one file written then.
     const old = new Database(file);
-    old.exec('ALTER TABLE campaigns DROP COLUMN remembered_counts; ALTER TABLE jobs DROP COLUMN reused_from; PRAGMA user_version = 8;');
+    old.exec(
+      'ALTER TABLE campaigns DROP COLUMN remembered_counts; ALTER TABLE campaigns DROP COLUMN listed_whole_at; ALTER TABLE jobs DROP COLUMN reused_from; PRAGMA user_version = 8;',
+    );
     const at = '2025-01-01T00:00:00.000Z';
     const total = { listed: 1, new: 1, onDisk: 0, differs: 0, queued: 1, failed: 0, changed: 0, missing: 0, downloaded: 0, alreadyThere: 0, notSynced: 0 };
     const report = { campaign: 'Été', at, queries: [], total, duplicates: 0, refused: [], moved: [], differing: [], reused: { count: 0, from: [] } };
@@ -37,7 +39,7 @@ describe('the counts a campaign had when last counted', () => {
     const state = StateDatabase.open(file, STATE_DOMAINS);
     const ledger = new DownloadLedger(state);
     try {
-      expect(state.schemaVersion).toBe(10);
+      expect(state.schemaVersion).toBe(11);
       const service = new CampaignService({ ledger, state, client: {} as MlsoClient });
       expect(service.rememberedOverviews()).toEqual([
         // Nor the last sync's figures as recorded then (a file queued): they wait for the counts.
