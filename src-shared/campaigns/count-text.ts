@@ -64,7 +64,7 @@ export function syncSummary(counts: Counts, reusedFrom: readonly string[] = []):
  * Files of the set a sync still has to fetch: queued, failed, missing, changed on disk or not yet synced; not those
  * that differ from a shared list (fetching them again gives the same bytes).
  */
-export function stillToDownload(counts: Counts): number {
+function stillToDownload(counts: Counts): number {
   return counts.queued + counts.failed + counts.missing + counts.changed + counts.notSynced;
 }
 
