@@ -587,7 +587,7 @@ export interface CampaignSeed {
   /** The last sync's report, as the core kept it. */
   lastSync?: SyncReport;
   /** How many files are in each state (named kcor-style, in that order). */
-  files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number; noLongerListed?: number };
+  files?: { onDisk?: number; reused?: number; differs?: number; queued?: number; failed?: number; missing?: number; noLongerListed?: number };
 }
 
 export const KCOR_PB_DAY: CampaignQuery = {
@@ -620,18 +620,20 @@ export class FakeCampaigns {
       lastSyncAt: seed.lastSyncAt ?? null,
     });
     let n = 0;
-    const add = (count: number | undefined, into: Set<string> | null): void => {
+    const add = (count: number | undefined, ...into: Set<string>[]): void => {
       for (let i = 0; i < (count ?? 0); i++) {
         const name = `20250324_${String(180000 + n++).padStart(6, '0')}_kcor_l2_pb.fts`;
         state.listed.set(name, 'kcor');
-        into?.add(name);
+        for (const set of into) set.add(name);
       }
     };
     add(seed.files?.onDisk, state.onDisk);
+    // On disk, copied or linked from another folder by the last sync.
+    add(seed.files?.reused, state.onDisk, state.fetched, state.reused);
     add(seed.files?.differs, state.differs);
     add(seed.files?.queued, state.queued);
     add(seed.files?.failed, state.failed);
-    add(seed.files?.missing, null);
+    add(seed.files?.missing);
     add(seed.files?.noLongerListed, state.noLongerListed);
     if (seed.lastSync) state.lastSync = seed.lastSync;
     this.states.set(seed.name, state);
