@@ -1,6 +1,6 @@
 // What the download list writes about a job beside its figures: the note under its name (why it failed, when it
-// retries, whether it resumes), the bytes its figures count, a long file name split for an ellipsis in the middle,
-// and a folder shortened from the left.
+// retries, whether it resumes, where a reused file came from), the bytes its figures count, a long file name split
+// for an ellipsis in the middle, and a folder shortened from the left.
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { humanSize } from '../../src-shared/format/human-size';
 
@@ -12,6 +12,8 @@ export function noteOf(job: JobView): string {
     if (job.resumeBytes > 0) return `resumes after the ${humanSize(job.resumeBytes)} kept`;
     if (job.bytesReceived > 0) return 'starts again: nothing kept to resume from';
   }
+  if (job.state === 'done' && job.reusedFrom !== null)
+    return `reused from ${job.reusedFrom}${job.localName !== job.filename ? `, saved as ${job.localName}` : ''}`;
   if (job.localName !== job.filename) return `saved as ${job.localName}`;
   return job.attempts > 1 ? `attempt ${job.attempts}` : '';
 }

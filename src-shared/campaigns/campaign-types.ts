@@ -36,7 +36,7 @@ export interface Campaign {
 /**
  * Where a campaign's files stand, from the download ledger (with what verify found on disk recorded there), counted
  * by campaignCounts (file-standing.ts): the card, `campaign show/list --json`, verify and the sync's summary all show
- * these numbers. onDisk + differs + queued + failed + changed + missing + notSynced = files.
+ * these numbers. onDisk + differs + queued + failed + changed + missing + notSynced + noLongerListed = files.
  */
 export interface CampaignCounts {
   /** Files in the campaign's set (every file its queries listed, duplicates counted once). */
@@ -45,6 +45,8 @@ export interface CampaignCounts {
   onDisk: number;
   /** Of onDisk: fetched since the last sync started (by it, or by a download since). */
   downloaded: number;
+  /** Of onDisk: copied or hard-linked from a finished download in another folder since the last sync started, not fetched. */
+  reused: number;
   /** Of onDisk: there before the last sync started, or taken in by it as already in the folder. */
   alreadyThere: number;
   /** Downloaded, but its SHA-256 is not the one the shared file list gave: kept apart from onDisk. */
@@ -58,6 +60,11 @@ export interface CampaignCounts {
   missing: number;
   /** Not on disk in a campaign never synced: what its first sync fetches (counted here instead of missing). */
   notSynced: number;
+  /**
+   * Not named by the campaign's last whole listing (a `--full` sync, or one with no settled window): the archive no
+   * longer lists it. Counted here whatever is on disk of it (which stays), and never fetched again.
+   */
+  noLongerListed: number;
 }
 
 export interface CampaignOverview extends Campaign {

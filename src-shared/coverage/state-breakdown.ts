@@ -15,6 +15,7 @@ export const COVERAGE_STATE_LABELS: Readonly<Record<CoverageState, string>> = {
   failed: 'failed',
   changed: 'changed on disk',
   missing: 'missing',
+  noLongerListed: 'no longer listed',
 };
 
 /** Per state, the files of each bin (arrays as long as the scale has bins). */

@@ -31,6 +31,8 @@ export interface JobView {
   resumeBytes: number;
   /** When the file ended (done, failed or cancelled), ISO 8601 UT; null while it is still to do. */
   finishedAt: string | null;
+  /** The folder a finished file was copied or linked from instead of downloaded; null for one downloaded (or not done). */
+  reusedFrom: string | null;
 }
 
 /** How many files are in each state (with their total), over the whole list or over one run. */

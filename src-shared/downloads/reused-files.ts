@@ -1,4 +1,5 @@
 // Files an enqueue took from another folder instead of fetching them (reuse-finder.ts), and how a summary says so.
+import { formatCount } from '../format/counts';
 
 export interface ReusedFiles {
   /** Files copied (or hard-linked) from a finished download in another folder. */
@@ -9,11 +10,16 @@ export interface ReusedFiles {
   notLinked?: { count: number; why: string };
 }
 
-/** "reused 3 from /data/kcor" or "reused 186 from 2 folders", as a summary says it, with the copies made instead of links. */
+/**
+ * "3 reused from /data/kcor" or "186 reused from 2 folders", as every summary says it (a campaign's sync, `files
+ * --download`, the app's notice), with the copies made instead of links; "3 reused" when the folders are not known (a
+ * report of an older version).
+ */
 export function reusedWording(reused: ReusedFiles): string {
-  const from = reused.from.length === 1 ? reused.from[0]! : `${reused.from.length} folders`;
-  const notLinked = reused.notLinked ? ` (${reused.notLinked.count} copied, not linked: ${reused.notLinked.why})` : '';
-  return `reused ${reused.count} from ${from}${notLinked}`;
+  const count = `${formatCount(reused.count)} reused`;
+  const notLinked = reused.notLinked ? ` (${formatCount(reused.notLinked.count)} copied, not linked: ${reused.notLinked.why})` : '';
+  if (reused.from.length === 0) return `${count}${notLinked}`;
+  return `${count} from ${reused.from.length === 1 ? reused.from[0]! : `${reused.from.length} folders`}${notLinked}`;
 }
 
 /** The tally of files reused, each from its folder (with why, where a hard link was asked and a copy made). */

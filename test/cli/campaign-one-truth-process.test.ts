@@ -13,7 +13,7 @@ const emulator = useEmulator({ imageSize: 32 });
 afterEach(stopBuiltCli);
 
 const DAY = ['-s', '2025-03-24', '-e', '2025-03-24T23:59:59', '--every', '2hours'];
-const SHARED = ['onDisk', 'downloaded', 'alreadyThere', 'differs', 'changed', 'queued', 'failed', 'missing', 'notSynced'] as const;
+const SHARED = ['onDisk', 'downloaded', 'reused', 'alreadyThere', 'differs', 'changed', 'queued', 'failed', 'missing', 'notSynced'] as const;
 
 /** The counts the card, the lists, verify and the sync's total all carry. */
 const sharedOf = (counts: Record<string, number>) => Object.fromEntries(SHARED.map((key) => [key, counts[key]]));

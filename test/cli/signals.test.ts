@@ -67,7 +67,9 @@ describe('mlso-dl files --download and stop signals', () => {
 
       run.child.kill(signal);
       expect(await run.exited).toBe(status);
-      expect(run.stderr()).toMatch(/^Interrupted: \d+ downloaded, \d+ still to do\. Run the same command again to continue\.$/m);
+      expect(run.stderr()).toMatch(
+        /^Interrupted: \d+ downloaded, \d+ already complete, \d+ failed, \d+ still to do\. Run the same command again to continue\.$/m,
+      );
       expect(run.stderr()).not.toMatch(/unexpected problem|\n\s+at /);
       expect(await temporaryFiles(download.folder)).toEqual([]);
       expect(await readdir(download.stateFolder)).not.toContain(OWNER_FILE);

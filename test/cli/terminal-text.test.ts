@@ -145,6 +145,7 @@ describe('the progress bars on a terminal', () => {
     sha256: null,
     resumeBytes: 0,
     finishedAt: null,
+    reusedFrom: null,
   });
 
   it('label a file by its escaped, shortened name', () => {

@@ -243,7 +243,21 @@ describe('sync', () => {
   });
 
   it("lists the last sync's differing and moved files, with a Differs column only when some differ", async () => {
-    const counts = { listed: 3, new: 0, onDisk: 1, downloaded: 0, alreadyThere: 1, differs: 1, queued: 1, failed: 0, changed: 0, missing: 0, notSynced: 0 };
+    const counts = {
+      listed: 3,
+      new: 0,
+      onDisk: 1,
+      downloaded: 0,
+      reused: 0,
+      alreadyThere: 1,
+      differs: 1,
+      queued: 1,
+      failed: 0,
+      changed: 0,
+      missing: 0,
+      notSynced: 0,
+      noLongerListed: 0,
+    };
     const lastSync = {
       campaign: 'Shared',
       at: '2025-03-25T10:00:00.000Z',

@@ -33,7 +33,7 @@ import type {
   VerifyProblem,
   VerifyReport,
 } from '../../src-shared/campaigns/campaign-types';
-import { campaignCounts, type FileStanding } from '../../src-shared/campaigns/file-standing';
+import { campaignCounts, type Arrival, type FileStanding } from '../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -186,6 +186,7 @@ export function makeJob(id: number, filename: string, state: JobState, overrides
     resumeBytes: 0,
     // Later ids ended later, a second apart, as a queue worked through in order does.
     finishedAt: state === 'done' || state === 'failed' || state === 'cancelled' ? new Date(Date.UTC(2025, 2, 24, 22, 0, id)).toISOString() : null,
+    reusedFrom: null,
     ...overrides,
   };
 }
@@ -560,8 +561,12 @@ interface FakeCampaignState {
   failed: Set<string>;
   /** Found changed on disk by verify, not fetched again since. */
   changed: Set<string>;
+  /** Not named by the campaign's last whole listing. */
+  noLongerListed: Set<string>;
   /** Arrived since the last sync started (the rest on disk was already there). */
   fetched: Set<string>;
+  /** Of those, the ones copied or linked from another folder instead of downloaded. */
+  reused: Set<string>;
   syncing: boolean;
   /** Cancel was asked while the sync waited at its gate. */
   cancelRequested: boolean;
@@ -582,7 +587,7 @@ export interface CampaignSeed {
   /** The last sync's report, as the core kept it. */
   lastSync?: SyncReport;
   /** How many files are in each state (named kcor-style, in that order). */
-  files?: { onDisk?: number; differs?: number; queued?: number; failed?: number; missing?: number };
+  files?: { onDisk?: number; reused?: number; differs?: number; queued?: number; failed?: number; missing?: number; noLongerListed?: number };
 }
 
 export const KCOR_PB_DAY: CampaignQuery = {
@@ -599,6 +604,8 @@ export class FakeCampaigns {
   syncGate: Promise<void> = Promise.resolve();
   /** A verify waits on this before it reports, so a test can show its progress and press Cancel. */
   verifyGate: Promise<void> = Promise.resolve();
+  /** A folder where a sync finds every file it lacks finished already: it copies them from there instead of queueing them. */
+  reuseFrom: string | null = null;
 
   constructor(private readonly fake: FakeContract) {}
 
@@ -613,25 +620,29 @@ export class FakeCampaigns {
       lastSyncAt: seed.lastSyncAt ?? null,
     });
     let n = 0;
-    const add = (count: number | undefined, into: Set<string> | null): void => {
+    const add = (count: number | undefined, ...into: Set<string>[]): void => {
       for (let i = 0; i < (count ?? 0); i++) {
         const name = `20250324_${String(180000 + n++).padStart(6, '0')}_kcor_l2_pb.fts`;
         state.listed.set(name, 'kcor');
-        into?.add(name);
+        for (const set of into) set.add(name);
       }
     };
     add(seed.files?.onDisk, state.onDisk);
+    // On disk, copied or linked from another folder by the last sync.
+    add(seed.files?.reused, state.onDisk, state.fetched, state.reused);
     add(seed.files?.differs, state.differs);
     add(seed.files?.queued, state.queued);
     add(seed.files?.failed, state.failed);
-    add(seed.files?.missing, null);
+    add(seed.files?.missing);
+    add(seed.files?.noLongerListed, state.noLongerListed);
     if (seed.lastSync) state.lastSync = seed.lastSync;
     this.states.set(seed.name, state);
   }
 
   /** The campaign's counts by the core's own function (campaignCounts), over the fake's sets. */
   counts(state: FakeCampaignState, files: Iterable<string> = state.listed.keys(), synced = state.campaign.lastSyncAt !== null): CampaignCounts {
-    const groups = [...files].map((file) => ({ standing: this.standing(state, file), fetchedSinceSync: state.fetched.has(file), files: 1 }));
+    const arrival = (file: string): Arrival => (state.reused.has(file) ? 'reused' : state.fetched.has(file) ? 'downloaded' : 'alreadyThere');
+    const groups = [...files].map((file) => ({ standing: this.standing(state, file), arrival: arrival(file), files: 1 }));
     return campaignCounts(groups, synced);
   }
 
@@ -715,6 +726,7 @@ export class FakeCampaigns {
         }
         const known = new Set(state.listed.keys());
         state.fetched.clear();
+        state.reused.clear();
         const seen = new Set<string>();
         let duplicates = 0;
         const queries = state.campaign.queries.map((query) => {
@@ -740,11 +752,29 @@ export class FakeCampaigns {
           if (state.onDisk.has(file) || state.queued.has(file)) continue;
           state.failed.delete(file);
           state.changed.delete(file);
+          if (this.reuseFrom !== null) {
+            // As the core's intake: done at once, counted reused rather than downloaded.
+            state.onDisk.add(file);
+            state.fetched.add(file);
+            state.reused.add(file);
+            continue;
+          }
           state.queued.add(file);
           queued += 1;
         }
         const total = { ...this.syncCounts(state, [...state.listed.keys()], known), listed: seen.size };
-        const report: SyncReport = { campaign: name, at: new Date().toISOString(), queries, total, duplicates, refused: [], moved: [], differing: [] };
+        const reused = { count: state.reused.size, from: state.reused.size > 0 && this.reuseFrom !== null ? [this.reuseFrom] : [] };
+        const report: SyncReport = {
+          campaign: name,
+          at: new Date().toISOString(),
+          queries,
+          total,
+          duplicates,
+          refused: [],
+          moved: [],
+          differing: [],
+          reused,
+        };
         state.syncing = false;
         state.lastSync = report;
         state.campaign = { ...state.campaign, lastSyncAt: report.at };
@@ -857,7 +887,9 @@ export class FakeCampaigns {
       queued: new Set(),
       failed: new Set(),
       changed: new Set(),
+      noLongerListed: new Set(),
       fetched: new Set(),
+      reused: new Set(),
       syncing: false,
       cancelRequested: false,
       verifying: false,
@@ -892,7 +924,7 @@ export class FakeCampaigns {
   }
 
   private standing(state: FakeCampaignState, file: string): FileStanding {
-    return (['onDisk', 'differs', 'queued', 'failed', 'changed'] as const).find((standing) => state[standing].has(file)) ?? 'missing';
+    return (['noLongerListed', 'onDisk', 'differs', 'queued', 'failed', 'changed'] as const).find((standing) => state[standing].has(file)) ?? 'missing';
   }
 
   private acknowledgement(state: FakeCampaignState): string {

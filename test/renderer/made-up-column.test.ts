@@ -78,6 +78,8 @@ describe('a made-up listing field added to the column table', () => {
       finishedAt: null,
       lastError: null,
       lastErrorKind: null,
+      reusedFrom: null,
+      noLongerListed: false,
     };
     const rows = manifestRows([stored], TABLE);
     expect(Object.keys(rows[0]!)).toEqual([

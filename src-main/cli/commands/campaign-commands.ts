@@ -3,12 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
+import type { CampaignCounts, CampaignOverview, CampaignQuery, SyncCounts, SyncReport, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignExportFormat } from '../../../src-shared/campaigns/campaign-types';
-import { syncSummary } from '../../../src-shared/campaigns/count-text';
+import { filesLeftText, syncSummary, verifyVerdict } from '../../../src-shared/campaigns/count-text';
 import { escapeControlCharacters } from '../../../src-shared/format/display-text';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
-import { reusedWording } from '../../../src-shared/downloads/reused-files';
 import { MAX_CAMPAIGN_FILE_BYTES } from '../../core/campaigns/campaign-file';
 import { campaignFileTooLarge } from '../../core/campaigns/campaign-file-reader';
 import { CampaignService } from '../../core/campaigns/campaign-service';
@@ -193,11 +192,12 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     return EXIT_OK;
   }
   // The counts are the card's (`--json` prints them whole). Only a campaign shared with its files' SHA-256 can have
-  // differing files, only a verify finds changed ones, only a campaign never synced has files not yet synced: those
-  // columns show when any campaign has some.
+  // differing files, only a verify finds changed ones, only a campaign never synced has files not yet synced, only a
+  // whole listing finds files no longer listed: those columns show when any campaign has some.
   const differs = overviews.some((o) => o.counts.differs > 0);
   const changed = overviews.some((o) => o.counts.changed > 0);
   const notSynced = overviews.some((o) => o.counts.notSynced > 0);
+  const noLongerListed = overviews.some((o) => o.counts.noLongerListed > 0);
   const rows = overviews.map((o) => [
     o.name,
     String(o.counts.files),
@@ -208,6 +208,7 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     String(o.counts.failed),
     String(o.counts.missing),
     ...(notSynced ? [String(o.counts.notSynced)] : []),
+    ...(noLongerListed ? [String(o.counts.noLongerListed)] : []),
     o.lastSyncAt ? o.lastSyncAt.slice(0, 19).replace('T', ' ') : 'never',
     o.folder,
   ]);
@@ -221,6 +222,7 @@ function listed(context: CliContext, service: CampaignService, options: Campaign
     'Failed',
     'Missing',
     ...(notSynced ? ['Not synced'] : []),
+    ...(noLongerListed ? ['No longer listed'] : []),
     'Last sync (UT)',
     'Folder',
   ];
@@ -240,8 +242,8 @@ function shown(context: CliContext, overview: CampaignOverview, options: Campaig
     `Layout     : ${overview.layout === '' ? '(flat: every file in the folder itself)' : overview.layout}`,
     `Auto sync  : ${overview.autoSyncHours === null ? 'off' : `every ${overview.autoSyncHours} h while the app is open`}`,
     `Created    : ${overview.createdAt}`,
-    `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total)})` : 'never'}`,
-    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`})`,
+    `Last sync  : ${overview.lastSync ? `${overview.lastSync.at} (${syncSummary(overview.lastSync.total, overview.lastSync.reused?.from)})` : 'never'}`,
+    `Files      : ${counts.files} (${counts.onDisk} on disk, ${counts.differs > 0 ? `${counts.differs} differ from the shared file list, ` : ''}${counts.changed > 0 ? `${counts.changed} changed on disk, ` : ''}${counts.queued} queued, ${counts.failed} failed, ${counts.notSynced > 0 ? `${counts.notSynced} not yet synced` : `${counts.missing} missing`}${counts.noLongerListed > 0 ? `, ${counts.noLongerListed} no longer listed by the archive` : ''})`,
     'Queries    :',
     ...overview.queries.map((query, index) => `  ${index + 1}. ${describeQuery(query)}`),
   ];
@@ -321,14 +323,19 @@ async function verifyWithProgress(context: CliContext, service: CampaignService,
 function verified(context: CliContext, report: VerifyReport, options: CampaignCommandOptions): number {
   // The counts are the campaign's (the card's and `campaign show`'s): a refused file is one of the missing.
   const bad = report.missing + report.notSynced + report.changed + report.failed + report.queued;
+  const verdict = verifyVerdict(report);
   if (options.json) printJson(context.out, report);
-  else {
+  else if (verdict.tone === 'incomplete') {
+    // Nothing wrong with what is there: the rest is queued (a sync under way, or one that was stopped).
+    context.out.info(`${verdict.text}. A sync fetches the rest: \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\`, unless one is under way.`);
+  } else {
     for (const problem of report.problems)
       context.out.result(`${problem.problem.padEnd(10)} ${text(problem.path)}${problem.reason ? ` (${text(problem.reason)})` : ''}`);
     context.out.info(
       `${report.onDisk} on disk and intact, ${report.missing} missing${report.refused > 0 ? ` (${report.refused} of them refused by sync)` : ''}, ${report.changed} changed, ${report.unexpected} unexpected, ${report.failed} failed` +
         (report.queued > 0 ? `, ${report.queued} queued` : '') +
         (report.notSynced > 0 ? `, ${report.notSynced} not yet synced` : '') +
+        (report.noLongerListed > 0 ? `, ${report.noLongerListed} no longer listed by the archive` : '') +
         (report.differs > 0 ? `, ${report.differs} differ from the shared file list.` : '.') +
         (bad > 0 ? ` Run \`mlso-dl campaign sync ${shellWord(report.campaign)} -u EMAIL\` to fetch the missing and changed files again.` : '') +
         (report.differs > 0 ? ` ${DIFFERS_HINT}` : ''),
@@ -475,7 +482,10 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
     // A wrong e-mail stops here, before anything is listed or queued.
     await opened.engine.signIn();
     const run: SyncRun = { context, service, opened, options, batchId, toldFailed: new Set() };
-    return options.all ? await syncEach(run, names) : (await syncOne(run, names[0]!)).status;
+    if (options.all) return await syncEach(run, names);
+    const outcome = await syncOne(run, names[0]!);
+    if (outcome.interrupted !== undefined) tellInterrupted(run, outcome.interrupted, []);
+    return outcome.status;
   } finally {
     context.signal?.removeEventListener('abort', onInterrupt);
     await opened.close();
@@ -512,8 +522,11 @@ async function syncEach(run: SyncRun, names: readonly string[]): Promise<number>
     if (outcome.status !== EXIT_OK) failed.push(name);
     if (outcome.stopsTheRest) {
       const left = names.slice(index + 1);
-      if (left.length > 0 && !run.context.signal?.aborted) out.error(`mlso-dl: not synced: ${left.map((other) => `"${text(other)}"`).join(', ')}.`);
-      if (run.context.signal?.aborted) return outcome.status;
+      if (outcome.interrupted !== undefined) {
+        tellInterrupted(run, outcome.interrupted, left);
+        return outcome.status;
+      }
+      if (left.length > 0) out.error(`mlso-dl: not synced: ${left.map((other) => `"${text(other)}"`).join(', ')}.`);
       for (const other of left) failed.push(other);
       break;
     }
@@ -527,6 +540,20 @@ interface SyncOutcome {
   status: number;
   /** Interrupted, or the queue paused (signed out, disk full): the next campaigns would fare no better. */
   stopsTheRest: boolean;
+  /** Interrupted (Ctrl-C, SIGTERM): where the campaign's files stood then. */
+  interrupted?: { campaign: string; counts: CampaignCounts; listingCut: boolean };
+}
+
+/**
+ * Stopped by a signal: the campaign whose sync was under way, with its files as they stand once the transfers in
+ * flight have stopped (their jobs queued again), and `notReached`, the campaigns `--all` had still to sync.
+ */
+function tellInterrupted(run: SyncRun, interrupted: NonNullable<SyncOutcome['interrupted']>, notReached: readonly string[]): void {
+  const { campaign, counts, listingCut } = interrupted;
+  const standing = listingCut && counts.files === 0 ? `"${text(campaign)}" has no files listed yet` : `"${text(campaign)}" has ${filesLeftText(counts)}`;
+  const cut = listingCut && counts.files > 0 ? ' (its listing was not finished: there may be more)' : '';
+  const rest = notReached.length > 0 ? `; not synced: ${notReached.map((other) => `"${text(other)}"`).join(', ')}` : '';
+  run.context.out.error(`Interrupted: ${standing}${cut}${rest}. Run the same command again to continue.`);
 }
 
 /** One campaign's sync: queue what is missing through the engine (the run's batch) and wait, with progress. */
@@ -538,21 +565,26 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
   try {
     if (!out.quiet && !options.json) display = (await import('../output/download-display')).createDownloadDisplay(out);
     opened.engine.on('progress', show);
-    const synced = await service.sync(name, opened.engine, {
-      existingFiles: options.onExisting ?? 'overwrite',
-      full: options.full === true,
-      ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-      onLayoutFinished: (moves, layout) => tellLayoutFinished(context, name, moves, layout),
-    });
+    let synced: Awaited<ReturnType<CampaignService['sync']>>;
+    try {
+      synced = await service.sync(name, opened.engine, {
+        existingFiles: options.onExisting ?? 'overwrite',
+        full: options.full === true,
+        ...(options.settleDays !== undefined ? { settleDays: options.settleDays } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
+        onLayoutFinished: (moves, layout) => tellLayoutFinished(context, name, moves, layout),
+      });
+    } catch (error) {
+      if (!context.signal?.aborted) throw error;
+      display?.stop();
+      display = undefined;
+      return await interruptedSync(run, name, true);
+    }
     const outcome = context.signal?.aborted ? 'paused' : await opened.engine.whenSettled();
     opened.engine.off('progress', show);
     display?.stop();
     display = undefined;
-    if (context.signal?.aborted) {
-      out.error('Interrupted. Run the same command again to continue.');
-      return { status: interruptedExitCode(context.signal), stopsTheRest: true };
-    }
+    if (context.signal?.aborted) return await interruptedSync(run, name, false);
     const report = synced.refresh();
     service.store.recordSync(synced.campaignId, report);
     printSyncReport(context, report, Boolean(options.json), Boolean(options.all));
@@ -575,6 +607,14 @@ async function syncOne(run: SyncRun, name: string): Promise<SyncOutcome> {
   }
 }
 
+/** The outcome of a sync a signal stopped, counted once the engine has stopped the transfers in flight. */
+async function interruptedSync(run: SyncRun, name: string, listingCut: boolean): Promise<SyncOutcome> {
+  await run.opened.engine.close();
+  const campaign = run.service.store.require(name);
+  const { counts } = run.service.overview(campaign);
+  return { status: interruptedExitCode(run.context.signal), stopsTheRest: true, interrupted: { campaign: campaign.name, counts, listingCut } };
+}
+
 /** A sync's report: its table and summary lines, or JSON (one compact line each when `oneLine`, under --all). */
 function printSyncReport(context: CliContext, report: SyncReport, json: boolean, oneLine: boolean): void {
   if (json) {
@@ -582,21 +622,25 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     else printJson(context.out, report);
     return;
   }
-  // Downloaded and Already there split what is on disk, so each row still adds up to what was listed; the total row
-  // is the campaign's counts (those `campaign list` and the app's card show).
+  // Downloaded, Reused and Already there split what is on disk, so each row still adds up to what was listed; the
+  // total row is the campaign's counts (those `campaign list` and the app's card show).
+  const reused = report.total.reused > 0;
   const differs = report.total.differs > 0;
   const changed = report.total.changed > 0;
+  const noLongerListed = report.total.noLongerListed > 0;
   const row = (label: string, counts: SyncCounts): string[] => [
     label,
     String(counts.listed),
     String(counts.new),
     String(counts.downloaded),
+    ...(reused ? [String(counts.reused)] : []),
     String(counts.alreadyThere),
     ...(differs ? [String(counts.differs)] : []),
     ...(changed ? [String(counts.changed)] : []),
     String(counts.queued),
     String(counts.failed),
     String(counts.missing),
+    ...(noLongerListed ? [String(counts.noLongerListed)] : []),
   ];
   const rows = [...report.queries.map((query, index) => row(`${index + 1}. ${describeQuery(query.query)}`, query)), row('Total', report.total)];
   const headings = [
@@ -604,25 +648,31 @@ function printSyncReport(context: CliContext, report: SyncReport, json: boolean,
     'Listed',
     'New',
     'Downloaded',
+    ...(reused ? ['Reused'] : []),
     'Already there',
     ...(differs ? ['Differs'] : []),
     ...(changed ? ['Changed'] : []),
     'Queued',
     'Failed',
     'Missing',
+    ...(noLongerListed ? ['No longer listed'] : []),
   ];
   // The table is the sync's summary, not a result to pipe (--json is): --quiet leaves it out, so that a sync that went
   // well prints nothing (cron mails only what a job prints).
   if (!context.out.quiet) context.out.result(columnsTable(headings, rows));
-  context.out.info(`Synced "${text(report.campaign)}": ${syncSummary(report.total)}.`);
+  context.out.info(`Synced "${text(report.campaign)}": ${text(syncSummary(report.total, report.reused?.from))}.`);
   const found = report.foundOnDisk;
   if (found && found.missing + found.changed > 0) {
     context.out.info(
       `Not on disk as downloaded: ${found.missing} missing, ${found.changed} changed (another size or modification time); queued to be fetched again.`,
     );
   }
-  if (report.reused && report.reused.count > 0) context.out.info(`Not downloaded again: ${reusedWording(report.reused)}.`);
   if (report.duplicates > 0) context.out.info(`${report.duplicates} files listed by more than one query were kept once.`);
+  if (report.total.noLongerListed > 0) {
+    context.out.info(
+      `${plural(report.total.noLongerListed, 'file of the campaign is', 'files of the campaign are')} no longer listed by the archive: kept in the folder if there, and not fetched again.`,
+    );
+  }
   for (const refusal of report.refused) context.out.error(`refused: ${text(refusal.filename)}: ${refusal.reason}`);
   if (report.moved.length > 0) {
     context.out.info(

@@ -75,13 +75,23 @@ async function download(context: CliContext, request: FilesRequest, options: Dow
     stopListing.abort();
   };
   let firstQueuedAt: number | undefined;
+  // Entries listed whose piece is not in the ledger yet (waiting for the intake, or being checked by it): still to
+  // do, though no job says so, when a signal stops the run.
+  let notYetQueued = 0;
+  let listingFinished = false;
   const listed = context.client.streamFiles(
     request,
     async (entries) => {
+      notYetQueued += entries.length;
       await (await intakeReady.promise).add(entries);
+      notYetQueued -= entries.length;
       firstQueuedAt ??= performance.now();
     },
     { signal: listingSignal },
+  );
+  void listed.then(
+    () => (listingFinished = true),
+    () => undefined,
   );
   // Its outcome is read below; a failure while the engine opens must not count as unhandled meanwhile.
   listed.catch(() => undefined);
@@ -153,8 +163,15 @@ async function download(context: CliContext, request: FilesRequest, options: Dow
     display?.stop();
     display = undefined;
     if (context.signal?.aborted) {
+      // Counted once the transfers in flight have stopped (their jobs queued again), by the summary's own rule.
+      await opened.engine.close();
+      const done = summarise(opened, batchId, folder, enqueued, batchSeconds, false);
       const left = opened.ledger.counts(batchId);
-      out.error(`Interrupted: ${left.done} downloaded, ${left.queued + left.active} still to do. Run the same command again to continue.`);
+      const toDo = left.queued + left.active + left.paused + notYetQueued;
+      out.error(
+        `Interrupted: ${doneText(done)}, ${toDo} still to do${listingFinished ? '' : ' (the listing was not finished: there may be more)'}. ` +
+          'Run the same command again to continue.',
+      );
       return interruptedExitCode(context.signal);
     }
     const summary = summarise(opened, batchId, folder, enqueued, batchSeconds, options.json);
@@ -206,6 +223,12 @@ function summarise(opened: OpenedEngine, batchId: string, folder: string, enqueu
     failed,
     stats: { batchSeconds: Number(batchSeconds.toFixed(3)), bytesReceived: overall.bytesReceived, bytesWritten: overall.bytesWritten },
   };
+}
+
+/** What a run (or the part of it a signal let finish) did: "3 downloaded, 2 reused from /data/kcor, 1 already complete, 0 failed". */
+function doneText(summary: Summary): string {
+  const reused = summary.reused.count > 0 ? `, ${reusedWording(summary.reused)}` : '';
+  return `${summary.downloadedCount} downloaded${reused}, ${summary.skipped.length} already complete, ${summary.failed.length} failed`;
 }
 
 function report(context: CliContext, summary: Summary, json: boolean): void {

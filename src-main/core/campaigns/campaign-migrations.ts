@@ -1,6 +1,6 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
 // sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9,
-// 10 and 12.
+// 10, 12 and 14.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -98,5 +98,11 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   {
     version: 12,
     sql: `ALTER TABLE campaign_windows ADD COLUMN listed_from TEXT;`,
+  },
+  // 14: when a sync last listed every query of the campaign whole (every window, nothing refused): a file of the set
+  // that listing did not name is one the archive no longer lists, counted apart and never queued again.
+  {
+    version: 14,
+    sql: `ALTER TABLE campaigns ADD COLUMN listed_whole_at TEXT;`,
   },
 ];

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
-import type { Campaign, CampaignCounts, CampaignQuery, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import type { Campaign, CampaignCounts, CampaignQuery, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { textSpan } from '../downloads/download-ledger';
@@ -16,6 +16,7 @@ import {
   addStandingFold,
   countStandingGroups,
   groupsOfFold,
+  noLongerListedSql,
   STANDING_FOLD,
   standingFactsSql,
   standingGroupsOf,
@@ -61,6 +62,10 @@ export interface CampaignFileState extends CampaignFileRecord {
   /** Its job's modification times, as written and as a verify last found it intact (quick-check.ts). */
   writtenMtimeMs: number | null;
   checkedMtimeMs: number | null;
+  /** The folder its file was copied or linked from instead of fetched (download-ledger.ts markReused). */
+  reusedFrom: string | null;
+  /** The campaign's last whole listing did not name it (CampaignStore.recordListedWhole). */
+  noLongerListed: boolean;
 }
 
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
@@ -115,8 +120,8 @@ export interface SyncCountsOfSet {
 }
 
 const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind,
-    j.written_mtime_ms, j.checked_mtime_ms
-  FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path`;
+    j.written_mtime_ms, j.checked_mtime_ms, j.reused_from, ${noLongerListedSql('c.listed_whole_at')} AS no_longer_listed
+  FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 interface FileRow {
   relative_path: string;
@@ -141,6 +146,8 @@ interface FileRow {
   last_error_kind: string | null;
   written_mtime_ms: number | null;
   checked_mtime_ms: number | null;
+  reused_from: string | null;
+  no_longer_listed: number;
 }
 
 const now = (): string => new Date().toISOString();
@@ -346,14 +353,15 @@ export class CampaignStore {
   }
 
   /**
-   * The next `limit` files after `afterPath` (by relative path) that the ledger does not say are downloaded and
-   * that the sync started at `at` did not list: what a sync queues beyond its listings. Read a page at a time,
-   * so a million-file set is never in memory.
+   * The next `limit` files after `afterPath` (by relative path) that the ledger does not say are downloaded, that
+   * the sync started at `at` did not list and that the archive still lists (as far as the last whole listing knows):
+   * what a sync queues beyond its listings. Read a page at a time, so a million-file set is never in memory.
    */
   filesNotDone(id: number, at: string, afterPath: string, limit: number): CampaignFileState[] {
     return this.db
       .prepare<[number, string, string, number], FileRow>(
         `${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.relative_path > ? AND f.listed_at IS NOT ? AND j.state IS NOT 'done'
+           AND ${noLongerListedSql('c.listed_whole_at')} = 0
          ORDER BY f.relative_path LIMIT ?`,
       )
       .all(id, afterPath, at, limit)
@@ -376,7 +384,8 @@ export class CampaignStore {
    * took three): the campaign's counts (as `counts`, from the sync's start `at`), those of the files each of
    * `queryCount` queries listed in the sync started at `at` (their number in `files`), how many distinct files it
    * listed, how many of those more than one query listed (after the first), and how many files no listing of that
-   * sync named the ledger does not say are downloaded (what filesNotDone pages through: none is the usual case).
+   * sync named the ledger does not say are downloaded and the archive still lists (what filesNotDone pages through:
+   * none is the usual case).
    */
   syncCounts(id: number, at: string, queryCount: number): SyncCountsOfSet {
     const groups = this.standingGroups(id, at, true);
@@ -393,7 +402,9 @@ export class CampaignStore {
         at,
       ),
     );
-    const notDoneUnlisted = groups.filter((group) => !group.listedNow && group.state !== 'done').reduce((sum, group) => sum + group.files, 0);
+    const notDoneUnlisted = groups
+      .filter((group) => !group.listedNow && !group.noLongerListed && group.state !== 'done')
+      .reduce((sum, group) => sum + group.files, 0);
     return { total: countStandingGroups(groups, at), byQuery, listed, duplicates, notDoneUnlisted };
   }
 
@@ -436,7 +447,8 @@ export class CampaignStore {
    */
   countsAsMarked(id: number, marks: ReadonlyMap<number, string>): CampaignCounts {
     const since = this.byId(id).lastSyncAt;
-    const facts = standingFactsSql('@since');
+    const whole = this.listedWholeAt(id);
+    const facts = standingFactsSql('@since', '@whole');
     const unmarked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
        WHERE f.campaign_id = @id AND (j.id IS NULL OR j.id NOT IN (SELECT value FROM json_each(@marked)))`;
     // Found from their jobs, not by another pass over the campaign (a few files among a million, as a rule): each
@@ -444,10 +456,10 @@ export class CampaignStore {
     // pass over the campaign for every marked file).
     const marked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM json_each(@marked) m CROSS JOIN jobs j ON j.id = m.value
        CROSS JOIN campaign_files f ON f.target_path = j.target_path WHERE +f.campaign_id = @id`;
-    const groups: StandingGroup[] = standingGroupsOf(this.db, unmarked, [{ since, id, marked: JSON.stringify([...marks.keys()]) }]);
+    const groups: StandingGroup[] = standingGroupsOf(this.db, unmarked, [{ since, whole, id, marked: JSON.stringify([...marks.keys()]) }]);
     for (const kind of new Set(marks.values())) {
       const ids = [...marks].flatMap(([jobId, each]) => (each === kind ? [jobId] : []));
-      for (const group of standingGroupsOf(this.db, marked, [{ since, id, marked: JSON.stringify(ids) }])) {
+      for (const group of standingGroupsOf(this.db, marked, [{ since, whole, id, marked: JSON.stringify(ids) }])) {
         groups.push({ ...group, state: 'failed', lastErrorKind: kind });
       }
     }
@@ -461,15 +473,19 @@ export class CampaignStore {
    * as its job stood when its piece was counted. `signal` stops it between two pieces (rejecting with its reason).
    */
   async countsInPieces(id: number, lastSyncAt: string | null, signal?: AbortSignal, pieceFiles = COUNT_PIECE_FILES): Promise<CampaignCounts> {
-    const piece = this.db.prepare<[{ id: number; since: string | null; after: string; files: number }], { groups: string | null; last: string | null }>(
-      `SELECT ${STANDING_FOLD}(${standingFactsSql('@since')}, 0) AS groups, max(f.relative_path) AS last
-       FROM (SELECT relative_path, target_path, expected_sha256 FROM campaign_files WHERE campaign_id = @id AND relative_path > @after
+    const piece = this.db.prepare<
+      [{ id: number; since: string | null; whole: string | null; after: string; files: number }],
+      { groups: string | null; last: string | null }
+    >(
+      `SELECT ${STANDING_FOLD}(${standingFactsSql('@since', '@whole')}, 0) AS groups, max(f.relative_path) AS last
+       FROM (SELECT relative_path, target_path, expected_sha256, listed_at, first_seen_at FROM campaign_files WHERE campaign_id = @id AND relative_path > @after
              ORDER BY relative_path LIMIT @files) f
        LEFT JOIN jobs j ON j.target_path = f.target_path`,
     );
     const groups: StandingGroup[] = [];
+    const whole = this.listedWholeAt(id);
     for (let after = ''; ;) {
-      const counted = piece.get({ id, since: lastSyncAt, after, files: pieceFiles });
+      const counted = piece.get({ id, since: lastSyncAt, whole, after, files: pieceFiles });
       if (!counted || counted.last === null) break;
       for (const group of groupsOfFold(counted.groups)) groups.push(group);
       after = counted.last;
@@ -487,7 +503,8 @@ export class CampaignStore {
   /** The counts the campaign had when last counted (rememberCounts), or null if it never was. */
   rememberedCounts(id: number): CampaignCounts | null {
     const text = this.db.prepare<[number], string | null>('SELECT remembered_counts FROM campaigns WHERE id = ?').pluck().get(id);
-    return text ? (JSON.parse(text) as CampaignCounts) : null;
+    // Counts remembered by a version that did not tell reused or no longer listed files apart: none of them.
+    return text ? ({ reused: 0, noLongerListed: 0, ...(JSON.parse(text) as Partial<CampaignCounts>) } as CampaignCounts) : null;
   }
 
   /** Marks a layout change whose files are being moved, or done moving (migration 10, campaign-relayout.ts). */
@@ -525,13 +542,26 @@ export class CampaignStore {
    * SQLite, without a sort of every row; the rules stay in the shared functions.
    */
   private standingGroups(id: number, lastSyncAt: string | null, byListing: boolean): ListedStandingGroup[] {
-    const facts = byListing ? standingFactsSql('@since', '@since') : standingFactsSql('@since');
+    const facts = byListing ? standingFactsSql('@since', '@whole', '@since') : standingFactsSql('@since', '@whole');
     return standingGroupsOf(
       this.db,
       `SELECT ${STANDING_FOLD}(${facts}, ${byListing ? 'f.listed_by' : '0'}) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
        WHERE f.campaign_id = @id`,
-      [{ since: lastSyncAt, id }],
+      [{ since: lastSyncAt, whole: this.listedWholeAt(id), id }],
     );
+  }
+
+  /**
+   * Records that the sync started at `at` listed every query of the campaign whole: from then on, a file of the set
+   * it did not name is one the archive no longer lists (until a listing names it again).
+   */
+  recordListedWhole(id: number, at: string): void {
+    this.db.prepare('UPDATE campaigns SET listed_whole_at = ? WHERE id = ?').run(at, id);
+  }
+
+  /** When a sync last listed the campaign whole (recordListedWhole), or null. */
+  private listedWholeAt(id: number): string | null {
+    return this.db.prepare<[number], string | null>('SELECT listed_whole_at FROM campaigns WHERE id = ?').pluck().get(id) ?? null;
   }
 
   /**
@@ -636,9 +666,18 @@ export class CampaignStore {
       autoSyncHours: row.auto_sync_hours,
       createdAt: row.created_at,
       lastSyncAt: row.last_sync_at,
-      lastSync: row.last_sync ? (JSON.parse(row.last_sync) as SyncReport) : null,
+      lastSync: row.last_sync ? withNewerCounts(JSON.parse(row.last_sync) as SyncReport) : null,
     };
   }
+}
+
+/** A report recorded by a version that did not tell reused or no longer listed files apart, with none of them in its rows. */
+function withNewerCounts(report: SyncReport): SyncReport {
+  const counted = <T extends SyncCounts>(counts: T): T => {
+    const older = counts as Partial<SyncCounts>;
+    return { ...counts, reused: older.reused ?? 0, noLongerListed: older.noLongerListed ?? 0 };
+  };
+  return { ...report, queries: report.queries.map(counted), total: counted(report.total) };
 }
 
 function toFileState(row: FileRow): CampaignFileState {
@@ -665,6 +704,8 @@ function toFileState(row: FileRow): CampaignFileState {
     lastErrorKind: row.last_error_kind,
     writtenMtimeMs: row.written_mtime_ms,
     checkedMtimeMs: row.checked_mtime_ms,
+    reusedFrom: row.reused_from,
+    noLongerListed: row.no_longer_listed === 1,
   };
 }
 

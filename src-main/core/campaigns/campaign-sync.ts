@@ -99,6 +99,8 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   const check = new QuickCheckPass(deps.state, campaign.id, deps.signal ? { signal: deps.signal } : {});
   try {
     for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
+    // Every window listed and nothing refused: a file of the set this sync did not name is no longer in the archive.
+    if (sync.windows.settled === 0 && sync.refused.length === 0) deps.store.recordListedWhole(campaign.id, sync.at);
     deps.onPhase?.('checking', sync.listedCount);
     sync.takeQuickCheck(await check.finish());
   } finally {
@@ -479,6 +481,8 @@ function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClie
     lastErrorKind: null,
     writtenMtimeMs: null,
     checkedMtimeMs: null,
+    reusedFrom: null,
+    noLongerListed: false,
   };
 }
 
@@ -493,7 +497,8 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
   const jobs = added.length > 0 ? ledger.findByTargets(added.map((record) => record.targetPath)) : new Map<string, Job>();
   return records.map((record) => {
     const file = byPath.get(record.relativePath);
-    if (file) return { ...file, url: record.url, filesize: record.filesize, expectedSha256: record.expectedSha256 ?? file.expectedSha256 };
+    if (file)
+      return { ...file, url: record.url, filesize: record.filesize, expectedSha256: record.expectedSha256 ?? file.expectedSha256, noLongerListed: false };
     const job = jobs.get(record.targetPath);
     // Its job written into the same object (of the same shape): a new object, or a spread, per file cost V8 more.
     if (job) {
@@ -507,6 +512,7 @@ function filesAsRecorded(records: readonly CampaignFileState[], stored: readonly
       record.lastErrorKind = job.lastErrorKind;
       record.writtenMtimeMs = job.writtenMtimeMs;
       record.checkedMtimeMs = job.checkedMtimeMs;
+      record.reusedFrom = job.reusedFrom;
     }
     return record;
   });

@@ -72,7 +72,12 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
       }
     }
   }
-  const problems = found.sort(([a], [b]) => inObservationOrder(a, b)).map(([, entry]) => entry);
+  // A file the archive no longer lists is counted apart (its standing): what is on disk of it is no problem a sync
+  // could fix, so it is not named as one.
+  const problems = found
+    .filter(([file]) => !file.noLongerListed)
+    .sort(([a], [b]) => inObservationOrder(a, b))
+    .map(([, entry]) => entry);
   const expected = new Set(files.map((file) => file.relativePath));
   for (const relativePath of await onDisk) {
     if (!expected.has(relativePath)) problems.push({ path: relativePath, problem: 'unexpected' });

@@ -2,12 +2,12 @@
 import type Database from 'better-sqlite3';
 import type { CampaignCounts } from '../../../src-shared/campaigns/campaign-types';
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, campaignCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK, arrivalSince, campaignCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
 
 /**
- * Files grouped by what standingOf and fetchedSince read of them: their job's state, which of the two hashes they
- * have and whether those are equal, why the job failed, and whether a transfer fetched it after the last sync
- * started. The store counts a campaign's files this way, folded in SQL (a 100,000-file campaign in a few groups,
+ * Files grouped by what standingOf and arrivalSince read of them: their job's state, which of the two hashes they
+ * have and whether those are equal, why the job failed, whether a transfer fetched it (or a reuse put it in place)
+ * after the last sync started, and whether it was reused. The store counts a campaign's files this way, folded in SQL (a 100,000-file campaign in a few groups,
  * not 100,000 rows), and the rules stay in the shared functions.
  */
 export interface StandingGroup {
@@ -20,6 +20,10 @@ export interface StandingGroup {
   fetched: boolean;
   /** Its job ended after the last sync started. */
   finishedSinceSync: boolean;
+  /** Copied or linked from another folder instead of fetched. */
+  reused: boolean;
+  /** Not named by the campaign's last whole listing. */
+  noLongerListed: boolean;
   files: number;
 }
 
@@ -36,8 +40,17 @@ export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt:
     const sha256 = group.hasSha256 ? 'a' : null;
     const expectedSha256 = group.hasExpectedSha256 ? (group.sameSha256 ? sha256 : 'b') : null;
     const finishedAt = group.finishedSinceSync ? lastSyncAt : '';
-    const file = { state: group.state, sha256, expectedSha256, lastErrorKind: group.lastErrorKind, startedAt: group.fetched ? '' : null, finishedAt };
-    return { standing: standingOf(file), fetchedSinceSync: fetchedSince(file, lastSyncAt), files: group.files };
+    const file = {
+      state: group.state,
+      sha256,
+      expectedSha256,
+      lastErrorKind: group.lastErrorKind,
+      startedAt: group.fetched ? '' : null,
+      finishedAt,
+      reusedFrom: group.reused ? '' : null,
+      noLongerListed: group.noLongerListed,
+    };
+    return { standing: standingOf(file), arrival: arrivalSince(file, lastSyncAt), files: group.files };
   });
   return campaignCounts(counted, lastSyncAt !== null);
 }
@@ -45,7 +58,7 @@ export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt:
 // ---- The facts of a file as one integer -------------------------------------------------------------------------
 // SQLite reads each file's facts (of its row and its job's) into a small integer, and a user aggregate counts the
 // rows of each integer: no GROUP BY, whose sorter (a temporary b-tree over every row) took more than half of the time
-// of a million-file count. The integer holds facts only; what they mean stays in standingOf and fetchedSince.
+// of a million-file count. The integer holds facts only; what they mean stays in standingOf and arrivalSince.
 
 /** Job states by their code (0: no job). */
 const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
@@ -55,15 +68,36 @@ const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
  */
 const ERROR_KIND_CODES: readonly (string | null)[] = [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'other'];
 
-const BIT = { sha256: 8, expected: 16, same: 32, errorKind: 64, fetched: 256, finishedSinceSync: 512, listedNow: 1024 } as const;
+const BIT = {
+  sha256: 8,
+  expected: 16,
+  same: 32,
+  errorKind: 64,
+  fetched: 256,
+  finishedSinceSync: 512,
+  listedNow: 1024,
+  reused: 2048,
+  noLongerListed: 4096,
+} as const;
 
 const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * The SQL of a file's facts as one integer, over `f` (campaign_files) LEFT JOIN `j` (jobs): `since` is the SQL of
- * when the last sync started (a parameter), `listedAt` that of the sync whose listings are told apart (syncCounts).
+ * Whether a campaign file (`f`) is one the campaign's last whole listing did not name, as SQL: `listedWholeAt` is the
+ * SQL of when that listing was (campaigns.listed_whole_at, or a parameter with its value; null: never). A file that
+ * listing named was listed then or later; one never listed counts from when it joined the set (a shared list's): a
+ * file that joined after the listing is not judged by it.
  */
-export function standingFactsSql(since: string, listedAt?: string): string {
+export function noLongerListedSql(listedWholeAt: string): string {
+  return `COALESCE(${listedWholeAt} > COALESCE(f.listed_at, f.first_seen_at), 0)`;
+}
+
+/**
+ * The SQL of a file's facts as one integer, over `f` (campaign_files) LEFT JOIN `j` (jobs): `since` is the SQL of
+ * when the last sync started (a parameter), `listedWholeAt` that of the campaign's last whole listing (a parameter),
+ * `listedAt` that of the sync whose listings are told apart (syncCounts).
+ */
+export function standingFactsSql(since: string, listedWholeAt: string, listedAt?: string): string {
   const state = `CASE j.state ${JOB_STATES.map((name, index) => `WHEN ${sqlText(name)} THEN ${index + 1}`).join(' ')} ELSE 0 END`;
   const kinds = ERROR_KIND_CODES.slice(1, -1).map((kind, index) => `WHEN j.last_error_kind = ${sqlText(kind!)} THEN ${index + 1}`);
   const errorKind = `CASE WHEN j.last_error_kind IS NULL THEN 0 ${kinds.join(' ')} ELSE ${ERROR_KIND_CODES.length - 1} END`;
@@ -75,6 +109,8 @@ export function standingFactsSql(since: string, listedAt?: string): string {
     `(${errorKind}) * ${BIT.errorKind}`,
     `(j.started_at IS NOT NULL) * ${BIT.fetched}`,
     `COALESCE(j.finished_at >= ${since}, 0) * ${BIT.finishedSinceSync}`,
+    `(j.reused_from IS NOT NULL) * ${BIT.reused}`,
+    `${noLongerListedSql(listedWholeAt)} * ${BIT.noLongerListed}`,
     ...(listedAt === undefined ? [] : [`(f.listed_at IS ${listedAt}) * ${BIT.listedNow}`]),
   ].join(' + ');
 }
@@ -88,6 +124,8 @@ function groupOfFacts(facts: number, listedBy: number, files: number): ListedSta
     lastErrorKind: ERROR_KIND_CODES[Math.floor(facts / BIT.errorKind) % ERROR_KIND_CODES.length] ?? null,
     fetched: (facts & BIT.fetched) !== 0,
     finishedSinceSync: (facts & BIT.finishedSinceSync) !== 0,
+    reused: (facts & BIT.reused) !== 0,
+    noLongerListed: (facts & BIT.noLongerListed) !== 0,
     listedNow: (facts & BIT.listedNow) !== 0,
     listedBy,
     files,

@@ -1,18 +1,32 @@
 // What verify reads of a campaign's files: only the columns it compares, as arrays, a page at a time.
 // better-sqlite3 builds a row's object one column at a time, so the store's full rows (CampaignStore.files, twenty
-// columns) of 100,000 files took 3 s, longer than hashing them; these eleven, read raw, take a fraction of that, and
+// columns) of 100,000 files took 3 s, longer than hashing them; these twelve, read raw, take a fraction of that, and
 // in pages (by relative path, the table's key) the hashing of the first page starts while the next are read.
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { StateDatabase } from '../state/state-database';
 import type { CampaignFileState } from './campaign-store';
+import { noLongerListedSql } from './file-standing';
 
 /** A campaign's file as verify sees it, with the modification time it had when a verify last found it intact. */
 export type FileToVerify = Pick<
   CampaignFileState,
-  'relativePath' | 'targetPath' | 'filename' | 'dateObs' | 'expectedSha256' | 'jobId' | 'state' | 'sha256' | 'bytesWritten' | 'lastErrorKind'
+  'relativePath' | 'targetPath' | 'filename' | 'dateObs' | 'expectedSha256' | 'jobId' | 'state' | 'sha256' | 'bytesWritten' | 'lastErrorKind' | 'noLongerListed'
 > & { checkedMtimeMs: number | null };
 
-type Row = [string, string, string, string | null, string | null, number | null, JobState | null, string | null, number | null, string | null, number | null];
+type Row = [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number | null,
+  JobState | null,
+  string | null,
+  number | null,
+  string | null,
+  number | null,
+  number,
+];
 
 const PAGE = 2000;
 
@@ -24,8 +38,9 @@ export async function eachPageToVerify(state: StateDatabase, campaignId: number,
   const read = state.connection
     .prepare<[number, string, number], Row>(
       `SELECT f.relative_path, f.target_path, f.filename, f.date_obs, f.expected_sha256, j.id, j.state, j.sha256, j.bytes_written, j.last_error_kind,
-         j.checked_mtime_ms
-       FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path WHERE f.campaign_id = ? AND f.relative_path > ? ORDER BY f.relative_path LIMIT ?`,
+         j.checked_mtime_ms, ${noLongerListedSql('c.listed_whole_at')}
+       FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path
+       WHERE f.campaign_id = ? AND f.relative_path > ? ORDER BY f.relative_path LIMIT ?`,
     )
     .raw();
   for (let after = ''; ;) {
@@ -64,6 +79,20 @@ function toVerify([
   bytesWritten,
   lastErrorKind,
   checkedMtimeMs,
+  noLongerListed,
 ]: Row): FileToVerify {
-  return { relativePath, targetPath, filename, dateObs, expectedSha256, jobId, state, sha256, bytesWritten: bytesWritten ?? 0, lastErrorKind, checkedMtimeMs };
+  return {
+    relativePath,
+    targetPath,
+    filename,
+    dateObs,
+    expectedSha256,
+    jobId,
+    state,
+    sha256,
+    bytesWritten: bytesWritten ?? 0,
+    lastErrorKind,
+    checkedMtimeMs,
+    noLongerListed: noLongerListed === 1,
+  };
 }

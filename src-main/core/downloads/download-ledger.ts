@@ -45,6 +45,8 @@ export interface Job {
   writtenMtimeMs: number | null;
   /** A finished file's modification time when a verify last hashed it and found it intact (null: never). */
   checkedMtimeMs: number | null;
+  /** The folder its file was copied or linked from instead of fetched (markReused); null otherwise. */
+  reusedFrom: string | null;
 }
 
 /** What a job's view shows of it (job-views.ts): what the queue's progress reads back of jobs it describes. */
@@ -69,6 +71,7 @@ export type ViewedJob = Pick<
   | 'resumeBytes'
   | 'finishedAt'
   | 'updatedAt'
+  | 'reusedFrom'
 >;
 
 type ViewedJobRow = Pick<
@@ -92,6 +95,7 @@ type ViewedJobRow = Pick<
   | 'resume_bytes'
   | 'finished_at'
   | 'updated_at'
+  | 'reused_from'
 >;
 
 export interface NewJob {
@@ -152,6 +156,7 @@ interface JobRow {
   finished_at: string | null;
   written_mtime_ms: number | null;
   checked_mtime_ms: number | null;
+  reused_from: string | null;
 }
 
 function toJob(row: JobRow): Job {
@@ -185,6 +190,7 @@ function toJob(row: JobRow): Job {
     finishedAt: row.finished_at,
     writtenMtimeMs: row.written_mtime_ms,
     checkedMtimeMs: row.checked_mtime_ms,
+    reusedFrom: row.reused_from,
   };
 }
 
@@ -292,7 +298,7 @@ export class DownloadLedger {
   viewedBetween(first: number, last: number): ViewedJob[] {
     return this.sql<[number, number], ViewedJobRow>(
       `SELECT id, filename, target_path, folder, instrument, product, date_obs, state, attempts, bytes_received, bytes_written,
-              expected_size, last_error, last_error_kind, next_attempt_at, sha256, resume_bytes, finished_at, updated_at
+              expected_size, last_error, last_error_kind, next_attempt_at, sha256, resume_bytes, finished_at, updated_at, reused_from
          FROM jobs WHERE id BETWEEN ? AND ? ORDER BY id`,
     )
       .all(first, last)
@@ -316,6 +322,7 @@ export class DownloadLedger {
         resumeBytes: row.resume_bytes,
         finishedAt: row.finished_at,
         updatedAt: row.updated_at,
+        reusedFrom: row.reused_from,
       }));
   }
 
@@ -406,7 +413,7 @@ export class DownloadLedger {
     this.sql(
       `UPDATE jobs SET state = 'queued', url = ?, expected_size = ?, batch_id = ?, attempts = 0, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, sha256 = NULL, temp_name = NULL, cleared = 0,
-           bytes_received = 0, bytes_written = 0, updated_at = ? WHERE id = ?`,
+           bytes_received = 0, bytes_written = 0, reused_from = NULL, updated_at = ? WHERE id = ?`,
     ).run(url, expectedSize, batchId, now(), id);
     // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
@@ -497,7 +504,7 @@ export class DownloadLedger {
       const stamp = now();
       this.sql(
         `UPDATE jobs SET state = 'active', attempts = attempts + 1, started_at = ?, updated_at = ?, bytes_received = 0,
-             bytes_written = 0, sha256 = NULL, temp_name = NULL WHERE id = ?`,
+             bytes_written = 0, sha256 = NULL, temp_name = NULL, reused_from = NULL WHERE id = ?`,
       ).run(stamp, stamp, row.id);
       return this.get(row.id);
     });
@@ -555,7 +562,7 @@ export class DownloadLedger {
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = ?, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           checked_mtime_ms = NULL, written_mtime_ms = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+           checked_mtime_ms = NULL, written_mtime_ms = ?, reused_from = NULL, finished_at = ?, updated_at = ? WHERE id = ?`,
     ).run(result.sha256, result.bytesReceived, result.bytesWritten, result.mtimeMs ?? null, stamp, stamp, id);
   }
 
@@ -596,16 +603,17 @@ export class DownloadLedger {
   }
 
   /**
-   * The file was put in place from a finished download in another folder (reuse-finder.ts): done now, with that
-   * file's SHA-256 and size, and started now too, so a campaign counts it among the files its sync brought.
+   * The file was put in place from a finished download in the folder `from` (reuse-finder.ts): done now, with that
+   * file's SHA-256 and size, started now too (a campaign counts it among the files its sync brought), and marked
+   * reused from there, so that no count or row calls it downloaded.
    */
-  markReused(id: number, result: { sha256: string; bytesWritten: number; mtimeMs?: number }): void {
+  markReused(id: number, result: { sha256: string; bytesWritten: number; from: string; mtimeMs?: number }): void {
     const stamp = now();
     this.sql(
       `UPDATE jobs SET state = 'done', sha256 = ?, bytes_received = 0, bytes_written = ?, temp_name = NULL, last_error = NULL,
            last_error_kind = NULL, next_attempt_at = NULL, resume_name = NULL, resume_validator = NULL, resume_bytes = 0,
-           checked_mtime_ms = NULL, written_mtime_ms = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
-    ).run(result.sha256, result.bytesWritten, result.mtimeMs ?? null, stamp, stamp, stamp, id);
+           checked_mtime_ms = NULL, written_mtime_ms = ?, reused_from = ?, started_at = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(result.sha256, result.bytesWritten, result.mtimeMs ?? null, result.from, stamp, stamp, stamp, id);
   }
 
   markFailed(id: number, kind: string, message: string): void {

@@ -27,6 +27,7 @@ export function jobView(job: ViewedJob, live: LiveTransfer | undefined): JobView
     sha256: job.sha256,
     resumeBytes: live ? 0 : job.resumeBytes,
     finishedAt: finishedAtOf(job),
+    reusedFrom: job.state === 'done' ? job.reusedFrom : null,
   });
 }
 
@@ -51,6 +52,7 @@ const FRESH_FIGURES: Figures = {
   sha256: null,
   resumeBytes: 0,
   finishedAt: null,
+  reusedFrom: null,
 };
 
 /**
@@ -89,6 +91,7 @@ function viewOf(job: QueuedJob, figures: Figures): JobView {
     sha256: figures.sha256,
     resumeBytes: figures.resumeBytes,
     finishedAt: figures.finishedAt,
+    reusedFrom: figures.reusedFrom,
   };
 }
 

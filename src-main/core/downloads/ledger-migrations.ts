@@ -79,5 +79,11 @@ export const DOWNLOAD_TABLES: StateTables = {
       version: 11,
       sql: `ALTER TABLE jobs ADD COLUMN written_mtime_ms REAL;`,
     },
+    // 13: the folder a finished file was copied or hard-linked from instead of fetched (reuse-finder.ts), so every
+    // count and row can call it reused, and say from where; null for a file fetched or taken in as already there.
+    {
+      version: 13,
+      sql: `ALTER TABLE jobs ADD COLUMN reused_from TEXT;`,
+    },
   ],
 };

@@ -365,7 +365,7 @@ export class ListingIntake {
         id = newIds[next++]!;
       }
       const mtimeMs = writtenMtimeOf(plan.targetPath);
-      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten, ...(mtimeMs !== undefined ? { mtimeMs } : {}) });
+      ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten, from: source.folder, ...(mtimeMs !== undefined ? { mtimeMs } : {}) });
       piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id, ...(notLinked === undefined ? {} : { notLinked }) });
     }
   }

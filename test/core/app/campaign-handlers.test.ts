@@ -37,6 +37,7 @@ describe('campaigns behind the contract', () => {
       files: 0,
       onDisk: 0,
       downloaded: 0,
+      reused: 0,
       alreadyThere: 0,
       differs: 0,
       queued: 0,
@@ -44,6 +45,7 @@ describe('campaigns behind the contract', () => {
       changed: 0,
       missing: 0,
       notSynced: 0,
+      noLongerListed: 0,
     });
 
     expect(await invokeHandler(h.core.handlers, 'campaigns:sync', { name: 'Eclipse 2024' })).toMatchObject({ ok: false, error: { kind: 'session' } });

@@ -27,6 +27,8 @@ const file = (overrides: Partial<CampaignFileState>): CampaignFileState => ({
   lastErrorKind: null,
   writtenMtimeMs: null,
   checkedMtimeMs: null,
+  reusedFrom: null,
+  noLongerListed: false,
   ...overrides,
 });
 

@@ -20,6 +20,7 @@ const cardOf = (service: CampaignService, name: string): CampaignCounts => servi
 const shared = (counts: CampaignCounts | SyncCounts) => ({
   onDisk: counts.onDisk,
   downloaded: counts.downloaded,
+  reused: counts.reused,
   alreadyThere: counts.alreadyThere,
   changed: counts.changed,
   queued: counts.queued,
@@ -54,9 +55,10 @@ describe('one truth per campaign', () => {
     // Never synced: not yet synced, not missing (the card shows it neutral).
     expect(cardOf(service, campaign.name)).toMatchObject({ files: total, onDisk: 0, missing: 0, notSynced: total, failed: 0 });
 
-    // The first sync downloads them all; its summary says so, and the card agrees.
+    // The first sync takes them all from the source's folder (reused, not downloaded); its summary says so, and the card agrees.
     const first = await syncAndWait(service, h, campaign.name);
-    expect(first.total).toMatchObject({ downloaded: total, alreadyThere: 0, failed: 0, queued: 0, missing: 0, notSynced: 0 });
+    expect(first.total).toMatchObject({ downloaded: 0, reused: total, alreadyThere: 0, failed: 0, queued: 0, missing: 0, notSynced: 0 });
+    expect(first.reused).toEqual({ count: total, from: [path.join(root, 'source')] });
     expect(shared(cardOf(service, campaign.name))).toEqual(shared(first.total));
 
     // A file deleted and another changed behind the app's back: verify finds them, and the card says the same.
@@ -68,12 +70,12 @@ describe('one truth per campaign', () => {
     expect(report).toMatchObject({ onDisk: total - 2, missing: 1, changed: 1, failed: 0, queued: 0 });
     expect(verified(cardOf(service, campaign.name))).toEqual(verified(report));
 
-    // The next sync fetches those two and finds the rest already there; card and summary agree again.
+    // The next sync takes those two from the source's folder again and finds the rest already there; card and summary agree again.
     const second = await syncAndWait(service, h, campaign.name);
-    expect(second.total).toMatchObject({ downloaded: 2, alreadyThere: total - 2, failed: 0, queued: 0, missing: 0, changed: 0 });
+    expect(second.total).toMatchObject({ downloaded: 0, reused: 2, alreadyThere: total - 2, failed: 0, queued: 0, missing: 0, changed: 0 });
     expect(shared(cardOf(service, campaign.name))).toEqual(shared(second.total));
     // The summary each query shows adds up to the same numbers.
-    expect(second.queries[0]).toMatchObject({ downloaded: 2, alreadyThere: total - 2 });
+    expect(second.queries[0]).toMatchObject({ downloaded: 0, reused: 2, alreadyThere: total - 2 });
   });
 
   it('the summary recorded for the card (lastSync) is the one the finished sync reports, not the one from when it queued', async () => {

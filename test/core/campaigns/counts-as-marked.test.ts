@@ -34,7 +34,7 @@ function campaignOfEveryKind(syncedAt: string | null) {
   ]);
   store.recordFiles(campaign.id, [file('no-job.fts')]);
   if (syncedAt !== null) state.connection.prepare('UPDATE campaigns SET last_sync_at = ? WHERE id = ?').run(syncedAt, campaign.id);
-  ledger.markReused(fetched!, { sha256: SHA, bytesWritten: 10 });
+  ledger.markReused(fetched!, { sha256: SHA, bytesWritten: 10, from: '/elsewhere' });
   for (const id of [takenIn!, differing!, untouched!]) ledger.markDone(id, { sha256: SHA, bytesReceived: 10, bytesWritten: 10 });
   ledger.markFailed(failed!, 'http-500', 'The server failed.');
   return { ledger, store, id: campaign.id, done: { fetched: fetched!, takenIn: takenIn!, differing: differing!, untouched: untouched! } };

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, campaignCounts, emptyStandingCounts, fetchedSince, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK, arrivalSince, campaignCounts, emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -30,6 +30,9 @@ describe('a campaign file standing', () => {
     // What verify found on disk, held in the ledger until a download changes it.
     expect(standingOf({ state: 'failed', sha256: null, expectedSha256: null, lastErrorKind: CHANGED_ON_DISK })).toBe('changed');
     expect(standingOf({ state: 'failed', sha256: null, expectedSha256: null, lastErrorKind: MISSING_ON_DISK })).toBe('missing');
+    // The archive no longer lists it: apart, whatever its job says.
+    for (const state of [...JOB_STATES, null])
+      expect(standingOf({ state, sha256: SHARED, expectedSha256: null, lastErrorKind: null, noLongerListed: true })).toBe('noLongerListed');
   });
 
   it('is counted the same by the store (grouped in SQL) as file by file, for every state and every pair of hashes', () => {
@@ -82,9 +85,9 @@ describe('a campaign file standing', () => {
     });
     const fileByFile = emptyStandingCounts();
     for (const file of store.files(campaign.id)) fileByFile[standingOf(file)] += 1;
-    expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, changed: 0, missing: 4 });
+    expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, changed: 0, missing: 4, noLongerListed: 0 });
     // Never synced: what is not on disk is not yet synced rather than missing; nothing was fetched by a sync.
-    expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, alreadyThere: 3 });
+    expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, reused: 0, alreadyThere: 3 });
   });
 
   it('is counted exactly by the store for every job state, pair of hashes, failure kind and time, and by the queries that listed it', async () => {
@@ -100,6 +103,7 @@ describe('a campaign file standing', () => {
       lastErrorKind: string | null;
       startedAt: string | null;
       finishedAt: string | null;
+      reusedFrom: string | null;
     }
     const facts: Facts[] = [];
     for (const state of [...JOB_STATES, null])
@@ -108,7 +112,8 @@ describe('a campaign file standing', () => {
           for (const lastErrorKind of state === null ? [null] : [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'http'])
             for (const startedAt of state === null ? [null] : [null, before])
               for (const finishedAt of state === null ? [null] : [null, before, syncAt, after])
-                facts.push({ state, expectedSha256, sha256, lastErrorKind, startedAt, finishedAt });
+                for (const reusedFrom of state === null ? [null] : [null, '/data/elsewhere'])
+                  facts.push({ state, expectedSha256, sha256, lastErrorKind, startedAt, finishedAt, reusedFrom });
     const records: CampaignFileRecord[] = facts.map((_fact, index) => {
       const filename = `f${index}.fts`;
       return { relativePath: filename, targetPath: path.join(folder, filename), filename, url: 'u', instrument: 'kcor', product: 'pb' } as CampaignFileRecord;
@@ -125,10 +130,12 @@ describe('a campaign file standing', () => {
       })),
     );
     const setJob = state.connection.prepare(
-      'UPDATE jobs SET state = ?, sha256 = ?, last_error_kind = ?, started_at = ?, finished_at = ? WHERE target_path = ?',
+      'UPDATE jobs SET state = ?, sha256 = ?, last_error_kind = ?, started_at = ?, finished_at = ?, reused_from = ? WHERE target_path = ?',
     );
     // Listed by the sync at syncAt: by the first query (1 in 3), the second (1 in 3), both (1 in 6); the rest by an earlier sync.
     const listedBits = (index: number): number | null => [1, 2, 3, null, 1, 2][index % 6]!;
+    // Counted first as never listed whole, then as listed whole at syncAt: those of the earlier sync are no longer listed.
+    store.recordListedWhole(campaign.id, '2024-12-31T00:00:00.000Z');
     const setListed = state.connection.prepare('UPDATE campaign_files SET listed_at = ?, listed_by = ? WHERE campaign_id = ? AND relative_path = ?');
     ledger.transaction(() => {
       facts.forEach((fact, index) => {
@@ -150,14 +157,14 @@ describe('a campaign file standing', () => {
             state: 'queued',
           },
         ]);
-        setJob.run(fact.state, fact.sha256, fact.lastErrorKind, fact.startedAt, fact.finishedAt, record.targetPath);
+        setJob.run(fact.state, fact.sha256, fact.lastErrorKind, fact.startedAt, fact.finishedAt, fact.reusedFrom, record.targetPath);
       });
     });
     const files = store.files(campaign.id);
     expect(files).toHaveLength(facts.length);
     const fileByFile = (chosen: typeof files, at: string | null) =>
       campaignCounts(
-        chosen.map((file) => ({ standing: standingOf(file), fetchedSinceSync: fetchedSince(file, at), files: 1 })),
+        chosen.map((file) => ({ standing: standingOf(file), arrival: arrivalSince(file, at), files: 1 })),
         at !== null,
       );
     const indexOf = (file: (typeof files)[number]): number => Number(file.filename.slice(1, -4));
@@ -167,17 +174,31 @@ describe('a campaign file standing', () => {
     expect(await store.countsInPieces(campaign.id, syncAt, undefined, 7)).toEqual(fileByFile(files, syncAt));
     const counts = store.counts(campaign.id, syncAt);
     // Every standing is there, so a miscount of any of them shows.
-    for (const standing of ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'downloaded', 'alreadyThere'] as const)
+    for (const standing of ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'downloaded', 'reused', 'alreadyThere'] as const)
       expect(counts[standing], standing).toBeGreaterThan(0);
+    expect(counts.noLongerListed).toBe(0);
 
     const listed = files.filter((file) => listedBits(indexOf(file)) !== null);
     const withBit = (bit: number) => listed.filter((file) => (listedBits(indexOf(file))! & bit) !== 0);
+    const unlistedNotDone = files.filter((file) => listedBits(indexOf(file)) === null && file.state !== 'done').length;
+    expect(unlistedNotDone).toBeGreaterThan(0);
     expect(store.syncCounts(campaign.id, syncAt, 2)).toEqual({
       total: fileByFile(files, syncAt),
       byQuery: [fileByFile(withBit(1), syncAt), fileByFile(withBit(2), syncAt)],
       listed: listed.length,
       duplicates: listed.filter((file) => listedBits(indexOf(file)) === 3).length,
-      notDoneUnlisted: files.filter((file) => listedBits(indexOf(file)) === null && file.state !== 'done').length,
+      notDoneUnlisted: unlistedNotDone,
     });
+
+    // The sync at syncAt listed the campaign whole: the files only an earlier sync listed are no longer listed,
+    // counted apart (file by file as in SQL), and none of them is left to queue.
+    store.recordListedWhole(campaign.id, syncAt);
+    const nowFiles = store.files(campaign.id);
+    expect(nowFiles.filter((file) => file.noLongerListed).map(indexOf)).toEqual(nowFiles.filter((file) => listedBits(indexOf(file)) === null).map(indexOf));
+    expect(store.counts(campaign.id, syncAt)).toEqual(fileByFile(nowFiles, syncAt));
+    expect(await store.countsInPieces(campaign.id, syncAt, undefined, 7)).toEqual(fileByFile(nowFiles, syncAt));
+    expect(store.counts(campaign.id, syncAt).noLongerListed).toBe(files.length - listed.length);
+    expect(store.syncCounts(campaign.id, syncAt, 2)).toMatchObject({ total: fileByFile(nowFiles, syncAt), notDoneUnlisted: 0 });
+    expect(store.filesNotDone(campaign.id, syncAt, '', 10_000)).toEqual([]);
   });
 });

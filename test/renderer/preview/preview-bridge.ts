@@ -8,6 +8,8 @@ interface PreviewScenario {
   signedIn?: boolean;
   demo?: boolean;
   queuePaused?: boolean;
+  /** Campaigns in the states their counts tell apart: files still queued, files reused, a file no longer listed. */
+  campaigns?: boolean;
 }
 
 const host = window as unknown as Record<string, unknown>;
@@ -27,7 +29,9 @@ function busyQueue(): JobView[] {
   for (let i = 0; i < 2400; i++) {
     const id = i + 1;
     const name = kcorName(i);
-    if (i < 612) jobs.push(makeJob(id, name, 'done'));
+    // Two copied from another folder rather than downloaded, in view of the Downloads shot.
+    if (i === 609 || i === 610) jobs.push(makeJob(id, name, 'done', { bytesReceived: 0, reusedFrom: '/home/ada/data/mlso/kcor-2025-02' }));
+    else if (i < 612) jobs.push(makeJob(id, name, 'done'));
     else if (i < 616) jobs.push(makeJob(id, name, 'active', { bytesReceived: 400_000 + (i - 612) * 520_000, speed: 1_800_000 + (i % 3) * 350_000 }));
     else if (i === 616)
       jobs.push(makeJob(id, name, 'failed', { attempts: 4, lastError: 'The server closed the connection before the file was complete (1.2 MB of 2.5 MB).' }));
@@ -51,6 +55,29 @@ const fake = new FakeContract({
   freeSpace: 412.7 * 1024 ** 3,
 });
 fake.queuePaused = scenario.queuePaused ?? false;
+if (scenario.campaigns) {
+  const at = '2025-03-25T10:00:00.000Z';
+  fake.campaigns.seed({ name: 'Eclipse watch', layout: '{instrument}/{yyyy}/{mm}/{dd}', lastSyncAt: at, files: { onDisk: 4, queued: 5 } });
+  const reused = { listed: 12, new: 12, onDisk: 12, downloaded: 0, reused: 12, alreadyThere: 0, differs: 0, queued: 0, failed: 0, changed: 0 };
+  const counts = { ...reused, missing: 0, notSynced: 0, noLongerListed: 0 };
+  fake.campaigns.seed({
+    name: 'Mirror of February',
+    lastSyncAt: at,
+    files: { reused: 12 },
+    lastSync: {
+      campaign: 'Mirror of February',
+      at,
+      queries: [{ query: { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-02-01', 'end-date': '2025-02-28' } }, ...counts }],
+      total: counts,
+      duplicates: 0,
+      refused: [],
+      moved: [],
+      differing: [],
+      reused: { count: 12, from: ['/home/ada/data/mlso/kcor-2025-02'] },
+    },
+  });
+  fake.campaigns.seed({ name: 'Reprocessed week', lastSyncAt: at, files: { onDisk: 8, noLongerListed: 1 } });
+}
 
 host[BRIDGE_GLOBAL] = rawBridgeOf(fake);
 // Lets the screenshot script send engine events (e.g. the queue stopping for a full disk).

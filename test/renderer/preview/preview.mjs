@@ -1,5 +1,5 @@
 // Screenshots of every screen for a look before calling the UI done (not part of npm test):
-//   node test/renderer/preview/preview.mjs [--no-build]
+//   node test/renderer/preview/preview.mjs [--no-build] [--only SHOT] [--small]  (--small: 1280x800 alone)
 // Builds the renderer, serves dist/renderer on 127.0.0.1, injects a fake window.mlsoBridge (100,000-file
 // listing, busy queue) and photographs each screen at 1280x800 and 1920x1080, light and dark, into
 // test-results/renderer-preview/.
@@ -121,6 +121,32 @@ const SHOTS = [
     },
   },
   {
+    name: 'downloads-done-reused',
+    scenario: { signedIn: true },
+    async steps(page) {
+      await page.getByRole('button', { name: 'Downloads' }).click();
+      await page.getByRole('table', { name: 'Download queue' }).waitFor();
+      await page.getByRole('radio', { name: /Done/ }).click();
+      await page
+        .getByText(/^reused from /)
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'campaigns-counts',
+    scenario: { signedIn: true, campaigns: true },
+    async steps(page) {
+      await page.getByRole('button', { name: 'Campaigns' }).click();
+      const eclipse = page.getByRole('listitem', { name: 'Eclipse watch' });
+      await eclipse.getByRole('button', { name: 'Verify' }).click();
+      await eclipse.getByRole('group', { name: 'Verify report' }).waitFor();
+      const mirror = page.getByRole('listitem', { name: 'Mirror of February' });
+      await mirror.getByText(/^Last sync: /).click();
+      await mirror.getByRole('table').waitFor();
+    },
+  },
+  {
     name: 'settings',
     scenario: { signedIn: true },
     async steps(page) {
@@ -132,6 +158,9 @@ const SHOTS = [
     },
   },
 ];
+
+/** `--only NAME` (repeatable): those shots alone. */
+const only = process.argv.flatMap((arg, index, all) => (arg === '--only' && all[index + 1] ? [all[index + 1]] : []));
 
 async function main() {
   if (!process.argv.includes('--no-build')) await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
@@ -146,9 +175,9 @@ async function main() {
   const written = [];
   const problems = [];
   try {
-    for (const viewport of VIEWPORTS) {
+    for (const viewport of VIEWPORTS.filter((each) => !process.argv.includes('--small') || each.width === 1280)) {
       for (const colorScheme of SCHEMES) {
-        for (const shot of SHOTS) {
+        for (const shot of SHOTS.filter((each) => only.length === 0 || only.includes(each.name))) {
           const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1 });
           await context.addInitScript(`window.__mlsoPreview = ${JSON.stringify(shot.scenario)};`);
           await context.addInitScript(script);

@@ -17,7 +17,7 @@ const file = (dateObs: string | null, state: CampaignFileView['state'], expected
 
 describe("a campaign's coverage", () => {
   it('stacks the standings the campaign counts by, a file that differs from a shared list apart from those on disk', () => {
-    expect(COVERAGE_STATES).toEqual(['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing']);
+    expect(COVERAGE_STATES).toEqual(['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'noLongerListed']);
     const coverage = campaignCoverage([file('2025-03-20T18:00:00', 'done'), file('2025-03-20T18:01:00', 'done', 'b'.repeat(64))])!;
     const sum = (values: ArrayLike<number>) => Array.from(values).reduce((a, b) => a + b, 0);
     expect([sum(coverage.breakdown.onDisk), sum(coverage.breakdown.differs)]).toEqual([1, 1]);

@@ -28,7 +28,15 @@ describe('breakdownByState', () => {
 
 describe('describeStates', () => {
   it('names the states present across a span of bins, in the stacking order', () => {
-    const breakdown = { onDisk: [1200, 0, 3], differs: [0, 0, 2], queued: [0, 0, 30], failed: [0, 0, 10], changed: [0, 0, 0], missing: [0, 0, 0] };
+    const breakdown = {
+      onDisk: [1200, 0, 3],
+      differs: [0, 0, 2],
+      queued: [0, 0, 30],
+      failed: [0, 0, 10],
+      changed: [0, 0, 0],
+      missing: [0, 0, 0],
+      noLongerListed: [0, 0, 0],
+    };
     expect(describeStates(breakdown, 0, 2)).toBe('1,203 on disk, 2 differ from the shared list, 30 queued, 10 failed');
     expect(describeStates(breakdown, 2, 1)).toBe('3 on disk, 2 differ from the shared list, 30 queued, 10 failed');
     expect(describeStates(breakdown, 1, 1)).toBe('');
