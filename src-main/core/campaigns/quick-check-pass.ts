@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { StateDatabase } from '../state/state-database';
 import { lookWith, microsecondsOf, quickVerdict } from '../downloads/quick-check';
+import { noLongerListedSql } from './file-standing';
 
 /** A finished file the check found gone or changed (`verdict`), as the page it was read in had it. */
 interface QuickCheckFailure {
@@ -56,6 +57,7 @@ const PAGE_SQL = `SELECT j.id, f.relative_path, j.target_path, j.bytes_written,
     CAST(j.written_mtime_ms * 1000 AS INTEGER), CAST(j.checked_mtime_ms * 1000 AS INTEGER)
   FROM campaign_files f JOIN jobs j ON j.target_path = f.target_path
   WHERE f.campaign_id = @campaignId AND f.relative_path > @after AND (@upTo IS NULL OR f.relative_path <= @upTo) AND j.state = 'done'
+    AND ${noLongerListedSql('(SELECT c.listed_whole_at FROM campaigns c WHERE c.id = @campaignId)')} = 0
   ORDER BY f.relative_path LIMIT @pageSize`;
 
 /** The check's functions, handed to lookAtPage: the thread defines its own from their source. */
