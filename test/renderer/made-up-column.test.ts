@@ -78,6 +78,8 @@ describe('a made-up listing field added to the column table', () => {
       finishedAt: null,
       lastError: null,
       lastErrorKind: null,
+      writtenMtimeMs: null,
+      checkedMtimeMs: null,
       reusedFrom: null,
       noLongerListed: false,
     };
