@@ -57,7 +57,7 @@ describe('--link from a folder of relative symbolic links (git-annex, DataLad)',
     const second = await temporaryFolder();
     const run = await runBuiltCli(downloadArgs({ baseUrl: emulator().url, window, folder: second, stateFolder }, '--link'));
     expect(run.status, run.stderr).toBe(0);
-    expect(`${run.stdout}${run.stderr}`).toContain(`reused ${files.length} from ${annex};`);
+    expect(`${run.stdout}${run.stderr}`).toContain(`${files.length} reused from ${annex};`);
     expect(emulator().stats().downloadsStarted).toBe(0);
     await expectLinkedToRealFiles(second, objects);
     await expectExactFolder(emulator(), second, files);
@@ -117,7 +117,7 @@ describe('--link across file systems', () => {
     const text = await runBuiltCli(downloadArgs({ baseUrl: emulator().url, window, folder: second, stateFolder }, '--link'));
     expect(text.status, text.stderr).toBe(0);
     expect(`${text.stdout}${text.stderr}`).toContain(
-      `reused ${files.length} from ${first} (${files.length} copied, not linked: the folders are on different file systems);`,
+      `${files.length} reused from ${first} (${files.length} copied, not linked: the folders are on different file systems);`,
     );
     expect(emulator().stats().downloadsStarted).toBe(0);
     await expectExactFolder(emulator(), second, files);

@@ -64,15 +64,17 @@ export async function moveToListedPlaces(
 /**
  * A job still waiting at an old place (queued by a sync that was interrupted) would fetch the file there too: the
  * file is fetched at its new place instead. A job being transferred right now is left to finish. The temporary
- * file the ledger records for a cancelled job goes at once (a transfer stopped by a kill leaves one), with the
- * folders it leaves empty: nothing would ever finish it, and the stale-file cleanup only looks at folders in use.
+ * file and the kept beginning of its body that the ledger records for a cancelled job go at once (a transfer stopped
+ * by a kill or a pause leaves them), with the folders they leave empty: nothing would ever finish it, and the
+ * stale-file cleanup only looks at folders in use.
  */
 export async function cancelWaitingJobs(ledger: DownloadLedger, campaignFolder: string, oldPlaces: readonly CampaignFileState[]): Promise<void> {
   for (const file of oldPlaces) {
     if (file.jobId === null || (file.state !== 'queued' && file.state !== 'paused')) continue;
     const job = ledger.get(file.jobId);
-    if (job?.tempName && isTemporaryName(job.tempName)) {
-      await unlink(path.join(job.folder, job.tempName)).catch(() => undefined);
+    const left = [job?.tempName && isTemporaryName(job.tempName) ? job.tempName : undefined, job?.resume?.name].filter((name) => name !== undefined);
+    if (job && left.length > 0) {
+      for (const name of left) await unlink(path.join(job.folder, name)).catch(() => undefined);
       await removeEmptyFolders(campaignFolder, job.folder);
     }
     ledger.setState(file.jobId, 'cancelled');

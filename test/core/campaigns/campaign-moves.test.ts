@@ -90,6 +90,23 @@ describe('a file the listing places elsewhere', () => {
     expect(await exists(temporary)).toBe(false);
   });
 
+  it('whose job at the old place was paused with the beginning of its body kept has that kept body removed too', async () => {
+    const { h, service, campaign } = await newCampaign('{obs_plan}');
+    await syncAndWait(service, h, campaign.name);
+    const victim = service.store.files(campaign.id)[1]!;
+    // As Pause leaves it: paused, nothing at the target, the body received so far kept beside it for resuming.
+    await rm(victim.targetPath);
+    h.ledger.setState(victim.jobId!, 'paused');
+    const kept = path.join(path.dirname(victim.targetPath), `.${victim.filename}.0123abcd.resume`);
+    await writeFile(kept, 'the first bytes');
+    h.ledger.setResumePoint(victim.jobId!, { name: path.basename(kept), validator: '"v1"' });
+    replan(victim.filename, 'waves-replanned.cbk');
+    const report = await syncAndWait(service, h, campaign.name);
+    expect(report.moved).toMatchObject([{ filename: victim.filename, movedOnDisk: false }]);
+    expect(h.ledger.get(victim.jobId!)!.state).toBe('cancelled');
+    expect(await exists(kept)).toBe(false);
+  });
+
   it('that a listing gives two places in one sync is kept at the first, listed once', async () => {
     const { h, service, campaign } = await newCampaign('{obs_plan}');
     emulator().transformListing = (listing) => {
