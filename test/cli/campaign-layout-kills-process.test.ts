@@ -58,10 +58,11 @@ describe('a layout change killed half-way, out of process', () => {
     expect(synced.status).toBe(0);
     total = JSON.parse(synced.stdout).total.onDisk as number;
     expect(total).toBeGreaterThan(2000);
-    // Each kill starts from this: the state folder and the campaign's folder as the sync left them.
+    // Each kill starts from this: the state folder and the campaign's folder as the sync left them, the files with
+    // their times (as a restore keeps them), so the next sync's quick check finds them as written.
     saved = await temporaryFolder();
     await cp(state, path.join(saved, 'state'), { recursive: true });
-    await cp(folder, path.join(saved, 'files'), { recursive: true });
+    await cp(folder, path.join(saved, 'files'), { recursive: true, preserveTimestamps: true });
   }, 300_000);
 
   // How far the move had gone when it was killed (a share of the files moved on disk), and what runs next.
@@ -79,7 +80,7 @@ describe('a layout change killed half-way, out of process', () => {
       await rm(state, { recursive: true });
       await rm(folder, { recursive: true });
       await cp(path.join(saved, 'state'), state, { recursive: true });
-      await cp(path.join(saved, 'files'), folder, { recursive: true });
+      await cp(path.join(saved, 'files'), folder, { recursive: true, preserveTimestamps: true });
 
       const change = startBuiltCli(['--base-url', emulator().url, 'campaign', 'update', 'big', '--layout', NEW_LAYOUT, '--state-dir', state]);
       let ended = false;

@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { StateDatabase } from '../state/state-database';
-import { lookWith, microsecondsOf, quickVerdict } from '../downloads/quick-check';
+import { lookWith, wholeSecondsOf, quickVerdict } from '../downloads/quick-check';
 import { noLongerListedSql } from './file-standing';
 
 /** A finished file the check found gone or changed (`verdict`), as the page it was read in had it. */
@@ -31,7 +31,7 @@ export interface QuickCheckResult {
   firstLooks: { id: number; mtimeMs: number }[];
 }
 
-/** A finished file as a page gives it: its job's id, relative path, target path, size written, and times in µs (null: none). */
+/** A finished file as a page gives it: its job's id, relative path, target path, size written, and times in whole seconds (null: none). */
 type Row = [number, string, string, number, number | null, number | null];
 
 /** What looking at a page found: failures, and [id, mtimeMs] pairs of first looks. */
@@ -54,7 +54,7 @@ interface Range {
 }
 
 const PAGE_SQL = `SELECT j.id, f.relative_path, j.target_path, j.bytes_written,
-    CAST(j.written_mtime_ms * 1000 AS INTEGER), CAST(j.checked_mtime_ms * 1000 AS INTEGER)
+    CAST(j.written_mtime_ms / 1000 AS INTEGER), CAST(j.checked_mtime_ms / 1000 AS INTEGER)
   FROM campaign_files f JOIN jobs j ON j.target_path = f.target_path
   WHERE f.campaign_id = @campaignId AND f.relative_path > @after AND (@upTo IS NULL OR f.relative_path <= @upTo) AND j.state = 'done'
     AND ${noLongerListedSql('(SELECT c.listed_whole_at FROM campaigns c WHERE c.id = @campaignId)')} = 0
@@ -64,16 +64,16 @@ const PAGE_SQL = `SELECT j.id, f.relative_path, j.target_path, j.bytes_written,
 interface Check {
   look: (file: string) => { size: number; mtimeMs: number };
   verdict: typeof quickVerdict;
-  microseconds: typeof microsecondsOf;
+  wholeSeconds: typeof wholeSecondsOf;
 }
 
 /** Looks at each file of a page. Self-contained (the check comes as an argument): the thread runs its source too. */
-function lookAtPage(rows: readonly Row[], { look, verdict: verdictOf, microseconds }: Check): PageFindings {
+function lookAtPage(rows: readonly Row[], { look, verdict: verdictOf, wholeSeconds }: Check): PageFindings {
   const failed: QuickCheckFailure[] = [];
   const firstLooks: number[] = [];
-  for (const [jobId, relativePath, targetPath, bytesWritten, writtenUs, checkedUs] of rows) {
+  for (const [jobId, relativePath, targetPath, bytesWritten, writtenS, checkedS] of rows) {
     const found = look(targetPath);
-    const verdict = verdictOf(found.size, microseconds(found.mtimeMs), bytesWritten, writtenUs ?? -1, checkedUs ?? -1);
+    const verdict = verdictOf(found.size, wholeSeconds(found.mtimeMs), bytesWritten, writtenS ?? -1, checkedS ?? -1);
     if (verdict === 'missing' || verdict === 'changed') failed.push({ jobId, relativePath, targetPath, verdict });
     else if (verdict === 'first-look') firstLooks.push(jobId, found.mtimeMs);
   }
@@ -84,7 +84,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
 const quickVerdict = (${quickVerdict.toString()});
-const microsecondsOf = (${microsecondsOf.toString()});
+const wholeSecondsOf = (${wholeSecondsOf.toString()});
 const lookWith = (${lookWith.toString()});
 const lookAtPage = (${lookAtPage.toString()});
 const { sqlite, file, campaignId, range, sql, pageSize } = workerData;
@@ -98,7 +98,7 @@ try {
 }
 if (db) {
   const page = db.prepare(sql).raw();
-  const check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, microseconds: microsecondsOf };
+  const check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, wholeSeconds: wholeSecondsOf };
   for (let after = range.after; ; ) {
     const rows = page.all({ campaignId, after, upTo: range.upTo, pageSize });
     if (rows.length === 0) break;
@@ -228,7 +228,7 @@ export class QuickCheckPass {
   /** The same pages read and looked at here, the event loop let go between them. */
   private async onMainThread(): Promise<void> {
     const page = this.state.connection.prepare<[{ campaignId: number; after: string; upTo: null; pageSize: number }], Row>(PAGE_SQL).raw();
-    const check: Check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, microseconds: microsecondsOf };
+    const check: Check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, wholeSeconds: wholeSecondsOf };
     for (let after = ''; !this.closed;) {
       this.signal?.throwIfAborted();
       const rows = page.all({ campaignId: this.campaignId, after, upTo: null, pageSize: PAGE });

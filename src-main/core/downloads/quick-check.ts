@@ -21,23 +21,25 @@ type QuickVerdict = 'as-written' | 'first-look' | 'missing' | 'changed';
 
 /**
  * The quick check's one rule, over what a look found (lookWith: `size` -1 when nothing is there, -2 when it is not
- * a regular file) and what the ledger recorded, times in whole microseconds (microsecondsOf; -1 for none).
+ * a regular file) and what the ledger recorded, times in whole seconds (wholeSecondsOf; -1 for none). Whole seconds,
+ * as rsync compares them: a copy or a restore that keeps times only to the second or the millisecond (tar, zip, many
+ * backup tools) is still the file as written, not a million files to fetch again.
  * Self-contained, with numbers only: the sync's stat threads run its source as it is (quick-check-pass.ts).
  */
-export function quickVerdict(size: number, mtimeUs: number, bytesWritten: number, writtenUs: number, checkedUs: number): QuickVerdict {
+export function quickVerdict(size: number, mtimeS: number, bytesWritten: number, writtenS: number, checkedS: number): QuickVerdict {
   if (size === -1) return 'missing';
   if (size !== bytesWritten) return 'changed';
-  if (mtimeUs === writtenUs || mtimeUs === checkedUs) return 'as-written';
-  return writtenUs === -1 && checkedUs === -1 ? 'first-look' : 'changed';
+  if (mtimeS === writtenS || mtimeS === checkedS) return 'as-written';
+  return writtenS === -1 && checkedS === -1 ? 'first-look' : 'changed';
 }
 
 /**
- * A time in milliseconds (fs.Stats' mtimeMs, as the ledger keeps it) in whole microseconds, cut toward zero as
- * SQLite's CAST cuts it, or -1 for none: the unit the rule compares in, which the SQL of quick-check-pass.ts gives
- * too (a time stored as REAL does not come back exactly as text). Self-contained, as quickVerdict.
+ * A time in milliseconds (fs.Stats' mtimeMs, as the ledger keeps it) in whole seconds, cut toward zero as SQLite's
+ * CAST cuts it, or -1 for none: the unit the rule compares in, which the SQL of quick-check-pass.ts gives too.
+ * Self-contained, as quickVerdict.
  */
-export function microsecondsOf(ms: number | null): number {
-  return ms === null ? -1 : Math.trunc(ms * 1000);
+export function wholeSecondsOf(ms: number | null): number {
+  return ms === null ? -1 : Math.trunc(ms / 1000);
 }
 
 /**
@@ -46,7 +48,7 @@ export function microsecondsOf(ms: number | null): number {
  */
 export function isStillThere(file: WrittenFile): boolean {
   const { size, mtimeMs } = lookWith(lstatSync, file.targetPath);
-  const verdict = quickVerdict(size, microsecondsOf(mtimeMs), file.bytesWritten, microsecondsOf(file.writtenMtimeMs), microsecondsOf(file.checkedMtimeMs));
+  const verdict = quickVerdict(size, wholeSecondsOf(mtimeMs), file.bytesWritten, wholeSecondsOf(file.writtenMtimeMs), wholeSecondsOf(file.checkedMtimeMs));
   return verdict === 'as-written' || verdict === 'first-look';
 }
 

@@ -74,6 +74,24 @@ describe("a sync's quick check of a campaign's finished files", () => {
     }
   });
 
+  it('passes a file whose time a copy or a restore kept only to the millisecond or to the second, as rsync does', async () => {
+    const { state, folder } = await campaignOf(['copied.fts', 'untarred.fts']);
+    const at = (name: string): string => path.join(folder, name);
+    // A copy that keeps times through utimes with a Date (to the millisecond), and an archive that keeps seconds.
+    const copied = await stat(at('copied.fts'));
+    await utimes(at('copied.fts'), copied.atime, new Date(Math.trunc(copied.mtimeMs)));
+    const untarred = await stat(at('untarred.fts'));
+    await utimes(at('untarred.fts'), untarred.atime, new Date(Math.trunc(untarred.mtimeMs / 1000) * 1000));
+    const pass = new QuickCheckPass(state, 1, { threads: 1 });
+    try {
+      const result = await pass.finish();
+      expect(result.looked).toBe(2);
+      expect(result.failed).toEqual([]);
+    } finally {
+      await pass.close();
+    }
+  });
+
   it('looks on the main thread, finding the same, where its thread cannot load better-sqlite3', async () => {
     const { state, folder } = await campaignOf(['same.fts', 'gone.fts']);
     await rm(path.join(folder, 'gone.fts'));
