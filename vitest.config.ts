@@ -39,6 +39,7 @@ const UNIT_FILES = [
   'test/core/campaigns/remembered-counts.test.ts',
   'test/core/app/setting-bounds.test.ts',
   'test/core/app/settings-rules.test.ts',
+  'test/core/campaigns/campaign-addresses.test.ts',
   'test/core/campaigns/campaign-manifest.test.ts',
   'test/core/campaigns/campaign-sharing.test.ts',
   'test/core/campaigns/verify-many-files.test.ts',

@@ -1,6 +1,6 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
 // sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9,
-// 10, 12 and 14.
+// 10, 12, 14 and 15.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -104,5 +104,14 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   {
     version: 14,
     sql: `ALTER TABLE campaigns ADD COLUMN listed_whole_at TEXT;`,
+  },
+  // 15: every server (API base URL) the campaign's queries were listed from, windowed or listed whole, as a JSON array:
+  // a remembered address on one of them is the campaign's own file, which follows the server the campaign syncs
+  // against now (campaign-addresses.ts). Kept apart from the windows, which go with a query that changes.
+  {
+    version: 15,
+    sql: `ALTER TABLE campaigns ADD COLUMN servers_listed_from TEXT NOT NULL DEFAULT '[]';
+   UPDATE campaigns SET servers_listed_from = (SELECT json_group_array(DISTINCT w.listed_from) FROM campaign_windows w
+     WHERE w.campaign_id = campaigns.id AND w.listed_from IS NOT NULL);`,
   },
 ];

@@ -26,6 +26,7 @@ import { MAX_CAMPAIGN_FILE_BYTES, writeCampaignFile } from './campaign-file';
 import { CampaignFileReader } from './campaign-file-reader';
 import { entryOfStored, relativePathOf } from './campaign-paths';
 import { acknowledgement, manifestCsv, manifestJson, manifestRows } from './campaign-manifest';
+import { CampaignAddresses } from './campaign-addresses';
 import { CampaignStore, type CampaignChange, type StoredCampaign } from './campaign-store';
 import { syncCampaign, type SyncDeps, type SyncRun } from './campaign-sync';
 import { verifyCampaign, type VerifyDeps } from './campaign-verify';
@@ -312,7 +313,10 @@ export class CampaignService {
 
   async exportAs(name: string, format: CampaignExportFormat, options: { includeFiles?: boolean } = {}): Promise<CampaignExport> {
     const campaign = this.store.require(name);
+    // The campaign's own addresses on the server it syncs against now, however long ago their windows were listed.
+    const addresses = new CampaignAddresses(this.deps.client.settings.baseUrl, this.store.serversListedFrom(campaign.id));
     const files = this.store.files(campaign.id);
+    if (addresses.moved) for (const file of files) file.url = addresses.follow(file.url);
     const thanks = acknowledgement(
       files.map((file) => file.instrument),
       await this.deps.client.instruments().catch(() => []),

@@ -408,6 +408,23 @@ export class CampaignStore {
     return { total: countStandingGroups(groups, at), byQuery, listed, duplicates, notDoneUnlisted };
   }
 
+  // ---- Servers the campaign was listed from (migration 15, campaign-addresses.ts) ----------------------------------
+
+  /** The API base URLs the campaign's queries were ever listed from. */
+  serversListedFrom(id: number): string[] {
+    return this.db.prepare<[number], string>('SELECT s.value FROM campaigns c, json_each(c.servers_listed_from) s WHERE c.id = ?').pluck().all(id);
+  }
+
+  /** Remembers that the campaign's queries are listed from `baseUrl` (before its listing is read: its addresses are on it). */
+  recordServerListedFrom(id: number, baseUrl: string): void {
+    this.db
+      .prepare(
+        `UPDATE campaigns SET servers_listed_from = json_insert(servers_listed_from, '$[#]', @baseUrl)
+         WHERE campaigns.id = @id AND NOT EXISTS (SELECT 1 FROM json_each(campaigns.servers_listed_from) s WHERE s.value = @baseUrl)`,
+      )
+      .run({ id, baseUrl });
+  }
+
   // ---- Windows (incremental sync, campaign-windows.ts) ----------------------------------------------------------
 
   /** The windows of a query the campaign remembers, by start. */

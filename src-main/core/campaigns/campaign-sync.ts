@@ -16,7 +16,10 @@
 //
 // A window remembers the server it was listed from: a file to fetch in a settled window listed from another server
 // (the service moved to https, or to a mirror) has its window listed again from the server the sync asks now, so
-// its address is that server's; the other-host rule still holds for what a server lists.
+// its address is that server's; the other-host rule still holds for what a server lists. The campaign remembers every
+// server its queries were listed from: a file to fetch whose address is on one of them and that the server of this
+// sync was asked about (a window or a whole query holding it) but did not list is refused, saying so; any other
+// follows the server of this sync (campaign-addresses.ts), never asking to allow other servers.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { CampaignQuery, CampaignSyncPhase, DifferingFile, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
@@ -43,6 +46,7 @@ import { QuickCheckPass, type QuickCheckResult } from './quick-check-pass';
 import { isStillThere } from '../downloads/quick-check';
 import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
 import { ApiServer } from '../api/api-server';
+import { CampaignAddresses } from './campaign-addresses';
 
 export interface SyncDeps {
   store: CampaignStore;
@@ -146,8 +150,11 @@ class StreamingSync {
   private readonly server: string;
   /** Windows left as they were (settled), with what listing one again needs. */
   private readonly settledWindows: SettledWindow[] = [];
-  /** The servers the campaign's windows were listed from before this sync. */
-  private readonly serversBefore = new Set<string>();
+  /** The campaign's remembered addresses as the server of this sync gives them. */
+  private readonly addresses: CampaignAddresses;
+  /** What the server of this sync was asked about (by this sync, or by one before for a window settled since). */
+  private readonly askedHere: ListedSpan[] = [];
+  private serverRecorded = false;
   /** Finished files the quick check found gone or changed, and marked so (their relative paths, by what was found). */
   readonly foundOnDisk: { missing: string[]; changed: string[] } = { missing: [], changed: [] };
 
@@ -158,6 +165,7 @@ class StreamingSync {
   ) {
     this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
     this.server = deps.client.settings.baseUrl;
+    this.addresses = new CampaignAddresses(this.server, deps.store.serversListedFrom(campaign.id));
   }
 
   /** The files the quick check found gone or changed (marked so in the ledger): every one is fetched again. */
@@ -176,11 +184,14 @@ class StreamingSync {
     const options = this.deps.signal ? { signal: this.deps.signal } : {};
     const listedBy = { at: this.at, bit: listedBit(position) };
     this.addedByQuery[position] = 0;
+    if (!this.serverRecorded) store.recordServerListedFrom(this.campaign.id, this.server);
+    this.serverRecorded = true;
     const checked = await client.checkFilesRequest(request, options);
     const firstMs = checked['start-date'] === undefined ? await this.firstInstant(query.instrument) : 0;
     // An instrument whose first day cannot be read gives no fixed bounds: the query is listed whole, as before windows.
     const windows = firstMs === undefined ? undefined : fixedWindows(checked, firstMs, Date.now());
     if (!windows) {
+      this.askedHere.push({ instrument: query.instrument, start: '', end: WHOLE_END });
       const names = new TakenNames();
       await client.streamFiles(
         request,
@@ -192,13 +203,13 @@ class StreamingSync {
       return;
     }
     const remembered = store.windows(this.campaign.id, query);
-    for (const last of remembered.values()) if (last.listedFrom !== null) this.serversBefore.add(last.listedFrom);
     const take = (entries: FileEntry[], names: TakenNames): Promise<number> => this.take(entries, listedBy, position, names);
     for (const window of windows) {
       const last = remembered.get(window.start);
       if (!this.deps.full && isSettled(last, window, this.deps.settleDays ?? DEFAULT_SETTLE_DAYS)) {
         this.windows.settled += 1;
         this.settledWindows.push({ query, request, window, last: last!, take });
+        if (last!.listedFrom === this.server) this.askedHere.push(spanOf(query, window));
         continue;
       }
       await this.listWindow(query, request, window, last, take);
@@ -237,16 +248,14 @@ class StreamingSync {
   async listAgainFromThisServer(): Promise<void> {
     const elsewhere = this.settledWindows.filter((settled) => settled.last.listedFrom !== this.server);
     if (elsewhere.length === 0) return;
+    const spans = elsewhere.map((settled) => ({ settled, span: spanOf(settled.query, settled.window) }));
     const again = new Set<SettledWindow>();
     for (let after = ''; again.size < elsewhere.length;) {
       this.deps.signal?.throwIfAborted();
       const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
       if (page.length === 0) break;
       after = page.at(-1)!.relativePath;
-      for (const file of page) {
-        const holding = file.dateObs === null ? undefined : elsewhere.filter((settled) => holds(settled, file.instrument, file.dateObs!));
-        for (const settled of holding ?? []) again.add(settled);
-      }
+      for (const file of page) for (const { settled, span } of spans) if (holds(span, file)) again.add(settled);
     }
     for (const settled of again) {
       await this.listWindow(settled.query, settled.request, settled.window, settled.last, settled.take);
@@ -272,6 +281,7 @@ class StreamingSync {
     take: (entries: FileEntry[], names: TakenNames) => Promise<number>,
   ): Promise<void> {
     const { client, store } = this.deps;
+    this.askedHere.push(spanOf(query, window));
     const listedAt = new Date().toISOString();
     // Begun, not complete: a listing cut short (cancelled, an error half-way) is listed again by the next sync.
     const begun = { start: window.start, end: window.end, listedAt, entries: last?.entries ?? 0, digest: last?.digest ?? null, listedFrom: this.server };
@@ -350,36 +360,33 @@ class StreamingSync {
    * failed, found missing or changed by verify, queued by a sync cut short), a page at a time.
    */
   async queueTheRest(): Promise<void> {
-    const former = this.formerServers();
     for (let after = ''; ;) {
       this.deps.signal?.throwIfAborted();
       const page = this.deps.store.filesNotDone(this.campaign.id, this.at, after, QUEUE_PIECE);
       if (page.length === 0) return;
       after = page.at(-1)!.relativePath;
-      await this.queue(former.length === 0 ? page : page.filter((file) => !this.refusedAsFormer(file, former)));
+      await this.queue(this.addresses.moved ? this.onThisServer(page) : page);
     }
   }
 
-  /** The servers the campaign's windows were listed from before, other than this sync's. */
-  private formerServers(): ApiServer[] {
-    return [...this.serversBefore].filter((server) => server !== this.server).map((server) => new ApiServer(server));
-  }
-
   /**
-   * Refuses a file whose remembered address is on a server the campaign was synced from before, which the server of
-   * this sync did not list again (its window was): allowing other servers is not the answer for the campaign's own
-   * files, so the report says what happened.
+   * The files whose remembered address is on a server the campaign was listed from before, at their address on the
+   * server of this sync; those this server was asked about and did not list are refused instead, saying so: allowing
+   * other servers is not the answer for the campaign's own files.
    */
-  private refusedAsFormer(file: CampaignFileState, former: readonly ApiServer[]): boolean {
-    if (this.deps.client.downloadAddressRefusal(file.url) === undefined) return false;
-    const was = former.find((server) => server.holds(file.url));
-    if (!was) return false;
-    const now = new ApiServer(this.server);
-    this.refuse({
-      filename: file.filename,
-      reason: `its address is on ${was.host}, where this campaign was synced from before, and ${now.host} does not list it now`,
-    });
-    return true;
+  private onThisServer(files: readonly CampaignFileState[]): CampaignFileState[] {
+    const kept: CampaignFileState[] = [];
+    for (const file of files) {
+      const former = this.addresses.formerServerOf(file.url);
+      if (former === undefined) kept.push(file);
+      else if (!this.askedHere.some((span) => holds(span, file))) kept.push({ ...file, url: this.addresses.follow(file.url) });
+      else
+        this.refuse({
+          filename: file.filename,
+          reason: `its address is on ${new ApiServer(former).host}, where this campaign was synced from before, and ${new ApiServer(this.server).host} does not list it now`,
+        });
+    }
+    return kept;
   }
 
   /**
@@ -443,9 +450,24 @@ interface SettledWindow {
   take: (entries: FileEntry[], names: TakenNames) => Promise<number>;
 }
 
-/** Whether a settled window of a query may hold a file of `instrument` observed at `dateObs` (its bounds are its query's). */
-const holds = (settled: SettledWindow, instrument: string, dateObs: string): boolean =>
-  settled.query.instrument === instrument && dateObs >= settled.window.start && dateObs < settled.window.end;
+/** A listing's reach: a window of a query of the instrument, or (from '' to WHOLE_END) a query listed whole. */
+interface ListedSpan {
+  instrument: string;
+  start: string;
+  end: string;
+}
+
+/** Past every observation time. */
+const WHOLE_END = '\uffff';
+
+const spanOf = (query: CampaignQuery, window: FixedWindow): ListedSpan => ({ instrument: query.instrument, start: window.start, end: window.end });
+
+/**
+ * Whether a listing of `span` may have named `file`: one of its instrument observed within its bounds (the bounds are
+ * its query's). A file with no observation time is within a whole listing only.
+ */
+const holds = (span: ListedSpan, file: { instrument: string; dateObs: string | null }): boolean =>
+  span.instrument === file.instrument && (file.dateObs === null ? span.start === '' : file.dateObs >= span.start && file.dateObs < span.end);
 
 /**
  * A listed entry as a campaign file first seen at `firstSeenAt` and as yet without a job (filesAsRecorded gives it the

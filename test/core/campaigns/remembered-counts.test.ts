@@ -18,12 +18,12 @@ describe('the counts a campaign had when last counted', () => {
     const latest = StateDatabase.open(file, STATE_DOMAINS);
     const latestVersion = latest.schemaVersion;
     latest.close();
-    // Back to version 8 (the columns of migrations 9 to 14 gone), with a campaign of one file written then.
+    // Back to version 8 (the columns of migrations 9 to 15 gone), with a campaign of one file written then.
     const old = new Database(file);
     old.exec(`ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept;
       ALTER TABLE campaigns DROP COLUMN remembered_counts; ALTER TABLE jobs DROP COLUMN written_mtime_ms;
       ALTER TABLE campaign_windows DROP COLUMN listed_from; ALTER TABLE campaigns DROP COLUMN listed_whole_at;
-      ALTER TABLE jobs DROP COLUMN reused_from; PRAGMA user_version = 8;`);
+      ALTER TABLE jobs DROP COLUMN reused_from; ALTER TABLE campaigns DROP COLUMN servers_listed_from; PRAGMA user_version = 8;`);
     const at = '2025-01-01T00:00:00.000Z';
     const total = { listed: 1, new: 1, onDisk: 0, differs: 0, queued: 1, failed: 0, changed: 0, missing: 0, downloaded: 0, alreadyThere: 0, notSynced: 0 };
     const report = { campaign: 'Été', at, queries: [], total, duplicates: 0, refused: [], moved: [], differing: [], reused: { count: 0, from: [] } };

@@ -46,12 +46,12 @@ describe('the state folder’s migrations', () => {
     const every = StateDatabase.open(file, STATE_DOMAINS);
     const latest = every.schemaVersion;
     // Back to version 3: the downloads' 4 to 6, 8, 11 and 13 undone, and the campaigns' 7 (incremental sync), 9
-    // (remembered counts), 10 (a layout change's files still moving), 12 (the server a window was listed from) and 14
-    // (the last whole listing) with them.
+    // (remembered counts), 10 (a layout change's files still moving), 12 (the server a window was listed from), 14
+    // (the last whole listing) and 15 (the servers the campaign was listed from) with them.
     every.connection.exec(
       'PRAGMA user_version = 3; DROP INDEX jobs_done_ended; DROP INDEX jobs_failed_ended; DROP INDEX jobs_cleared; DROP INDEX jobs_done_url; DROP INDEX jobs_done_filename; ALTER TABLE jobs DROP COLUMN checked_mtime_ms; ALTER TABLE jobs DROP COLUMN written_mtime_ms; ALTER TABLE jobs DROP COLUMN resume_bytes; ALTER TABLE jobs DROP COLUMN resume_validator; ALTER TABLE jobs DROP COLUMN resume_name; ALTER TABLE jobs DROP COLUMN reused_from;' +
         ' DROP TABLE campaign_windows; DROP INDEX campaign_files_name; ALTER TABLE campaign_files DROP COLUMN listed_at; ALTER TABLE campaign_files DROP COLUMN listed_by; ALTER TABLE campaigns DROP COLUMN remembered_counts;' +
-        ' ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept; ALTER TABLE campaigns DROP COLUMN listed_whole_at;',
+        ' ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept; ALTER TABLE campaigns DROP COLUMN listed_whole_at; ALTER TABLE campaigns DROP COLUMN servers_listed_from;',
     );
     every.close();
     const again = StateDatabase.open(file, STATE_DOMAINS);
@@ -82,14 +82,14 @@ describe('the state folder’s migrations', () => {
   });
 
   it('run in the order of their numbers, whichever domain comes first', () => {
-    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(migrationsInOrder([...STATE_DOMAINS].reverse()).map((migration) => migration.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
   });
 
   it('refuse two domains taking one number, or a number left out', () => {
     const clash = { domain: 'clash', migrations: [{ version: 2, sql: 'CREATE TABLE x (a)' }] };
     const gap = { domain: 'gap', migrations: [{ version: 99, sql: 'CREATE TABLE y (a)' }] };
     expect(() => migrationsInOrder([...STATE_DOMAINS, clash])).toThrow(
-      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5, 6, 8, 11, 13\), campaigns \(2, 3, 7, 9, 10, 12, 14\), clash \(2\)/,
+      /numbered 1, 2, 3… across domains, each number once: downloads \(1, 4, 5, 6, 8, 11, 13\), campaigns \(2, 3, 7, 9, 10, 12, 14, 15\), clash \(2\)/,
     );
     expect(() => migrationsInOrder([...STATE_DOMAINS, gap])).toThrow(/each number once/);
     expect(() => StateDatabase.open(':memory:', [gap])).toThrow(/each number once/);
