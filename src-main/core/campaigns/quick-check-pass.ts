@@ -31,8 +31,11 @@ export interface QuickCheckResult {
   firstLooks: { id: number; mtimeMs: number }[];
 }
 
-/** A finished file as a page gives it: its job's id, relative path, target path, size written, and times in whole seconds (null: none). */
-type Row = [number, string, string, number, number | null, number | null];
+/**
+ * A finished file as a page gives it: its job's id, relative path, target path, size written, times in whole seconds
+ * (null: none), and its row's place in the set (where the next page begins).
+ */
+type Row = [number, string, string, number, number | null, number | null, number];
 
 /** What looking at a page found: failures, and [id, mtimeMs] pairs of first looks. */
 interface PageFindings {
@@ -47,18 +50,22 @@ const PAGE = 4000;
 const MOST_THREADS = 4;
 const THREAD_FILES = 50_000;
 
-/** A range of the set by relative path: after `after`, up to `upTo` (the end when null). */
+/** A range of the set by row: after `after`, up to `upTo` (the end when null). */
 interface Range {
-  after: string;
-  upTo: string | null;
+  after: number;
+  upTo: number | null;
 }
 
+/**
+ * Pages in the order the set's rows are stored (NOT INDEXED: by rowid, the table read in order) rather than through
+ * the key by relative path, which would look each row up again: the order does not matter to the check.
+ */
 const PAGE_SQL = `SELECT j.id, f.relative_path, j.target_path, j.bytes_written,
-    CAST(j.written_mtime_ms / 1000 AS INTEGER), CAST(j.checked_mtime_ms / 1000 AS INTEGER)
-  FROM campaign_files f JOIN jobs j ON j.target_path = f.target_path
-  WHERE f.campaign_id = @campaignId AND f.relative_path > @after AND (@upTo IS NULL OR f.relative_path <= @upTo) AND j.state = 'done'
+    CAST(j.written_mtime_ms / 1000 AS INTEGER), CAST(j.checked_mtime_ms / 1000 AS INTEGER), f.rowid
+  FROM campaign_files f NOT INDEXED JOIN jobs j ON j.target_path = f.target_path
+  WHERE f.rowid > @after AND (@upTo IS NULL OR f.rowid <= @upTo) AND f.campaign_id = @campaignId AND j.state = 'done'
     AND ${noLongerListedSql('(SELECT c.listed_whole_at FROM campaigns c WHERE c.id = @campaignId)')} = 0
-  ORDER BY f.relative_path LIMIT @pageSize`;
+  ORDER BY f.rowid LIMIT @pageSize`;
 
 /** The check's functions, handed to lookAtPage: the thread defines its own from their source. */
 interface Check {
@@ -102,7 +109,7 @@ if (db) {
   for (let after = range.after; ; ) {
     const rows = page.all({ campaignId, after, upTo: range.upTo, pageSize });
     if (rows.length === 0) break;
-    after = rows[rows.length - 1][1];
+    after = rows[rows.length - 1][6];
     parentPort.postMessage(lookAtPage(rows, check));
   }
   db.close();
@@ -214,26 +221,26 @@ export class QuickCheckPass {
   /** The set in ranges of about equal numbers of files, one a thread. */
   private ranges(): Range[] {
     const most = this.options.threads ?? Math.min(availableParallelism() - 1, MOST_THREADS);
-    if (most <= 1) return [{ after: '', upTo: null }];
+    if (most <= 1) return [{ after: 0, upTo: null }];
     const db = this.state.connection;
     const files = db.prepare<[number], number>('SELECT COUNT(*) FROM campaign_files WHERE campaign_id = ?').pluck().get(this.campaignId) ?? 0;
     const threads = Math.max(1, Math.min(most, this.options.threads === undefined ? Math.ceil(files / THREAD_FILES) : files));
     const edge = db
-      .prepare<[number, number], string>('SELECT relative_path FROM campaign_files WHERE campaign_id = ? ORDER BY relative_path LIMIT 1 OFFSET ?')
+      .prepare<[number, number], number>('SELECT rowid FROM campaign_files NOT INDEXED WHERE campaign_id = ? ORDER BY rowid LIMIT 1 OFFSET ?')
       .pluck();
     const edges = Array.from({ length: threads - 1 }, (_, index) => edge.get(this.campaignId, Math.floor(((index + 1) * files) / threads) - 1)!);
-    return [...edges, null].map((upTo, index) => ({ after: index === 0 ? '' : edges[index - 1]!, upTo }));
+    return [...edges, null].map((upTo, index) => ({ after: index === 0 ? 0 : edges[index - 1]!, upTo }));
   }
 
   /** The same pages read and looked at here, the event loop let go between them. */
   private async onMainThread(): Promise<void> {
-    const page = this.state.connection.prepare<[{ campaignId: number; after: string; upTo: null; pageSize: number }], Row>(PAGE_SQL).raw();
+    const page = this.state.connection.prepare<[{ campaignId: number; after: number; upTo: null; pageSize: number }], Row>(PAGE_SQL).raw();
     const check: Check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, wholeSeconds: wholeSecondsOf };
-    for (let after = ''; !this.closed;) {
+    for (let after = 0; !this.closed;) {
       this.signal?.throwIfAborted();
       const rows = page.all({ campaignId: this.campaignId, after, upTo: null, pageSize: PAGE });
       if (rows.length === 0) return;
-      after = rows.at(-1)![1];
+      after = rows.at(-1)![6];
       this.take(lookAtPage(rows, check));
       await new Promise((resolve) => setImmediate(resolve));
     }
