@@ -24,13 +24,6 @@ vi.mock('../../src-main/core/app/open-engine', async (importOriginal) => {
   };
 });
 
-/**
- * What the download set of V8's flags (noted, not passed on: this is the test runner's heap). The heap is said to
- * hold what mlso-dl's does when it starts downloading, 14 MB, rather than the test runner's.
- */
-const v8Flags = vi.hoisted(() => [] as string[]);
-vi.mock('node:v8', async (importOriginal) => (await import('../helpers/fake-v8')).fakeV8(await importOriginal(), v8Flags));
-
 const emulator = useEmulator({ imageSize: 8 });
 const window = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T18:30:00' }; // 120 small files
 
@@ -40,7 +33,6 @@ afterEach(async () => {
   proxy = undefined;
   engineGate.until = undefined;
   engineGate.opened = [];
-  v8Flags.length = 0;
   vi.restoreAllMocks();
 });
 
@@ -93,11 +85,4 @@ describe('mlso-dl files --download starts without waiting for what it can overla
     },
     30_000,
   );
-
-  it("gives the heap headroom while it downloads (heap-headroom.ts) and V8's own growing factor back after", async () => {
-    const run = await download(emulator().url, ['-q']);
-    expect(run.status, run.stderr).toBe(0);
-    expect(v8Flags[0]).toBe('--heap-growing-percent=300');
-    expect(v8Flags.at(-1)).toBe('--heap-growing-percent=0');
-  }, 30_000);
 });

@@ -12,7 +12,6 @@ import type { EnqueueResult, ListingIntake } from '../../core/downloads/listing-
 import type { OpenedEngine } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import type { CliContext } from '../cli-context';
-import { heapHeadroomWhileSmall } from '../heap-headroom';
 import { printJson } from '../output/cli-output';
 import { EXIT_FAILURE, EXIT_OK, interruptedExitCode } from '../exit-codes';
 import type { DownloadDisplay } from '../output/download-display';
@@ -49,15 +48,6 @@ interface Summary {
 }
 
 export async function downloadListing(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
-  const headroomGiven = heapHeadroomWhileSmall();
-  try {
-    return await download(context, request, options);
-  } finally {
-    headroomGiven();
-  }
-}
-
-async function download(context: CliContext, request: FilesRequest, options: DownloadListingOptions): Promise<number> {
   const { out } = context;
   // Waited for before the listing is asked for: a listing held back for hours would outlast its own time limit.
   if (options.wait) await untilStateFolderFree(context, options.stateDir);

@@ -40,7 +40,6 @@ import { parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
 import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from './campaign-windows';
 import { adoptFilesAlreadyThere, FolderPrefilter } from './campaign-adoption';
 import { TakenNames } from '../downloads/taken-names';
-import { withSmallHeapGrowth } from './sync-heap';
 import type { StateDatabase } from '../state/state-database';
 import { QuickCheckPass, type QuickCheckResult } from './quick-check-pass';
 import { isStillThere } from '../downloads/quick-check';
@@ -90,7 +89,7 @@ const QUEUE_PIECE = 1000;
 /** A sync stopped by its signal ends with CancelledError, whichever step it was in. */
 export async function syncCampaign(deps: SyncDeps, campaign: StoredCampaign): Promise<SyncRun> {
   try {
-    return await withSmallHeapGrowth(() => syncSteps(deps, campaign));
+    return await syncSteps(deps, campaign);
   } catch (error) {
     if (deps.signal?.aborted) throw new CancelledError('The sync');
     throw error;

@@ -6,6 +6,8 @@
 // left, and only its schema is looked at. Any write since, by this program or another (a database browser, a
 // damaged copy put back), changes the change time, which no program can set back, so the seal no longer matches and
 // the pages are read as before; a crash leaves no seal, since opening for writing removes it first.
+// A check only after an unclean close (a -wal left beside the file) would not do: a file changed while no program
+// held it (a copy put back, a half-finished one, a database browser's write) leaves no -wal, and the seal sees it.
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, fsyncSync } from 'node:fs';
 import path from 'node:path';
 

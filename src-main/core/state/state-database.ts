@@ -35,19 +35,11 @@ export class StateDatabase {
   static open(file: string, tables: readonly StateTables[], options: StateOpenOptions = {}): StateDatabase {
     const migrations = migrationsInOrder(tables);
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    const isNew = file !== ':memory:' && !existsSync(file);
     const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     try {
-      // A new file is turned to WAL by a rollback transaction: with nothing in the file yet to keep safe, its
-      // journal stays in memory and nothing is fsynced (four fsyncs, some 10-30 ms, at each first run on a new
-      // state folder); a crash half-way leaves a damaged empty ledger, which the next opening moves aside and makes anew.
-      if (isNew) {
-        db.pragma('journal_mode = MEMORY');
-        db.pragma('synchronous = OFF');
-      }
+      // One rule for every ledger, new or old: WAL with synchronous=NORMAL is durable against process crashes (the
+      // case that matters here) and avoids an fsync per state change.
       db.pragma('journal_mode = WAL');
-      // WAL with synchronous=NORMAL is durable against process crashes (the case that matters here) and
-      // avoids an fsync per state change.
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       // better-sqlite3 builds SQLite with a 16 MB page cache; a quarter of it keeps enqueueing a listing of

@@ -79,12 +79,8 @@ function holdExclusively(file: string, options: StateLockOptions): Database.Data
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    // In exclusive locking mode SQLite keeps the lock of its first write transaction until the connection closes.
-    // The file holds no data, so its empty transaction needs no journal file and no fsync (five of them, some
-    // 10 ms, on a new folder): the lock is fcntl's on the file itself, whatever the journal. (SQLite
-    // answers 'delete' to journal_mode = OFF here; MEMORY writes nothing to disk either.)
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('synchronous = OFF');
+    // In exclusive locking mode SQLite keeps the lock of its first write transaction until the connection closes:
+    // the lock is fcntl's on the file itself, whatever the journal, which is SQLite's own as for any database.
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
     db.exec('COMMIT');

@@ -76,15 +76,6 @@ describe('the state folder lock, in one process', () => {
     expect(existsSync(holderFile)).toBe(false);
   });
 
-  it('keeps no journal and syncs nothing to disk: the lock file holds no data', async () => {
-    const state = await temporaryFolder();
-    lock(state);
-    // A rollback journal beside it means SQLite journalled (and fsynced, five times on a new folder) an empty
-    // transaction: some 10 ms of a files --download's start on this machine's disk.
-    expect(existsSync(path.join(state, `${LOCK_FILE}-journal`))).toBe(false);
-    expect(refusal(state)).toBeInstanceOf(StateFolderBusyError);
-  });
-
   it('refuses at once rather than waiting for the owner to let go', async () => {
     const state = await temporaryFolder();
     lock(state);

@@ -1,6 +1,5 @@
 // Each domain registers its own tables as migrations numbered in the one sequence of user_version: the downloads
 // make and change the jobs and settings, the campaigns theirs, and numbers that clash or leave a gap stop the opening.
-import { watch } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -61,24 +60,6 @@ describe('the state folder’s migrations', () => {
       false,
     ]);
     again.close();
-  });
-
-  it('make a new ledger without a rollback journal file (turning it to WAL, nothing in it yet to keep safe)', async () => {
-    const folder = await temporaryFolder();
-    const seen = new Set<string>();
-    const watcher = watch(folder, (_event, name) => {
-      if (name) seen.add(name);
-    });
-    try {
-      const state = StateDatabase.open(path.join(folder, 'downloads.sqlite'), STATE_DOMAINS);
-      state.close();
-      // A -journal (made, fsynced four times, some 10-30 ms on this disk, and deleted) is seen by the watcher later.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect([...seen].filter((name) => name.endsWith('-journal'))).toEqual([]);
-      expect(seen.has('downloads.sqlite')).toBe(true);
-    } finally {
-      watcher.close();
-    }
   });
 
   it('run in the order of their numbers, whichever domain comes first', () => {
