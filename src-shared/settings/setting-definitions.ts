@@ -96,12 +96,19 @@ export type SettingsOf<Table> = { -readonly [Name in keyof Table]: ValueOf<Table
 
 /** Preferences, kept by electron-store in the desktop app and in a JSON file in web mode. */
 export type Settings = SettingsOf<typeof SETTING_DEFINITIONS>;
-type WholeNumberSetting = { [K in SettingName]: (typeof SETTING_DEFINITIONS)[K] extends { kind: 'whole' } ? K : never }[SettingName];
+export type WholeNumberSetting = { [K in SettingName]: (typeof SETTING_DEFINITIONS)[K] extends { kind: 'whole' } ? K : never }[SettingName];
 
 /** The settings that are whole numbers in a range, in the table's order. */
 export const WHOLE_NUMBER_SETTINGS = (Object.keys(SETTING_DEFINITIONS) as SettingName[]).filter(
   (key): key is WholeNumberSetting => SETTING_DEFINITIONS[key].kind === 'whole',
 );
+
+/** Why a whole-number setting refuses a value ("Concurrency must be a whole number from 1 to 16."), or null if it takes it. */
+export function wholeNumberRefusal(key: WholeNumberSetting, value: unknown): string | null {
+  const { label, range } = SETTING_DEFINITIONS[key];
+  if (typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max) return null;
+  return `${label} must be a whole number ${rangeText(range)}.`;
+}
 
 /** "from 1 to 16": how every layer words a whole-number range. */
 export function rangeText(range: WholeRange): string {
