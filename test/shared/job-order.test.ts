@@ -1,5 +1,5 @@
 // The tables the Downloads order is made from (the SQL of job-pages.ts and the window's comparator alike) place every
-// state once; test/core/downloads/job-pages.test.ts holds the two orders made from them to each other.
+// state once; test/core/downloads/job-pages.unit.test.ts holds the two orders made from them to each other.
 import { describe, expect, it } from 'vitest';
 import { GROUP_OF, STATE_RANK, WORK_GROUPS } from '../../src-shared/downloads/job-order';
 import { JOB_STATES } from '../../src-shared/downloads/job-state';
