@@ -2,7 +2,7 @@
 // for the screen (scripts/bench/downloads-benchmark.ts: first rows after opening, a progress event, at a million in
 // Chromium). It never asks for the whole list (the snapshot), reads pages of at most 500 rows, draws only the rows
 // in view, and a progress event re-reads only the page in view, without the counts. The SQL behind the pages, over
-// 10,000 jobs, is test/core/downloads/job-pages.test.ts.
+// 10,000 jobs, is test/core/downloads/job-pages.unit.test.ts.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobState } from '../../src-shared/downloads/job-state';

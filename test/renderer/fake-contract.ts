@@ -18,6 +18,9 @@ import type {
   SessionState,
 } from '../../src-shared/contract/contract';
 import type { Settings } from '../../src-shared/settings/settings-types';
+import { defaultSettings } from '../../src-shared/settings/default-settings';
+import { WHOLE_NUMBER_SETTINGS, wholeNumberRefusal } from '../../src-shared/settings/setting-definitions';
+import { checkInvokeArguments } from '../../src-shared/contract/invoke-arguments';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
@@ -235,24 +238,8 @@ export function runOf(jobs: readonly JobView[], extra: Partial<RunProgress> = {}
   };
 }
 
-const DEFAULT_SETTINGS: Settings = {
-  baseUrl: 'http://api.mlso.ucar.edu',
-  apiVersion: 'v1',
-  clientName: 'mlso-downloader',
-  downloadFolder: '/home/ada/mlso',
-  concurrency: 4,
-  retries: 3,
-  existingFiles: 'skip',
-  lastEmail: '',
-  rememberSession: true,
-  useDemoServer: false,
-  allowOtherHosts: false,
-  linkReused: false,
-  windowBounds: null,
-  listingTimeoutMinutes: 10,
-  maxListingMegabytes: 256,
-  settleDays: 7,
-};
+/** The table's defaults; a folder in a home, and a remembered session (the screens then show sign-out). */
+const DEFAULT_SETTINGS: Settings = { ...defaultSettings('/home/ada/mlso'), rememberSession: true };
 
 const DEFAULT_APP_INFO: AppInfo = {
   version: '0.1.0',
@@ -357,9 +344,13 @@ export class FakeContract implements ContractClient {
   async invoke<C extends InvokeChannel>(channel: C, ...args: ArgsOf<C> extends void ? [] : [ArgsOf<C>]): Promise<Result<ResultOf<C>>> {
     const arg = args[0];
     this.calls.push({ channel, args: arg });
+    // The contract's own check of the arguments, as the core makes it (invoke-handler.ts) before any handler.
+    const checked = checkInvokeArguments(channel, arg);
+    if (!checked.ok)
+      return { ok: false, error: { kind: 'invalid-input', message: checked.message, ...(checked.field === undefined ? {} : { field: checked.field }) } };
     const handler = (this.overrides.get(channel) ?? this.defaults[channel]) as (args: unknown) => unknown;
     try {
-      const value = (await handler(arg)) as ResultOf<C>;
+      const value = (await handler(checked.value)) as ResultOf<C>;
       return { ok: true, value };
     } catch (error) {
       if (error instanceof FakeFailure) return { ok: false, error: error.error };
@@ -407,9 +398,10 @@ export class FakeContract implements ContractClient {
     'app:info': () => this.appInfo,
     'settings:get': () => this.settings,
     'settings:update': (changes) => {
-      const concurrency = changes.concurrency ?? this.settings.concurrency;
-      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-        throw new FakeFailure({ kind: 'invalid-input', message: `Concurrency must be a whole number from 1 to 16, not ${String(concurrency)}.` });
+      // The table's ranges, worded as the core's settings rules word them.
+      for (const key of WHOLE_NUMBER_SETTINGS) {
+        const refusal = wholeNumberRefusal(key, changes[key] ?? this.settings[key]);
+        if (refusal !== null) throw new FakeFailure({ kind: 'invalid-input', message: refusal, field: key });
       }
       this.settings = { ...this.settings, ...changes };
       if (changes.useDemoServer !== undefined) {

@@ -97,7 +97,7 @@ describe('web mode', () => {
     const page = await get('/', `127.0.0.1:${app.server.port}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('MLSO Downloader');
-    // The app's one policy (test/core/content-security-policy.test.ts), letting the page reach its own WebSocket.
+    // The app's one policy (test/core/content-security-policy.unit.test.ts), letting the page reach its own WebSocket.
     expect(page.headers['content-security-policy']).toBe(contentSecurityPolicy([`ws://127.0.0.1:${app.server.port}`, `ws://localhost:${app.server.port}`]));
     expect((await get('/../../etc/passwd', `127.0.0.1:${app.server.port}`)).status).toBe(404);
     expect((await get('/%2e%2e/%2e%2e/etc/passwd', `localhost:${app.server.port}`)).status).toBe(404);

@@ -2,17 +2,16 @@
 import path from 'node:path';
 import type { Settings } from '../../../src-shared/settings/settings-types';
 import { SETTING_NAMES } from '../../../src-shared/settings/default-settings';
-import { rangeText, SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS, type WholeRange } from '../../../src-shared/settings/setting-definitions';
+import { SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS, wholeNumberRefusal, type WholeNumberSetting } from '../../../src-shared/settings/setting-definitions';
 import { normaliseSettings } from '../api/client-settings';
 import { InvalidInputError } from '../errors';
 
 const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
 
-function wholeNumber(value: unknown, range: WholeRange, label: string, field: keyof Settings): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-    throw new InvalidInputError(`${label} must be a whole number ${rangeText(range)}.`, field);
-  }
-  return value;
+function wholeNumber(value: unknown, field: WholeNumberSetting): number {
+  const refusal = wholeNumberRefusal(field, value);
+  if (refusal !== null) throw new InvalidInputError(refusal, field);
+  return value as number;
 }
 
 /** The known settings of a saved record (a preferences file may hold keys of another version): the rest is left out. */
@@ -73,10 +72,7 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   next.baseUrl = client.baseUrl;
   next.apiVersion = client.apiVersion;
   next.clientName = client.clientName;
-  for (const key of WHOLE_NUMBER_SETTINGS) {
-    const { range, label } = SETTING_DEFINITIONS[key];
-    next[key] = wholeNumber(next[key], range, label, key);
-  }
+  for (const key of WHOLE_NUMBER_SETTINGS) next[key] = wholeNumber(next[key], key);
   const { choices } = SETTING_DEFINITIONS.existingFiles;
   if (!(choices as readonly unknown[]).includes(next.existingFiles)) {
     throw new InvalidInputError(`When a file is already there, choose one of: ${choices.join(', ')}.`, 'existingFiles');

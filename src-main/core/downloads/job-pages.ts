@@ -1,30 +1,47 @@
 // The Downloads screen's rows computed in SQL: a window of the list in the chosen order, among the chosen states and
 // place, and the place's counts by state (one GROUP BY), so a queue of a million jobs never crosses to the window
-// whole. The orders are the ones the renderer's comparators describe (src-renderer/lib/job-order.ts): ties end on
-// the queue's own order (priority, then id), which is where the engine's list puts each job.
-import type { JobState } from '../../../src-shared/downloads/job-state';
-import type { JobPageRequest, JobSort, SortKey } from '../../../src-shared/downloads/job-page';
+// whole. The orders are made from the tables the window's comparator is made from (src-shared/downloads/job-order.ts):
+// ties end on the queue's own order (priority, then id), which is where the engine's list puts each job.
+import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
+import type { JobPageRequest, JobSort } from '../../../src-shared/downloads/job-page';
+import { ORDER_VALUES, SORT_TERMS, STATE_RANK, WORK_GROUPS, type OrderValueName } from '../../../src-shared/downloads/job-order';
 import type { JobCounts } from '../../../src-shared/downloads/progress-types';
 import type { DownloadLedger } from './download-ledger';
 
-/** The State column's order: the groups, with paused after queued and cancelled after done. */
-const STATE_RANK = `CASE state WHEN 'active' THEN 0 WHEN 'queued' THEN 1 WHEN 'paused' THEN 2 WHEN 'failed' THEN 3 WHEN 'done' THEN 4 ELSE 5 END`;
-/** When a job ended, as its view says (job-views.ts finishedAtOf); null while it is still to do. */
-const ENDED = `CASE WHEN state IN ('done', 'failed') THEN COALESCE(finished_at, updated_at) WHEN state = 'cancelled' THEN updated_at END`;
-const QUEUE_ORDER = 'priority, id';
-
-/** Each column's ORDER BY terms for a direction; missing values (no date-obs, not ended) last either way. */
-const COLUMN: Record<SortKey, (direction: 'ASC' | 'DESC') => string> = {
-  state: (direction) => `${STATE_RANK} ${direction}`,
-  name: (direction) => `filename ${direction}`,
-  product: (direction) => `instrument ${direction}, product ${direction}`,
-  dateObs: (direction) => `date_obs IS NULL, date_obs ${direction}`,
-  size: (direction) => `expected_size ${direction}`,
-  finishedAt: (direction) => `${ENDED} IS NULL, ${ENDED} ${direction}`,
+/** When a job of a state ended, as its view says (job-views.ts finishedAtOf); NULL: not ended. Migration 8's indexes hold these. */
+const ENDED_OF: Record<JobState, string> = {
+  active: 'NULL',
+  queued: 'NULL',
+  paused: 'NULL',
+  failed: 'COALESCE(finished_at, updated_at)',
+  done: 'COALESCE(finished_at, updated_at)',
+  cancelled: 'updated_at',
 };
 
+/** An SQL CASE over the state giving each state's value. */
+const byState = (value: (state: JobState) => string | number) =>
+  `CASE state ${JOB_STATES.map((state) => `WHEN '${state}' THEN ${value(state)}`).join(' ')} END`;
+
+/** Where each value the orders compare is in the jobs table. */
+const COLUMN_OF: Record<OrderValueName, string> = {
+  stateRank: byState((state) => STATE_RANK[state]),
+  filename: 'filename',
+  instrument: 'instrument',
+  product: 'product',
+  dateObs: 'date_obs',
+  expectedSize: 'expected_size',
+  finishedAt: byState((state) => ENDED_OF[state]),
+};
+const QUEUE_ORDER = 'priority, id';
+
+/** A column order's ORDER BY: its values in turn, a missing one last either way, then the queue's order. */
 function orderBy(sort: JobSort): string {
-  return `${COLUMN[sort.key](sort.direction === 'ascending' ? 'ASC' : 'DESC')}, ${QUEUE_ORDER}`;
+  const direction = sort.direction === 'ascending' ? 'ASC' : 'DESC';
+  const terms = SORT_TERMS[sort.key].map((name) => {
+    const column = COLUMN_OF[name];
+    return ORDER_VALUES[name].missing ? `${column} IS NULL, ${column} ${direction}` : `${column} ${direction}`;
+  });
+  return [...terms, QUEUE_ORDER].join(', ');
 }
 
 /** The WHERE of a place (and states): a folder, or a campaign's folder and the folders under it. */
@@ -56,23 +73,6 @@ export function pageIds(ledger: DownloadLedger, request: JobPageRequest): number
     .all(...values, request.limit, request.offset)
     .map((row) => row.id);
 }
-
-/** When a job of a state ended (ENDED for that state alone, as migration 8's indexes hold it); null: not ended. */
-const ENDED_OF: Record<JobState, string> = {
-  active: 'NULL',
-  queued: 'NULL',
-  paused: 'NULL',
-  failed: 'COALESCE(finished_at, updated_at)',
-  done: 'COALESCE(finished_at, updated_at)',
-  cancelled: 'updated_at',
-};
-/** The default order's groups in order, each its states; the ended ones newest first, all then in queue order. */
-const WORK_GROUPS: readonly { states: readonly JobState[]; ended: boolean }[] = [
-  { states: ['active'], ended: false },
-  { states: ['queued', 'paused'], ended: false },
-  { states: ['failed'], ended: true },
-  { states: ['done', 'cancelled'], ended: true },
-];
 
 /**
  * A state's rows still in the list, said so an index answers it: the finished and failed rows' indexes (migration 8)

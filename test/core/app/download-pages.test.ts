@@ -1,7 +1,7 @@
 // The Downloads screen's channels through the app core: pages of the queue read one after another make the whole
-// list in the screen's order (the comparators of src-renderer/lib/job-order.ts) with live views, a page with its
+// list in the screen's order (the comparator of src-shared/downloads/job-order.ts) with live views, a page with its
 // counts carries the queue's figures, a folder keeps its own files and counts, and the player finds a listing's
-// downloaded files. The SQL's own test, over 10,000 jobs in every state, is test/core/downloads/job-pages.test.ts.
+// downloaded files. The SQL's own test, over 10,000 jobs in every state, is test/core/downloads/job-pages.unit.test.ts.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobPageRequest } from '../../../src-shared/downloads/job-page';

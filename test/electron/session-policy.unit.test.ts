@@ -37,7 +37,7 @@ describe('Content-Security-Policy', () => {
   it("is the app's one policy on every response, letting the page connect to nothing but itself", () => {
     for (const url of ['file:///opt/mlso/dist/renderer/index.html', 'file:///opt/mlso/dist/renderer/assets/app.js']) {
       const { policy } = policyOnResponse({ url, responseHeaders: {} });
-      // test/core/content-security-policy.test.ts reads this policy directive by directive.
+      // test/core/content-security-policy.unit.test.ts reads this policy directive by directive.
       expect(policy).toBe(contentSecurityPolicy());
       // The desktop page talks to the core over IPC only: no WebSocket, no server, not even web mode's loopback.
       expect(connectSources(policy)).toEqual(["'self'"]);

@@ -1,6 +1,6 @@
-// The unit lane's list (vitest.config.ts) stays true: every file it names exists (a moved file would
-// otherwise run as integration without anyone noticing), every folder pattern finds tests, and no file in the lane
-// starts a server, spawns a process or reads the build. Only what each file says itself is read: a helper it
+// The unit lane's rule (vitest.config.ts: its folders, and elsewhere files named *.unit.test.ts) stays true: every
+// folder pattern finds tests, the name is used only where the Node lanes look, and no file in the lane starts a
+// server, spawns a process or reads the build. Only what each file says itself is read: a helper it
 // imports that starts a server is not seen, so helpers that do are named here (engine and app-core harnesses).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,10 +34,15 @@ const allTests = testFiles('test');
 const unitTests = allTests.filter((file) => UNIT_TESTS.some((glob) => globPattern(glob).test(file)));
 
 describe('the unit lane', () => {
-  it('names only files and folders that hold tests', () => {
+  it('names only folders that hold tests', () => {
     const unmatched = UNIT_TESTS.filter((glob) => !allTests.some((file) => globPattern(glob).test(file)));
-    expect(unmatched, 'moved or deleted: update UNIT_FILES in vitest.config.ts').toEqual([]);
+    expect(unmatched, 'moved or deleted: update UNIT_FOLDERS in vitest.config.ts').toEqual([]);
     expect(unitTests.length).toBeGreaterThan(50);
+  });
+
+  it('finds no unit-named test in the renderer’s or the browser’s lane, which would run it twice', () => {
+    const twice = unitTests.filter((file) => file.startsWith('test/renderer/') || file.startsWith('test/e2e/'));
+    expect(twice).toEqual([]);
   });
 
   it('holds no test that starts a server, spawns a process or reads the build', () => {
@@ -45,6 +50,6 @@ describe('the unit lane', () => {
       const text = readFileSync(file, 'utf8');
       return INTEGRATION_SIGNS.filter(([sign]) => sign.test(text)).map(([, what]) => `${file} ${what}`);
     });
-    expect(misplaced, 'move these to the integration lane (take them off UNIT_FILES in vitest.config.ts)').toEqual([]);
+    expect(misplaced, 'move these to the integration lane (drop `.unit` from the name, or take the file out of a unit folder)').toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The Downloads screen's pages computed in SQL (job-pages.ts) over a queue of 10,000 jobs in every state, several
 // folders (one a campaign's with folders under it), jobs moved to the front, and finish times out of id order: each
-// order, read page by page, is the order the window's comparators give the whole list (src-renderer/lib/job-order.ts),
-// and the counts are the list's own. The million-job version is the bench's `downloads-million`.
+// order, read page by page, is the order the window's comparator gives the whole list, and the counts are the list's
+// own. Both orders are made from the tables of src-shared/downloads/job-order.ts: this is what holds the SQL side
+// and the comparator side of them to each other. The million-job version is the bench's `downloads-million`.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobFolders, pageIds, placeCounts } from '../../../src-main/core/downloads/job-pages';
