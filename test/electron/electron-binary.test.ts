@@ -94,10 +94,11 @@ describe('the Node.js the desktop window needs', () => {
 
   it('declares every front end’s requirement where npm and the README show them', async () => {
     const { readFile } = await import('node:fs/promises');
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
     const readme = await readFile('README.md', 'utf8');
-    expect(pkg.engines.node).toBe('>=20.19');
-    expect(readme).toContain('Node.js 22.12');
-    expect(readme).toContain('Node.js 20.19');
+    expect(pkg.engines.node).toBe('>=22.12');
+    expect(pkg.devDependencies['node']).toMatch(/^\^24\./);
+    expect(readme).toContain('Node.js 22.12 or newer');
+    expect(readme).toContain('Node.js 24, brought by the project');
   });
 });
