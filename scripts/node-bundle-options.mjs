@@ -11,7 +11,7 @@ export const nodeBundle = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22.12',
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -11,35 +11,6 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export const WEB_MODE_NOTICE = "Electron's binary is not installed here, so MLSO Downloader starts in web mode instead.";
 
-/**
- * The desktop window's tools (electron 45's installer, @electron/get, @electron/rebuild, node-abi) declare
- * Node.js 22.12 or newer; on older Node they warn at install and may fail to fetch or rebuild. The command
- * line and web mode need only 20.19, so on older Node `npm start` says what to upgrade and opens web mode.
- */
-export const DESKTOP_NODE_MINIMUM = '22.12.0';
-
-/** Why this Node.js cannot run the desktop window, in one sentence, or undefined when it can. */
-export function desktopNodeProblem(version = process.versions.node) {
-  if (compareVersions(version, DESKTOP_NODE_MINIMUM) >= 0) return undefined;
-  return (
-    `The desktop window needs Node.js ${DESKTOP_NODE_MINIMUM} or newer and this is Node.js ${version}: ` +
-    'upgrade Node.js (https://nodejs.org) to get the window. MLSO Downloader starts in web mode instead.'
-  );
-}
-
-function compareVersions(a, b) {
-  const parts = (version) =>
-    version
-      .replace(/^v/, '')
-      .split('.')
-      .map((part) => Number.parseInt(part, 10) || 0);
-  const [x, y] = [parts(a), parts(b)];
-  for (let index = 0; index < 3; index += 1) {
-    if ((x[index] ?? 0) !== (y[index] ?? 0)) return (x[index] ?? 0) - (y[index] ?? 0);
-  }
-  return 0;
-}
-
 /** The executable name inside Electron's dist folder when path.txt does not say (as electron's own index.js assumes). */
 const DEFAULT_EXECUTABLE = { darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' };
 
@@ -122,9 +93,8 @@ function electronVersion(root = projectRoot) {
 async function main(extraArgs) {
   const built = await runNpmScript('build');
   if (built !== 0) return built;
-  const nodeProblem = desktopNodeProblem();
-  let electron = nodeProblem ? { found: false, reason: nodeProblem } : findElectronBinary();
-  if (!electron.found && !nodeProblem && downloadElectronBinary()) electron = findElectronBinary();
+  let electron = findElectronBinary();
+  if (!electron.found && downloadElectronBinary()) electron = findElectronBinary();
   if (electron.found) {
     const sqlite = electronSqliteBinding(projectRoot, electronVersion());
     if (sqlite.ok) {
@@ -134,7 +104,7 @@ async function main(extraArgs) {
     }
     console.log(`The SQLite module could not be built for Electron (${sqlite.reason}), so MLSO Downloader starts in web mode instead.`);
   } else {
-    console.log(nodeProblem ?? WEB_MODE_NOTICE);
+    console.log(WEB_MODE_NOTICE);
   }
   return runForwarding(process.execPath, [path.join(projectRoot, 'bin', 'mlso-dl.js'), 'web', ...extraArgs], { cwd: projectRoot });
 }

@@ -10,11 +10,10 @@ type Detection = { found: true; executable: string } | { found: false; reason: s
 interface StartScript {
   findElectronBinary(root: string, env?: Record<string, string | undefined>, platform?: string): Detection;
   WEB_MODE_NOTICE: string;
-  desktopNodeProblem(version: string): string | undefined;
 }
 
 const script = pathToFileURL(path.resolve('scripts/start.mjs')).href;
-const { findElectronBinary, WEB_MODE_NOTICE, desktopNodeProblem } = (await import(script)) as StartScript;
+const { findElectronBinary, WEB_MODE_NOTICE } = (await import(script)) as StartScript;
 
 let root: string;
 const electronFolder = () => path.join(root, 'node_modules', 'electron');
@@ -80,24 +79,14 @@ describe('finding Electron’s binary', () => {
   });
 });
 
-describe('the Node.js the desktop window needs', () => {
-  it('says plainly what to upgrade on Node 20, where Electron 45 and its tools do not install cleanly', () => {
-    expect(desktopNodeProblem('20.20.2')).toBe(
-      'The desktop window needs Node.js 22.12.0 or newer and this is Node.js 20.20.2: upgrade Node.js (https://nodejs.org) to get the window. MLSO Downloader starts in web mode instead.',
-    );
-    expect(desktopNodeProblem('22.11.9')).toMatch(/needs Node\.js 22\.12\.0/);
-  });
-
-  it('has nothing to say from 22.12 on', () => {
-    for (const version of ['22.12.0', '22.13.1', '24.0.0', 'v23.1.0']) expect(desktopNodeProblem(version)).toBeUndefined();
-  });
-
+describe('the Node.js each front end needs', () => {
   it('declares every front end’s requirement where npm and the README show them', async () => {
     const { readFile } = await import('node:fs/promises');
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
     const readme = await readFile('README.md', 'utf8');
-    expect(pkg.engines.node).toBe('>=20.19');
-    expect(readme).toContain('Node.js 22.12');
-    expect(readme).toContain('Node.js 20.19');
+    expect(pkg.engines.node).toBe('>=22.12');
+    expect(pkg.devDependencies['node']).toMatch(/^\^24\./);
+    expect(readme).toContain('Node.js 22.12 or newer');
+    expect(readme).toContain('Node.js 24, brought by the project');
   });
 });

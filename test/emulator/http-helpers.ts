@@ -16,7 +16,9 @@ export interface RawResponse {
 
 export function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET', agent?: Agent): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
+    let responded = false;
     const req = request(url, { method, headers, ...(agent ? { agent } : {}) }, (res) => {
+      responded = true;
       const chunks: Buffer[] = [];
       const result = (): Omit<RawResponse, 'complete'> => ({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -25,7 +27,11 @@ export function rawGet(url: string, headers: Record<string, string> = {}, method
       res.on('aborted', () => resolve({ ...result(), error: new Error('aborted'), complete: false }));
       res.on('close', () => resolve({ ...result(), error: new Error('closed'), complete: res.complete }));
     });
-    req.on('error', reject);
+    // A connection reset part-way through the body is reported on the request too (Node 24), before the response's
+    // own 'error': from the response on, the response's events say how it ended.
+    req.on('error', (error) => {
+      if (!responded) reject(error);
+    });
     req.end();
   });
 }

@@ -111,7 +111,7 @@ describe('a user script', () => {
     expect(emulator().stats().downloadsStarted).toBe(0);
   });
 
-  it('loads it with require() from CommonJS (Node 20.19+ requires ES modules)', async () => {
+  it('loads it with require() from CommonJS (Node 22.12+ requires ES modules)', async () => {
     const script = [
       `const { checkFilters, MlsoClient, openDownloadEngine } = require('${PACKAGE_NAME}');`,
       `console.log(JSON.stringify(checkFilters({ cr: ' 2295 ', every: '2hours' })), typeof MlsoClient, typeof openDownloadEngine);`,
@@ -154,7 +154,7 @@ try {
 console.log(bytes, wrongSize, sent);
 `;
 
-  // A CommonJS TypeScript file: tsc compiles this import to require(), which Node 20.19+ allows for ES modules.
+  // A CommonJS TypeScript file: tsc compiles this import to require(), which Node 22.12+ allows for ES modules.
   const commonJsFile = `
 import { checkFilters, type FilterCheck } from '${PACKAGE_NAME}';
 const check: FilterCheck = checkFilters({ cr: 2295 });

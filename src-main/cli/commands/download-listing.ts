@@ -57,7 +57,9 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   const listingSignal = context.signal ? AbortSignal.any([context.signal, stopListing.signal]) : stopListing.signal;
   // Opened once signed in and the folder is checked: until then the pieces of the listing wait (and with them
   // the reading of the rest), so a wrong e-mail or an unusable folder leaves nothing queued.
-  const intakeReady = deferred<ListingIntake>();
+  const intakeReady = Promise.withResolvers<ListingIntake>();
+  // A refusal no one waits for yet is not unhandled.
+  intakeReady.promise.catch(() => undefined);
   // No intake after all (the engine, the sign-in or the folder refused): a piece of the listing already waiting
   // for it is told, and the listing stopped.
   const refuseIntake = (error: unknown): void => {
@@ -235,16 +237,4 @@ function report(context: CliContext, summary: Summary, json: boolean): void {
       `${summary.reused.count > 0 ? `${reusedWording(summary.reused)}; ` : ''}skipped ${summary.skipped.length} already complete; ${summary.failed.length} failed.`,
   );
   for (const failure of summary.failed) out.error(`failed: ${displayName(failure.filename)}: ${failure.reason}`);
-}
-
-/** A promise with its resolve and reject at hand (Promise.withResolvers arrived in Node 22). A rejection no one waits for is not unhandled. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (reason: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }

@@ -26,8 +26,8 @@ const closeFile = promisify(close);
 
 /** Opens a new file for writing; fails if the name is taken (temporary names are never reused). */
 export const openFileSink: OpenFileSink = async (path) => {
-  // A numeric descriptor rather than a FileHandle: a FileHandle lent to a write stream cannot be
-  // fsynced afterwards (the promise never settles on Node 20), and the fsync is the point.
+  // A numeric descriptor rather than a FileHandle: a FileHandle lent to a write stream never settles its
+  // close() afterwards, and this sink must fsync and close the file once the stream is done.
   const fd = await openFile(path, 'wx', 0o644);
   const writable = createWriteStream('', { fd, highWaterMark: WRITE_BUFFER_BYTES, autoClose: false });
   // The failure is read from writable.errored. Without a listener, one that comes before the pipeline listens is
