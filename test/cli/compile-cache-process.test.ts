@@ -49,9 +49,12 @@ function runPiped(cacheHome: string, args: readonly string[], env: NodeJS.Proces
   );
 }
 
-/** Node's verdict on the bundle's cache in a run: 'accepted', 'rejected' or 'none' (no cache read or none there). */
+/**
+ * Node's verdict on the bundle's cache in a run: 'accepted', 'rejected' or 'none' (no cache read or none there).
+ * Node 24 says "V8 code cache for CommonJS FILE was accepted", Node 22 "cache for FILE was accepted".
+ */
 function verdictOnBundle(run: Run): string {
-  const line = run.node.find((text) => /V8 code cache for CommonJS \S+mlso-dl\.cjs was /.test(text));
+  const line = run.node.find((text) => / cache for (?:CommonJS )?\S+mlso-dl\.cjs was /.test(text));
   return /was (accepted|rejected)/.exec(line ?? '')?.[1] ?? 'none';
 }
 
