@@ -10,6 +10,8 @@ import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
 // (client, engine, emulator, web server) still run only when that command does: esbuild turns an import() inside the
 // bundle into a call that initialises those modules, and a package left in node_modules is require()d inside them,
 // where an ES module bundle would import it as the bundle loads; so `--version` and `--help` initialise none of them.
+// (An ES module bundle split into chunks starts no faster: each chunk is one more module to load and link, and an
+// import of one of Node's modules reads all its exports, which for node:process loads its diagnostic report.)
 // import.meta.url is the bundle's own URL (web mode finds dist/renderer from it).
 // The two small packages every start needs are bundled in: loading commander as a CommonJS package from ESM
 // costs about 10 ms of a 70 ms start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
@@ -20,7 +22,7 @@ const STARTUP_PACKAGES = ['commander', 'env-paths', 'axios', 'zod', 'tough-cooki
 const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8'));
 const { packages: _allExternal, ...cliBundle } = nodeBundle;
 // commander requires node:child_process as it loads, for stand-alone executable subcommands, which mlso-dl does not
-// have; that costs about 5 ms of every start. Inside commander it is a stand-in that loads it on first use.
+// have; that costs every start some CPU. Inside commander it is a stand-in that loads it on first use.
 const lazyChildProcessInCommander = {
   name: 'lazy-child-process-in-commander',
   setup(bundler) {
@@ -35,8 +37,8 @@ const lazyChildProcessInCommander = {
   },
 };
 // axios picks its adapter per request (xhr, then http, then fetch) and Node always has http; but as it loads, its
-// fetch adapter probes fetch, Request and Response, and its utils read FormData, and in Node 20 touching any of those
-// loads undici (Node's fetch): about 20 ms of CPU in every command that asks the server, for nothing it uses. In the
+// fetch adapter probes fetch, Request and Response, and its utils read FormData, and touching any of those loads
+// undici (Node's fetch): CPU in every command that asks the server, for nothing it uses. In the
 // bundle the fetch adapter says "not available", and FormData is read when a request has a body (mlso-dl's have
 // none). Should a later axios word that line differently, it is left as it is (test/cli/start-up-modules.test.ts).
 const AXIOS_FORM_DATA_AT_LOAD = "const FormDataCtor = typeof G.FormData !== 'undefined' ? G.FormData : undefined;";
@@ -60,7 +62,7 @@ const noFetchInAxios = {
   },
 };
 // axios loads form-data (multipart uploads), and form-data loads mime-types, which reads its whole database of MIME
-// types (mime-db, some 200 KB of JSON) into maps as it loads: about 10 ms of every command that asks the server, for
+// types (mime-db, some 200 KB of JSON) into maps as it loads, in every command that asks the server, for
 // the content type of a file form-data is given to upload, which mlso-dl never does. Inside form-data it is a
 // stand-in that loads it (still bundled) on first use.
 const lazyMimeTypesInFormData = {
@@ -85,6 +87,7 @@ const cli = await build({
   plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData],
   external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
   format: 'cjs',
+  target: 'node22',
   outExtension: { '.js': '.cjs' },
   // import() of a package left in node_modules becomes require() too, as its static imports do: one loader for them.
   supported: { 'dynamic-import': false },
@@ -98,6 +101,7 @@ const cli = await build({
 const launcher = await build({
   ...nodeBundle,
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/launch/launch.ts' },
+  target: 'node22',
   metafile: true,
 });
 await removeStaleChunks({ outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } }, 'dist/cli');

@@ -4,7 +4,6 @@ import { Option, type Command } from 'commander';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { LAYOUT_EXAMPLE, LAYOUT_PLACEHOLDERS } from '../../src-shared/campaigns/folder-layout';
 import { CAMPAIGN_EXPORT_FORMATS } from '../../src-shared/campaigns/campaign-types';
-import { DEFAULT_SETTLE_DAYS } from '../core/campaigns/campaign-windows';
 import { defaultStateFolder } from '../core/state/state-folder';
 import type { CliContext } from './cli-context';
 import type { CampaignCommandOptions, CampaignSubcommand } from './commands/campaign-commands';
@@ -118,7 +117,7 @@ export function addCampaignCommands(program: Command, hooks: CampaignProgramHook
     .addOption(
       new Option('--settle-days <days>', 'a month of a query is listed again until it has been over this many days (then the ledger is trusted for it)')
         .argParser(integerParser(SETTING_DEFINITIONS.settleDays.range.min, SETTING_DEFINITIONS.settleDays.range.max))
-        .default(DEFAULT_SETTLE_DAYS),
+        .default(SETTING_DEFINITIONS.settleDays.default),
     )
     .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL}`).env('MLSO_USERNAME').makeOptionMandatory());
   addEngineOptions(

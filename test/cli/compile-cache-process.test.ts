@@ -1,19 +1,16 @@
-// The built mlso-dl keeps Node's compile cache (Node 22.1 and later) in the user's cache folder
-// (src-main/cli/launch/): written by a first run, private to the user, taken in the next run, used only for the exact
-// bytes of the bundle on disk, never where others could change it, and never a change to what the command prints.
-// On an older Node there is no cache and the command runs the same. NODE_DEBUG=mlso-dl-compile-cache makes the
+// The built mlso-dl keeps Node's compile cache in the user's cache folder (src-main/cli/launch/): written by a first
+// run, private to the user, taken in the next run, used only for the exact bytes of the bundle on disk, never where
+// others could change it, and never a change to what the command prints. NODE_DEBUG=mlso-dl-compile-cache makes the
 // launcher say what it did, NODE_DEBUG_NATIVE=COMPILE_CACHE makes Node say what it did. Runs on the Node that runs
 // the tests: run them on each Node to be covered. Needs the built command line (node scripts/build-main.mjs).
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import module from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 
 const emulator = useEmulator();
-const nodeHasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 interface Run {
   /** The exit status, or the signal's name if a signal ended the process. */
@@ -52,9 +49,12 @@ function runPiped(cacheHome: string, args: readonly string[], env: NodeJS.Proces
   );
 }
 
-/** Node's verdict on the bundle's cache in a run: 'accepted', 'rejected' or 'none' (no cache read or none there). */
+/**
+ * Node's verdict on the bundle's cache in a run: 'accepted', 'rejected' or 'none' (no cache read or none there).
+ * Node 24 says "V8 code cache for CommonJS FILE was accepted", Node 22 "cache for FILE was accepted".
+ */
 function verdictOnBundle(run: Run): string {
-  const line = run.node.find((text) => /V8 code cache for CommonJS \S+mlso-dl\.cjs was /.test(text));
+  const line = run.node.find((text) => / cache for (?:CommonJS )?\S+mlso-dl\.cjs was /.test(text));
   return /was (accepted|rejected)/.exec(line ?? '')?.[1] ?? 'none';
 }
 
@@ -88,8 +88,8 @@ describe("the command line's compile cache", () => {
     const second = await runPiped(cacheHome, ['--version'], {}, copy.bin);
     expect([first.status, second.status]).toEqual([0, 0]);
     expect(second.stdout).toMatch(/^mlso-dl \d+\.\d+\.\d+\n$/);
-    // The cache is there and taken (on a Node that has one), so the edit below is what it has to notice.
-    if (nodeHasCompileCache) expect(verdictOnBundle(second)).toBe('accepted');
+    // The cache is there and taken, so the edit below is what it has to notice.
+    expect(verdictOnBundle(second)).toBe('accepted');
     const version = /^mlso-dl (\S+)\n$/.exec(second.stdout)![1]!;
     const edited = version.replace(/\d$/, (digit) => String((Number(digit) + 1) % 10));
     const source = await readFile(copy.bundle, 'latin1');
@@ -106,11 +106,11 @@ describe("the command line's compile cache", () => {
       const run = await runPiped(cacheHome, ['--version']);
       expect(run.status, cacheHome).toBe(0);
       expect(run.stdout).toMatch(/^mlso-dl \d+\.\d+\.\d+\n$/);
-      expect(run.cache).toEqual([nodeHasCompileCache ? `${cacheHome}/mlso-dl: unavailable` : 'not in this Node']);
+      expect(run.cache).toEqual([`${cacheHome}/mlso-dl: unavailable`]);
     }
   });
 
-  it.runIf(nodeHasCompileCache)('a first run writes it in a folder private to the user; the next takes it; the output is the same', async () => {
+  it('a first run writes it in a folder private to the user; the next takes it; the output is the same', async () => {
     const cacheHome = path.join(await temporaryFolder(), 'not-there-yet');
     const first = await runPiped(cacheHome, ['--version']);
     expect(first.status).toBe(0);
@@ -124,31 +124,22 @@ describe("the command line's compile cache", () => {
     expect(second.stdout).toBe(first.stdout);
   });
 
-  it.runIf(!nodeHasCompileCache)('on a Node without a compile cache: none, no folder made, the same output', async () => {
-    const cacheHome = await temporaryFolder();
-    const run = await runPiped(cacheHome, ['--version']);
-    expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^mlso-dl \d+\.\d+\.\d+\n$/);
-    expect(run.cache).toEqual(['not in this Node']);
-    expect(await readdir(cacheHome)).toEqual([]);
-  });
-
   it('a command that asks the server gives the same output through a pipe with the cache as without it', async () => {
     const cacheHome = await temporaryFolder();
     const args = ['--base-url', emulator().url, 'instruments', '--json'];
     const without = await runPiped(cacheHome, args, { NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(without.status).toBe(0);
-    expect(without.cache).toEqual([nodeHasCompileCache ? 'off' : 'not in this Node']);
+    expect(without.cache).toEqual(['off']);
     expect(await readdir(cacheHome)).toEqual([]);
     const first = await runPiped(cacheHome, args);
     const second = await runPiped(cacheHome, args);
-    if (nodeHasCompileCache) expect([verdictOnBundle(first), verdictOnBundle(second)]).toEqual(['none', 'accepted']);
+    expect([verdictOnBundle(first), verdictOnBundle(second)]).toEqual(['none', 'accepted']);
     expect(JSON.parse(without.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'kcor' })]));
     expect(first.stdout).toBe(without.stdout);
     expect(second.stdout).toBe(without.stdout);
   });
 
-  it.runIf(nodeHasCompileCache)('a cache folder that others can write to, or that is a link, is not used', async () => {
+  it('a cache folder that others can write to, or that is a link, is not used', async () => {
     const cacheHome = await temporaryFolder();
     const first = await runPiped(cacheHome, ['--version']);
     const folder = path.join(cacheHome, 'mlso-dl');
@@ -167,7 +158,7 @@ describe("the command line's compile cache", () => {
     expect(verdictOnBundle(link)).toBe('none');
   });
 
-  it.runIf(nodeHasCompileCache)('the same build installed elsewhere has its own entry: V8 would name the other file in coverage and stacks', async () => {
+  it('the same build installed elsewhere has its own entry: V8 would name the other file in coverage and stacks', async () => {
     // Two installs of one version (a global one and a project's) build the same bundle. A cache holds the name of the
     // file it was compiled from, and V8 keeps that name when it takes the cache.
     const cacheHome = await temporaryFolder();

@@ -1,8 +1,11 @@
 // Where Node's own compile cache (module.enableCompileCache) keeps the command line's compiled code: the user's cache
 // folder. Node checks each entry against a hash of the source it was compiled from, so the code that runs is the code
 // on disk; what is trusted here is run as code, so the folder must be this user's own and nobody else may write to it.
-import { lstatSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import type { Stats } from 'node:fs';
+
+// Taken, not imported, as in launch.ts: this runs at every start.
+const { lstatSync, mkdirSync } = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 /** What the cache folder depends on: where the user keeps caches. */
 interface CacheSetting {
@@ -52,7 +55,7 @@ export function prepareCacheFolder(folder: string, uid: number | undefined): Cac
   }
 }
 
-function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | undefined {
+function lstatOrUndefined(file: string): Stats | undefined {
   try {
     return lstatSync(file);
   } catch {

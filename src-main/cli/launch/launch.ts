@@ -1,26 +1,24 @@
 // Entry of dist/cli/mlso-dl.js (what bin/mlso-dl.js loads): turns on Node's compile cache in the user's cache folder
 // (compile-cache.ts), then loads the command line, dist/cli/mlso-dl.cjs, whose compiled code Node then reads back
-// from an earlier run instead of parsing and compiling it again. Kept small: everything it imports is paid by every
+// from an earlier run instead of parsing and compiling it again. Kept small: everything it loads is paid by every
 // start. NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns the cache off; `NODE_DEBUG=mlso-dl-compile-cache`
 // says where it is and whether it is used, NODE_DEBUG_NATIVE=COMPILE_CACHE (Node's own) what Node did with it.
-import module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { debuglog } from 'node:util';
 import { cacheFolder, prepareCacheFolder } from './compile-cache';
 
-const debug = debuglog('mlso-dl-compile-cache');
+// Node's modules are taken with process.getBuiltinModule, not imported: an ES module import of one reads every
+// export, and for node:util that loads parts of Node (worker_threads among them) no start needs.
+const nodeModule = process.getBuiltinModule('node:module') as typeof import('node:module') & CompileCacheModule;
+const { homedir } = process.getBuiltinModule('node:os');
+const debug = process.getBuiltinModule('node:util').debuglog('mlso-dl-compile-cache');
 
-/** Node's compile cache (Node 22.1 and later), which the Node 20 types this project builds with do not declare. */
+/** Node's compile cache, which the @types/node this project builds with does not declare yet. */
 interface CompileCacheModule {
-  enableCompileCache?: (directory: string) => { status: number; message?: string };
-  constants?: { compileCacheStatus?: Record<string, number> };
+  enableCompileCache: (directory: string) => { status: number; message?: string };
+  constants: { compileCacheStatus: Record<string, number> };
 }
-const nodeModule = module as typeof module & CompileCacheModule;
 
 /** What became of the cache: Node's own answer, or why it was not asked. */
 function enableCompileCache(): string {
-  // Older Node simply runs without the cache.
-  if (typeof nodeModule.enableCompileCache !== 'function') return 'not in this Node';
   if (process.env['NODE_DISABLE_COMPILE_CACHE']) return 'off';
   let folder: string;
   try {
@@ -32,9 +30,9 @@ function enableCompileCache(): string {
   const state = prepareCacheFolder(folder, process.getuid?.());
   if (state !== 'ready') return `${folder}: ${state}`;
   const { status, message } = nodeModule.enableCompileCache(folder);
-  const statusName = Object.entries(nodeModule.constants?.compileCacheStatus ?? {}).find(([, value]) => value === status)?.[0] ?? String(status);
+  const statusName = Object.entries(nodeModule.constants.compileCacheStatus).find(([, value]) => value === status)?.[0] ?? String(status);
   return `${folder}: ${statusName.toLowerCase()}${message ? ` (${message})` : ''}`;
 }
 
 debug('%s', enableCompileCache());
-createRequire(import.meta.url)('./mlso-dl.cjs');
+nodeModule.createRequire(import.meta.url)('./mlso-dl.cjs');
