@@ -7,15 +7,9 @@ import { cacheFolder, prepareCacheFolder } from './compile-cache';
 
 // Node's modules are taken with process.getBuiltinModule, not imported: an ES module import of one reads every
 // export, and for node:util that loads parts of Node (worker_threads among them) no start needs.
-const nodeModule = process.getBuiltinModule('node:module') as typeof import('node:module') & CompileCacheModule;
+const nodeModule = process.getBuiltinModule('node:module');
 const { homedir } = process.getBuiltinModule('node:os');
 const debug = process.getBuiltinModule('node:util').debuglog('mlso-dl-compile-cache');
-
-/** Node's compile cache, which the @types/node this project builds with does not declare yet. */
-interface CompileCacheModule {
-  enableCompileCache: (directory: string) => { status: number; message?: string };
-  constants: { compileCacheStatus: Record<string, number> };
-}
 
 /** What became of the cache: Node's own answer, or why it was not asked. */
 function enableCompileCache(): string {
