@@ -123,6 +123,9 @@ const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.byte
     j.written_mtime_ms, j.checked_mtime_ms, j.reused_from, ${noLongerListedSql('c.listed_whole_at')} AS no_longer_listed
   FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
+/** What a listing may say anew of a file the set has. */
+export type StoredFileFacts = Pick<CampaignFileRecord, 'relativePath' | 'url' | 'filesize' | 'expectedSha256'>;
+
 interface FileRow {
   relative_path: string;
   target_path: string;
@@ -242,9 +245,10 @@ export class CampaignStore {
 
   /**
    * Adds listed files to the campaign's set, or refreshes what the archive says of them (URL, size); returns how many
-   * were not in the set before.
+   * were not in the set before. `stored`, when the caller has just read them (filesNamed, no write since), are the
+   * set's files of these files' names: they spare a look-up of the files in the set.
    */
-  recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy): number {
+  recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy, stored?: readonly StoredFileFacts[]): number {
     const refresh = this.db.prepare(
       `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
     );
@@ -256,16 +260,21 @@ export class CampaignStore {
     );
     let added = 0;
     this.db.transaction(() => {
+      // A relisted window's files are nearly all in the set: refreshed in one statement, and when that was every
+      // file, nothing is inserted (an insert that finds each key taken, then an update a file, cost seconds at a
+      // million). A first sync's pieces lie past every file of the set, and skip it.
+      const known = this.refreshKnown(id, files, listed, stored);
+      if (known === files.length) return;
       const stamp = now();
       insertManyRows(
         files,
         (rows) => this.insertFiles(rows),
         (values, file) => pushFileValues(values, id, file, stamp, listed),
         ({ changes }, start, rows) => {
-          // Inserted unless the set has the file already: one look-up of the key for a new file (a first sync's million).
           added += changes;
           if (changes === rows) return;
-          // Some were in the set: each file of the statement refreshed in turn (one it has just inserted stays as it is).
+          // Some were in the set: each file of the statement refreshed in turn, so that a file named twice keeps
+          // what its last naming says (one the statement has just inserted stays as it is).
           for (const file of files.slice(start, start + rows)) {
             if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
             else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
@@ -274,6 +283,54 @@ export class CampaignStore {
       );
     })();
     return added;
+  }
+
+  /**
+   * Refreshes the files of `files` the set has (`given`, or looked up), marked as listed by `listed` in one statement
+   * and refreshed one at a time only where the listing says something new of them (their address, size or shared
+   * hash); returns how many of `files` the set has.
+   */
+  private refreshKnown(id: number, files: readonly CampaignFileRecord[], listed: ListedBy | undefined, given?: readonly StoredFileFacts[]): number {
+    if (files.length === 0 || given?.length === 0) return 0;
+    const stored = new Map((given ?? this.storedFacts(id, files)).map((file) => [file.relativePath, { ...file }]));
+    const knownPaths = files.filter((file) => stored.has(file.relativePath)).map((file) => file.relativePath);
+    if (knownPaths.length === 0) return 0;
+    if (listed) {
+      this.db
+        .prepare(
+          `UPDATE campaign_files SET listed_by = CASE WHEN listed_at IS :at THEN listed_by | :bit ELSE :bit END, listed_at = :at
+           WHERE campaign_id = :id AND relative_path IN (SELECT value FROM json_each(:paths))`,
+        )
+        .run({ id, at: listed.at, bit: listed.bit, paths: JSON.stringify(knownPaths) });
+    }
+    const refresh = this.db.prepare(
+      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
+    );
+    // In the listing's order, so that a file named twice keeps what its last naming says.
+    for (const file of files) {
+      const row = stored.get(file.relativePath);
+      if (!row) continue;
+      const newHash = file.expectedSha256 !== null && file.expectedSha256 !== row.expectedSha256;
+      if (file.url === row.url && file.filesize === row.filesize && !newHash) continue;
+      refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
+      row.url = file.url;
+      row.filesize = file.filesize;
+      if (newHash) row.expectedSha256 = file.expectedSha256;
+    }
+    return knownPaths.length;
+  }
+
+  /** The set's files at the paths of `files` (none looked up when those lie past every file of the set). */
+  private storedFacts(id: number, files: readonly CampaignFileRecord[]): StoredFileFacts[] {
+    const paths = files.map((file) => file.relativePath);
+    const span = textSpan(paths);
+    if (span && !this.anyBetween(id, 'relative_path', span)) return [];
+    return this.db
+      .prepare<[number, string], StoredFileFacts>(
+        `SELECT relative_path AS relativePath, url, filesize, expected_sha256 AS expectedSha256 FROM campaign_files
+         WHERE campaign_id = ? AND relative_path IN (SELECT value FROM json_each(?))`,
+      )
+      .all(id, JSON.stringify(paths));
   }
 
   /** The statement inserting `rows` files unless the set has them (prepared once a store). */

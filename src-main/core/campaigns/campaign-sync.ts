@@ -340,16 +340,16 @@ class StreamingSync {
       this.campaign.id,
       records.map((record) => record.filename),
     );
-    if (named.length > 0) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
-    const added = store.recordFiles(this.campaign.id, records, listedBy);
+    // A named file at another place than its record is moved there; what was read of the set then no longer holds.
+    const recordPaths = new Set(records.map((record) => record.relativePath));
+    const inPlace = named.every((file) => recordPaths.has(file.relativePath));
+    if (!inPlace) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
+    const added = store.recordFiles(this.campaign.id, records, listedBy, inPlace ? named : undefined);
     this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added;
     // The piece's files as they now stand, from what was read before recording them: the set's files of its names
     // (with the listing's address and size) and, for names new to the set, whatever job the ledger has at their
-    // places. Read back only when a file moved (a named file at another place than its record).
-    const recordPaths = new Set(records.map((record) => record.relativePath));
-    const files = named.every((file) => recordPaths.has(file.relativePath))
-      ? filesAsRecorded(records, named, ledger)
-      : store.filesAt(this.campaign.id, [...recordPaths]);
+    // places. Read back only when a file moved.
+    const files = inPlace ? filesAsRecorded(records, named, ledger) : store.filesAt(this.campaign.id, [...recordPaths]);
     await this.queue(files);
     return refused;
   }

@@ -77,4 +77,39 @@ describe("a sync's look-ups in the campaign's set", () => {
     expect(store.recordFiles(campaign.id, [record(0, 9), record(300, 9)], { ...listedBy, bit: 4 })).toBe(1);
     expect(store.filesAt(campaign.id, ['f0000.fts', 'f0300.fts']).map((file) => file.filesize)).toEqual([9, 9]);
   });
+
+  it('refreshes a relisted piece whose files the set has, in one statement and without inserting', async () => {
+    const { state } = openStateFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
+    const store = new CampaignStore(state);
+    const campaign = store.create({ name: 'mirror', folder: '/data/mirror', layout: '', queries: [], autoSyncHours: null });
+    const record = (index: number, size: number) => kcorFileRecord(`/data/mirror/f${String(index).padStart(4, '0')}.fts`, size);
+    store.recordFiles(
+      campaign.id,
+      Array.from({ length: 500 }, (_, index) => record(index, 5)),
+      { at: '2026-01-01T00:00:00.000Z', bit: 1 },
+    );
+    const again = { at: '2026-02-01T00:00:00.000Z', bit: 2 };
+    const relisted = Array.from({ length: 500 }, (_, index) => ({
+      ...record(index, index === 7 ? 8 : 5),
+      expectedSha256: index === 9 ? 'a'.repeat(64) : null,
+    }));
+    // A store of its own prepares its statements anew, where they are seen.
+    const relisting = new CampaignStore(state);
+    const { result, statements } = statementsDuring(state.connection, () => [
+      relisting.recordFiles(campaign.id, relisted, again),
+      relisting.recordFiles(campaign.id, relisted.slice(0, 3), { ...again, bit: 4 }),
+    ]);
+    expect(result).toEqual([0, 0]);
+    expect(statements.filter((sql) => /^\s*INSERT/.test(sql))).toEqual([]);
+    const rows = state.connection
+      .prepare<[], { filesize: number; listed_at: string; listed_by: number; expected_sha256: string | null }>(
+        'SELECT filesize, listed_at, listed_by, expected_sha256 FROM campaign_files ORDER BY relative_path',
+      )
+      .all();
+    expect(rows.map((row) => row.listed_by)).toEqual(Array.from({ length: 500 }, (_, index) => (index < 3 ? 6 : 2)));
+    expect(rows.every((row) => row.listed_at === again.at)).toBe(true);
+    expect(rows.filter((row) => row.filesize === 8)).toHaveLength(1);
+    expect(rows[9]!.expected_sha256).toBe('a'.repeat(64));
+    expect(rows.filter((row) => row.expected_sha256 !== null)).toHaveLength(1);
+  });
 });
