@@ -110,10 +110,7 @@ function commandParts({ plugins: packagePlugins = [] }, onDemand, startUpFiles, 
           bundler.onResolve({ filter: new RegExp(`^${literal(START_UP_SCRIPT)}$`) }, () => ({ path: START_UP_SCRIPT, external: true }));
         },
       },
-      virtualEntry('mlso-dl-commands', [
-        `const modules = { ${table.join(', ')} };`,
-        'exports.commandModule = (key) => modules[key]();',
-      ]),
+      virtualEntry('mlso-dl-commands', [`const modules = { ${table.join(', ')} };`, 'exports.commandModule = (key) => modules[key]();']),
     ],
   };
 }

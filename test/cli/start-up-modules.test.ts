@@ -91,14 +91,8 @@ async function modulesLoadedBy(args: readonly string[]): Promise<Loaded> {
   const scripts = await scriptsRun(coverage);
   // Without a record of the start-up script every file would count as not run: a test that could not tell.
   if (!scripts.has(startUpScript)) throw new Error(`V8's coverage has no record of ${startUpScript}: was it built and run?`);
-  const ran = { sources: [] as string[], packages: [] as string[] };
-  for (const script of [startUpScript, commandsScript]) {
-    const calls = scripts.get(script);
-    if (calls === undefined) continue;
-    const inScript = await whatRanIn(script, calls);
-    ran.sources.push(...inScript.sources);
-    ran.packages.push(...inScript.packages);
-  }
+  const inScripts = await Promise.all([...scripts].map(([script, calls]) => whatRanIn(script, calls)));
+  const ran = { sources: inScripts.flatMap((run) => run.sources), packages: inScripts.flatMap((run) => run.packages) };
   // A package counts as loaded whether it was loaded from node_modules or bundled into the script and run.
   const packages = new Set([...files.flatMap(packageOf), ...ran.packages]);
   const builtins = (await readFile(builtinsLog, 'utf8')).split('\n').flatMap((entry) => /^NativeModule (\S+)$/.exec(entry)?.[1] ?? []);
