@@ -84,10 +84,25 @@ const lazyMimeTypesInFormData = {
     }));
   },
 };
+// In a CommonJS bundle an ES module's default import of one of Node's modules (`import fs from 'node:fs'`) becomes a
+// copy of every export of that module, made as the bundle loads (esbuild's __toESM); commander and env-paths, which
+// every start loads, have six such imports. In the packages bundled, such an import is Node's module itself, as it is
+// (child_process aside: commander's is loaded on first use, above).
+const DEFAULT_IMPORT_OF_NODE_MODULE = /^import (\w+) from '(node:(?!child_process')[\w/]+)';$/gm;
+const nodeModulesAsTheyAre = {
+  name: 'node-modules-as-they-are',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async ({ path: file }) => {
+      const source = await readFile(file, 'utf8');
+      const contents = source.replace(DEFAULT_IMPORT_OF_NODE_MODULE, "const $1 = globalThis.process.getBuiltinModule('$2');");
+      return contents === source ? undefined : { contents, loader: 'js' };
+    });
+  },
+};
 const cliOutputs = await buildCliBundles(
   {
     ...cliBundle,
-    plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData],
+    plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData, nodeModulesAsTheyAre],
     external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
     format: 'cjs',
     target: 'node22',
