@@ -36,9 +36,8 @@ const keyOf = (file) => path.relative(projectRoot, file).split(path.sep).join('/
 const filesOf = (metafile) => Object.keys(metafile.inputs).filter((input) => !input.includes(':'));
 
 /**
- * The start-up script: main.ts, plus the modules the commands' script takes from it (`shared`); each import() of a
- * project module becomes a require() of the commands' script, which initialises that module there; `onDemand`
- * collects those modules.
+ * The start-up script: main.ts, plus the modules the commands' script takes from it (`shared`); `onDemand` collects
+ * the modules it leaves to the commands' script.
  */
 function startUpParts({ plugins: packagePlugins = [] }, mainEntry, onDemand, shared) {
   const handOut = shared.map((key, index) => `import * as m${index} from ${JSON.stringify(path.join(projectRoot, key))};`);
@@ -47,7 +46,7 @@ function startUpParts({ plugins: packagePlugins = [] }, mainEntry, onDemand, sha
     entryPoints: { 'cli/mlso-dl': 'mlso-dl-start-up' },
     plugins: [
       ...packagePlugins,
-      ...startUpPlugins(onDemand),
+      commandsFromTheirScript(onDemand),
       virtualEntry('mlso-dl-start-up', [
         // The table first: its modules are ready before main.ts runs, so before any command can ask for one.
         "export { startUpModules } from 'mlso-dl-start-up-modules';",
@@ -58,27 +57,26 @@ function startUpParts({ plugins: packagePlugins = [] }, mainEntry, onDemand, sha
   };
 }
 
-function startUpPlugins(onDemand) {
-  return [
-    {
-      name: 'commands-on-demand',
-      setup(bundler) {
-        bundler.onResolve({ filter: /.*/ }, async ({ path: specifier, importer, resolveDir, kind, pluginData }) => {
-          if (kind !== 'dynamic-import' || pluginData?.real || importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-          const real = await bundler.resolve(specifier, { importer, resolveDir, kind, pluginData: { real: true } });
-          if (real.errors.length > 0 || real.external) return undefined;
-          const key = keyOf(real.path);
-          onDemand.add(key);
-          return { path: key, namespace: 'in-commands-script' };
-        });
-        bundler.onLoad({ filter: /.*/, namespace: 'in-commands-script' }, ({ path: key }) => ({
-          contents: `module.exports = require(${JSON.stringify(COMMANDS_SCRIPT)}).commandModule(${JSON.stringify(key)});`,
-          loader: 'js',
-        }));
-        bundler.onResolve({ filter: new RegExp(`^${literal(COMMANDS_SCRIPT)}$`) }, () => ({ path: COMMANDS_SCRIPT, external: true }));
-      },
+/** Each import() of a project module becomes a require() of the commands' script, which initialises it there. */
+function commandsFromTheirScript(onDemand) {
+  return {
+    name: 'commands-from-their-script',
+    setup(bundler) {
+      bundler.onResolve({ filter: /.*/ }, async ({ path: specifier, importer, resolveDir, kind, pluginData }) => {
+        if (kind !== 'dynamic-import' || pluginData?.real || importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const real = await bundler.resolve(specifier, { importer, resolveDir, kind, pluginData: { real: true } });
+        if (real.errors.length > 0 || real.external) return undefined;
+        const key = keyOf(real.path);
+        onDemand.add(key);
+        return { path: key, namespace: 'in-commands-script' };
+      });
+      bundler.onLoad({ filter: /.*/, namespace: 'in-commands-script' }, ({ path: key }) => ({
+        contents: `module.exports = require(${JSON.stringify(COMMANDS_SCRIPT)}).commandModule(${JSON.stringify(key)});`,
+        loader: 'js',
+      }));
+      bundler.onResolve({ filter: new RegExp(`^${literal(COMMANDS_SCRIPT)}$`) }, () => ({ path: COMMANDS_SCRIPT, external: true }));
     },
-  ];
+  };
 }
 
 /**
