@@ -2,22 +2,24 @@
 import { cp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { buildCliBundles } from './cli-bundles.mjs';
 import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
 
-// The command line is one CommonJS script, dist/cli/mlso-dl.cjs, loaded by dist/cli/mlso-dl.js
-// (src-main/cli/launch/launch.ts), which first turns on Node's compile cache in the user's cache folder: a start then
-// reads back the code an earlier run compiled instead of parsing and compiling it again. Each command's modules
-// (client, engine, emulator, web server) still run only when that command does: esbuild turns an import() inside the
-// bundle into a call that initialises those modules, and a package left in node_modules is require()d inside them,
-// where an ES module bundle would import it as the bundle loads; so `--version` and `--help` initialise none of them.
-// (An ES module bundle split into chunks starts no faster: each chunk is one more module to load and link, and an
-// import of one of Node's modules reads all its exports, which for node:process loads its diagnostic report.)
-// import.meta.url is the bundle's own URL (web mode finds dist/renderer from it).
-// The two small packages every start needs are bundled in: loading commander as a CommonJS package from ESM
-// costs about 10 ms of a 70 ms start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
-// loaded from node_modules, file by file, they took about 280 ms before a command's first request; bundled, and
-// with white space and syntax minified (less for V8 to parse), about 130 ms. Bundled CommonJS require()s Node's
-// own modules, hence the banner. better-sqlite3 (native), ws and the rest stay in node_modules.
+// The command line is CommonJS, loaded by dist/cli/mlso-dl.js (src-main/cli/launch/launch.ts), which first turns on
+// Node's compile cache in the user's cache folder: a start then reads back the code an earlier run compiled instead of
+// parsing and compiling it again. It is two scripts (scripts/cli-bundles.mjs): what every start needs (the program's
+// definition, commander) and, loaded by a command that runs, the commands' modules (client, engine, emulator, web
+// server), so that `--version` and `--help` read, check and restore only the first. Inside the second, esbuild turns
+// an import() into a call that initialises those modules, and a package left in node_modules is require()d inside
+// them, where an ES module bundle would import it as the bundle loads; so each command initialises only its own.
+// (ES modules split into chunks start slower: each chunk is one more module to resolve, load and link, and an import
+// of one of Node's modules reads all its exports, which for node:process loads its diagnostic report.)
+// import.meta.url is the script's own URL (web mode finds dist/renderer from it).
+// The small packages every start needs are bundled in: commander loaded as a package from node_modules is one more
+// file to find and load at every start. So are the client's (axios, zod, tough-cookie, the JSON stream parser):
+// loaded from node_modules, file by file, they cost a command's first request several times what they cost bundled,
+// with white space and syntax minified (less for V8 to parse). Bundled CommonJS require()s Node's own modules,
+// hence the banner. better-sqlite3 (native), ws and the rest stay in node_modules.
 const STARTUP_PACKAGES = ['commander', 'env-paths', 'axios', 'zod', 'tough-cookie', '@streamparser/json'];
 const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8'));
 const { packages: _allExternal, ...cliBundle } = nodeBundle;
@@ -82,29 +84,46 @@ const lazyMimeTypesInFormData = {
     }));
   },
 };
-const cli = await build({
-  ...cliBundle,
-  plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData],
-  external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
-  format: 'cjs',
-  target: 'node22',
-  outExtension: { '.js': '.cjs' },
-  // import() of a package left in node_modules becomes require() too, as its static imports do: one loader for them.
-  supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  entryPoints: { 'cli/mlso-dl': 'src-main/cli/main.ts' },
-  metafile: true,
-  minifyWhitespace: true,
-  minifySyntax: true,
-});
+// In a CommonJS bundle an ES module's default import of one of Node's modules (`import fs from 'node:fs'`) becomes a
+// copy of every export of that module, made as the bundle loads (esbuild's __toESM); commander and env-paths, which
+// every start loads, have six such imports. In the packages bundled, such an import is Node's module itself, as it is
+// (child_process aside: commander's is loaded on first use, above).
+const DEFAULT_IMPORT_OF_NODE_MODULE = /^import (\w+) from '(node:(?!child_process')[\w/]+)';$/gm;
+const nodeModulesAsTheyAre = {
+  name: 'node-modules-as-they-are',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async ({ path: file }) => {
+      const source = await readFile(file, 'utf8');
+      const contents = source.replace(DEFAULT_IMPORT_OF_NODE_MODULE, "const $1 = globalThis.process.getBuiltinModule('$2');");
+      return contents === source ? undefined : { contents, loader: 'js' };
+    });
+  },
+};
+const cliOutputs = await buildCliBundles(
+  {
+    ...cliBundle,
+    plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData, nodeModulesAsTheyAre],
+    external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
+    format: 'cjs',
+    target: 'node22',
+    outExtension: { '.js': '.cjs' },
+    // import() of a package left in node_modules becomes require() too, as its static imports do: one loader for them.
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    metafile: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+  },
+  'src-main/cli/main.ts',
+);
 const launcher = await build({
   ...nodeBundle,
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/launch/launch.ts' },
   target: 'node22',
   metafile: true,
 });
-await removeStaleChunks({ outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } }, 'dist/cli');
+await removeStaleChunks({ outputs: { ...cliOutputs, ...launcher.metafile.outputs } }, 'dist/cli');
 // The font figures are drawn with (quicklook --title/--colorbar), beside the chunks that look for it in ../fonts.
 await cp(path.join(projectRoot, 'assets', 'fonts'), path.join(projectRoot, 'dist', 'fonts'), { recursive: true });
 

@@ -7,6 +7,7 @@ import { CAMPAIGN_EXPORT_FORMATS } from '../../src-shared/campaigns/campaign-typ
 import { defaultStateFolder } from '../core/state/state-folder';
 import type { CliContext } from './cli-context';
 import type { CampaignCommandOptions, CampaignSubcommand } from './commands/campaign-commands';
+import { addCommandOnDemand } from './commands-on-demand';
 import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
 import { integerParser } from './option-parsers';
@@ -24,11 +25,15 @@ export interface CampaignProgramHooks {
 const SERVER_SUBCOMMANDS: ReadonlySet<CampaignSubcommand> = new Set(['create', 'add', 'sync', 'export']);
 
 export function addCampaignCommands(program: Command, hooks: CampaignProgramHooks): void {
-  const campaign = program
-    .command('campaign')
-    .description('named sets of queries kept in one folder: create, add, list, show, update, remove, sync, verify, export, import')
-    .enablePositionalOptions();
+  addCommandOnDemand(
+    program,
+    'campaign',
+    'named sets of queries kept in one folder: create, add, list, show, update, remove, sync, verify, export, import',
+    (campaign) => defineCampaignCommands(campaign.enablePositionalOptions(), hooks),
+  );
+}
 
+function defineCampaignCommands(campaign: Command, hooks: CampaignProgramHooks): void {
   const run =
     (subcommand: CampaignSubcommand) =>
     async (...args: unknown[]) => {

@@ -3,6 +3,7 @@
 // parses them, writes each such prefix out in full. It reads the options from the commander program itself,
 // global ones before the command and the command's own after it, so a new option is covered without a list here.
 import type { Command, Option } from 'commander';
+import { defineInFull } from './commands-on-demand';
 
 export interface PreparedArguments {
   /** The arguments with every unambiguous prefix written out; anything this pass does not understand is left as typed. */
@@ -102,6 +103,8 @@ function takesNextAsValue(option: Option, next: string | undefined): boolean {
   return option.optional && next !== undefined && !next.startsWith('-');
 }
 
+/** The command `name` names, defined in full: its options are what is read next. */
 function findCommand(program: Command, name: string): Command | undefined {
-  return program.commands.find((command) => command.name() === name || command.aliases().includes(name));
+  const command = program.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+  return command && defineInFull(command);
 }

@@ -1,11 +1,13 @@
 // The mlso-dl command tree: the official `mlsoapi`'s commands and flags (see the README's differences from it),
 // plus --json everywhere, the download engine's options, the emulator and web mode.
 // Start-up matters (`--version`, `--help` must be instant): this module and what it imports statically are light
-// leaf modules; each command loads the client, the engine, the emulator or the web server when it runs.
+// leaf modules; each command loads the client, the engine, the emulator or the web server when it runs, and a run
+// defines in full only the command it parses (commands-on-demand.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME, REGISTRATION_URL } from '../../src-shared/api/service-facts';
 import { terminalText } from './output/terminal-text';
 import { addCampaignCommands } from './campaign-program';
+import { addCommandOnDemand, defineInFull, defineWhenReached } from './commands-on-demand';
 import { addEngineOptions } from './engine-options';
 import { addFilterOptions } from './filter-options';
 import type { CliContext, CliIo } from './cli-context';
@@ -32,9 +34,17 @@ export interface ProgramRun {
   exitCode: () => number;
 }
 
-export function buildProgram(io: CliIo): ProgramRun {
+/**
+ * The program, with actions that report their exit status. `commands`: 'on-demand' (what a run needs) defines each
+ * command in full when commander reaches it (commands-on-demand.ts); 'in-full' defines them all at once, for a caller
+ * that reads or changes a command before parsing.
+ */
+export function buildProgram(io: CliIo, commands: 'on-demand' | 'in-full' = 'in-full'): ProgramRun {
   let exitCode = 0;
   const program = new Command('mlso-dl');
+  // Before any command is added: each inherits its help settings from the program as it is added.
+  defineWhenReached(program);
+  const onDemand = (name: string, description: string, define: (command: Command) => void): void => addCommandOnDemand(program, name, description, define);
   // The client (axios, cookies, schemas) loads only for a command that runs.
   const context = async (): Promise<CliContext> => (await import('./cli-context')).createContext(program.opts<GlobalOptions>(), io);
   /** The context of a command that asks the server; with --verbose the server's information comes first, as in mlsoapi. */
@@ -74,173 +84,168 @@ export function buildProgram(io: CliIo): ProgramRun {
       writeErr: (text) => (io.stderr ?? process.stderr).write(terminalText(text)),
     });
 
-  program
-    .command('about')
-    .description('show the server version and documentation links')
-    .addOption(json())
-    .action(async (options: { json?: boolean }) => {
+  onDemand('about', 'show the server version and documentation links', (command) =>
+    command.addOption(json()).action(async (options: { json?: boolean }) => {
       // `about` prints the server information itself: --verbose does not ask for it twice (nor does mlsoapi).
       const { aboutCommand } = await import('./commands/catalogue-commands');
       exitCode = await aboutCommand(await context(), options);
-    });
+    }),
+  );
 
-  program
-    .command('instruments')
-    .description('list the instruments and the dates they cover')
-    .addOption(json())
-    .action(async (options: { json?: boolean }) => {
+  onDemand('instruments', 'list the instruments and the dates they cover', (command) =>
+    command.addOption(json()).action(async (options: { json?: boolean }) => {
       const { instrumentsCommand } = await import('./commands/catalogue-commands');
       exitCode = await instrumentsCommand(await serverContext(), options);
-    });
+    }),
+  );
 
-  program
-    .command('products')
-    .description("list an instrument's data products")
-    .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor or ucomp')
-    .addOption(json())
-    .action(async (options: { instrument: string; json?: boolean }) => {
-      const { productsCommand } = await import('./commands/catalogue-commands');
-      exitCode = await productsCommand(await serverContext(), options);
-    });
+  onDemand('products', "list an instrument's data products", (command) =>
+    command
+      .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor or ucomp')
+      .addOption(json())
+      .action(async (options: { instrument: string; json?: boolean }) => {
+        const { productsCommand } = await import('./commands/catalogue-commands');
+        exitCode = await productsCommand(await serverContext(), options);
+      }),
+  );
 
-  const files = program
-    .command('files')
-    .description("list (and with --download, fetch) a product's files")
-    .requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor')
-    .requiredOption('-p, --product <id>', 'product id, e.g. pb');
-  addFilterOptions(files)
-    .option('-d, --download', 'download the listed files')
-    .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
-    .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.');
-  addEngineOptions(files, new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
-    .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
-    .addOption(waitOption())
-    .addOption(json())
-    .action(async (options: FilesOptions) => {
-      const { filesCommand } = await import('./commands/files-command');
-      exitCode = await filesCommand(await serverContext(), options);
-    });
+  onDemand('files', "list (and with --download, fetch) a product's files", (files) => {
+    files.requiredOption('-i, --instrument <id>', 'instrument id, e.g. kcor').requiredOption('-p, --product <id>', 'product id, e.g. pb');
+    addFilterOptions(files)
+      .option('-d, --download', 'download the listed files')
+      .addOption(new Option('-u, --username <email>', `e-mail registered at ${REGISTRATION_URL} (needed to download)`).env('MLSO_USERNAME'))
+      .option('-o, --output-dir <dir>', 'folder for downloaded files (created if missing)', '.');
+    addEngineOptions(files, new Option('--on-existing <policy>', 'when the file is already in the folder').choices([...EXISTING_FILE_POLICIES]).default('skip'))
+      .addOption(new Option('--state-dir <dir>', `folder of the download ledger (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
+      .addOption(waitOption())
+      .addOption(json())
+      .action(async (options: FilesOptions) => {
+        const { filesCommand } = await import('./commands/files-command');
+        exitCode = await filesCommand(await serverContext(), options);
+      });
+  });
 
   addCampaignCommands(program, { context, serverContext, setExitCode: (code) => (exitCode = code) });
 
-  program
-    .command('mock-server')
-    .description('run the bundled emulator of the MLSO API (demo server and test double) until Ctrl-C')
-    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(5000).argParser(integerParser(0, 65535)))
-    .addOption(new Option('--days <n>', 'number of synthetic observing days').argParser(integerParser(1, 3650)))
-    .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD').argParser(parseCalendarDay))
-    .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
-    .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
-    .addOption(
-      new Option(
-        '--ucomp-image-size <pixels>',
-        'width of UCoMP images, 4/5 of it their height (default: --image-size; 1280 makes real 1280 x 1024, ~31 MB level 2 files)',
-      ).argParser(integerParser(8, 16384)),
-    )
-    .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))
-    .addOption(new Option('--bandwidth <rate>', 'per-connection download rate, e.g. 25MB/s').argParser(parseByteSize))
-    .addOption(new Option('--failure-rate <fraction>', 'fraction of downloads answered with a server error').argParser(parseFraction))
-    .addOption(new Option('--reset-rate <fraction>', 'fraction of downloads cut off mid-body').argParser(parseFraction))
-    .addOption(new Option('--session-lifetime <duration>', 'how long a session cookie lasts, e.g. 10m').argParser(parseDurationSeconds))
-    .addOption(new Option('--registered <emails>', 'comma-separated registered e-mails'))
-    .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
-    .addOption(new Option('--no-byte-ranges', 'send every download whole, ignoring Range requests (as a server without resume support does)'))
-    .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
-    .action(async (options: MockServerOptions) => {
-      const { mockServerCommand } = await import('./commands/mock-server-command');
-      exitCode = await mockServerCommand(await context(), options);
-    });
+  onDemand('mock-server', 'run the bundled emulator of the MLSO API (demo server and test double) until Ctrl-C', (command) =>
+    command
+      .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
+      .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(5000).argParser(integerParser(0, 65535)))
+      .addOption(new Option('--days <n>', 'number of synthetic observing days').argParser(integerParser(1, 3650)))
+      .addOption(new Option('--last-day <date>', 'last observing day, YYYY-MM-DD').argParser(parseCalendarDay))
+      .addOption(new Option('--cadence <seconds>', 'KCor pB cadence in seconds').argParser(integerParser(1, 3600)))
+      .addOption(new Option('--image-size <pixels>', 'width and height of synthetic images').argParser(integerParser(8, 16384)))
+      .addOption(
+        new Option(
+          '--ucomp-image-size <pixels>',
+          'width of UCoMP images, 4/5 of it their height (default: --image-size; 1280 makes real 1280 x 1024, ~31 MB level 2 files)',
+        ).argParser(integerParser(8, 16384)),
+      )
+      .addOption(new Option('--latency <duration>', 'delay before every answer, e.g. 40ms').argParser(parseDurationSeconds))
+      .addOption(new Option('--bandwidth <rate>', 'per-connection download rate, e.g. 25MB/s').argParser(parseByteSize))
+      .addOption(new Option('--failure-rate <fraction>', 'fraction of downloads answered with a server error').argParser(parseFraction))
+      .addOption(new Option('--reset-rate <fraction>', 'fraction of downloads cut off mid-body').argParser(parseFraction))
+      .addOption(new Option('--session-lifetime <duration>', 'how long a session cookie lasts, e.g. 10m').argParser(parseDurationSeconds))
+      .addOption(new Option('--registered <emails>', 'comma-separated registered e-mails'))
+      .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
+      .addOption(new Option('--no-byte-ranges', 'send every download whole, ignoring Range requests (as a server without resume support does)'))
+      .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
+      .action(async (options: MockServerOptions) => {
+        const { mockServerCommand } = await import('./commands/mock-server-command');
+        exitCode = await mockServerCommand(await context(), options);
+      }),
+  );
 
-  program
-    .command('web')
-    .description('run the app in your browser: prints an address to open (this computer only)')
-    .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(0).argParser(integerParser(0, 65535)))
-    .option('-o, --output-dir <dir>', 'download folder (overrides the saved setting)')
-    .addOption(new Option('--state-dir <dir>', `folder of the download ledger and settings (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
-    .option('--demo', 'use the bundled demo server')
-    .action(async (options: WebOptions) => {
-      const { webCommand } = await import('./commands/web-command');
-      exitCode = await webCommand(await context(), options, explicitServerOptions(program));
-    });
+  onDemand('web', 'run the app in your browser: prints an address to open (this computer only)', (command) =>
+    command
+      .addOption(new Option('--port <n>', 'port (0 picks a free one)').default(0).argParser(integerParser(0, 65535)))
+      .option('-o, --output-dir <dir>', 'download folder (overrides the saved setting)')
+      .addOption(new Option('--state-dir <dir>', `folder of the download ledger and settings (default: ${defaultStateFolder()})`).env('MLSO_STATE_DIR'))
+      .option('--demo', 'use the bundled demo server')
+      .action(async (options: WebOptions) => {
+        const { webCommand } = await import('./commands/web-command');
+        exitCode = await webCommand(await context(), options, explicitServerOptions(program));
+      }),
+  );
 
   // Commands on local files and dates: no server, and nothing of the client is loaded.
-  program
-    .command('quicklook')
-    .description('write a PNG quick look of a FITS image, oriented as ds9 shows it')
-    .argument('<file>', 'the FITS file')
-    .requiredOption('-o, --out <png>', 'the PNG file to write, or - for standard output')
-    .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
-    .option('--clip <low,high>', 'percentiles at which black and white begin (default: 1,99.5)')
-    .option('--hdu <n>', 'the HDU to show, 0 being the primary (default: the first that holds an image)')
-    .option('--size <pixels>', 'shrink to fit a square this large, averaging pixels')
-    .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
-    .option('--overlay <list>', 'draw over the image, from its WCS: limb, north, radii=1.5:2:3 (comma-separated)')
-    .option('--title [text]', "a title above the image (default text: the header's instrument, product and DATE-OBS UT)")
-    .option('--colorbar', 'a colour bar below the image, with the clip values and unit')
-    .addOption(json())
-    .action(async (file: string, options: QuicklookOptions) => {
-      const { quicklookCommand } = await import('./commands/quicklook-command');
-      exitCode = await quicklookCommand(program.opts<GlobalOptions>(), io, file, options);
-    });
+  onDemand('quicklook', 'write a PNG quick look of a FITS image, oriented as ds9 shows it', (command) =>
+    command
+      .argument('<file>', 'the FITS file')
+      .requiredOption('-o, --out <png>', 'the PNG file to write, or - for standard output')
+      .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
+      .option('--clip <low,high>', 'percentiles at which black and white begin (default: 1,99.5)')
+      .option('--hdu <n>', 'the HDU to show, 0 being the primary (default: the first that holds an image)')
+      .option('--size <pixels>', 'shrink to fit a square this large, averaging pixels')
+      .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
+      .option('--overlay <list>', 'draw over the image, from its WCS: limb, north, radii=1.5:2:3 (comma-separated)')
+      .option('--title [text]', "a title above the image (default text: the header's instrument, product and DATE-OBS UT)")
+      .option('--colorbar', 'a colour bar below the image, with the clip values and unit')
+      .addOption(json())
+      .action(async (file: string, options: QuicklookOptions) => {
+        const { quicklookCommand } = await import('./commands/quicklook-command');
+        exitCode = await quicklookCommand(program.opts<GlobalOptions>(), io, file, options);
+      }),
+  );
 
-  program
-    .command('header')
-    .description("print a FITS file's header cards")
-    .argument('<file>', 'the FITS file')
-    .option('--hdu <n>', 'only this HDU, 0 being the primary (default: every HDU)')
-    .addOption(json())
-    .action(async (file: string, options: HeaderOptions) => {
-      const { headerCommand } = await import('./commands/header-command');
-      exitCode = await headerCommand(program.opts<GlobalOptions>(), io, file, options);
-    });
+  onDemand('header', "print a FITS file's header cards", (command) =>
+    command
+      .argument('<file>', 'the FITS file')
+      .option('--hdu <n>', 'only this HDU, 0 being the primary (default: every HDU)')
+      .addOption(json())
+      .action(async (file: string, options: HeaderOptions) => {
+        const { headerCommand } = await import('./commands/header-command');
+        exitCode = await headerCommand(program.opts<GlobalOptions>(), io, file, options);
+      }),
+  );
 
-  program
-    .command('movie')
-    .description('make a movie of FITS files in time order: an animated GIF, an MP4 (through ffmpeg) or numbered PNG frames')
-    .argument('[files...]', 'the FITS files (any order: they are put in DATE-OBS order)')
-    .option('--campaign <name>', "instead of files: the campaign's files that are downloaded and on disk")
-    .addOption(new Option('--state-dir <dir>', 'folder of the download ledger, where campaigns are kept (with --campaign)').env('MLSO_STATE_DIR'))
-    .requiredOption('-o, --out <path>', 'movie.gif, movie.mp4, or a folder for the frames (ending in /)')
-    .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
-    .option('--clip <low,high>', 'percentiles of the first frame (or first difference) every frame shares (default: 1,99.5)')
-    .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
-    .option('--difference', 'a running difference: each frame minus the one before it')
-    .option('--fps <n>', 'frames per second, 1 to 60 (default: 10)')
-    .option('--size <pixels>', 'shrink each frame to fit a square this large, averaging pixels')
-    .option('--hdu <n>', 'the HDU of each file, 0 being the primary (default: the first that holds an image)')
-    .option('--from <date>', 'leave out frames before this DATE-OBS (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS UT)')
-    .option('--to <date>', 'leave out frames after this DATE-OBS')
-    .addOption(json())
-    .action(async (files: string[], options: MovieOptions) => {
-      const { movieCommand } = await import('./commands/movie-command');
-      exitCode = await movieCommand(program.opts<GlobalOptions>(), io, files, options);
-    });
+  onDemand('movie', 'make a movie of FITS files in time order: an animated GIF, an MP4 (through ffmpeg) or numbered PNG frames', (command) =>
+    command
+      .argument('[files...]', 'the FITS files (any order: they are put in DATE-OBS order)')
+      .option('--campaign <name>', "instead of files: the campaign's files that are downloaded and on disk")
+      .addOption(new Option('--state-dir <dir>', 'folder of the download ledger, where campaigns are kept (with --campaign)').env('MLSO_STATE_DIR'))
+      .requiredOption('-o, --out <path>', 'movie.gif, movie.mp4, or a folder for the frames (ending in /)')
+      .option('--stretch <name>', 'linear, sqrt, log or asinh (default: asinh)')
+      .option('--clip <low,high>', 'percentiles of the first frame (or first difference) every frame shares (default: 1,99.5)')
+      .option('--colormap <name>', 'grey, viridis, inferno, soholasco2 or soholasco3 (default: grey)')
+      .option('--difference', 'a running difference: each frame minus the one before it')
+      .option('--fps <n>', 'frames per second, 1 to 60 (default: 10)')
+      .option('--size <pixels>', 'shrink each frame to fit a square this large, averaging pixels')
+      .option('--hdu <n>', 'the HDU of each file, 0 being the primary (default: the first that holds an image)')
+      .option('--from <date>', 'leave out frames before this DATE-OBS (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS UT)')
+      .option('--to <date>', 'leave out frames after this DATE-OBS')
+      .addOption(json())
+      .action(async (files: string[], options: MovieOptions) => {
+        const { movieCommand } = await import('./commands/movie-command');
+        exitCode = await movieCommand(program.opts<GlobalOptions>(), io, files, options);
+      }),
+  );
 
-  program
-    .command('pixel')
-    .description("one pixel of a FITS image: its value, and where it is on the sky and the Sun (from the image's WCS)")
-    .argument('<file>', 'the FITS file')
-    .argument('<x>', 'the column, counted from 1 as FITS does')
-    .argument('<y>', 'the row, counted from 1 at the bottom as FITS does')
-    .option('--hdu <n>', 'the HDU, 0 being the primary (default: the first that holds an image)')
-    .addOption(json())
-    .action(async (file: string, x: string, y: string, options: PixelOptions) => {
-      const { pixelCommand } = await import('./commands/pixel-command');
-      exitCode = await pixelCommand(program.opts<GlobalOptions>(), io, file, x, y, options);
-    });
+  onDemand('pixel', "one pixel of a FITS image: its value, and where it is on the sky and the Sun (from the image's WCS)", (command) =>
+    command
+      .argument('<file>', 'the FITS file')
+      .argument('<x>', 'the column, counted from 1 as FITS does')
+      .argument('<y>', 'the row, counted from 1 at the bottom as FITS does')
+      .option('--hdu <n>', 'the HDU, 0 being the primary (default: the first that holds an image)')
+      .addOption(json())
+      .action(async (file: string, x: string, y: string, options: PixelOptions) => {
+        const { pixelCommand } = await import('./commands/pixel-command');
+        exitCode = await pixelCommand(program.opts<GlobalOptions>(), io, file, x, y, options);
+      }),
+  );
 
-  program
-    .command('cr')
-    .description('when a Carrington rotation starts and ends (UT), or which one a date falls in')
-    .argument('[rotation]', 'the rotation number, e.g. 2295')
-    .option('--date <date>', 'the rotation under way on this date: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
-    .addOption(json())
-    .action(async (rotation: string | undefined, options: CrOptions) => {
-      const { crCommand } = await import('./commands/cr-command');
-      exitCode = await crCommand(program.opts<GlobalOptions>(), io, rotation, options);
-    });
+  onDemand('cr', 'when a Carrington rotation starts and ends (UT), or which one a date falls in', (command) =>
+    command
+      .argument('[rotation]', 'the rotation number, e.g. 2295')
+      .option('--date <date>', 'the rotation under way on this date: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
+      .addOption(json())
+      .action(async (rotation: string | undefined, options: CrOptions) => {
+        const { crCommand } = await import('./commands/cr-command');
+        exitCode = await crCommand(program.opts<GlobalOptions>(), io, rotation, options);
+      }),
+  );
 
+  if (commands === 'in-full') for (const command of program.commands) defineInFull(command);
   return { program, exitCode: () => exitCode };
 }
 

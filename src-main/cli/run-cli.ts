@@ -9,7 +9,7 @@ import { terminalText } from './output/terminal-text';
 import { buildProgram } from './program';
 
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
-  const { program, exitCode } = buildProgram(io);
+  const { program, exitCode } = buildProgram(io, 'on-demand');
   const stderr = io.stderr ?? process.stderr;
   try {
     const prepared = expandOptionPrefixes(program, argv);

@@ -1,9 +1,10 @@
 // `mlso-dl --version` and `--help` must start at once: they may not load the client (axios, tough-cookie, the
 // zod schemas), the engine (better-sqlite3), the progress bars, the web server (ws) or the emulator.
-// The command line is one script (dist/cli/mlso-dl.cjs) in which esbuild wraps each module that is loaded on demand
-// in a function named after its path, run once when the module is first needed; the modules every start needs are
-// not wrapped and run as the script loads. V8's coverage counts the calls of each wrapper, so a module counts as
-// loaded when it is not wrapped or its wrapper ran. Packages left in node_modules are those require() loaded
+// The command line is two scripts (scripts/cli-bundles.mjs): dist/cli/mlso-dl.cjs, what every start needs, and
+// dist/cli/mlso-dl-commands.cjs, loaded by a command that runs, in which esbuild wraps each module in a function named
+// after its path, run once when the module is first needed; modules that are not wrapped run as their script loads.
+// V8's coverage counts the calls of each wrapper, so a module counts as loaded when its script was loaded and it is
+// not wrapped or its wrapper ran. Packages left in node_modules are those require() loaded
 // (require.cache, listed as the process ends) or the loader hook saw imported.
 // Needs the built command line (node scripts/build-main.mjs).
 import { spawn } from 'node:child_process';
@@ -38,7 +39,8 @@ const HEAVY_SOURCES = [
 const LEAF_ENGINE_MODULES = ['src-main/core/downloads/download-limits.ts', 'src-main/core/state/state-folder.ts', 'src-main/core/state/state-folder-busy.ts'];
 
 const emulator = useEmulator();
-const bundle = path.join(root, 'dist', 'cli', 'mlso-dl.cjs');
+const startUpScript = path.join(root, 'dist', 'cli', 'mlso-dl.cjs');
+const commandsScript = path.join(root, 'dist', 'cli', 'mlso-dl-commands.cjs');
 
 interface Loaded {
   status: number | string;
@@ -86,36 +88,49 @@ async function modulesLoadedBy(args: readonly string[]): Promise<Loaded> {
   const imported = (await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:'));
   const required = (await readFile(requiredLog, 'utf8')).split('\n').filter((file) => path.isAbsolute(file));
   const files = [...imported.map((url) => fileURLToPath(url)), ...required];
-  const ran = await whatRanIn(bundle, coverage);
+  const scripts = await scriptsRun(coverage);
+  // Without a record of the start-up script every file would count as not run: a test that could not tell.
+  if (!scripts.has(startUpScript)) throw new Error(`V8's coverage has no record of ${startUpScript}: was it built and run?`);
+  const inScripts = await Promise.all([...scripts].map(([script, calls]) => whatRanIn(script, calls)));
+  const ran = { sources: inScripts.flatMap((run) => run.sources), packages: inScripts.flatMap((run) => run.packages) };
   // A package counts as loaded whether it was loaded from node_modules or bundled into the script and run.
   const packages = new Set([...files.flatMap(packageOf), ...ran.packages]);
   const builtins = (await readFile(builtinsLog, 'utf8')).split('\n').flatMap((entry) => /^NativeModule (\S+)$/.exec(entry)?.[1] ?? []);
   return { status, packages: [...packages].sort(), sources: ran.sources.sort(), builtins };
 }
 
-/**
- * What of `script` ran: the project's files bundled into it, relative to the project, and the npm packages. A file
- * without a wrapper of its own runs as the script loads; one with a wrapper ran if V8's coverage saw it called. A
- * package may be known to the source map by its own sources (tough-cookie's lib/*.ts) while its wrappers are named
- * after the files bundled (dist/index.cjs): a package ran if one of its wrappers did, or if it has none.
- */
-async function whatRanIn(script: string, coverageFolder: string): Promise<{ sources: string[]; packages: string[] }> {
-  const map = JSON.parse(await readFile(`${script}.map`, 'utf8')) as { sources: string[] };
-  const bundled = map.sources.map((source) => fromNodeModules(path.relative(root, path.resolve(path.dirname(script), source))));
-  const wrapperCalls = new Map<string, number>();
+/** The command line's scripts that V8's coverage saw loaded, each with the calls of its functions by name. */
+async function scriptsRun(coverageFolder: string): Promise<Map<string, Map<string, number>>> {
+  const scripts = new Map<string, Map<string, number>>();
   for (const name of await readdir(coverageFolder)) {
     const { result } = JSON.parse(await readFile(path.join(coverageFolder, name), 'utf8')) as {
       result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
     };
-    for (const { functions } of result.filter(({ url }) => url === pathToFileURL(script).href)) {
+    for (const { url, functions } of result) {
+      if (!url.startsWith('file:')) continue;
+      const script = fileURLToPath(url);
+      if (script !== startUpScript && script !== commandsScript) continue;
+      const calls = scripts.get(script) ?? new Map<string, number>();
       for (const fn of functions) {
         const name = fromNodeModules(fn.functionName);
-        wrapperCalls.set(name, (wrapperCalls.get(name) ?? 0) + fn.ranges[0]!.count);
+        calls.set(name, (calls.get(name) ?? 0) + fn.ranges[0]!.count);
       }
+      scripts.set(script, calls);
     }
   }
-  // Without a record of the script every file would count as run: a test that could not tell.
-  if (wrapperCalls.size === 0) throw new Error(`V8's coverage has no record of ${script}: was it built and run?`);
+  return scripts;
+}
+
+/**
+ * What of `script` ran, given the calls of its functions: the project's files bundled into it, relative to the
+ * project, and the npm packages. A file without a wrapper of its own runs as the script loads; one with a wrapper ran
+ * if V8's coverage saw it called. A package may be known to the source map by its own sources (tough-cookie's
+ * lib/*.ts) while its wrappers are named after the files bundled (dist/index.cjs): a package ran if one of its
+ * wrappers did, or if it has none.
+ */
+async function whatRanIn(script: string, wrapperCalls: Map<string, number>): Promise<{ sources: string[]; packages: string[] }> {
+  const map = JSON.parse(await readFile(`${script}.map`, 'utf8')) as { sources: string[] };
+  const bundled = map.sources.map((source) => fromNodeModules(path.relative(root, path.resolve(path.dirname(script), source))));
   const sources = bundled.filter((source) => !source.startsWith('node_modules/') && (wrapperCalls.get(source) ?? 1) > 0);
   const packages = new Set(bundled.flatMap(packageOf));
   const ran = [...packages].filter((name) => {
