@@ -5,7 +5,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronSqliteBinding } from './electron-native-sqlite.mjs';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,26 +85,18 @@ export function downloadElectronBinary(root = projectRoot) {
   return spawnSync(process.execPath, [installer], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] }).status === 0;
 }
 
-function electronVersion(root = projectRoot) {
-  return JSON.parse(readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
-}
-
 async function main(extraArgs) {
   const built = await runNpmScript('build');
   if (built !== 0) return built;
   let electron = findElectronBinary();
   if (!electron.found && downloadElectronBinary()) electron = findElectronBinary();
   if (electron.found) {
-    const sqlite = electronSqliteBinding(projectRoot, electronVersion());
-    if (sqlite.ok) {
-      // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.
-      const { ELECTRON_RUN_AS_NODE: _ignored, ...env } = process.env;
-      return runForwarding(electron.executable, [projectRoot, ...extraArgs], { cwd: projectRoot, env: { ...env, MLSO_SQLITE_NATIVE_BINDING: sqlite.binding } });
-    }
-    console.log(`The SQLite module could not be built for Electron (${sqlite.reason}), so MLSO Downloader starts in web mode instead.`);
-  } else {
-    console.log(WEB_MODE_NOTICE);
+    // better-sqlite3's prebuilt binary is Node-API, which Electron loads as Node does: nothing to build for it.
+    // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.
+    const { ELECTRON_RUN_AS_NODE: _ignored, ...env } = process.env;
+    return runForwarding(electron.executable, [projectRoot, ...extraArgs], { cwd: projectRoot, env });
   }
+  console.log(WEB_MODE_NOTICE);
   return runForwarding(process.execPath, [path.join(projectRoot, 'bin', 'mlso-dl.js'), 'web', ...extraArgs], { cwd: projectRoot });
 }
 

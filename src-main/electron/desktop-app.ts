@@ -45,9 +45,6 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
     shell: electronPlatformShell(currentWindow),
     startDemoServer,
     emit: windowEventSink(currentWindow),
-    // In development node_modules holds better-sqlite3 built for Node; `npm start` prepares an Electron
-    // build of it and says where. A packaged app has its own, rebuilt by electron-builder.
-    ...(!app.isPackaged && process.env['MLSO_SQLITE_NATIVE_BINDING'] ? { sqliteNativeBinding: process.env['MLSO_SQLITE_NATIVE_BINDING'] } : {}),
   });
   registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), {
     rendererIndex: locations.rendererIndex,

@@ -18,15 +18,7 @@ if (!app.requestSingleInstanceLock()) {
   runDesktopApp(appLocations(builtMainFolder)).catch((error: unknown) => {
     const detail = error instanceof Error ? error.message : String(error);
     console.error('MLSO Downloader could not start:', error);
-    dialog.showErrorBox('MLSO Downloader could not start', startupAdvice(detail));
+    dialog.showErrorBox('MLSO Downloader could not start', detail);
     app.exit(1);
   });
-}
-
-function startupAdvice(detail: string): string {
-  // The one failure a developer running from a checkout will meet: better-sqlite3 built for Node's ABI.
-  if (/NODE_MODULE_VERSION|better_sqlite3\.node|ERR_DLOPEN_FAILED/.test(detail)) {
-    return `${detail}\n\nThe SQLite module was built for Node.js, not for Electron. Run "npx electron-builder install-app-deps" to rebuild it for Electron (and "npm rebuild better-sqlite3" before running the Node tests again).`;
-  }
-  return detail;
 }

@@ -60,7 +60,6 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     reuseBy: settings.value.linkReused ? 'link' : 'copy',
     // Named in the message a command line run gets while the app holds the state folder.
     program: options.transport === 'web' ? 'web mode' : 'the desktop app',
-    ...(options.sqliteNativeBinding ? { sqliteNativeBinding: options.sqliteNativeBinding } : {}),
   }).catch(async (error: unknown) => {
     // The start ends here (another MLSO Downloader holds the state folder, say): the demo server goes with it.
     await connection.close();

@@ -38,6 +38,4 @@ export interface AppCoreOptions {
   shell?: PlatformShell;
   startDemoServer: DemoServerStarter;
   emit: EventSink;
-  /** better-sqlite3's native module built for this runtime, when node_modules holds one built for Node (Electron in development). */
-  sqliteNativeBinding?: string;
 }

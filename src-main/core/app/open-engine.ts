@@ -71,8 +71,8 @@ function ledgerOf(opened: OpenedStateFolder): OpenedLedger {
 }
 
 export async function openDownloadEngine(stateFolder: string, options: Omit<DownloadEngineOptions, 'ledger'> & StateFolderOptions): Promise<OpenedEngine> {
-  const { sqliteNativeBinding, program, ...engineOptions } = options;
-  const state = await openStateLedger(stateFolder, { ...(sqliteNativeBinding ? { sqliteNativeBinding } : {}), ...(program ? { program } : {}) });
+  const { program, ...engineOptions } = options;
+  const state = await openStateLedger(stateFolder, program ? { program } : {});
   try {
     const engine = new DownloadEngine({ ...engineOptions, ledger: state.ledger });
     await engine.start();

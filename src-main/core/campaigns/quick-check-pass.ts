@@ -4,9 +4,9 @@
 // sync writes), each a range of the set, look at each on disk, and answer a page at a time with only the files that
 // fail the check and the first looks to record: at a million files the reading and the looking take seconds of CPU,
 // none of them on the thread that reads the listings, and a cold disk answers several looks at once. The threads run
-// the check's own functions, sent as source (as file-hashing.ts sends its worker). Where better-sqlite3 cannot be
-// loaded in a thread (a copy built for another runtime, as in the app's development mode), the main thread reads and
-// looks, a page at a time.
+// the check's own functions, sent as source (as file-hashing.ts sends its worker). Should a thread fail to load
+// better-sqlite3 (it resolves the module on its own, from the path this process loaded), the main thread reads and
+// looks, a page at a time, so the check never depends on threads.
 import { createRequire } from 'node:module';
 import { lstatSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

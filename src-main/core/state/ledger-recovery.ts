@@ -8,7 +8,7 @@ import { MlsoError } from '../errors';
 import { fileSystemCode, inPlainWords } from '../folder-errors';
 import { breakSeal, leftAsSealed } from './ledger-seal';
 import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
-import { StateDatabase, type StateOpenOptions } from './state-database';
+import { StateDatabase } from './state-database';
 import type { StateTables } from './state-migrations';
 
 /** What was done about a damaged ledger, for the front end to tell the user once. */
@@ -34,16 +34,12 @@ export function describeLedgerRecovery(recovery: LedgerRecovery): string {
   );
 }
 
-export function openLedgerRecovering(
-  file: string,
-  tables: readonly StateTables[],
-  options: StateOpenOptions = {},
-): { database: StateDatabase; recovered?: LedgerRecovery } {
+export function openLedgerRecovering(file: string, tables: readonly StateTables[]): { database: StateDatabase; recovered?: LedgerRecovery } {
   let reason: string | undefined;
   try {
     // A ledger left sound and untouched since needs only its schema looked at (ledger-seal.ts).
-    reason = StateDatabase.findDamage(file, tables, options, !leftAsSealed(file));
-    if (reason === undefined) return { database: openSealing(file, tables, options) };
+    reason = StateDatabase.findDamage(file, tables, !leftAsSealed(file));
+    if (reason === undefined) return { database: openSealing(file, tables) };
   } catch (error) {
     // Damage that only a writing connection meets (while replaying the -wal, say) is damage all the same.
     reason = damageOf(error);
@@ -51,16 +47,16 @@ export function openLedgerRecovering(
   }
   const movedTo = moveAside(file, reason);
   try {
-    return { database: openSealing(file, tables, options), recovered: { damagedFile: file, movedTo, reason } };
+    return { database: openSealing(file, tables), recovered: { damagedFile: file, movedTo, reason } };
   } catch (error) {
     throw unavailable(file, error);
   }
 }
 
 /** Opens the ledger for writing, its seal broken first so that a crash leaves none, and sealed again at a clean close. */
-function openSealing(file: string, tables: readonly StateTables[], options: StateOpenOptions): StateDatabase {
+function openSealing(file: string, tables: readonly StateTables[]): StateDatabase {
   breakSeal(file);
-  const database = StateDatabase.open(file, tables, options);
+  const database = StateDatabase.open(file, tables);
   database.sealWhenClosed();
   return database;
 }

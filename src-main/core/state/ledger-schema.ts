@@ -14,17 +14,17 @@ type Schema = Map<string, Set<string>>;
 const expectedByVersion = new Map<number, Schema>();
 
 /** What is missing from `db` for its schema version, in a few words; undefined when nothing is. */
-export function schemaProblem(db: Database.Database, migrations: readonly StateMigration[], options: { nativeBinding?: string } = {}): string | undefined {
+export function schemaProblem(db: Database.Database, migrations: readonly StateMigration[]): string | undefined {
   const version = db.pragma('user_version', { simple: true }) as number;
   // A newer ledger is refused by its version, with its own message.
   if (version > migrations.length) return undefined;
   const actual = schemaOf(db);
   if (version === 0) {
     // No schema yet: the migrations will create every table, and must not find one of that name in the way.
-    const taken = [...expectedSchema(migrations, migrations.length, options).keys()].find((table) => actual.has(table));
+    const taken = [...expectedSchema(migrations, migrations.length).keys()].find((table) => actual.has(table));
     return taken === undefined ? undefined : `it holds a table "${taken}" but no download ledger`;
   }
-  for (const [table, columns] of expectedSchema(migrations, version, options)) {
+  for (const [table, columns] of expectedSchema(migrations, version)) {
     const found = actual.get(table);
     if (!found) return `its table "${table}" is missing`;
     for (const column of columns) if (!found.has(column)) return `its table "${table}" lacks the column "${column}"`;
@@ -32,10 +32,10 @@ export function schemaProblem(db: Database.Database, migrations: readonly StateM
   return undefined;
 }
 
-function expectedSchema(migrations: readonly StateMigration[], version: number, options: { nativeBinding?: string }): Schema {
+function expectedSchema(migrations: readonly StateMigration[], version: number): Schema {
   let schema = expectedByVersion.get(version);
   if (!schema) {
-    const db = new Database(':memory:', options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    const db = new Database(':memory:');
     try {
       for (const migration of migrations.slice(0, version)) db.exec(migration.sql);
       schema = schemaOf(db);

@@ -46,7 +46,6 @@ export interface OpenedStateFolder {
 }
 
 export interface StateFolderOptions {
-  sqliteNativeBinding?: string;
   /** What this program is, for the message another run gets while it holds the folder ("web mode"). */
   program?: string;
 }
@@ -54,10 +53,9 @@ export interface StateFolderOptions {
 export async function openStateFolder(stateFolder: string, domains: readonly StateDomain[], options: StateFolderOptions = {}): Promise<OpenedStateFolder> {
   const folder = path.resolve(stateFolder);
   await onFolder(folder, 'state', 'create', () => mkdir(folder, { recursive: true }));
-  const native = options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {};
-  const lock = lockStateFolder(folder, { ...native, ...(options.program ? { program: options.program } : {}) });
+  const lock = lockStateFolder(folder, options);
   try {
-    const { database, recovered } = openLedgerRecovering(path.join(folder, LEDGER_FILE), domains, native);
+    const { database, recovered } = openLedgerRecovering(path.join(folder, LEDGER_FILE), domains);
     try {
       const reports = new Map<StateDomain, DomainReport<unknown>>();
       for (const domain of domains) {
@@ -103,7 +101,7 @@ export async function openStateFolderToRead(
     const file = path.join(error.folder, LEDGER_FILE);
     let database: StateDatabase;
     try {
-      database = StateDatabase.openToRead(file, domains, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
+      database = StateDatabase.openToRead(file, domains);
     } catch (readError) {
       throw unreadableBeside(file, error.holder, readError);
     }

@@ -9,11 +9,6 @@ import { sealAsLeft } from './ledger-seal';
 import { isDamagedDatabaseError } from './sqlite-errors';
 import { LedgerVersionError, migrationsInOrder, type StateMigration, type StateTables } from './state-migrations';
 
-export interface StateOpenOptions {
-  /** better-sqlite3's native module built for another runtime (Electron in development). */
-  nativeBinding?: string;
-}
-
 export class StateDatabase {
   /** Set by sealWhenClosed: the file is sealed as left when it closes cleanly (ledger-seal.ts). */
   private sealing = false;
@@ -28,14 +23,11 @@ export class StateDatabase {
     readonly startedEmpty: boolean,
   ) {}
 
-  /**
-   * Opens (creating if needed) the database file and brings the tables of `tables` up to date. `nativeBinding`
-   * points better-sqlite3 at a copy of its native module built for another runtime (Electron in development).
-   */
-  static open(file: string, tables: readonly StateTables[], options: StateOpenOptions = {}): StateDatabase {
+  /** Opens (creating if needed) the database file and brings the tables of `tables` up to date. */
+  static open(file: string, tables: readonly StateTables[]): StateDatabase {
     const migrations = migrationsInOrder(tables);
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    const db = new Database(file);
     try {
       // One rule for every ledger, new or old: WAL with synchronous=NORMAL is durable against process crashes (the
       // case that matters here) and avoids an fsync per state change.
@@ -60,9 +52,9 @@ export class StateDatabase {
    * nothing is written: the file, its -wal and its seal stay the writer's. The writer brought the tables up to date
    * when it opened the file; a file at another schema version is refused, saying which way.
    */
-  static openToRead(file: string, tables: readonly StateTables[], options: StateOpenOptions = {}): StateDatabase {
+  static openToRead(file: string, tables: readonly StateTables[]): StateDatabase {
     const migrations = migrationsInOrder(tables);
-    const db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -4000');
@@ -89,17 +81,17 @@ export class StateDatabase {
    * A file whose tables do not match its schema version (dropped or altered since) is damaged too.
    * Problems that are not damage (a lock held elsewhere, a file that cannot be opened) are thrown.
    */
-  static findDamage(file: string, tables: readonly StateTables[], options: StateOpenOptions = {}, readPages = true): string | undefined {
+  static findDamage(file: string, tables: readonly StateTables[], readPages = true): string | undefined {
     const migrations = migrationsInOrder(tables);
     if (!existsSync(file)) return undefined;
     let db: Database.Database | undefined;
     try {
-      db = new Database(file, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+      db = new Database(file, { readonly: true, fileMustExist: true });
       if (readPages) {
         const rows = db.pragma('quick_check') as { quick_check: string }[];
         if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return 'it failed the integrity check';
       }
-      return schemaProblem(db, migrations, options);
+      return schemaProblem(db, migrations);
     } catch (error) {
       if (isDamagedDatabaseError(error)) return (error as Error).message;
       throw error;

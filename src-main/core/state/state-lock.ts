@@ -24,8 +24,6 @@ export interface StateLock {
 }
 
 export interface StateLockOptions {
-  /** better-sqlite3's native module built for this runtime (Electron in development). */
-  nativeBinding?: string;
   /** What this program is, for the message another run gets while it holds the folder ("web mode"). */
   program?: string;
 }
@@ -36,12 +34,12 @@ export function lockStateFolder(folder: string, options: StateLockOptions = {}):
   const holderFile = path.join(folder, HOLDER_FILE);
   let db: Database.Database;
   try {
-    db = holdExclusively(lockFile, options);
+    db = holdExclusively(lockFile);
   } catch (error) {
     if (!isDamagedDatabaseError(error)) throw error;
     // The lock file holds no data: one damaged from outside is simply made anew.
     rmSync(lockFile, { force: true });
-    db = holdExclusively(lockFile, options);
+    db = holdExclusively(lockFile);
   }
   try {
     writeFileSync(ownerFile, String(process.pid));
@@ -74,11 +72,11 @@ export function lockStateFolder(folder: string, options: StateLockOptions = {}):
 }
 
 /** Opens `file` and takes its exclusive lock for as long as the connection is open; refuses at once if taken. */
-function holdExclusively(file: string, options: StateLockOptions): Database.Database {
+function holdExclusively(file: string): Database.Database {
   const folder = path.dirname(file);
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    db = new Database(file, { timeout: 0 });
     // In exclusive locking mode SQLite keeps the lock of its first write transaction until the connection closes:
     // the lock is fcntl's on the file itself, whatever the journal, which is SQLite's own as for any database.
     db.pragma('locking_mode = EXCLUSIVE');

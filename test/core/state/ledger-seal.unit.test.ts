@@ -26,7 +26,7 @@ function nextOpeningReadsPages(file: string): boolean {
   const { database, recovered } = openLedgerRecovering(file, STATE_DOMAINS);
   database.close();
   expect(recovered).toBeUndefined();
-  const readPages = findDamage.mock.calls[0]![3];
+  const readPages = findDamage.mock.calls[0]![2];
   findDamage.mockRestore();
   return readPages !== false;
 }
