@@ -421,7 +421,13 @@ export class DownloadLedger {
   /** Tags already finished jobs with the current batch, so the batch's summary counts them (a piece's in one statement). */
   adoptIntoBatch(ids: readonly number[], batchId: string | null): void {
     if (ids.length === 0) return;
-    this.sql('UPDATE jobs SET batch_id = ?, cleared = 0, updated_at = ? WHERE id IN (SELECT value FROM json_each(?))').run(batchId, now(), JSON.stringify(ids));
+    const list = JSON.stringify(ids);
+    // Each column set only where it changes: an update that names `cleared` rewrites every job's entries in the
+    // indexes over it (the Downloads order's), which for a relisted month of finished jobs was most of the work.
+    this.transaction(() => {
+      this.sql('UPDATE jobs SET batch_id = ? WHERE id IN (SELECT value FROM json_each(?)) AND batch_id IS NOT ?').run(batchId, list, batchId);
+      this.sql('UPDATE jobs SET cleared = 0, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared = 1').run(now(), list);
+    });
   }
 
   list(filter: { states?: readonly JobState[]; batchId?: string; includeCleared?: boolean } = {}): Job[] {

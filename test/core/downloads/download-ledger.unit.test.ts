@@ -2,7 +2,7 @@
 // ordering, figures of an empty queue, and the read-only look for damage.
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
@@ -64,8 +64,25 @@ describe('the download ledger', () => {
     const a = ledger.insert(newJob('a.fts', { batchId: 'one' }));
     ledger.markDone(a.id, { sha256: 'x', bytesReceived: 1, bytesWritten: 1 });
     ledger.clearFinished();
-    ledger.adoptIntoBatch([a.id], 'two');
-    expect(ledger.list({ batchId: 'two' }).map((job) => [job.filename, job.state, job.cleared])).toEqual([['a.fts', 'done', false]]);
+    const b = ledger.insert(newJob('b.fts', { batchId: 'one' }));
+    ledger.markDone(b.id, { sha256: 'y', bytesReceived: 1, bytesWritten: 1 });
+    const shownBefore = ledger.get(b.id)!.updatedAt;
+    // A minute later, so that a new stamp would differ.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
+    try {
+      ledger.adoptIntoBatch([a.id, b.id], 'two');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(ledger.list({ batchId: 'two' }).map((job) => [job.filename, job.state, job.cleared])).toEqual([
+      ['a.fts', 'done', false],
+      ['b.fts', 'done', false],
+    ]);
+    // A job that was showing keeps its place in the Downloads order.
+    expect(ledger.get(b.id)!.updatedAt).toBe(shownBefore);
+    ledger.adoptIntoBatch([a.id], null);
+    expect(ledger.get(a.id)!.batchId).toBeNull();
   });
 
   it("reads a batch's finished and failed jobs row by row, cleared ones too, in queue order, nothing of another batch or still to do", () => {
