@@ -100,19 +100,23 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   const sync = new StreamingSync(deps, campaign, new Date().toISOString());
   deps.onPhase?.('listing', 0);
   const check = new QuickCheckPass(deps.state, campaign.id, deps.signal ? { signal: deps.signal } : {});
+  const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
+  let counted: SyncCountsOfSet;
   try {
     for (const [position, query] of campaign.queries.entries()) await sync.listQuery(query, position);
     // Every window listed and nothing refused: a file of the set this sync did not name is no longer in the archive.
     if (sync.windows.settled === 0 && sync.refused.length === 0) deps.store.recordListedWhole(campaign.id, sync.at);
     deps.onPhase?.('checking', sync.listedCount);
+    // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
+    // beyond the listings, and are counted again only when some were (a sync with nothing new passes once). The
+    // first pass runs while the check's threads look at the disk; a file they find gone or changed is marked
+    // failed after it, and the set is then counted again.
+    counted = countSet();
     sync.takeQuickCheck(await check.finish());
   } finally {
     await check.close();
   }
-  // Each pass over a million-file set takes seconds: the report's counts say whether any file is left to queue
-  // beyond the listings, and are counted again only when some were (a sync with nothing new passes once).
-  const countSet = (): SyncCountsOfSet => deps.store.syncCounts(campaign.id, sync.at, campaign.queries.length);
-  let counted = countSet();
+  if (sync.foundChanged.length > 0) counted = countSet();
   const queuedMore = counted.notDoneUnlisted > 0 || sync.foundChanged.length > 0;
   if (counted.notDoneUnlisted > 0) {
     await sync.listAgainFromThisServer();
