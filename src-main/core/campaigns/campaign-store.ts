@@ -123,6 +123,14 @@ const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.byte
     j.written_mtime_ms, j.checked_mtime_ms, j.reused_from, ${noLongerListedSql('c.listed_whole_at')} AS no_longer_listed
   FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
+/**
+ * How a listing marks a file of the set (named parameters :at and :bit, a ListedBy): a file listed by several queries
+ * of one sync gathers their bits; one listed by an earlier sync starts anew.
+ */
+const MARK_LISTED = 'listed_by = CASE WHEN listed_at IS :at THEN listed_by | :bit ELSE :bit END, listed_at = :at';
+/** What a listing refreshes of a file of the set (:url, :filesize, :sha256): a shared list's hash is kept unless one is given. */
+const REFRESH_FILE = 'url = :url, filesize = :filesize, expected_sha256 = COALESCE(:sha256, expected_sha256)';
+
 /** What a listing may say anew of a file the set has. */
 export type StoredFileFacts = Pick<CampaignFileRecord, 'relativePath' | 'url' | 'filesize' | 'expectedSha256'>;
 
@@ -250,20 +258,16 @@ export class CampaignStore {
    */
   recordFiles(id: number, files: readonly CampaignFileRecord[], listed?: ListedBy, stored?: readonly StoredFileFacts[]): number {
     const refresh = this.db.prepare(
-      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
+      `UPDATE campaign_files SET ${REFRESH_FILE}${listed ? `, ${MARK_LISTED}` : ''} WHERE campaign_id = :id AND relative_path = :path`,
     );
-    // A file listed by several queries of one sync gathers their bits; one listed by an earlier sync starts anew.
-    const refreshAndMark = this.db.prepare(
-      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256),
-         listed_by = CASE WHEN listed_at IS ? THEN listed_by | ? ELSE ? END, listed_at = ?
-       WHERE campaign_id = ? AND relative_path = ?`,
-    );
+    const refreshFile = (file: CampaignFileRecord): void =>
+      void refresh.run({ id, path: file.relativePath, url: file.url, filesize: file.filesize, sha256: file.expectedSha256, ...listed });
     let added = 0;
     this.db.transaction(() => {
       // A relisted window's files are nearly all in the set: refreshed in one statement, and when that was every
       // file, nothing is inserted (an insert that finds each key taken, then an update a file, cost seconds at a
       // million). A first sync's pieces lie past every file of the set, and skip it.
-      const known = this.refreshKnown(id, files, listed, stored);
+      const known = this.refreshKnown(id, files, listed, refreshFile, stored);
       if (known === files.length) return;
       const stamp = now();
       insertManyRows(
@@ -275,10 +279,7 @@ export class CampaignStore {
           if (changes === rows) return;
           // Some were in the set: each file of the statement refreshed in turn, so that a file named twice keeps
           // what its last naming says (one the statement has just inserted stays as it is).
-          for (const file of files.slice(start, start + rows)) {
-            if (listed) refreshAndMark.run(file.url, file.filesize, file.expectedSha256, listed.at, listed.bit, listed.bit, listed.at, id, file.relativePath);
-            else refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
-          }
+          for (const file of files.slice(start, start + rows)) refreshFile(file);
         },
       );
     })();
@@ -286,36 +287,34 @@ export class CampaignStore {
   }
 
   /**
-   * Refreshes the files of `files` the set has (`given`, or looked up), marked as listed by `listed` in one statement
-   * and refreshed one at a time only where the listing says something new of them (their address, size or shared
-   * hash); returns how many of `files` the set has.
+   * Marks the files of `files` the set has (`given`, or looked up) as listed by `listed`, in one statement, and has
+   * `refreshFile` refresh one only where the listing says something new of it (its address, size or shared hash);
+   * returns how many of `files` the set has.
    */
-  private refreshKnown(id: number, files: readonly CampaignFileRecord[], listed: ListedBy | undefined, given?: readonly StoredFileFacts[]): number {
+  private refreshKnown(
+    id: number,
+    files: readonly CampaignFileRecord[],
+    listed: ListedBy | undefined,
+    refreshFile: (file: CampaignFileRecord) => void,
+    given?: readonly StoredFileFacts[],
+  ): number {
     if (files.length === 0 || given?.length === 0) return 0;
-    const stored = new Map((given ?? this.storedFacts(id, files)).map((file) => [file.relativePath, { ...file }]));
+    const stored = new Map<string, StoredFileFacts>((given ?? this.storedFacts(id, files)).map((file) => [file.relativePath, file]));
     const knownPaths = files.filter((file) => stored.has(file.relativePath)).map((file) => file.relativePath);
     if (knownPaths.length === 0) return 0;
     if (listed) {
       this.db
-        .prepare(
-          `UPDATE campaign_files SET listed_by = CASE WHEN listed_at IS :at THEN listed_by | :bit ELSE :bit END, listed_at = :at
-           WHERE campaign_id = :id AND relative_path IN (SELECT value FROM json_each(:paths))`,
-        )
-        .run({ id, at: listed.at, bit: listed.bit, paths: JSON.stringify(knownPaths) });
+        .prepare(`UPDATE campaign_files SET ${MARK_LISTED} WHERE campaign_id = :id AND relative_path IN (SELECT value FROM json_each(:paths))`)
+        .run({ id, paths: JSON.stringify(knownPaths), ...listed });
     }
-    const refresh = this.db.prepare(
-      `UPDATE campaign_files SET url = ?, filesize = ?, expected_sha256 = COALESCE(?, expected_sha256) WHERE campaign_id = ? AND relative_path = ?`,
-    );
     // In the listing's order, so that a file named twice keeps what its last naming says.
     for (const file of files) {
       const row = stored.get(file.relativePath);
       if (!row) continue;
-      const newHash = file.expectedSha256 !== null && file.expectedSha256 !== row.expectedSha256;
-      if (file.url === row.url && file.filesize === row.filesize && !newHash) continue;
-      refresh.run(file.url, file.filesize, file.expectedSha256, id, file.relativePath);
-      row.url = file.url;
-      row.filesize = file.filesize;
-      if (newHash) row.expectedSha256 = file.expectedSha256;
+      const expectedSha256 = file.expectedSha256 ?? row.expectedSha256;
+      if (file.url === row.url && file.filesize === row.filesize && expectedSha256 === row.expectedSha256) continue;
+      refreshFile(file);
+      stored.set(file.relativePath, { relativePath: file.relativePath, url: file.url, filesize: file.filesize, expectedSha256 });
     }
     return knownPaths.length;
   }

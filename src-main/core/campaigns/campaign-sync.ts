@@ -116,8 +116,9 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   } finally {
     await check.close();
   }
-  if (sync.foundChanged.length > 0) counted = countSet();
-  const queuedMore = counted.notDoneUnlisted > 0 || sync.foundChanged.length > 0;
+  const foundGoneOrChanged = sync.foundChanged.length > 0;
+  if (foundGoneOrChanged) counted = countSet();
+  const queuedMore = counted.notDoneUnlisted > 0 || foundGoneOrChanged;
   if (counted.notDoneUnlisted > 0) {
     await sync.listAgainFromThisServer();
     await sync.queueTheRest();
