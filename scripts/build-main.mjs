@@ -105,7 +105,6 @@ const cliOutputs = await buildCliBundles(
     plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData, nodeModulesAsTheyAre],
     external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
     format: 'cjs',
-    target: 'node22',
     outExtension: { '.js': '.cjs' },
     // import() of a package left in node_modules becomes require() too, as its static imports do: one loader for them.
     supported: { 'dynamic-import': false },
@@ -120,7 +119,6 @@ const cliOutputs = await buildCliBundles(
 const launcher = await build({
   ...nodeBundle,
   entryPoints: { 'cli/mlso-dl': 'src-main/cli/launch/launch.ts' },
-  target: 'node22',
   metafile: true,
 });
 await removeStaleChunks({ outputs: { ...cliOutputs, ...launcher.metafile.outputs } }, 'dist/cli');

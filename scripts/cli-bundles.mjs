@@ -20,11 +20,12 @@ const START_UP_SCRIPT = './mlso-dl.cjs';
 export async function buildCliBundles(options, mainEntry) {
   const onDemand = new Set();
   const probe = await build({ ...options, ...startUpParts(options, mainEntry, onDemand, []), write: false });
-  const startUpFiles = filesOf(probe.metafile);
+  const startUpFiles = new Set(filesOf(probe.metafile));
   const shared = new Set();
   const commands = await build({ ...options, ...commandParts(options, onDemand, startUpFiles, shared) });
   const startUp = await build({ ...options, ...startUpParts(options, mainEntry, new Set(), [...shared].sort()) });
-  const inBoth = filesOf(commands.metafile).filter((file) => filesOf(startUp.metafile).includes(file));
+  const inStartUp = new Set(filesOf(startUp.metafile));
+  const inBoth = filesOf(commands.metafile).filter((file) => inStartUp.has(file));
   if (inBoth.length > 0) throw new Error(`In both command line scripts, so loaded twice: ${inBoth.join(', ')}`);
   return { ...startUp.metafile.outputs, ...commands.metafile.outputs };
 }
@@ -97,7 +98,7 @@ function commandParts({ plugins: packagePlugins = [] }, onDemand, startUpFiles, 
             const real = await bundler.resolve(specifier, { importer, resolveDir, kind, pluginData: { real: true } });
             if (real.errors.length > 0 || real.external || real.namespace !== 'file') return undefined;
             const key = keyOf(real.path);
-            if (!startUpFiles.includes(key)) return undefined;
+            if (!startUpFiles.has(key)) return undefined;
             shared.add(key);
             return { path: key, namespace: 'in-start-up-script' };
           });
