@@ -69,12 +69,6 @@ export interface CampaignCounts {
 
 export interface CampaignOverview extends Campaign {
   counts: CampaignCounts;
-  /**
-   * Absent when the counts are fresh. The app's list answers at once, before counting (a million files take about a
-   * second), and its fresh counts follow in `campaigns:changed`: meanwhile, 'remembered' counts are those the
-   * campaign had when last counted, and 'uncounted' ones (zeros) are those of a campaign never counted yet.
-   */
-  countsAre?: 'remembered' | 'uncounted';
   /** A sync of it is running now. */
   syncing: boolean;
   lastSync: SyncReport | null;

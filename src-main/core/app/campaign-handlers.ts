@@ -2,7 +2,6 @@
 // campaign's folder is the download folder's sub-folder named after it), its events, and automatic syncs.
 import path from 'node:path';
 import { campaignSlug } from '../../../src-shared/campaigns/campaign-name';
-import { standingOf } from '../../../src-shared/campaigns/file-standing';
 import type { CampaignOverview, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { CampaignChannel, ContractHandlers, EventSink } from '../../../src-shared/contract/contract';
 import type { ProgressUpdate } from '../../../src-shared/downloads/progress-types';
@@ -19,31 +18,17 @@ export interface CampaignDeps {
   settings: SettingsKeeper;
   signedIn(): Promise<boolean>;
   emit: EventSink;
-  /** Milliseconds, for timing the counts (performance.now unless a test gives its own). */
-  now?: () => number;
 }
 
-/** The window hears of campaign counts moving at most this often while their files download... */
+/** The window hears of campaign counts moving at most this often while their files download. */
 const ANNOUNCE_EVERY_MS = 1000;
-/**
- * ...and less often when counting costs more: the counts join every file of every campaign to its job (about 1.5 s
- * for a campaign of a million files), and announcing them every second would leave the core nothing else to do.
- * Counting while files download takes at most this share of the core's time.
- */
-const ANNOUNCE_SHARE = 0.1;
 /** A verify's count of files hashed is told at most this often (the last count at once). */
 const VERIFY_PROGRESS_EVERY_MS = 100;
 
 export class AppCampaigns {
   readonly autoSync: AutoSync;
   private announceTimer: NodeJS.Timeout | undefined;
-  /** How long the last announcement's counting took (from its start to its end, with what the core did meanwhile). */
-  private announceCostMs = 0;
-  /** The counting under way for an announcement, and whether another was asked for meanwhile. */
-  private counting: Promise<void> | undefined;
-  private countAgain = false;
-  /** Stops the counting under way when the app closes (at its next piece). */
-  private readonly closing = new AbortController();
+  private closed = false;
   /**
    * The syncs running now, by campaign id, so Cancel can stop one: the store finds the campaign by its name as
    * campaign-name.ts compares names, and no two campaigns share an id.
@@ -65,11 +50,7 @@ export class AppCampaigns {
   handlers(): Pick<ContractHandlers, CampaignChannel> {
     const { service, settings } = this.deps;
     return {
-      // At once, with the counts last counted (a million files take about a second to count); the fresh ones follow.
-      'campaigns:list': () => {
-        this.announceSoon();
-        return service.rememberedOverviews();
-      },
+      'campaigns:list': () => service.overviews(),
       'campaigns:create': async (draft) => {
         const folder = draft.folder ?? path.join(settings.value.downloadFolder, campaignSlug(draft.name ?? ''));
         const created = await service.create({ ...draft, folder });
@@ -94,7 +75,7 @@ export class AppCampaigns {
           product: file.product,
           dateObs: file.dateObs,
           state: file.state,
-          standing: standingOf(file),
+          standing: file.standing,
           jobId: file.jobId,
         })),
       'campaigns:sync': ({ name }) => this.sync(name),
@@ -129,8 +110,7 @@ export class AppCampaigns {
     for (const controller of this.running.values()) controller.abort();
     for (const controller of this.verifying.values()) controller.abort(new CancelledError('The verify'));
     clearTimeout(this.announceTimer);
-    this.closing.abort();
-    await this.counting;
+    this.closed = true;
     await this.autoSync.stop();
   }
 
@@ -184,60 +164,31 @@ export class AppCampaigns {
   }
 
   /**
-   * Downloads moved: campaigns holding those files have new counts, told at most once a second and with the core
-   * counting at most ANNOUNCE_SHARE of the time (the last progress is always followed by one announcement).
+   * Downloads moved: campaigns holding those files have new counts, told at most once a second (the last progress
+   * is always followed by one announcement).
    */
   private onProgress(update: ProgressUpdate): void {
     if (this.announceTimer) return;
     const concernsCampaign = this.deps.service.store.holdsAnyTarget(update.jobs.map((job) => path.join(job.folder, job.localName)));
     if (!concernsCampaign) return;
-    const wait = Math.max(ANNOUNCE_EVERY_MS, (this.announceCostMs * (1 - ANNOUNCE_SHARE)) / ANNOUNCE_SHARE);
     this.announceTimer = setTimeout(() => {
       this.announceTimer = undefined;
       this.announce();
-    }, wait);
+    }, ANNOUNCE_EVERY_MS);
     this.announceTimer.unref();
   }
 
-  /** Counts every campaign and tells the window, once the answer being given has gone (a paced announcement too). */
-  private announceSoon(): void {
-    clearTimeout(this.announceTimer);
-    this.announceTimer = setTimeout(() => {
-      this.announceTimer = undefined;
-      this.announce();
-    });
-  }
-
+  /** Tells the window every campaign with its counts (kept by the state database: a few rows a campaign). */
   private announce(): void {
-    if (this.closing.signal.aborted) return;
-    if (this.counting) {
-      this.countAgain = true;
+    if (this.closed) return;
+    let overviews: CampaignOverview[];
+    try {
+      overviews = this.deps.service.overviews();
+    } catch {
+      // A state database that cannot be read (which the requests reading it report): the window keeps the counts it has.
       return;
     }
-    this.counting = this.countAndTell().finally(() => (this.counting = undefined));
-  }
-
-  /**
-   * Counts every campaign, a piece of its files at a time (the core answers other requests meanwhile), and tells
-   * the window. Asked again while counting, it counts again and tells only that: the window never hears of the
-   * campaigns as they were before a change it has seen since (a campaign deleted, say).
-   */
-  private async countAndTell(): Promise<void> {
-    const now = this.deps.now ?? (() => performance.now());
-    do {
-      this.countAgain = false;
-      const started = now();
-      let overviews: CampaignOverview[];
-      try {
-        overviews = await this.deps.service.countedOverviews(this.closing.signal);
-      } catch {
-        // Closing, or a state database that cannot be read (which the requests reading it report): the window
-        // keeps the counts it has.
-        return;
-      }
-      this.announceCostMs = now() - started;
-      if (!this.countAgain) this.deps.emit('campaigns:changed', overviews);
-    } while (this.countAgain);
+    this.deps.emit('campaigns:changed', overviews);
   }
 }
 

@@ -1,6 +1,6 @@
 // The campaigns' tables in the state folder's database, beside the downloads' jobs, as migrations numbered in the one
 // sequence every domain shares (state-migrations.ts): 2 and 3, after the downloads' first, 7 (incremental sync), 9,
-// 10, 12, 14 and 15.
+// 10, 12, 14, 15 and 16.
 import type { StateMigration } from '../state/state-migrations';
 
 export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
@@ -113,5 +113,22 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
     sql: `ALTER TABLE campaigns ADD COLUMN servers_listed_from TEXT NOT NULL DEFAULT '[]';
    UPDATE campaigns SET servers_listed_from = (SELECT json_group_array(DISTINCT w.listed_from) FROM campaign_windows w
      WHERE w.campaign_id = campaigns.id AND w.listed_from IS NOT NULL);`,
+  },
+  // 16: each campaign's counts, kept as its files and their jobs change (campaign-counting.ts, whose triggers fill the
+  // table at the next opening): how many files stand where and arrived how, since the start of the sync the
+  // campaign counts arrivals from (counted_since: its last recorded sync). They replace the counts remembered for
+  // the app's list (9), which counting a million files made worth keeping.
+  {
+    version: 16,
+    sql: `CREATE TABLE campaign_counts (
+     campaign_id INTEGER NOT NULL,
+     standing    TEXT    NOT NULL,
+     arrival     TEXT    NOT NULL,
+     files       INTEGER NOT NULL,
+     PRIMARY KEY (campaign_id, standing, arrival)
+   ) WITHOUT ROWID;
+   ALTER TABLE campaigns ADD COLUMN counted_since TEXT;
+   UPDATE campaigns SET counted_since = last_sync_at;
+   ALTER TABLE campaigns DROP COLUMN remembered_counts;`,
   },
 ];

@@ -13,7 +13,6 @@ import type {
   SyncReport,
   VerifyReport,
 } from '../../../src-shared/campaigns/campaign-types';
-import { campaignCounts } from '../../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../../src-shared/campaigns/folder-layout';
 import { checkFilters, type FileFilters } from '../../../src-shared/filters/filter-rules';
 import type { MlsoClient } from '../api/mlso-client';
@@ -123,45 +122,6 @@ export class CampaignService {
 
   overviews(): CampaignOverview[] {
     return this.store.list().map((campaign) => this.overview(campaign));
-  }
-
-  /**
-   * Every campaign counted now (overviews), a piece of its files at a time (countsInPieces: the app's core answers
-   * other requests meanwhile), its counts remembered for the next time the app's list opens. `signal` stops it
-   * between two pieces (it then rejects).
-   */
-  async countedOverviews(signal?: AbortSignal): Promise<CampaignOverview[]> {
-    const overviews: CampaignOverview[] = [];
-    for (const campaign of this.store.list()) {
-      const counts = await this.store.countsInPieces(campaign.id, campaign.lastSyncAt, signal);
-      // Changed or deleted while counted: as it is now (its next announcement comes after this one).
-      const now = this.store.find(campaign.name);
-      if (now?.id !== campaign.id) continue;
-      this.store.rememberCounts(campaign.id, counts);
-      overviews.push(this.overviewWith(now, counts));
-    }
-    return overviews;
-  }
-
-  /**
-   * Every campaign with the counts it had when last counted, without counting: what the app's list shows the moment
-   * it opens (a million files take about a second to count), marked so, until its fresh counts come.
-   */
-  rememberedOverviews(): CampaignOverview[] {
-    return this.store.list().map((campaign) => {
-      const { id, lastSync, ...rest } = campaign;
-      const remembered = this.store.rememberedCounts(id);
-      const counts = remembered ?? campaignCounts([], campaign.lastSyncAt !== null);
-      return {
-        ...rest,
-        counts,
-        countsAre: remembered ? 'remembered' : 'uncounted',
-        syncing: this.syncing.has(id),
-        // The last sync's total is the campaign's counts, as in overview (its settled report follows with the fresh
-        // counts); with none counted yet, the report waits for them rather than show the figures it was recorded with.
-        lastSync: lastSync && remembered ? withTotal(lastSync, remembered) : null,
-      };
-    });
   }
 
   /** A query as typed, checked against the product's own filter list (the server's metadata) and the shared rules. */

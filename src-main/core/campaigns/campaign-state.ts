@@ -6,12 +6,14 @@
 import type { StateDomain } from '../state/open-state-folder';
 import type { StateDatabase } from '../state/state-database';
 import { CampaignBackups, describeCampaignRestore, keepOlderSharedLists, restoreCampaigns, type CampaignRestore } from './campaign-backups';
+import { keepCountingCurrent } from './campaign-counting';
 import { CAMPAIGN_MIGRATIONS } from './campaign-migrations';
 import { CampaignStore } from './campaign-store';
 
 export const CAMPAIGN_STATE: StateDomain<CampaignRestore> = {
   domain: 'campaigns',
   migrations: CAMPAIGN_MIGRATIONS,
+  keepDerived: (db) => void keepCountingCurrent(db),
   opened: (database) => {
     const backups = CampaignBackups.beside(database);
     if (!backups) return undefined;

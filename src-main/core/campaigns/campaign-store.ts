@@ -6,23 +6,14 @@ import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { campaignNameKey, sameCampaignName } from '../../../src-shared/campaigns/campaign-name';
 import type { Campaign, CampaignCounts, CampaignQuery, SyncCounts, SyncReport } from '../../../src-shared/campaigns/campaign-types';
+import { campaignCounts, type CountedFiles, type FileStanding } from '../../../src-shared/campaigns/file-standing';
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { FilterQuery } from '../../../src-shared/filters/filter-rules';
 import { textSpan } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
 import { insertManyRows, insertOfRows, type SqlValue } from '../state/rows-per-insert';
 import type { StateDatabase } from '../state/state-database';
-import {
-  addStandingFold,
-  countStandingGroups,
-  groupsOfFold,
-  noLongerListedSql,
-  STANDING_FOLD,
-  standingFactsSql,
-  standingGroupsOf,
-  type ListedStandingGroup,
-  type StandingGroup,
-} from './file-standing';
+import { arrivalSql, noLongerListedSql, of, standingSql, type Columns } from './file-standing';
 import { queryKey, type ListedWindow } from './campaign-windows';
 
 export interface StoredCampaign extends Campaign {
@@ -68,6 +59,11 @@ export interface CampaignFileState extends CampaignFileRecord {
   noLongerListed: boolean;
 }
 
+/** A campaign file as the store reads it: with where it stands, by the rule every count of the campaign uses (file-standing.ts). */
+export interface StoredFileState extends CampaignFileState {
+  standing: FileStanding;
+}
+
 export type CampaignChange = Partial<Pick<Campaign, 'name' | 'folder' | 'layout' | 'queries' | 'autoSyncHours'>>;
 
 interface CampaignRow {
@@ -97,9 +93,6 @@ export function listedBit(position: number): number {
 
 const MAX_QUERY_BIT = 49;
 
-/** Files counted at a time by countsInPieces: at a million files, the longest piece took 130-200 ms on 2 loaded cores. */
-const COUNT_PIECE_FILES = 25_000;
-
 interface WindowRow {
   window_start: string;
   window_end: string;
@@ -120,7 +113,8 @@ export interface SyncCountsOfSet {
 }
 
 const FILE_STATE_SELECT = `SELECT f.*, j.id AS job_id, j.state, j.sha256, j.bytes_written, j.started_at, j.finished_at, j.last_error, j.last_error_kind,
-    j.written_mtime_ms, j.checked_mtime_ms, j.reused_from, ${noLongerListedSql('c.listed_whole_at')} AS no_longer_listed
+    j.written_mtime_ms, j.checked_mtime_ms, j.reused_from, ${noLongerListedSql('c.listed_whole_at')} AS no_longer_listed,
+    ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing
   FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path`;
 
 /**
@@ -159,6 +153,7 @@ interface FileRow {
   checked_mtime_ms: number | null;
   reused_from: string | null;
   no_longer_listed: number;
+  standing: FileStanding;
 }
 
 const now = (): string => new Date().toISOString();
@@ -194,7 +189,6 @@ export class CampaignStore {
   /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
   constructor(state: StateDatabase) {
     this.db = state.connection;
-    addStandingFold(this.db);
     this.keyOlderNames();
   }
 
@@ -248,7 +242,10 @@ export class CampaignStore {
   }
 
   remove(id: number): void {
-    this.db.prepare('DELETE FROM campaigns WHERE id = ?').run(id);
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM campaign_counts WHERE campaign_id = ?').run(id);
+      this.db.prepare('DELETE FROM campaigns WHERE id = ?').run(id);
+    })();
   }
 
   /**
@@ -375,17 +372,17 @@ export class CampaignStore {
   }
 
   /** Every file of the campaign with its job, in observation order. */
-  files(id: number): CampaignFileState[] {
+  files(id: number): StoredFileState[] {
     return this.db.prepare<[number], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`).all(id).map(toFileState);
   }
 
   /** The campaign's files of these names, wherever they are (one query for a piece of a listing). */
-  filesNamed(id: number, filenames: readonly string[]): CampaignFileState[] {
+  filesNamed(id: number, filenames: readonly string[]): StoredFileState[] {
     return this.filesWhereIn(id, 'filename', filenames);
   }
 
   /** The campaign's files at these relative paths. */
-  filesAt(id: number, relativePaths: readonly string[]): CampaignFileState[] {
+  filesAt(id: number, relativePaths: readonly string[]): StoredFileState[] {
     return this.filesWhereIn(id, 'relative_path', relativePaths);
   }
 
@@ -393,7 +390,7 @@ export class CampaignStore {
    * The campaign's files whose `column` is one of `values`, after one look into its index between the first and last
    * of them (textSpan): a first sync's pieces lie past every file recorded before them, and need no look per name.
    */
-  private filesWhereIn(id: number, column: 'filename' | 'relative_path', values: readonly string[]): CampaignFileState[] {
+  private filesWhereIn(id: number, column: 'filename' | 'relative_path', values: readonly string[]): StoredFileState[] {
     if (values.length === 0) return [];
     const span = textSpan(values);
     if (span && !this.anyBetween(id, column, span)) return [];
@@ -413,7 +410,7 @@ export class CampaignStore {
    * the sync started at `at` did not list and that the archive still lists (as far as the last whole listing knows):
    * what a sync queues beyond its listings. Read a page at a time, so a million-file set is never in memory.
    */
-  filesNotDone(id: number, at: string, afterPath: string, limit: number): CampaignFileState[] {
+  filesNotDone(id: number, at: string, afterPath: string, limit: number): StoredFileState[] {
     return this.db
       .prepare<[number, string, string, number], FileRow>(
         `${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.relative_path > ? AND f.listed_at IS NOT ? AND j.state IS NOT 'done'
@@ -425,7 +422,7 @@ export class CampaignStore {
   }
 
   /** Files whose job's SHA-256 is not the one a shared file list gave (few): the candidates for `differs`. */
-  filesWithOtherSha256(id: number): CampaignFileState[] {
+  filesWithOtherSha256(id: number): StoredFileState[] {
     return this.db
       .prepare<[number], FileRow>(
         `${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.expected_sha256 IS NOT NULL AND j.sha256 IS NOT NULL AND j.sha256 != f.expected_sha256
@@ -444,8 +441,15 @@ export class CampaignStore {
    * none is the usual case).
    */
   syncCounts(id: number, at: string, queryCount: number): SyncCountsOfSet {
-    const groups = this.standingGroups(id, at, true);
-    const listedNow = groups.filter((group) => group.listedNow);
+    const all = this.countedSince(id, at);
+    const listedNow = this.db
+      .prepare<[{ id: number; at: string }], CountedFiles & { listedBy: number }>(
+        `SELECT ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing, ${arrivalSql(of('j'), '@at')} AS arrival, f.listed_by AS listedBy,
+           COUNT(*) AS files
+         FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path
+         WHERE f.campaign_id = @id AND f.listed_at = @at GROUP BY 1, 2, 3`,
+      )
+      .all({ id, at });
     let listed = 0;
     let duplicates = 0;
     for (const group of listedNow) {
@@ -453,15 +457,14 @@ export class CampaignStore {
       duplicates += (bitsSet(group.listedBy) - 1) * group.files;
     }
     const byQuery = Array.from({ length: queryCount }, (_, position) =>
-      countStandingGroups(
+      campaignCounts(
         listedNow.filter((group) => hasBit(group.listedBy, listedBit(position))),
-        at,
+        true,
       ),
     );
-    const notDoneUnlisted = groups
-      .filter((group) => !group.listedNow && !group.noLongerListed && group.state !== 'done')
-      .reduce((sum, group) => sum + group.files, 0);
-    return { total: countStandingGroups(groups, at), byQuery, listed, duplicates, notDoneUnlisted };
+    const notDone = (groups: readonly CountedFiles[]): number =>
+      groups.filter((group) => NOT_DONE.has(group.standing)).reduce((sum, group) => sum + group.files, 0);
+    return { total: campaignCounts(all, true), byQuery, listed, duplicates, notDoneUnlisted: notDone(all) - notDone(listedNow) };
   }
 
   // ---- Servers the campaign was listed from (migration 15, campaign-addresses.ts) ----------------------------------
@@ -504,80 +507,78 @@ export class CampaignStore {
   }
 
   /**
-   * The campaign's counts (campaignCounts, file-standing.ts): the one function behind the card, `campaign show/list
-   * --json`, verify's report and the sync's summary. `lastSyncAt` is when the last sync started (the campaign's own
-   * unless given: a sync under way counts from its own start); downloaded counts the files fetched since.
+   * The campaign's counts (campaignCounts): the one function behind the card, `campaign show/list --json`, verify's
+   * report and the sync's summary. `lastSyncAt` is when the last sync started (the campaign's own unless given: a
+   * sync under way counts from its own start); downloaded counts the files fetched since.
    */
   counts(id: number, lastSyncAt: string | null = this.byId(id).lastSyncAt): CampaignCounts {
-    return countStandingGroups(this.standingGroups(id, lastSyncAt, false), lastSyncAt);
+    return campaignCounts(this.countedSince(id, lastSyncAt), lastSyncAt !== null);
   }
 
   /**
    * The campaign's counts as `counts` would give them once each job of `marks` were marked failed with its kind (as
    * verify marks the files it finds missing or changed on disk, DownloadLedger.markFailed), written nowhere: for a
-   * verify reading beside the program that holds the state folder. The marked files are counted apart, as failed
+   * verify reading beside the program that holds the state folder. The marked files are counted again as failed
    * jobs of their kind, by the same rule.
    */
   countsAsMarked(id: number, marks: ReadonlyMap<number, string>): CampaignCounts {
     const since = this.byId(id).lastSyncAt;
-    const whole = this.listedWholeAt(id);
-    const facts = standingFactsSql('@since', '@whole');
-    const unmarked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
-       WHERE f.campaign_id = @id AND (j.id IS NULL OR j.id NOT IN (SELECT value FROM json_each(@marked)))`;
+    const marked: Columns = (column) => (column === 'state' ? `'failed'` : column === 'last_error_kind' ? 'm.value' : `j.${column}`);
     // Found from their jobs, not by another pass over the campaign (a few files among a million, as a rule): each
     // by its job's id, then its file by target path (`+` keeps SQLite from taking the campaign's index instead, a
     // pass over the campaign for every marked file).
-    const marked = `SELECT ${STANDING_FOLD}(${facts}, 0) FROM json_each(@marked) m CROSS JOIN jobs j ON j.id = m.value
-       CROSS JOIN campaign_files f ON f.target_path = j.target_path WHERE +f.campaign_id = @id`;
-    const groups: StandingGroup[] = standingGroupsOf(this.db, unmarked, [{ since, whole, id, marked: JSON.stringify([...marks.keys()]) }]);
-    for (const kind of new Set(marks.values())) {
-      const ids = [...marks].flatMap(([jobId, each]) => (each === kind ? [jobId] : []));
-      for (const group of standingGroupsOf(this.db, marked, [{ since, whole, id, marked: JSON.stringify(ids) }])) {
-        groups.push({ ...group, state: 'failed', lastErrorKind: kind });
-      }
+    const changes = this.db
+      .prepare<[{ id: number; since: string | null; marks: string }], CountedFiles & { marked: FileStanding; markedArrival: CountedFiles['arrival'] }>(
+        `SELECT ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing, ${arrivalSql(of('j'), '@since')} AS arrival,
+           ${standingSql(of('f'), marked, 'c.listed_whole_at')} AS marked, ${arrivalSql(marked, '@since')} AS markedArrival, COUNT(*) AS files
+         FROM json_each(@marks) m CROSS JOIN jobs j ON j.id = CAST(m.key AS INTEGER) CROSS JOIN campaign_files f ON f.target_path = j.target_path
+           JOIN campaigns c ON c.id = f.campaign_id
+         WHERE +f.campaign_id = @id GROUP BY 1, 2, 3, 4`,
+      )
+      .all({ id, since, marks: JSON.stringify(Object.fromEntries(marks)) });
+    const groups: CountedFiles[] = [...this.countedSince(id, since)];
+    for (const change of changes) {
+      groups.push({ standing: change.standing, arrival: change.arrival, files: -change.files });
+      groups.push({ standing: change.marked, arrival: change.markedArrival, files: change.files });
     }
-    return countStandingGroups(groups, since);
+    return campaignCounts(groups, since !== null);
   }
 
   /**
-   * The campaign's counts as `counts` gives them, counted `pieceFiles` files at a time (by relative path) with the
-   * event loop let go between pieces: the app's core counts a million files in forty pieces (1.44-1.48 s of CPU, for
-   * 1.31 s at once), answering other requests between them instead of after 1.3 s or more. A file is counted once,
-   * as its job stood when its piece was counted. `signal` stops it between two pieces (rejecting with its reason).
+   * The campaign's files by standing and arrival, arrivals seen from the sync that started at `since`: the counts
+   * the triggers keep (campaign-counting.ts), from the sync the campaign counts arrivals from; from another, with the
+   * files finished since `since` looked at again (those a sync under way has fetched: few, or none).
    */
-  async countsInPieces(id: number, lastSyncAt: string | null, signal?: AbortSignal, pieceFiles = COUNT_PIECE_FILES): Promise<CampaignCounts> {
-    const piece = this.db.prepare<
-      [{ id: number; since: string | null; whole: string | null; after: string; files: number }],
-      { groups: string | null; last: string | null }
-    >(
-      `SELECT ${STANDING_FOLD}(${standingFactsSql('@since', '@whole')}, 0) AS groups, max(f.relative_path) AS last
-       FROM (SELECT relative_path, target_path, expected_sha256, listed_at, first_seen_at FROM campaign_files WHERE campaign_id = @id AND relative_path > @after
-             ORDER BY relative_path LIMIT @files) f
-       LEFT JOIN jobs j ON j.target_path = f.target_path`,
-    );
-    const groups: StandingGroup[] = [];
-    const whole = this.listedWholeAt(id);
-    for (let after = ''; ;) {
-      const counted = piece.get({ id, since: lastSyncAt, whole, after, files: pieceFiles });
-      if (!counted || counted.last === null) break;
-      for (const group of groupsOfFold(counted.groups)) groups.push(group);
-      after = counted.last;
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
+  private countedSince(id: number, since: string | null): CountedFiles[] {
+    const kept = this.db.prepare<[number], CountedFiles>('SELECT standing, arrival, files FROM campaign_counts WHERE campaign_id = ? AND files != 0').all(id);
+    const countedSince = this.db.prepare<[number], string | null>('SELECT counted_since FROM campaigns WHERE id = ?').pluck().get(id) ?? null;
+    if (since === countedSince) return kept;
+    const arrived =
+      since === null
+        ? []
+        : this.db
+            .prepare<[{ id: number; since: string }], CountedFiles>(
+              // The finished jobs' own index (migration 8), read from `since` on: every other file was already there.
+              `SELECT ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing, ${arrivalSql(of('j'), '@since')} AS arrival, COUNT(*) AS files
+               FROM jobs j CROSS JOIN campaign_files f ON f.target_path = j.target_path JOIN campaigns c ON c.id = f.campaign_id
+               WHERE j.state = 'done' AND j.cleared IN (0, 1) AND COALESCE(j.finished_at, j.updated_at) >= @since AND j.finished_at >= @since
+                 AND j.started_at IS NOT NULL AND f.campaign_id = @id
+               GROUP BY 1, 2`,
+            )
+            .all({ id, since });
+    const counted: CountedFiles[] = [];
+    const standings = new Map<FileStanding, number>();
+    for (const group of kept) standings.set(group.standing, (standings.get(group.standing) ?? 0) + group.files);
+    for (const [standing, files] of standings) {
+      let alreadyThere = files;
+      for (const group of arrived) {
+        if (group.standing !== standing) continue;
+        counted.push(group);
+        alreadyThere -= group.files;
+      }
+      counted.push({ standing, arrival: 'alreadyThere', files: alreadyThere });
     }
-    return countStandingGroups(groups, lastSyncAt);
-  }
-
-  /** Keeps the counts just counted, for the next time the app's list opens (migration 9). */
-  rememberCounts(id: number, counts: CampaignCounts): void {
-    this.db.prepare('UPDATE campaigns SET remembered_counts = ? WHERE id = ?').run(JSON.stringify(counts), id);
-  }
-
-  /** The counts the campaign had when last counted (rememberCounts), or null if it never was. */
-  rememberedCounts(id: number): CampaignCounts | null {
-    const text = this.db.prepare<[number], string | null>('SELECT remembered_counts FROM campaigns WHERE id = ?').pluck().get(id);
-    // Counts remembered by a version that did not tell reused or no longer listed files apart: none of them.
-    return text ? ({ reused: 0, noLongerListed: 0, ...(JSON.parse(text) as Partial<CampaignCounts>) } as CampaignCounts) : null;
+    return counted;
   }
 
   /** Marks a layout change whose files are being moved, or done moving (migration 10, campaign-relayout.ts). */
@@ -604,32 +605,33 @@ export class CampaignStore {
   }
 
   /** The campaign's files a shared file list promised a SHA-256 for, one at a time. */
-  *filesPromised(id: number): Generator<CampaignFileState> {
+  *filesPromised(id: number): Generator<StoredFileState> {
     const rows = this.db.prepare<[number], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? AND f.expected_sha256 IS NOT NULL`).iterate(id);
     for (const row of rows) yield toFileState(row);
   }
 
   /**
-   * The set's files grouped by their standing's facts (file-standing.ts), and with `byListing`, by whether the sync
-   * started at `lastSyncAt` listed them and by the queries that did. Folded here so that only a few groups leave
-   * SQLite, without a sort of every row; the rules stay in the shared functions.
-   */
-  private standingGroups(id: number, lastSyncAt: string | null, byListing: boolean): ListedStandingGroup[] {
-    const facts = byListing ? standingFactsSql('@since', '@whole', '@since') : standingFactsSql('@since', '@whole');
-    return standingGroupsOf(
-      this.db,
-      `SELECT ${STANDING_FOLD}(${facts}, ${byListing ? 'f.listed_by' : '0'}) FROM campaign_files f LEFT JOIN jobs j ON j.target_path = f.target_path
-       WHERE f.campaign_id = @id`,
-      [{ since: lastSyncAt, whole: this.listedWholeAt(id), id }],
-    );
-  }
-
-  /**
    * Records that the sync started at `at` listed every query of the campaign whole: from then on, a file of the set
-   * it did not name is one the archive no longer lists (until a listing names it again).
+   * it did not name is one the archive no longer lists (until a listing names it again). The files whose standing
+   * that changes are counted again: those listed (or added) between the last whole listing and this one.
    */
   recordListedWhole(id: number, at: string): void {
-    this.db.prepare('UPDATE campaigns SET listed_whole_at = ? WHERE id = ?').run(at, id);
+    this.db.transaction(() => {
+      const whole = this.listedWholeAt(id);
+      if (whole === at) return;
+      const changed = `f.campaign_id = @id AND ${noLongerListedSql('@whole')} IS NOT ${noLongerListedSql('@at')}`;
+      const recounted = (listedWholeAt: string, files: string): string =>
+        `SELECT f.campaign_id, ${standingSql(of('f'), of('j'), listedWholeAt)} AS standing, ${arrivalSql(of('j'), 'c.counted_since')} AS arrival, ${files} AS files
+         FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path WHERE ${changed}`;
+      this.db
+        .prepare(
+          `INSERT INTO campaign_counts (campaign_id, standing, arrival, files)
+           SELECT campaign_id, standing, arrival, SUM(files) FROM (${recounted('@whole', '-1')} UNION ALL ${recounted('@at', '1')}) GROUP BY 1, 2, 3
+           ON CONFLICT (campaign_id, standing, arrival) DO UPDATE SET files = files + excluded.files`,
+        )
+        .run({ id, whole, at });
+      this.db.prepare('UPDATE campaigns SET listed_whole_at = ? WHERE id = ?').run(at, id);
+    })();
   }
 
   /** When a sync last listed the campaign whole (recordListedWhole), or null. */
@@ -650,8 +652,20 @@ export class CampaignStore {
     );
   }
 
+  /**
+   * Records a sync's report; the campaign's counts then count arrivals from its start (files fetched before it was
+   * are counted as already there).
+   */
   recordSync(id: number, report: SyncReport): void {
-    this.db.prepare('UPDATE campaigns SET last_sync_at = ?, last_sync = ? WHERE id = ?').run(report.at, JSON.stringify(report), id);
+    this.db.transaction(() => {
+      const counted = this.countedSince(id, report.at);
+      this.db.prepare('DELETE FROM campaign_counts WHERE campaign_id = ?').run(id);
+      const keep = this.db.prepare('INSERT INTO campaign_counts (campaign_id, standing, arrival, files) VALUES (?, ?, ?, ?)');
+      for (const group of counted) if (group.files !== 0) keep.run(id, group.standing, group.arrival, group.files);
+      this.db
+        .prepare('UPDATE campaigns SET last_sync_at = ?, last_sync = ?, counted_since = ? WHERE id = ?')
+        .run(report.at, JSON.stringify(report), report.at, id);
+    })();
   }
 
   private byId(id: number): StoredCampaign {
@@ -753,7 +767,7 @@ function withNewerCounts(report: SyncReport): SyncReport {
   return { ...report, queries: report.queries.map(counted), total: counted(report.total) };
 }
 
-function toFileState(row: FileRow): CampaignFileState {
+function toFileState(row: FileRow): StoredFileState {
   return {
     relativePath: row.relative_path,
     targetPath: row.target_path,
@@ -779,6 +793,7 @@ function toFileState(row: FileRow): CampaignFileState {
     checkedMtimeMs: row.checked_mtime_ms,
     reusedFrom: row.reused_from,
     noLongerListed: row.no_longer_listed === 1,
+    standing: row.standing,
   };
 }
 
@@ -795,6 +810,9 @@ function toWindow(row: WindowRow): ListedWindow {
 }
 
 /** Whether `value` has `bit` (a power of two up to 2 ** MAX_QUERY_BIT: past JavaScript's 32-bit `&`). */
+/** Where a file stands whose job is not done: what a sync queues unless the archive no longer lists it. */
+const NOT_DONE: ReadonlySet<FileStanding> = new Set(['queued', 'failed', 'changed', 'missing']);
+
 function hasBit(value: number, bit: number): boolean {
   return Math.floor(value / bit) % 2 === 1;
 }

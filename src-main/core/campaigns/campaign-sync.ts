@@ -34,7 +34,6 @@ import { listedBit, type CampaignFileState, type CampaignStore, type ListedBy, t
 import { CampaignPlaces, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { moveToListedPlaces } from './campaign-moves';
-import { standingOf } from '../../../src-shared/campaigns/file-standing';
 import { fixedWindows, type FixedWindow } from '../api/listing-windows';
 import { parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
 import { DEFAULT_SETTLE_DAYS, WindowDigest, isSettled, type ListedWindow } from './campaign-windows';
@@ -567,7 +566,7 @@ function reportOf(store: CampaignStore, campaign: StoredCampaign, sync: Streamin
   const total: SyncCounts = { listed, new: added, ...counts };
   // The files that differ are read only when the counts found some (a shared list's hash not met: seldom).
   const differing: DifferingFile[] = (totalCounts.differs === 0 ? [] : store.filesWithOtherSha256(campaign.id))
-    .filter((file) => standingOf(file) === 'differs')
+    .filter((file) => file.standing === 'differs')
     .map((file) => ({ path: file.relativePath, filename: file.filename, expectedSha256: file.expectedSha256!, sha256: file.sha256! }));
   const foundOnDisk = { missing: sync.foundOnDisk.missing.length, changed: sync.foundOnDisk.changed.length };
   return { campaign: campaign.name, at: sync.at, queries, total, duplicates, refused: sync.refused, moved: sync.moved, differing, foundOnDisk };

@@ -18,7 +18,7 @@ import type { CampaignStore, StoredCampaign } from './campaign-store';
 import { sizeOfFile } from './file-facts';
 import { HashPool, hashFiles, type FileFound, type HashOptions, type NotAFile } from './file-hashing';
 import { eachPageToVerify, fileCount, inObservationOrder, type FileToVerify } from './files-to-verify';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, standingOf } from '../../../src-shared/campaigns/file-standing';
+import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
 
 export interface VerifyDeps {
   store: CampaignStore;
@@ -61,10 +61,10 @@ export async function verifyCampaign(deps: VerifyDeps, campaign: StoredCampaign)
       note(file, { path: file.relativePath, problem: 'changed' });
       marks.mark(file.jobId!, CHANGED_ON_DISK, `${file.filename} changed on disk after it was downloaded (its SHA-256 differs); sync fetches it again.`);
     } else if (finding === 'intact') {
-      if (standingOf(file) === 'differs') note(file, { path: file.relativePath, problem: 'differs' });
+      if (file.standing === 'differs') note(file, { path: file.relativePath, problem: 'differs' });
     } else {
       // Found by an earlier verify and not fetched again since, failed, or never fetched: as the ledger has it.
-      const standing = standingOf(file);
+      const { standing } = file;
       if (standing === 'changed' || standing === 'failed') note(file, { path: file.relativePath, problem: standing });
       else if (standing === 'missing') {
         const size = await sizeOfFile(file.targetPath);

@@ -1,174 +1,58 @@
-// A campaign's counts folded in SQL, by the one rule of src-shared/campaigns/file-standing.ts.
-import type Database from 'better-sqlite3';
-import type { CampaignCounts } from '../../../src-shared/campaigns/campaign-types';
-import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, arrivalSince, campaignCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
+// Where a campaign's file stands, and how it arrived, as SQL: the one rule behind every count of a campaign (the
+// card, `campaign show/list`, the sync's summary, verify) and every file's standing in a list. The counts are kept
+// by triggers (counting-triggers.ts) in the transactions that change a file or its job, so reading them is a few rows.
+import { CHANGED_ON_DISK, MISSING_ON_DISK } from '../../../src-shared/campaigns/file-standing';
 
-/**
- * Files grouped by what standingOf and arrivalSince read of them: their job's state, which of the two hashes they
- * have and whether those are equal, why the job failed, whether a transfer fetched it (or a reuse put it in place)
- * after the last sync started, and whether it was reused. The store counts a campaign's files this way, folded in SQL (a 100,000-file campaign in a few groups,
- * not 100,000 rows), and the rules stay in the shared functions.
- */
-export interface StandingGroup {
-  state: JobState | null;
-  hasSha256: boolean;
-  hasExpectedSha256: boolean;
-  sameSha256: boolean;
-  lastErrorKind: string | null;
-  /** A transfer fetched it (it was not taken in as already there). */
-  fetched: boolean;
-  /** Its job ended after the last sync started. */
-  finishedSinceSync: boolean;
-  /** Copied or linked from another folder instead of fetched. */
-  reused: boolean;
-  /** Not named by the campaign's last whole listing. */
-  noLongerListed: boolean;
-  files: number;
-}
+/** The SQL of a column, by its name: of a table alias (`f.state`), of a trigger's row (`NEW.state`), or a value. */
+export type Columns = (column: string) => string;
 
-/** A standing group of the files a sync listed (listedNow) or not, by the queries that listed them (listed_by). */
-export interface ListedStandingGroup extends StandingGroup {
-  listedNow: boolean;
-  listedBy: number;
-}
+/** Columns of a table alias or a trigger's row (`of('j')`, `of('NEW')`). */
+export const of =
+  (alias: string): Columns =>
+  (column) =>
+    `${alias}.${column}`;
 
-export function countStandingGroups(groups: Iterable<StandingGroup>, lastSyncAt: string | null): CampaignCounts {
-  const counted = [...groups].map((group) => {
-    // A file standing for its group: hashes that are equal when the group's are, different when not; times that
-    // are after the sync's start when the group's are.
-    const sha256 = group.hasSha256 ? 'a' : null;
-    const expectedSha256 = group.hasExpectedSha256 ? (group.sameSha256 ? sha256 : 'b') : null;
-    const finishedAt = group.finishedSinceSync ? lastSyncAt : '';
-    const file = {
-      state: group.state,
-      sha256,
-      expectedSha256,
-      lastErrorKind: group.lastErrorKind,
-      startedAt: group.fetched ? '' : null,
-      finishedAt,
-      reusedFrom: group.reused ? '' : null,
-      noLongerListed: group.noLongerListed,
-    };
-    return { standing: standingOf(file), arrival: arrivalSince(file, lastSyncAt), files: group.files };
-  });
-  return campaignCounts(counted, lastSyncAt !== null);
-}
-
-// ---- The facts of a file as one integer -------------------------------------------------------------------------
-// SQLite reads each file's facts (of its row and its job's) into a small integer, and a user aggregate counts the
-// rows of each integer: no GROUP BY, whose sorter (a temporary b-tree over every row) took more than half of the time
-// of a million-file count. The integer holds facts only; what they mean stays in standingOf and arrivalSince.
-
-/** Job states by their code (0: no job). */
-const STATE_CODES: readonly (JobState | null)[] = [null, ...JOB_STATES];
-/**
- * Why a job failed, by its code: the kinds standingOf tells apart, then any other (3). Any other kind stands for
- * them all, as standingOf compares a kind with these two only.
- */
-const ERROR_KIND_CODES: readonly (string | null)[] = [null, CHANGED_ON_DISK, MISSING_ON_DISK, 'other'];
-
-const BIT = {
-  sha256: 8,
-  expected: 16,
-  same: 32,
-  errorKind: 64,
-  fetched: 256,
-  finishedSinceSync: 512,
-  listedNow: 1024,
-  reused: 2048,
-  noLongerListed: 4096,
-} as const;
+/** A file without a job: every job column NULL. */
+export const NO_JOB: Columns = () => 'NULL';
 
 const sqlText = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * Whether a campaign file (`f`) is one the campaign's last whole listing did not name, as SQL: `listedWholeAt` is the
- * SQL of when that listing was (campaigns.listed_whole_at, or a parameter with its value; null: never). A file that
- * listing named was listed then or later; one never listed counts from when it joined the set (a shared list's): a
- * file that joined after the listing is not judged by it.
+ * Whether a campaign file is one the campaign's last whole listing did not name, as SQL: `listedWholeAt` is the SQL
+ * of when that listing was (null: never). A file that listing named was listed then or later; one never listed counts
+ * from when it joined the set (a shared list's): a file that joined after the listing is not judged by it.
  */
-export function noLongerListedSql(listedWholeAt: string): string {
-  return `COALESCE(${listedWholeAt} > COALESCE(f.listed_at, f.first_seen_at), 0)`;
+export function noLongerListedSql(listedWholeAt: string, file: Columns = of('f')): string {
+  return `COALESCE(${listedWholeAt} > COALESCE(${file('listed_at')}, ${file('first_seen_at')}), 0)`;
 }
 
 /**
- * The SQL of a file's facts as one integer, over `f` (campaign_files) LEFT JOIN `j` (jobs): `since` is the SQL of
- * when the last sync started (a parameter), `listedWholeAt` that of the campaign's last whole listing (a parameter),
- * `listedAt` that of the sync whose listings are told apart (syncCounts).
+ * A file's standing (FileStanding, src-shared/campaigns/file-standing.ts) from its row (`file`), its job's (`job`)
+ * and when the campaign was last listed whole.
  */
-export function standingFactsSql(since: string, listedWholeAt: string, listedAt?: string): string {
-  const state = `CASE j.state ${JOB_STATES.map((name, index) => `WHEN ${sqlText(name)} THEN ${index + 1}`).join(' ')} ELSE 0 END`;
-  const kinds = ERROR_KIND_CODES.slice(1, -1).map((kind, index) => `WHEN j.last_error_kind = ${sqlText(kind!)} THEN ${index + 1}`);
-  const errorKind = `CASE WHEN j.last_error_kind IS NULL THEN 0 ${kinds.join(' ')} ELSE ${ERROR_KIND_CODES.length - 1} END`;
-  return [
-    `(${state})`,
-    `(j.sha256 IS NOT NULL) * ${BIT.sha256}`,
-    `(f.expected_sha256 IS NOT NULL) * ${BIT.expected}`,
-    `(j.sha256 IS f.expected_sha256) * ${BIT.same}`,
-    `(${errorKind}) * ${BIT.errorKind}`,
-    `(j.started_at IS NOT NULL) * ${BIT.fetched}`,
-    `COALESCE(j.finished_at >= ${since}, 0) * ${BIT.finishedSinceSync}`,
-    `(j.reused_from IS NOT NULL) * ${BIT.reused}`,
-    `${noLongerListedSql(listedWholeAt)} * ${BIT.noLongerListed}`,
-    ...(listedAt === undefined ? [] : [`(f.listed_at IS ${listedAt}) * ${BIT.listedNow}`]),
-  ].join(' + ');
-}
-
-function groupOfFacts(facts: number, listedBy: number, files: number): ListedStandingGroup {
-  return {
-    state: STATE_CODES[facts % BIT.sha256] ?? null,
-    hasSha256: (facts & BIT.sha256) !== 0,
-    hasExpectedSha256: (facts & BIT.expected) !== 0,
-    sameSha256: (facts & BIT.same) !== 0,
-    lastErrorKind: ERROR_KIND_CODES[Math.floor(facts / BIT.errorKind) % ERROR_KIND_CODES.length] ?? null,
-    fetched: (facts & BIT.fetched) !== 0,
-    finishedSinceSync: (facts & BIT.finishedSinceSync) !== 0,
-    reused: (facts & BIT.reused) !== 0,
-    noLongerListed: (facts & BIT.noLongerListed) !== 0,
-    listedNow: (facts & BIT.listedNow) !== 0,
-    listedBy,
-    files,
-  };
-}
-
-/** The user aggregate counting rows by facts (and listed_by): standing_groups(facts, listedBy). */
-export const STANDING_FOLD = 'standing_groups';
-
-type Fold = Map<number, Map<number, number>>;
-
-/** A row into the fold: its facts (standingFactsSql) and its listed_by (0 when not told apart). */
-function foldRow(groups: Fold, facts: number, listedBy: number): void {
-  let byListed = groups.get(facts);
-  if (!byListed) groups.set(facts, (byListed = new Map()));
-  byListed.set(listedBy, (byListed.get(listedBy) ?? 0) + 1);
-}
-
-/** Gives a connection the aggregate standingGroupsOf reads with. */
-export function addStandingFold(db: Database.Database): void {
-  db.aggregate<Fold>(STANDING_FOLD, {
-    start: () => new Map(),
-    // Two arguments a row (better-sqlite3 counts the function's parameters), which its types do not foresee.
-    step: foldRow as unknown as (groups: Fold) => void,
-    result: (groups) => JSON.stringify([...groups].flatMap(([facts, byListed]) => [...byListed].map(([listedBy, files]) => [facts, listedBy, files]))),
-  });
+export function standingSql(file: Columns, job: Columns, listedWholeAt: string): string {
+  const state = job('state');
+  const sha256 = job('sha256');
+  const expected = file('expected_sha256');
+  // A file the archive no longer lists is counted apart, whatever is on disk of it: sync can no longer fetch it.
+  // A shared list's hash is the point of sharing a file set: a finished file that is not that one is kept apart.
+  // What verify found on disk is held in the ledger (the job's error kind) until a download changes it.
+  return `(CASE WHEN ${noLongerListedSql(listedWholeAt, file)} THEN 'noLongerListed'
+    WHEN ${state} = 'done' THEN CASE WHEN ${expected} IS NOT NULL AND ${sha256} IS NOT NULL AND ${sha256} != ${expected} THEN 'differs' ELSE 'onDisk' END
+    WHEN ${state} IN ('queued', 'active', 'paused') THEN 'queued'
+    WHEN ${state} = 'failed' THEN CASE ${job('last_error_kind')} WHEN ${sqlText(CHANGED_ON_DISK)} THEN 'changed' WHEN ${sqlText(MISSING_ON_DISK)} THEN 'missing' ELSE 'failed' END
+    ELSE 'missing' END)`;
 }
 
 /**
- * The groups of a folded count: `sql` selects one row, standing_groups(<standingFactsSql>, <listed_by or 0>), of
- * the files to count; `parameters` are its parameters.
+ * How a file arrived (Arrival), seen from the sync that started at `since` (SQL; null: none): downloaded or reused
+ * by a transfer (or a reuse) that ended after it started; otherwise it was already there. Only a file on disk is
+ * counted by how it arrived.
  */
-export function standingGroupsOf(db: Database.Database, sql: string, parameters: readonly unknown[]): ListedStandingGroup[] {
-  return groupsOfFold(
-    db
-      .prepare<unknown[], string | null>(sql)
-      .pluck()
-      .get(...parameters) ?? null,
-  );
+export function arrivalSql(job: Columns, since: string): string {
+  return `(CASE WHEN ${job('state')} = 'done' AND ${job('started_at')} IS NOT NULL AND ${job('finished_at')} >= ${since}
+    THEN CASE WHEN ${job('reused_from')} IS NULL THEN 'downloaded' ELSE 'reused' END ELSE 'alreadyThere' END)`;
 }
 
-/** The groups a standing_groups(…) of the store's SQL gave (its result; null over no row). */
-export function groupsOfFold(folded: string | null): ListedStandingGroup[] {
-  const groups = folded ? (JSON.parse(folded) as [number, number, number][]) : [];
-  return groups.map(([facts, listedBy, files]) => groupOfFacts(facts, listedBy, files));
-}
+/** The job columns the standing and the arrival read: a change to any other leaves the counts as they are. */
+export const COUNTED_JOB_COLUMNS = ['state', 'sha256', 'last_error_kind', 'started_at', 'finished_at', 'reused_from', 'target_path'] as const;

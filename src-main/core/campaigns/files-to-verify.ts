@@ -4,13 +4,25 @@
 // in pages (by relative path, the table's key) the hashing of the first page starts while the next are read.
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { StateDatabase } from '../state/state-database';
-import type { CampaignFileState } from './campaign-store';
-import { noLongerListedSql } from './file-standing';
+import type { StoredFileState } from './campaign-store';
+import type { FileStanding } from '../../../src-shared/campaigns/file-standing';
+import { noLongerListedSql, of, standingSql } from './file-standing';
 
 /** A campaign's file as verify sees it, with the modification time it had when a verify last found it intact. */
 export type FileToVerify = Pick<
-  CampaignFileState,
-  'relativePath' | 'targetPath' | 'filename' | 'dateObs' | 'expectedSha256' | 'jobId' | 'state' | 'sha256' | 'bytesWritten' | 'lastErrorKind' | 'noLongerListed'
+  StoredFileState,
+  | 'relativePath'
+  | 'targetPath'
+  | 'filename'
+  | 'dateObs'
+  | 'expectedSha256'
+  | 'jobId'
+  | 'state'
+  | 'sha256'
+  | 'bytesWritten'
+  | 'lastErrorKind'
+  | 'noLongerListed'
+  | 'standing'
 > & { checkedMtimeMs: number | null };
 
 type Row = [
@@ -26,6 +38,7 @@ type Row = [
   string | null,
   number | null,
   number,
+  FileStanding,
 ];
 
 const PAGE = 2000;
@@ -38,7 +51,7 @@ export async function eachPageToVerify(state: StateDatabase, campaignId: number,
   const read = state.connection
     .prepare<[number, string, number], Row>(
       `SELECT f.relative_path, f.target_path, f.filename, f.date_obs, f.expected_sha256, j.id, j.state, j.sha256, j.bytes_written, j.last_error_kind,
-         j.checked_mtime_ms, ${noLongerListedSql('c.listed_whole_at')}
+         j.checked_mtime_ms, ${noLongerListedSql('c.listed_whole_at')}, ${standingSql(of('f'), of('j'), 'c.listed_whole_at')}
        FROM campaign_files f JOIN campaigns c ON c.id = f.campaign_id LEFT JOIN jobs j ON j.target_path = f.target_path
        WHERE f.campaign_id = ? AND f.relative_path > ? ORDER BY f.relative_path LIMIT ?`,
     )
@@ -80,6 +93,7 @@ function toVerify([
   lastErrorKind,
   checkedMtimeMs,
   noLongerListed,
+  standing,
 ]: Row): FileToVerify {
   return {
     relativePath,
@@ -94,5 +108,6 @@ function toVerify([
     lastErrorKind,
     checkedMtimeMs,
     noLongerListed: noLongerListed === 1,
+    standing,
   };
 }

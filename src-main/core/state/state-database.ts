@@ -39,7 +39,9 @@ export class StateDatabase {
       db.pragma('cache_size = -4000');
       // A campaign's queries and files go with it.
       db.pragma('foreign_keys = ON');
-      return new StateDatabase(db, migrate(db, migrations));
+      const startedEmpty = migrate(db, migrations);
+      for (const domain of tables) domain.keepDerived?.(db);
+      return new StateDatabase(db, startedEmpty);
     } catch (error) {
       db.close();
       throw error;

@@ -4,6 +4,7 @@
 // first migration (downloads/ledger-migrations.ts) then the campaigns' two (campaigns/campaign-migrations.ts), and a
 // release that reads them must count the same way. So each migration carries its place in that one sequence, and a
 // new one of any domain takes the next free number.
+import type Database from 'better-sqlite3';
 import { MlsoError } from '../errors';
 
 export interface StateMigration {
@@ -16,6 +17,11 @@ export interface StateMigration {
 export interface StateTables {
   readonly domain: string;
   readonly migrations: readonly StateMigration[];
+  /**
+   * Makes what the domain derives from its code's rules (triggers), as the code now defines them: run at every
+   * opening for writing, after the migrations. A migration's SQL is fixed once released; a rule kept here is not.
+   */
+  readonly keepDerived?: (db: Database.Database) => void;
 }
 
 /** The ledger comes from a later release, whose schema this one cannot read. */

@@ -1,15 +1,59 @@
-// Where a campaign's file stands: one rule (file-standing.ts) for the store's counts, grouped in SQL, and for the
-// sync's report, file by file; a file that differs from a shared list's SHA-256 is counted apart from those on disk.
+// Where a campaign's file stands: one rule (src-main/core/campaigns/file-standing.ts, SQL) for the counts the state
+// database keeps and for each file the store reads; checked here against the rule as the README states it, file by
+// file. A file that differs from a shared list's SHA-256 is counted apart from those on disk.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
-import { CHANGED_ON_DISK, MISSING_ON_DISK, arrivalSince, campaignCounts, emptyStandingCounts, standingOf } from '../../../src-shared/campaigns/file-standing';
+import {
+  CHANGED_ON_DISK,
+  MISSING_ON_DISK,
+  campaignCounts,
+  emptyStandingCounts,
+  type Arrival,
+  type FileStanding,
+} from '../../../src-shared/campaigns/file-standing';
+import type { JobState } from '../../../src-shared/downloads/job-state';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import type { StateDatabase } from '../../../src-main/core/state/state-database';
 import { temporaryFolder } from '../../helpers/fixtures';
 import { openStateFile } from '../state/state-file';
 
 const [SHARED, OTHER] = ['a'.repeat(64), 'b'.repeat(64)];
+
+interface Facts {
+  state: JobState | null;
+  sha256: string | null;
+  expectedSha256: string | null;
+  lastErrorKind: string | null;
+  noLongerListed?: boolean;
+}
+
+/** The rule, stated apart from the store's SQL: where a file with these facts stands. */
+function standingOf(file: Facts): FileStanding {
+  if (file.noLongerListed === true) return 'noLongerListed';
+  switch (file.state) {
+    case 'done':
+      return file.expectedSha256 !== null && file.sha256 !== null && file.sha256 !== file.expectedSha256 ? 'differs' : 'onDisk';
+    case 'queued':
+    case 'active':
+    case 'paused':
+      return 'queued';
+    case 'failed':
+      return file.lastErrorKind === CHANGED_ON_DISK ? 'changed' : file.lastErrorKind === MISSING_ON_DISK ? 'missing' : 'failed';
+    default:
+      return 'missing';
+  }
+}
+
+/** How it arrived, seen from the sync started at `syncAt`: fetched (or reused) by a transfer that ended since, or there before. */
+function arrivalSince(
+  file: { state: JobState | null; startedAt: string | null; finishedAt: string | null; reusedFrom: string | null },
+  syncAt: string | null,
+): Arrival {
+  const sinceSync = file.state === 'done' && syncAt !== null && file.startedAt !== null && file.finishedAt !== null && file.finishedAt >= syncAt;
+  if (!sinceSync) return 'alreadyThere';
+  return file.reusedFrom === null ? 'downloaded' : 'reused';
+}
 
 let ledger: DownloadLedger;
 let state: StateDatabase;
@@ -19,7 +63,7 @@ beforeAll(async () => {
 afterAll(() => ledger.close());
 
 describe('a campaign file standing', () => {
-  it('is on disk when done and the shared SHA-256 (if any) is its own, differs when done with another, else as its job', () => {
+  it('is on disk when done and the shared SHA-256 (if any) is its own, differs when done with another, else as its job (the rule stated here)', () => {
     expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: null, lastErrorKind: null })).toBe('onDisk');
     expect(standingOf({ state: 'done', sha256: SHARED, expectedSha256: SHARED, lastErrorKind: null })).toBe('onDisk');
     expect(standingOf({ state: 'done', sha256: OTHER, expectedSha256: SHARED, lastErrorKind: null })).toBe('differs');
@@ -35,7 +79,7 @@ describe('a campaign file standing', () => {
       expect(standingOf({ state, sha256: SHARED, expectedSha256: null, lastErrorKind: null, noLongerListed: true })).toBe('noLongerListed');
   });
 
-  it('is counted the same by the store (grouped in SQL) as file by file, for every state and every pair of hashes', () => {
+  it('is counted the same by the store (kept in SQL) as file by file, for every state and every pair of hashes', () => {
     const store = new CampaignStore(state);
     const folder = '/data/standing';
     const campaign = store.create({ name: 'standing', folder, layout: '', queries: [{ instrument: 'kcor', product: 'pb', filters: {} }], autoSyncHours: null });
@@ -84,7 +128,10 @@ describe('a campaign file standing', () => {
       }
     });
     const fileByFile = emptyStandingCounts();
-    for (const file of store.files(campaign.id)) fileByFile[standingOf(file)] += 1;
+    for (const file of store.files(campaign.id)) {
+      expect(file.standing, file.filename).toBe(standingOf(file));
+      fileByFile[file.standing] += 1;
+    }
     expect(fileByFile).toEqual({ onDisk: 3, differs: 1, queued: 6, failed: 2, changed: 0, missing: 4, noLongerListed: 0 });
     // Never synced: what is not on disk is not yet synced rather than missing; nothing was fetched by a sync.
     expect(store.counts(campaign.id)).toEqual({ files: records.length, ...fileByFile, missing: 0, notSynced: 4, downloaded: 0, reused: 0, alreadyThere: 3 });
@@ -96,7 +143,7 @@ describe('a campaign file standing', () => {
     const queries = [0, 1].map(() => ({ instrument: 'kcor', product: 'pb', filters: {} }));
     const campaign = store.create({ name: 'every standing', folder, layout: '', queries, autoSyncHours: null });
     const [before, syncAt, after] = ['2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z', '2025-01-03T00:00:00.000Z'];
-    interface Facts {
+    interface AllFacts {
       state: (typeof JOB_STATES)[number] | null;
       expectedSha256: string | null;
       sha256: string | null;
@@ -105,7 +152,7 @@ describe('a campaign file standing', () => {
       finishedAt: string | null;
       reusedFrom: string | null;
     }
-    const facts: Facts[] = [];
+    const facts: AllFacts[] = [];
     for (const state of [...JOB_STATES, null])
       for (const expectedSha256 of [null, SHARED])
         for (const sha256 of state === null ? [null] : [null, SHARED, OTHER])
@@ -170,8 +217,7 @@ describe('a campaign file standing', () => {
     const indexOf = (file: (typeof files)[number]): number => Number(file.filename.slice(1, -4));
     expect(store.counts(campaign.id, null)).toEqual(fileByFile(files, null));
     expect(store.counts(campaign.id, syncAt)).toEqual(fileByFile(files, syncAt));
-    // The app's count, a piece at a time: every file once (pieces of 7 files).
-    expect(await store.countsInPieces(campaign.id, syncAt, undefined, 7)).toEqual(fileByFile(files, syncAt));
+    for (const file of files) expect(file.standing).toBe(standingOf(file));
     const counts = store.counts(campaign.id, syncAt);
     // Every standing is there, so a miscount of any of them shows.
     for (const standing of ['onDisk', 'differs', 'queued', 'failed', 'changed', 'missing', 'downloaded', 'reused', 'alreadyThere'] as const)
@@ -196,7 +242,21 @@ describe('a campaign file standing', () => {
     const nowFiles = store.files(campaign.id);
     expect(nowFiles.filter((file) => file.noLongerListed).map(indexOf)).toEqual(nowFiles.filter((file) => listedBits(indexOf(file)) === null).map(indexOf));
     expect(store.counts(campaign.id, syncAt)).toEqual(fileByFile(nowFiles, syncAt));
-    expect(await store.countsInPieces(campaign.id, syncAt, undefined, 7)).toEqual(fileByFile(nowFiles, syncAt));
+    for (const file of nowFiles) expect(file.standing).toBe(standingOf(file));
+    // The counts from the sync at syncAt on, once its report is recorded: those the state database keeps.
+    const report = store.syncCounts(campaign.id, syncAt, 2).total;
+    store.recordSync(campaign.id, {
+      campaign: 'every standing',
+      at: syncAt,
+      queries: [],
+      total: { listed: 0, new: 0, ...report },
+      duplicates: 0,
+      refused: [],
+      moved: [],
+      differing: [],
+    });
+    expect(store.counts(campaign.id)).toEqual(fileByFile(nowFiles, syncAt));
+    expect(store.counts(campaign.id, null)).toEqual(fileByFile(nowFiles, null));
     expect(store.counts(campaign.id, syncAt).noLongerListed).toBe(files.length - listed.length);
     expect(store.syncCounts(campaign.id, syncAt, 2)).toMatchObject({ total: fileByFile(nowFiles, syncAt), notDoneUnlisted: 0 });
     expect(store.filesNotDone(campaign.id, syncAt, '', 10_000)).toEqual([]);

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CampaignQuery } from '../../../src-shared/campaigns/campaign-types';
 import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { CampaignStore } from '../../../src-main/core/campaigns/campaign-store';
+import { COUNTING_TRIGGERS } from '../../../src-main/core/campaigns/campaign-counting';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { createEmulator, type RunningEmulator } from '../../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
@@ -72,7 +73,9 @@ describe('a campaign whose server moved, in the core', () => {
     // Back to version 14, before the campaign remembered its servers: the windows' servers are taken.
     const file = path.join(h.stateFolder, 'downloads.sqlite');
     const old = new Database(file);
-    old.exec('ALTER TABLE campaigns DROP COLUMN servers_listed_from; PRAGMA user_version = 14;');
+    for (const name of COUNTING_TRIGGERS.keys()) old.exec(`DROP TRIGGER ${name}`);
+    old.exec(`ALTER TABLE campaigns DROP COLUMN servers_listed_from; DROP TABLE campaign_counts; ALTER TABLE campaigns DROP COLUMN counted_since;
+      ALTER TABLE campaigns ADD COLUMN remembered_counts TEXT; PRAGMA user_version = 14;`);
     old.close();
     const state = StateDatabase.open(file, STATE_DOMAINS);
     try {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { CampaignFileView } from '../../../src-shared/contract/contract';
 import { campaignCoverage } from '../../../src-shared/coverage/campaign-coverage';
 import { COVERAGE_STATES } from '../../../src-shared/coverage/state-breakdown';
-import { standingOf } from '../../../src-shared/campaigns/file-standing';
+import type { FileStanding } from '../../../src-shared/campaigns/file-standing';
+
+/** Where such a file stands (the store says, by the rule of src-main/core/campaigns/file-standing.ts). */
+function standingOf(state: CampaignFileView['state'], expectedSha256: string | null): FileStanding {
+  if (state === 'done') return expectedSha256 === null || expectedSha256 === 'a'.repeat(64) ? 'onDisk' : 'differs';
+  if (state === 'queued' || state === 'active' || state === 'paused') return 'queued';
+  return state === 'failed' ? 'failed' : 'missing';
+}
 
 const file = (dateObs: string | null, state: CampaignFileView['state'], expectedSha256: string | null = null): CampaignFileView => ({
   relativePath: `${dateObs}.fts`,
@@ -11,7 +18,7 @@ const file = (dateObs: string | null, state: CampaignFileView['state'], expected
   product: 'pb',
   dateObs,
   state,
-  standing: standingOf({ state, sha256: state === 'done' ? 'a'.repeat(64) : null, expectedSha256, lastErrorKind: null }),
+  standing: standingOf(state, expectedSha256),
   jobId: state === 'done' ? 1 : null,
 });
 
