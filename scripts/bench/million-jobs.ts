@@ -90,6 +90,8 @@ export function fillCampaign(state: StateDatabase, root: string): { name: string
          FROM jobs WHERE substr(folder, 1, length(?) + 1) = ? || '/'`,
     )
     .run(id, folder, folder, folder).changes;
-  state.connection.prepare('UPDATE campaigns SET last_sync_at = ? WHERE id = ?').run(new Date().toISOString(), id);
+  // As a sync's record leaves it: counted from its start (every file was there before).
+  const at = new Date().toISOString();
+  state.connection.prepare('UPDATE campaigns SET last_sync_at = ?, counted_since = ? WHERE id = ?').run(at, at, id);
   return { name, files };
 }

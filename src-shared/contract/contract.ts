@@ -92,7 +92,7 @@ export interface CampaignFileView {
   dateObs: string | null;
   /** The ledger's state of its job; null when it was never queued (missing). */
   state: JobView['state'] | null;
-  /** Where it stands by the rule every campaign count uses (standingOf): on disk, differs, queued, failed, changed, missing. */
+  /** Where it stands by the rule every campaign count uses (src-main/core/campaigns/file-standing.ts): on disk, differs, queued, failed, changed, missing, no longer listed. */
   standing: FileStanding;
   /** The job to read it through files:read once it is done. */
   jobId: number | null;

@@ -6,7 +6,6 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { CampaignSeed } from './fake-contract';
 import { DEMO_EMAIL, FakeContract, KCOR_PB_DAY } from './fake-contract';
 import { renderApp } from './render-app';
-import { standingOf } from '../../src-shared/campaigns/file-standing';
 
 const SIGNED_IN = { signedIn: true, email: DEMO_EMAIL, expiresAt: Date.now() + 86_400_000 };
 
@@ -524,7 +523,7 @@ describe('coverage', () => {
       product: 'pb',
       dateObs,
       state,
-      standing: standingOf({ state, sha256: null, expectedSha256: null, lastErrorKind: null }),
+      standing: state === 'done' ? ('onDisk' as const) : state === 'failed' ? ('failed' as const) : ('missing' as const),
       jobId: null,
     });
     fake.handle('campaigns:files', () => [view('2025-03-20T18:00:00', 'done'), view('2025-03-21T18:00:00', 'failed'), view('2025-03-24T18:00:00', null)]);

@@ -117,7 +117,8 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   // 16: each campaign's counts, kept as its files and their jobs change (campaign-counting.ts, whose triggers fill the
   // table at the next opening): how many files stand where and arrived how, since the start of the sync the
   // campaign counts arrivals from (counted_since: its last recorded sync). They replace the counts remembered for
-  // the app's list (9), which counting a million files made worth keeping.
+  // the app's list (9), which counting a million files made worth keeping. While many rows go in at once, a row
+  // in campaign_counting_held holds the insert triggers; the rows are then counted together (COUNTED_BULK_INSERTS).
   {
     version: 16,
     sql: `CREATE TABLE campaign_counts (
@@ -129,6 +130,7 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
    ) WITHOUT ROWID;
    ALTER TABLE campaigns ADD COLUMN counted_since TEXT;
    UPDATE campaigns SET counted_since = last_sync_at;
-   ALTER TABLE campaigns DROP COLUMN remembered_counts;`,
+   ALTER TABLE campaigns DROP COLUMN remembered_counts;
+   CREATE TABLE campaign_counting_held (held INTEGER NOT NULL);`,
   },
 ];

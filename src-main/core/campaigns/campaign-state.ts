@@ -6,7 +6,7 @@
 import type { StateDomain } from '../state/open-state-folder';
 import type { StateDatabase } from '../state/state-database';
 import { CampaignBackups, describeCampaignRestore, keepOlderSharedLists, restoreCampaigns, type CampaignRestore } from './campaign-backups';
-import { keepCountingCurrent } from './campaign-counting';
+import { COUNTED_BULK_INSERTS, keepCountingCurrent } from './campaign-counting';
 import { CAMPAIGN_MIGRATIONS } from './campaign-migrations';
 import { CampaignStore } from './campaign-store';
 
@@ -14,6 +14,7 @@ export const CAMPAIGN_STATE: StateDomain<CampaignRestore> = {
   domain: 'campaigns',
   migrations: CAMPAIGN_MIGRATIONS,
   keepDerived: (db) => void keepCountingCurrent(db),
+  bulkInsertWatches: COUNTED_BULK_INSERTS,
   opened: (database) => {
     const backups = CampaignBackups.beside(database);
     if (!backups) return undefined;

@@ -184,11 +184,13 @@ function pushFileValues(values: SqlValue[], id: number, file: CampaignFileRecord
 
 export class CampaignStore {
   private readonly db: Database.Database;
+  private readonly state: StateDatabase;
   private readonly fileInserts = new Map<number, Database.Statement<[SqlValue[]]>>();
 
   /** The campaigns of a state folder's database opened with their tables (CAMPAIGN_STATE, campaign-state.ts). */
   constructor(state: StateDatabase) {
     this.db = state.connection;
+    this.state = state;
     this.keyOlderNames();
   }
 
@@ -267,18 +269,23 @@ export class CampaignStore {
       const known = this.refreshKnown(id, files, listed, refreshFile, stored);
       if (known === files.length) return;
       const stamp = now();
-      insertManyRows(
-        files,
-        (rows) => this.insertFiles(rows),
-        (values, file) => pushFileValues(values, id, file, stamp, listed),
-        ({ changes }, start, rows) => {
-          added += changes;
-          if (changes === rows) return;
-          // Some were in the set: each file of the statement refreshed in turn, so that a file named twice keeps
-          // what its last naming says (one the statement has just inserted stays as it is).
-          for (const file of files.slice(start, start + rows)) refreshFile(file);
-        },
+      const refreshed: CampaignFileRecord[] = [];
+      this.state.insertingMany('campaign_files', () =>
+        insertManyRows(
+          files,
+          (rows) => this.insertFiles(rows),
+          (values, file) => pushFileValues(values, id, file, stamp, listed),
+          ({ changes }, start, rows) => {
+            added += changes;
+            if (changes === rows) return;
+            for (const file of files.slice(start, start + rows)) refreshed.push(file);
+          },
+        ),
       );
+      // Some were in the set: each file of those statements refreshed in turn, so that a file named twice keeps what
+      // its last naming says (one a statement has just inserted stays as it is). After the inserts are counted, so
+      // that the counts see each change to a file once.
+      for (const file of refreshed) refreshFile(file);
     })();
     return added;
   }

@@ -390,7 +390,8 @@ export class DownloadLedger {
    * 128 rows, not per row) and the time is read once.
    */
   insertMany(jobs: readonly NewJob[]): number[] {
-    return this.transaction(() => {
+    // Other domains' row triggers on jobs (a campaign's counts) do their work once for the lot.
+    return this.state.insertingMany('jobs', () => {
       const stamp = now();
       const ids: number[] = [];
       insertManyRows(

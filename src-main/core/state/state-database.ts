@@ -7,7 +7,7 @@ import path from 'node:path';
 import { schemaProblem } from './ledger-schema';
 import { sealAsLeft } from './ledger-seal';
 import { isDamagedDatabaseError } from './sqlite-errors';
-import { LedgerVersionError, migrationsInOrder, type StateMigration, type StateTables } from './state-migrations';
+import { LedgerVersionError, migrationsInOrder, type BulkInsertWatch, type StateMigration, type StateTables } from './state-migrations';
 
 export class StateDatabase {
   /** Set by sealWhenClosed: the file is sealed as left when it closes cleanly (ledger-seal.ts). */
@@ -21,6 +21,7 @@ export class StateDatabase {
     readonly connection: Database.Database,
     /** The file held no schema before this opening (new, emptied or deleted): nothing it recorded survives. */
     readonly startedEmpty: boolean,
+    private readonly bulkInsertWatches: readonly BulkInsertWatch[] = [],
   ) {}
 
   /** Opens (creating if needed) the database file and brings the tables of `tables` up to date. */
@@ -41,7 +42,11 @@ export class StateDatabase {
       db.pragma('foreign_keys = ON');
       const startedEmpty = migrate(db, migrations);
       for (const domain of tables) domain.keepDerived?.(db);
-      return new StateDatabase(db, startedEmpty);
+      return new StateDatabase(
+        db,
+        startedEmpty,
+        tables.flatMap((domain) => domain.bulkInsertWatches ?? []),
+      );
     } catch (error) {
       db.close();
       throw error;
@@ -118,6 +123,23 @@ export class StateDatabase {
 
   transaction<T>(work: () => T): T {
     return this.connection.transaction(work)();
+  }
+
+  /**
+   * Runs `insert`, which adds many rows to `table`, in one transaction with the domains' row triggers on it held
+   * (BulkInsertWatch), and then has them do their work for the new rows at once. A table's new rows have rowids
+   * above its largest before (SQLite gives the largest + 1), so they are told apart by that.
+   */
+  insertingMany<T>(table: string, insert: () => T): T {
+    const watches = this.bulkInsertWatches.filter((watch) => watch.table === table);
+    if (watches.length === 0) return insert();
+    return this.transaction(() => {
+      const after = this.connection.prepare<[], number>(`SELECT COALESCE(MAX(rowid), 0) FROM ${table}`).pluck().get()!;
+      for (const watch of watches) watch.hold(this.connection);
+      const inserted = insert();
+      for (const watch of watches) watch.release(this.connection, after);
+      return inserted;
+    });
   }
 
   /** Seals the file when it closes (ledger-seal.ts): for a ledger whose opening found it sound. */

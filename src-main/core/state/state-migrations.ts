@@ -22,6 +22,20 @@ export interface StateTables {
    * opening for writing, after the migrations. A migration's SQL is fixed once released; a rule kept here is not.
    */
   readonly keepDerived?: (db: Database.Database) => void;
+  /** What the domain does around inserts of many rows at a time into another's tables (StateDatabase.insertingMany). */
+  readonly bulkInsertWatches?: readonly BulkInsertWatch[];
+}
+
+/**
+ * A domain's row triggers on `table`, held while many rows go in at once and then done for them all in one
+ * statement: per row they would cost more than the insert itself.
+ */
+export interface BulkInsertWatch {
+  readonly table: string;
+  /** Before the rows go in: holds the triggers. */
+  readonly hold: (db: Database.Database) => void;
+  /** After: releases them and does their work for the rows whose rowid is above `afterRowid`. */
+  readonly release: (db: Database.Database, afterRowid: number) => void;
 }
 
 /** The ledger comes from a later release, whose schema this one cannot read. */

@@ -190,6 +190,23 @@ describe("a campaign's kept counts", () => {
         },
       ],
       [
+        'a file and a job inserted by SQL, one row at a time',
+        () => {
+          const id = pick(campaigns);
+          const target = pick(PATHS);
+          db.prepare(
+            `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, filesize, first_seen_at)
+             VALUES (?, ?, ?, 'x.fts', 'u', 'kcor', 'pb', 1, ?) ON CONFLICT DO NOTHING`,
+          ).run(id, `sql/${random(4)}`, target, pick(TIMES.slice(1)));
+          const free = freePaths();
+          if (free.length === 0) return;
+          db.prepare(
+            `INSERT INTO jobs (url, instrument, product, filename, folder, target_path, state, sha256, started_at, finished_at, created_at, updated_at)
+             VALUES ('u', 'kcor', 'pb', 'x.fts', ?, ?, ?, ?, ?, ?, 'c', 'c')`,
+          ).run(FOLDER, pick(free), pick(JOB_STATES), pick(HASHES), pick(TIMES), pick(TIMES));
+        },
+      ],
+      [
         'a file removed',
         () => {
           const id = pick(campaigns);

@@ -22,7 +22,7 @@ describe('the counts of a campaign of an older ledger', () => {
     const old = new Database(file);
     for (const name of COUNTING_TRIGGERS.keys()) old.exec(`DROP TRIGGER ${name}`);
     old.exec(`ALTER TABLE campaigns DROP COLUMN layout_moving; ALTER TABLE campaigns DROP COLUMN shared_list_kept;
-      DROP TABLE campaign_counts; ALTER TABLE campaigns DROP COLUMN counted_since; ALTER TABLE jobs DROP COLUMN written_mtime_ms;
+      DROP TABLE campaign_counts; DROP TABLE campaign_counting_held; ALTER TABLE campaigns DROP COLUMN counted_since; ALTER TABLE jobs DROP COLUMN written_mtime_ms;
       ALTER TABLE campaign_windows DROP COLUMN listed_from; ALTER TABLE campaigns DROP COLUMN listed_whole_at;
       ALTER TABLE jobs DROP COLUMN reused_from; ALTER TABLE campaigns DROP COLUMN servers_listed_from; PRAGMA user_version = 8;`);
     const at = '2025-01-01T00:00:00.000Z';

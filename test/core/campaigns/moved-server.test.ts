@@ -74,7 +74,7 @@ describe('a campaign whose server moved, in the core', () => {
     const file = path.join(h.stateFolder, 'downloads.sqlite');
     const old = new Database(file);
     for (const name of COUNTING_TRIGGERS.keys()) old.exec(`DROP TRIGGER ${name}`);
-    old.exec(`ALTER TABLE campaigns DROP COLUMN servers_listed_from; DROP TABLE campaign_counts; ALTER TABLE campaigns DROP COLUMN counted_since;
+    old.exec(`ALTER TABLE campaigns DROP COLUMN servers_listed_from; DROP TABLE campaign_counts; DROP TABLE campaign_counting_held; ALTER TABLE campaigns DROP COLUMN counted_since;
       ALTER TABLE campaigns ADD COLUMN remembered_counts TEXT; PRAGMA user_version = 14;`);
     old.close();
     const state = StateDatabase.open(file, STATE_DOMAINS);

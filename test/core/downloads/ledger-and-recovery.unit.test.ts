@@ -43,7 +43,9 @@ describe('ledger', () => {
     const db = new Database(file);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()).toEqual(
-      ['campaign_files', 'campaign_queries', 'campaign_windows', 'campaigns', 'jobs', 'settings'].map((name) => ({ name })),
+      ['campaign_counting_held', 'campaign_counts', 'campaign_files', 'campaign_queries', 'campaign_windows', 'campaigns', 'jobs', 'settings'].map((name) => ({
+        name,
+      })),
     );
     db.pragma(`user_version = ${CURRENT_VERSION + 1}`);
     db.close();

@@ -88,6 +88,8 @@ describe('a ledger written by an earlier release', () => {
   it('ends with the same schema, text for text, as the released migrations made and the later ones make', async () => {
     const released = oldLedger(':memory:', 3);
     for (const migration of migrationsInOrder(STATE_DOMAINS).filter((each) => each.version > 3)) released.exec(migration.sql);
+    // What the domains make from their rules at each opening (the campaigns' counting triggers), made the same way.
+    for (const domain of STATE_DOMAINS) domain.keepDerived?.(released);
     const now = StateDatabase.open(':memory:', STATE_DOMAINS);
     try {
       expect(schemaOf(now.connection)).toEqual(schemaOf(released));
