@@ -83,13 +83,18 @@ export function fillCampaign(state: StateDatabase, root: string): { name: string
   const name = 'KCor mirror';
   const store = new CampaignStore(state);
   const { id } = store.create({ name, folder, layout: '{yyyy}/{mm}', autoSyncHours: null, queries: [{ instrument: 'kcor', product: 'pb', filters: {} }] });
-  const files = state.connection
-    .prepare(
-      `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, filesize, first_seen_at)
+  // Counted once for the lot, as a sync's pieces are (StateDatabase.insertingMany), not row by row.
+  const files = state.insertingMany(
+    'campaign_files',
+    () =>
+      state.connection
+        .prepare(
+          `INSERT INTO campaign_files (campaign_id, relative_path, target_path, filename, url, instrument, product, date_obs, filesize, first_seen_at)
          SELECT ?, substr(target_path, length(?) + 2), target_path, filename, url, instrument, product, date_obs, expected_size, created_at
          FROM jobs WHERE substr(folder, 1, length(?) + 1) = ? || '/'`,
-    )
-    .run(id, folder, folder, folder).changes;
+        )
+        .run(id, folder, folder, folder).changes,
+  );
   // As a sync's record leaves it: counted from its start (every file was there before).
   const at = new Date().toISOString();
   state.connection.prepare('UPDATE campaigns SET last_sync_at = ?, counted_since = ? WHERE id = ?').run(at, at, id);
