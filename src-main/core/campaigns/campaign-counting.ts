@@ -93,7 +93,7 @@ const addCounts = (select: string): string =>
 const NEW_JOBS_COUNTED = `WITH new AS MATERIALIZED (
     SELECT f.campaign_id, ${standingSql(f, NO_JOB, 'c.listed_whole_at')} AS was, ${arrivalSql(NO_JOB, 'c.counted_since')} AS arrived,
       ${standingSql(f, j, 'c.listed_whole_at')} AS standing, ${arrivalSql(j, 'c.counted_since')} AS arrival, COUNT(*) AS files
-    FROM jobs j CROSS JOIN campaign_files f ON f.target_path = j.target_path JOIN campaigns c ON c.id = f.campaign_id
+    FROM jobs j CROSS JOIN campaign_files f ON f.target_path = j.target_path CROSS JOIN campaigns c ON c.id = f.campaign_id
     WHERE j.id > @after AND EXISTS (SELECT 1 FROM campaign_files WHERE target_path BETWEEN
       (SELECT MIN(target_path) FROM jobs NOT INDEXED WHERE id > @after) AND (SELECT MAX(target_path) FROM jobs NOT INDEXED WHERE id > @after))
     GROUP BY 1, 2, 3, 4, 5)

@@ -539,7 +539,7 @@ export class CampaignStore {
         `SELECT ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing, ${arrivalSql(of('j'), '@since')} AS arrival,
            ${standingSql(of('f'), marked, 'c.listed_whole_at')} AS marked, ${arrivalSql(marked, '@since')} AS markedArrival, COUNT(*) AS files
          FROM json_each(@marks) m CROSS JOIN jobs j ON j.id = CAST(m.key AS INTEGER) CROSS JOIN campaign_files f ON f.target_path = j.target_path
-           JOIN campaigns c ON c.id = f.campaign_id
+           CROSS JOIN campaigns c ON c.id = f.campaign_id
          WHERE +f.campaign_id = @id GROUP BY 1, 2, 3, 4`,
       )
       .all({ id, since, marks: JSON.stringify(Object.fromEntries(marks)) });
@@ -566,10 +566,12 @@ export class CampaignStore {
         : this.db
             .prepare<[{ id: number; since: string }], CountedFiles>(
               // The finished jobs' own index (migration 8), read from `since` on: every other file was already there.
+              // Each job's file by its place (the order pinned, and `+`: through the campaign's index SQLite would
+              // walk every file of the campaign for each job).
               `SELECT ${standingSql(of('f'), of('j'), 'c.listed_whole_at')} AS standing, ${arrivalSql(of('j'), '@since')} AS arrival, COUNT(*) AS files
-               FROM jobs j CROSS JOIN campaign_files f ON f.target_path = j.target_path JOIN campaigns c ON c.id = f.campaign_id
+               FROM jobs j CROSS JOIN campaign_files f ON f.target_path = j.target_path CROSS JOIN campaigns c ON c.id = f.campaign_id
                WHERE j.state = 'done' AND j.cleared IN (0, 1) AND COALESCE(j.finished_at, j.updated_at) >= @since AND j.finished_at >= @since
-                 AND j.started_at IS NOT NULL AND f.campaign_id = @id
+                 AND j.started_at IS NOT NULL AND +f.campaign_id = @id
                GROUP BY 1, 2`,
             )
             .all({ id, since });

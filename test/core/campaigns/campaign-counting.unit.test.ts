@@ -2,7 +2,7 @@
 // count of its files and their jobs gives: checked after each of thousands of random changes, made by the ledger's
 // and the store's own methods and by plain SQL (any writer), to files shared by two campaigns too.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countingSelect } from '../../../src-main/core/campaigns/campaign-counting';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
@@ -276,5 +276,49 @@ describe("a campaign's kept counts", () => {
     // Seen from a sync under way (started later), without changing what is kept.
     expect(store.counts(id, TIMES[4]!)).toMatchObject({ onDisk: 2, downloaded: 0, alreadyThere: 2 });
     expect(store.counts(id)).toMatchObject({ downloaded: 1, alreadyThere: 1 });
+  });
+});
+
+describe('what keeping the counts reads', () => {
+  it('reads only the rows concerned: a piece of new files or jobs, the jobs finished since a sync began, the files verify marked', () => {
+    const { ledger, state } = openStateFile(':memory:');
+    opened.push(ledger);
+    const db = state.connection;
+    const store = new CampaignStore(state);
+    const { id } = store.create({
+      name: 'plans',
+      folder: FOLDER,
+      layout: '',
+      queries: [{ instrument: 'kcor', product: 'pb', filters: {} }],
+      autoSyncHours: null,
+    });
+    const statements: string[] = [];
+    const prepare = db.prepare.bind(db);
+    const spy = vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
+      statements.push(sql);
+      return prepare(sql);
+    }) as typeof db.prepare);
+    const records = PATHS.map((target) => record(path.basename(target), target, null));
+    store.recordFiles(id, records);
+    const ids = ledger.insertMany(records.map((file) => ({ ...file, folder: FOLDER, expectedSize: 1, batchId: null, state: 'queued' as const })));
+    ledger.markDone(ids[0]!, { sha256: 'a'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
+    store.counts(id, TIMES[1]!);
+    store.countsAsMarked(id, new Map([[ids[0]!, MISSING_ON_DISK]]));
+    store.recordSync(id, reportAt(TIMES[1]!));
+    spy.mockRestore();
+    // Statements that name neither the campaign's whole set nor the full recount: each must reach its rows through an
+    // index on what it knows (a rowid range, a place, a job's id), never by walking the campaign's files.
+    const concerned = statements.filter((sql) => /FROM jobs j CROSS JOIN|rowid > @after|json_each\(@marks\)/.test(sql));
+    expect(concerned.length).toBeGreaterThanOrEqual(4);
+    for (const sql of concerned) {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all({ id, since: TIMES[1], after: 0, marks: '{}' })
+        .map((row) => (row as { detail: string }).detail);
+      expect(
+        plan.filter((step) => /campaign_files_name|SCAN f\b|SCAN j\b|SCAN campaign_files\b|SCAN jobs\b/.test(step)),
+        sql,
+      ).toEqual([]);
+    }
   });
 });
