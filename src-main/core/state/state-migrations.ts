@@ -20,15 +20,20 @@ export interface StateTables {
   /**
    * Makes what the domain derives from its code's rules (triggers), as the code now defines them: run at every
    * opening for writing, after the migrations. A migration's SQL is fixed once released; a rule kept here is not.
+   * @internal only to the library's published types (tsconfig.lib.json), which carry no better-sqlite3 types.
    */
   readonly keepDerived?: (db: Database.Database) => void;
-  /** What the domain does around inserts of many rows at a time into another's tables (StateDatabase.insertingMany). */
+  /**
+   * What the domain does around inserts of many rows at a time into another's tables (StateDatabase.insertingMany).
+   * @internal as keepDerived.
+   */
   readonly bulkInsertWatches?: readonly BulkInsertWatch[];
 }
 
 /**
  * A domain's row triggers on `table`, held while many rows go in at once and then done for them all in one
  * statement: per row they would cost more than the insert itself.
+ * @internal as StateTables.keepDerived.
  */
 export interface BulkInsertWatch {
   readonly table: string;
