@@ -3,6 +3,7 @@
 // and the store's own methods and by plain SQL (any writer), to files shared by two campaigns too.
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { kcorFileRecord } from '../../../scripts/bench/campaign-records';
 import { countingSelect } from '../../../src-main/core/campaigns/campaign-counting';
 import { CampaignStore, type CampaignFileRecord } from '../../../src-main/core/campaigns/campaign-store';
 import { JOB_STATES, type DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
@@ -54,20 +55,12 @@ function reportAt(at: string): SyncReport {
 }
 
 function record(relativePath: string, targetPath: string, expectedSha256: string | null): CampaignFileRecord {
-  const filename = path.basename(targetPath);
-  return {
-    relativePath,
-    targetPath,
-    filename,
-    url: `u/${filename}`,
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: null,
-    waveRegion: null,
-    obsPlan: null,
-    filesize: 1,
-    expectedSha256,
-  };
+  return { ...kcorFileRecord(targetPath, 1, null), relativePath, expectedSha256 };
+}
+
+/** Jobs for the files at `targets`, in `state`, as the queue's intake makes them. */
+function jobsAt(targets: readonly string[], state: (typeof JOB_STATES)[number]) {
+  return targets.map((targetPath) => ({ ...kcorFileRecord(targetPath, 1, null), folder: FOLDER, expectedSize: 1, batchId: null, state }));
 }
 
 describe("a campaign's kept counts", () => {
@@ -107,20 +100,7 @@ describe("a campaign's kept counts", () => {
           const free = freePaths();
           if (free.length === 0) return;
           const targets = free.slice(0, 1 + random(3));
-          ledger.insertMany(
-            targets.map((targetPath) => ({
-              url: 'u',
-              instrument: 'kcor',
-              product: 'pb',
-              dateObs: null,
-              filename: path.basename(targetPath),
-              folder: FOLDER,
-              targetPath,
-              expectedSize: 1,
-              batchId: null,
-              state: pick(JOB_STATES),
-            })),
-          );
+          ledger.insertMany(jobsAt(targets, pick(JOB_STATES)));
         },
       ],
       [
@@ -252,20 +232,7 @@ describe("a campaign's kept counts", () => {
       id,
       PATHS.slice(0, 3).map((target) => record(path.basename(target), target, null)),
     );
-    const ids = ledger.insertMany(
-      PATHS.slice(0, 3).map((targetPath) => ({
-        url: 'u',
-        instrument: 'kcor',
-        product: 'pb',
-        dateObs: null,
-        filename: path.basename(targetPath),
-        folder: FOLDER,
-        targetPath,
-        expectedSize: 1,
-        batchId: null,
-        state: 'queued' as const,
-      })),
-    );
+    const ids = ledger.insertMany(jobsAt(PATHS.slice(0, 3), 'queued'));
     const finish = state.connection.prepare("UPDATE jobs SET state = 'done', sha256 = 'x', started_at = ?, finished_at = ? WHERE id = ?");
     finish.run(TIMES[1], TIMES[1], ids[0]);
     finish.run(TIMES[1], TIMES[3], ids[1]);
@@ -300,7 +267,7 @@ describe('what keeping the counts reads', () => {
     }) as typeof db.prepare);
     const records = PATHS.map((target) => record(path.basename(target), target, null));
     store.recordFiles(id, records);
-    const ids = ledger.insertMany(records.map((file) => ({ ...file, folder: FOLDER, expectedSize: 1, batchId: null, state: 'queued' as const })));
+    const ids = ledger.insertMany(jobsAt(PATHS, 'queued'));
     ledger.markDone(ids[0]!, { sha256: 'a'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
     store.counts(id, TIMES[1]!);
     store.countsAsMarked(id, new Map([[ids[0]!, MISSING_ON_DISK]]));

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import type { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { kcorFileRecord } from '../../../scripts/bench/campaign-records';
 import { COUNTING_TRIGGERS, keepCountingCurrent } from '../../../src-main/core/campaigns/campaign-counting';
 import { CampaignService } from '../../../src-main/core/campaigns/campaign-service';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
@@ -49,7 +50,7 @@ describe('the counts of a campaign of an older ledger', () => {
       expect(overview).toMatchObject({ name: 'Été', lastSyncAt: at, counts: { files: 1, missing: 1, queued: 0 } });
       expect(overview!.lastSync?.total).toMatchObject({ queued: 0, missing: 1 });
       // Kept from then on as files change.
-      service.store.recordFiles(service.store.require('Été').id, [{ ...fileRecord('b.fts'), targetPath: '/data/ete/b.fts' }]);
+      service.store.recordFiles(service.store.require('Été').id, [kcorFileRecord('/data/ete/b.fts', 1, null)]);
       expect(service.overviews()[0]!.counts).toMatchObject({ files: 2, missing: 2 });
     } finally {
       ledger.close();
@@ -69,19 +70,3 @@ describe('the counts of a campaign of an older ledger', () => {
     }
   });
 });
-
-function fileRecord(filename: string) {
-  return {
-    relativePath: filename,
-    targetPath: '',
-    filename,
-    url: 'u',
-    instrument: 'kcor',
-    product: 'pb',
-    dateObs: null,
-    waveRegion: null,
-    obsPlan: null,
-    filesize: 1,
-    expectedSha256: null,
-  };
-}
