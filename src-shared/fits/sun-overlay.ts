@@ -48,14 +48,20 @@ export function sunOverlay(keywords: ReadonlyMap<string, FitsValue>, solarRadii:
     const lon = Math.atan2(-Math.sin(rho) * Math.sin(angle), Math.cos(rho));
     return wcs.pixelOf(lon * ARCSEC_PER_RADIAN, lat * ARCSEC_PER_RADIAN);
   };
-  const circles = solarRadii.map((each) => {
+  const circles: SunOverlay['circles'] = [];
+  for (const each of solarRadii) {
     const points: OverlayPoint[] = [];
     for (let step = 0; step < CIRCLE_POINTS; step += 1) {
       const point = at(each * radius, (2 * Math.PI * step) / CIRCLE_POINTS);
-      if (point) points.push(point);
+      // A circle cut by the projection's horizon would be closed across the gap: a line where nothing is.
+      if (!point) {
+        const circle = each === 1 ? 'limb' : `circle at ${each} solar radii`;
+        return { reason: `its ${circle} reaches beyond what its projection can show (90 degrees from its reference point)` };
+      }
+      points.push(point);
     }
-    return { solarRadii: each, points };
-  });
+    circles.push({ solarRadii: each, points });
+  }
   const inImage = withinImage(keywords);
   let reach = NORTH_REACH;
   let to = at(reach * radius, 0);
@@ -63,7 +69,8 @@ export function sunOverlay(keywords: ReadonlyMap<string, FitsValue>, solarRadii:
     reach = Math.max(NORTH_LEAST, reach - 0.05);
     to = at(reach * radius, 0);
   }
-  return { centre, sunRadiusArcsec: radius, circles, north: { from: centre, to: to ?? centre } };
+  if (!to) return { reason: 'solar north reaches beyond what its projection can show' };
+  return { centre, sunRadiusArcsec: radius, circles, north: { from: centre, to } };
 }
 
 /** Whether a point is inside the image with room for a label, by its NAXIS1 and NAXIS2 (any point, when unknown). */

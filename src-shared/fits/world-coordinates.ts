@@ -1,9 +1,12 @@
 // Where on the sky, and on the Sun, a pixel of an image HDU is: the image's world coordinate system (WCS, FITS WCS
-// papers I and II) for the two axes solar images use. Helioprojective axes (CTYPE HPLN-TAN / HPLT-TAN: gnomonic,
-// the reference point as native pole) give longitude and latitude in arcsec from Sun centre; two linear axes (SOLX,
-// or any CTYPE without a projection code) give CRVAL plus the offset. The pixel-to-intermediate step is the same for
-// both: CDi_j if the header has any, else PCi_j (identity by default) times CDELTi, else CDELTi rotated by CROTA2,
-// the way WCSLIB (and so astropy) reads an older header; like WCSLIB, CROTA2 turns celestial axes only. Checked against astropy.wcs in world-coordinates.test.ts.
+// papers I and II) for the two axes solar images use. Helioprojective axes (CTYPE HPLN-TAN and HPLT-TAN, in either
+// order: the gnomonic plane turned onto the sky by the celestial rotation of celestial-rotation.ts, with LONPOLE,
+// LATPOLE and the longitude axis's PVi_0 to PVi_4) give longitude and latitude in arcsec from Sun centre; two linear
+// axes (SOLX, or any CTYPE without a projection code) give CRVAL plus the offset. The pixel-to-intermediate step is
+// the same for both: CDi_j if the header has any, else PCi_j (identity by default) times CDELTi, else CDELTi rotated
+// by the latitude axis's CROTA, the way WCSLIB (and so astropy) reads an older header; like WCSLIB, CROTA turns
+// celestial axes only. Checked against astropy.wcs in world-coordinates.test.ts and world-poles.test.ts.
+import { celestialRotation, celestialToNative, nativeToCelestial, type CelestialRotation } from './celestial-rotation';
 import type { FitsValue } from './fits-cards';
 
 /** Where a pixel is: its place on the sky in arcsec and, when the Sun's size is known, on the Sun. */
@@ -38,25 +41,23 @@ const SUN_RADIUS_METRES = 695_700_000;
 const ARCSEC_PER_DEGREE = 3600;
 const DEGREES = 180 / Math.PI;
 const RADIANS = Math.PI / 180;
+/** sin(theta) below which a point is on the TAN plane's horizon: 1e-12 is 2e-7 arcsec, and its pixel 10^14 degrees out. */
+const HORIZON = 1e-12;
 
 /** Arcsec in one of each angle unit CUNIT may name (FITS WCS paper I, table 3); celestial axes default to degrees. */
 const ARCSEC_PER_UNIT: Readonly<Record<string, number>> = { deg: 3600, arcmin: 60, arcsec: 1, mas: 0.001, rad: 3600 * DEGREES };
 
 /** Reads an image HDU's keywords: its world coordinates, or why there are none. */
 export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): WorldCoordinates | NoWorldCoordinates {
-  const type1 = textOf(values.get('CTYPE1'));
-  const type2 = textOf(values.get('CTYPE2'));
-  if (type1 === '' || type2 === '') return { reason: 'its header names no coordinate axes (CTYPE1, CTYPE2)' };
-  const helioprojective = type1.startsWith('HPLN') && type2.startsWith('HPLT');
-  const projection1 = projectionOf(type1);
-  const projection2 = projectionOf(type2);
-  if (projection1 !== projection2) return { reason: `its axes name two projections (${type1}, ${type2})` };
-  if (helioprojective && projection1 !== 'TAN') return { reason: `its ${projection1 || 'missing'} projection is not one this reader knows (TAN)` };
-  if (!helioprojective && projection1 !== '') return { reason: `its axes (${type1}, ${type2}) are not helioprojective` };
-  const scale1 = arcsecPerUnit(values.get('CUNIT1'), type1, helioprojective);
-  const scale2 = arcsecPerUnit(values.get('CUNIT2'), type2, helioprojective);
+  const types = [textOf(values.get('CTYPE1')), textOf(values.get('CTYPE2'))] as const;
+  if (types[0] === '' || types[1] === '') return { reason: 'its header names no coordinate axes (CTYPE1, CTYPE2)' };
+  const axes = axesOf(types[0], types[1]);
+  if ('reason' in axes) return axes;
+  const celestial = axes.celestial;
+  const scale1 = arcsecPerUnit(values.get('CUNIT1'), types[0], celestial !== undefined);
+  const scale2 = arcsecPerUnit(values.get('CUNIT2'), types[1], celestial !== undefined);
   if (scale1 === undefined || scale2 === undefined) return { reason: 'its axes are not in a unit of angle' };
-  const matrix = linearMatrix(values, helioprojective);
+  const matrix = linearMatrix(values, celestial);
   if ('reason' in matrix) return matrix;
   const crpix1 = numberOf(values.get('CRPIX1'), 0);
   const crpix2 = numberOf(values.get('CRPIX2'), 0);
@@ -76,7 +77,7 @@ export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): Worl
     x: crpix1 + (matrix.m22 * u - matrix.m12 * v) / determinant,
     y: crpix2 + (-matrix.m21 * u + matrix.m11 * v) / determinant,
   });
-  if (!helioprojective) {
+  if (!celestial) {
     return {
       kind: 'linear',
       ...sun,
@@ -87,20 +88,98 @@ export function worldCoordinatesOf(values: ReadonlyMap<string, FitsValue>): Worl
       pixelOf: (xArcsec, yArcsec) => pixelFrom(xArcsec / scale1 - crval1, yArcsec / scale2 - crval2),
     };
   }
-  const pole = { lon: (crval1 * scale1) / ARCSEC_PER_DEGREE, lat: (crval2 * scale2) / ARCSEC_PER_DEGREE };
+
+  // Each axis in degrees, as the projection works; the longitude axis may be the second.
+  const degrees1 = scale1 / ARCSEC_PER_DEGREE;
+  const degrees2 = scale2 / ARCSEC_PER_DEGREE;
+  const swapped = celestial.lng === 2;
+  const frame = swapped
+    ? nativeFrameOf(values, celestial, crval2 * degrees2, crval1 * degrees1)
+    : nativeFrameOf(values, celestial, crval1 * degrees1, crval2 * degrees2);
+  if ('reason' in frame) return frame;
+  const { rotation, offset } = frame;
   return {
     kind: 'helioprojective',
     ...sun,
     placeOf: (x, y) => {
       const [u, v] = intermediate(x, y);
-      const [lon, lat] = deprojectTan((u * scale1) / ARCSEC_PER_DEGREE, (v * scale2) / ARCSEC_PER_DEGREE, pole);
-      return placeFrom(lon * ARCSEC_PER_DEGREE, lat * ARCSEC_PER_DEGREE, sunRadiusArcsec);
+      const [planeX, planeY] = swapped ? [v * degrees2, u * degrees1] : [u * degrees1, v * degrees2];
+      const [phi, theta] = deprojectTan(planeX + offset.x, planeY + offset.y);
+      const [lon, latitude] = nativeToCelestial(rotation, phi, theta);
+      return placeFrom(wrapDegrees(lon) * ARCSEC_PER_DEGREE, latitude * ARCSEC_PER_DEGREE, sunRadiusArcsec);
     },
     pixelOf: (xArcsec, yArcsec) => {
-      const projected = projectTan(xArcsec / ARCSEC_PER_DEGREE, yArcsec / ARCSEC_PER_DEGREE, pole);
-      return projected && pixelFrom((projected[0] * ARCSEC_PER_DEGREE) / scale1, (projected[1] * ARCSEC_PER_DEGREE) / scale2);
+      const [phi, theta] = celestialToNative(rotation, xArcsec / ARCSEC_PER_DEGREE, yArcsec / ARCSEC_PER_DEGREE);
+      const projected = projectTan(phi, theta);
+      if (!projected) return undefined;
+      const planeX = projected[0] - offset.x;
+      const planeY = projected[1] - offset.y;
+      return swapped ? pixelFrom(planeY / degrees1, planeX / degrees2) : pixelFrom(planeX / degrees1, planeY / degrees2);
     },
   };
+}
+
+/** Which axis (1 or 2) is helioprojective longitude and which latitude. */
+interface CelestialAxes {
+  lng: 1 | 2;
+  lat: 1 | 2;
+}
+
+/** The axes' kind from their CTYPEs: helioprojective (either order) in the TAN projection, or linear. */
+function axesOf(type1: string, type2: string): { celestial?: CelestialAxes } | NoWorldCoordinates {
+  const projection1 = projectionOf(type1);
+  const projection2 = projectionOf(type2);
+  if (projection1 !== projection2) return { reason: `its axes name two projections (${type1}, ${type2})` };
+  const kinds = [type1.slice(0, 4), type2.slice(0, 4)].join(',');
+  const celestial: CelestialAxes | undefined = kinds === 'HPLN,HPLT' ? { lng: 1, lat: 2 } : kinds === 'HPLT,HPLN' ? { lng: 2, lat: 1 } : undefined;
+  if (!celestial) {
+    if (/HPL[NT]/.test(kinds)) return { reason: `its axes (${type1}, ${type2}) are not a helioprojective longitude and latitude (HPLN and HPLT)` };
+    if (projection1 !== '') return { reason: `its axes (${type1}, ${type2}) are not helioprojective` };
+    return {};
+  }
+  if (projection1 !== 'TAN') return { reason: `its ${projection1 || 'missing'} projection is not one this reader knows (TAN)` };
+  return { celestial };
+}
+
+/**
+ * How the TAN plane lies on the sky: the rotation from its native sphere (paper II, section 2), with LONPOLE,
+ * LATPOLE and the native reference point from the longitude axis's PVi_1 and PVi_2 (PVi_3, PVi_4 stand in for
+ * LONPOLE and LATPOLE), and the plane's offset, which WCSLIB applies only when PVi_0 is set and both PVi_1 and
+ * PVi_2 are given, so that the reference pixel lands on the reference point.
+ */
+function nativeFrameOf(
+  values: ReadonlyMap<string, FitsValue>,
+  axes: CelestialAxes,
+  lon0: number,
+  lat0: number,
+): { rotation: CelestialRotation; offset: { x: number; y: number } } | NoWorldCoordinates {
+  const pv = (m: number): number | undefined => optionalNumber(values.get(`PV${axes.lng}_${m}`));
+  const unknown = [...values.keys()].find((key) => new RegExp(`^PV${axes.lng}_([5-9]|\\d{2,})$`).test(key));
+  if (unknown) return { reason: `its ${unknown} is not a parameter of a TAN longitude axis (PV${axes.lng}_0 to PV${axes.lng}_4)` };
+  const phi0 = pv(1) ?? 0;
+  let theta0 = pv(2) ?? 90;
+  if (Math.abs(theta0) > 90 + 1e-10) return { reason: `its native latitude of the reference point (PV${axes.lng}_2 = ${theta0}) is beyond 90 degrees` };
+  theta0 = Math.max(-90, Math.min(90, theta0));
+  let offset = { x: 0, y: 0 };
+  if ((pv(0) ?? 0) !== 0 && pv(1) !== undefined && pv(2) !== undefined) {
+    const at = projectTan(phi0, theta0);
+    if (!at) return { reason: `its reference point (PV${axes.lng}_1, PV${axes.lng}_2) is on the hemisphere the TAN projection cannot show` };
+    offset = { x: at[0], y: at[1] };
+  }
+  const lonpole = pv(3) ?? optionalNumber(values.get('LONPOLE'));
+  const latpole = pv(4) ?? optionalNumber(values.get('LATPOLE')) ?? 90;
+  const rotation = celestialRotation({
+    lon0,
+    lat0,
+    phi0,
+    theta0, // 999 is how older headers write "undefined".
+    lonpole: lonpole === 999 ? undefined : lonpole,
+    latpole,
+  });
+  if (!rotation) {
+    return { reason: `its LONPOLE, PV${axes.lng}_1 and PV${axes.lng}_2 put no celestial pole where its reference latitude (CRVAL${axes.lat}) needs one` };
+  }
+  return { rotation, offset };
 }
 
 interface LinearMatrix {
@@ -110,63 +189,64 @@ interface LinearMatrix {
   m22: number;
 }
 
-/** The matrix from pixel offsets to intermediate coordinates, by the first of CD, PC with CDELT, or CROTA2 present. */
-function linearMatrix(values: ReadonlyMap<string, FitsValue>, celestial: boolean): LinearMatrix | NoWorldCoordinates {
+/**
+ * The matrix from pixel offsets to intermediate coordinates, by the first of CD, PC with CDELT, or CROTA present;
+ * like WCSLIB, the roll is the latitude axis's CROTA, and it turns celestial axes only.
+ */
+function linearMatrix(values: ReadonlyMap<string, FitsValue>, celestial: CelestialAxes | undefined): LinearMatrix | NoWorldCoordinates {
   const cdKeys = ['CD1_1', 'CD1_2', 'CD2_1', 'CD2_2'];
   let matrix: LinearMatrix;
   if (cdKeys.some((key) => values.has(key))) {
     const [m11, m12, m21, m22] = cdKeys.map((key) => numberOf(values.get(key), 0)) as [number, number, number, number];
     matrix = { m11, m12, m21, m22 };
   } else {
-    const cdelt1 = numberOf(values.get('CDELT1'), 1);
-    const cdelt2 = numberOf(values.get('CDELT2'), 1);
+    const cdelt = [numberOf(values.get('CDELT1'), 1), numberOf(values.get('CDELT2'), 1)] as const;
     const pcKeys = ['PC1_1', 'PC1_2', 'PC2_1', 'PC2_2'];
-    let pc: [number, number, number, number];
+    let pc: [[number, number], [number, number]];
     if (pcKeys.some((key) => values.has(key))) {
-      pc = [numberOf(values.get('PC1_1'), 1), numberOf(values.get('PC1_2'), 0), numberOf(values.get('PC2_1'), 0), numberOf(values.get('PC2_2'), 1)];
+      pc = [
+        [numberOf(values.get('PC1_1'), 1), numberOf(values.get('PC1_2'), 0)],
+        [numberOf(values.get('PC2_1'), 0), numberOf(values.get('PC2_2'), 1)],
+      ];
     } else {
-      // CROTA2 turns the axes as a PC matrix would (WCS paper II, section 6.1), with the pixel aspect kept.
-      const rho = celestial ? numberOf(values.get('CROTA2'), 0) * RADIANS : 0;
-      const aspect = cdelt1 !== 0 ? cdelt2 / cdelt1 : 1;
-      pc = [Math.cos(rho), -Math.sin(rho) * aspect, Math.sin(rho) / aspect, Math.cos(rho)];
+      pc = [
+        [1, 0],
+        [0, 1],
+      ];
+      if (celestial) {
+        // CROTA turns the axes as a PC matrix would (WCS paper II, section 6.1), with the pixel aspect kept.
+        const rho = numberOf(values.get(`CROTA${celestial.lat}`), 0) * RADIANS;
+        const [i, j] = [celestial.lng - 1, celestial.lat - 1];
+        const aspect = cdelt[i] !== 0 ? cdelt[j]! / cdelt[i]! : 1;
+        pc[i]![i] = Math.cos(rho);
+        pc[j]![j] = Math.cos(rho);
+        pc[i]![j] = -Math.sin(rho) * aspect;
+        pc[j]![i] = Math.sin(rho) / aspect;
+      }
     }
-    matrix = { m11: cdelt1 * pc[0], m12: cdelt1 * pc[1], m21: cdelt2 * pc[2], m22: cdelt2 * pc[3] };
+    matrix = { m11: cdelt[0] * pc[0][0], m12: cdelt[0] * pc[0][1], m21: cdelt[1] * pc[1][0], m22: cdelt[1] * pc[1][1] };
   }
   const determinant = matrix.m11 * matrix.m22 - matrix.m12 * matrix.m21;
   if (!Number.isFinite(determinant) || determinant === 0) return { reason: 'its pixel scale or rotation makes no coordinate system (a singular matrix)' };
   return matrix;
 }
 
-/**
- * Native to celestial for a zenithal projection with the reference point at the native pole (LONPOLE 180, the
- * default when the reference latitude is above the native one, WCS paper II section 2.4): x, y and the pole in degrees.
- */
-function deprojectTan(x: number, y: number, pole: { lon: number; lat: number }): [number, number] {
+/** The TAN (gnomonic) plane to its native sphere: x, y in degrees to (phi, theta) in degrees (paper II, section 5.1.3). */
+function deprojectTan(x: number, y: number): [number, number] {
   const r = Math.hypot(x, y);
-  // The reference pixel is the reference point, exactly (the general formula leaves a rounding error there).
-  if (r === 0) return [pole.lon, pole.lat];
-  // TAN: R = (180/pi) cot(theta); phi measured from the native -y axis.
-  const phi = Math.atan2(x, -y);
-  const theta = Math.atan2(DEGREES, r);
-  const dPhi = phi - Math.PI; // phi - phi_p, with phi_p = 180 degrees
-  const deltaP = pole.lat * RADIANS;
-  const sinTheta = Math.sin(theta);
-  const cosTheta = Math.cos(theta);
-  const lat = Math.asin(clamp(sinTheta * Math.sin(deltaP) + cosTheta * Math.cos(deltaP) * Math.cos(dPhi)));
-  const lon = pole.lon * RADIANS + Math.atan2(-cosTheta * Math.sin(dPhi), sinTheta * Math.cos(deltaP) - cosTheta * Math.sin(deltaP) * Math.cos(dPhi));
-  return [wrapDegrees(lon * DEGREES), lat * DEGREES];
+  // The plane's origin is the native pole, exactly.
+  if (r === 0) return [0, 90];
+  // R = (180/pi) cot(theta); phi measured from the native -y axis.
+  return [Math.atan2(x, -y) * DEGREES, Math.atan2(DEGREES, r) * DEGREES];
 }
 
-/** Celestial to native to the TAN plane (the inverse of deprojectTan): degrees in, degrees out; undefined at or beyond 90 degrees from the reference point. */
-function projectTan(lonDeg: number, latDeg: number, pole: { lon: number; lat: number }): [number, number] | undefined {
-  const dLon = (lonDeg - pole.lon) * RADIANS;
-  const lat = latDeg * RADIANS;
-  const deltaP = pole.lat * RADIANS;
-  const theta = Math.asin(clamp(Math.sin(lat) * Math.sin(deltaP) + Math.cos(lat) * Math.cos(deltaP) * Math.cos(dLon)));
-  if (theta <= 0) return undefined;
-  const phi = Math.PI + Math.atan2(-Math.cos(lat) * Math.sin(dLon), Math.sin(lat) * Math.cos(deltaP) - Math.cos(lat) * Math.sin(deltaP) * Math.cos(dLon));
-  const r = DEGREES / Math.tan(theta);
-  return [r * Math.sin(phi), -r * Math.cos(phi)];
+/** The native sphere to the TAN plane, degrees in and out; undefined on and beyond the native equator, which it cannot show. */
+function projectTan(phi: number, theta: number): [number, number] | undefined {
+  const sinTheta = Math.sin(theta * RADIANS);
+  // A point on the horizon, 90 degrees from the native pole, is infinitely far out; rounding may put it a hair above.
+  if (sinTheta <= HORIZON) return undefined;
+  const r = (DEGREES * Math.cos(theta * RADIANS)) / sinTheta;
+  return [r * Math.sin(phi * RADIANS), -r * Math.cos(phi * RADIANS)];
 }
 
 /** The pixel's place, with its angle from Sun centre and position angle measured on the sphere (as astropy's). */
@@ -216,7 +296,11 @@ function textOf(value: FitsValue | undefined): string {
 }
 
 function numberOf(value: FitsValue | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  return optionalNumber(value) ?? fallback;
+}
+
+function optionalNumber(value: FitsValue | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 function clamp(value: number): number {

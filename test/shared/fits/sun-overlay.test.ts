@@ -60,6 +60,19 @@ describe('the overlay of the Sun on an image', () => {
     expect(sunOverlay(new Map(), [1])).toEqual({ reason: 'its header names no coordinate axes (CTYPE1, CTYPE2)' });
   });
 
+  it('a circle the projection’s horizon cuts is not closed across the gap: the overlay says why instead', () => {
+    // The reference point 89.9 degrees west of Sun centre: the centre shows, 0.1 degree inside the TAN plane's
+    // horizon, but the limb (0.27 degree) reaches past it.
+    const header = { ...KCOR, CRVAL1: 89.9 * 3600 };
+    expect((worldCoordinatesOf(new Map(Object.entries(header))) as WorldCoordinates).pixelOf(0, 0)).toBeDefined();
+    expect(sunOverlay(new Map(Object.entries(header)), [1])).toEqual({
+      reason: 'its limb reaches beyond what its projection can show (90 degrees from its reference point)',
+    });
+    expect(sunOverlay(new Map(Object.entries({ ...header, CRVAL1: 89.5 * 3600 })), [1, 2.5])).toEqual({
+      reason: 'its circle at 2.5 solar radii reaches beyond what its projection can show (90 degrees from its reference point)',
+    });
+  });
+
   it('north stays inside a 5:4 image with room for its label: UCoMP shows only 1.5 solar radii above the Sun', () => {
     for (const width of [64, 320, 1280]) {
       const file = readFits(fitsBytes(UCOMP_L2, { imageSize: 64, ucompImageSize: width }), UCOMP_L2.filename);
