@@ -181,6 +181,7 @@ export function buildProgram(io: CliIo, commands: 'on-demand' | 'in-full' = 'in-
       .option('--overlay <list>', 'draw over the image, from its WCS: limb, north, radii=1.5:2:3 (comma-separated)')
       .option('--title [text]', "a title above the image (default text: the header's instrument, product and DATE-OBS UT)")
       .option('--colorbar', 'a colour bar below the image, with the clip values and unit')
+      .option('--axes', 'helioprojective x and y in arcsec along the edges, with ticks, from its WCS')
       .addOption(json())
       .action(async (file: string, options: QuicklookOptions) => {
         const { quicklookCommand } = await import('./commands/quicklook-command');

@@ -2,6 +2,7 @@
 // own canvas from the picture on screen, its overlays and colour bar, at the image's full resolution or a chosen
 // size, and saved as a PNG through the browser's download.
 import { drawFigureFrame, figureLayout, type FigureSpec } from '../../src-shared/figures/figure';
+import type { FigureAxes } from '../../src-shared/figures/figure-axes';
 import type { OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
 import type { ColormapName } from '../../src-shared/fits/colormaps';
 import { saveBlob } from './save-text-file';
@@ -13,6 +14,7 @@ export interface FigureRequest {
   title?: string;
   colorBar?: FigureSpec['colorBar'];
   overlay?: FigureSpec['overlay'];
+  axes?: FigureAxes;
 }
 
 /** The figure as a PNG. */
@@ -24,15 +26,17 @@ async function figurePng(request: FigureRequest, host: Document = document): Pro
   if (request.title) spec.title = request.title;
   if (request.colorBar) spec.colorBar = request.colorBar;
   if (request.overlay) spec.overlay = request.overlay;
-  const layout = figureLayout(spec);
+  if (request.axes) spec.axes = request.axes;
   const source = host.createElement('canvas');
   source.width = image.width;
   source.height = image.height;
   source.getContext('2d')!.putImageData(new ImageData(image.rgba, image.width, image.height), 0, 0);
   const canvas = host.createElement('canvas');
+  const ctx = canvas.getContext('2d')!;
+  // Measured before the canvas takes its size (which resets the context; the drawing sets the font again).
+  const layout = figureLayout(spec, ctx);
   canvas.width = layout.width;
   canvas.height = layout.height;
-  const ctx = canvas.getContext('2d')!;
   drawFigureFrame(ctx, spec, layout, () => {
     // A picture enlarged from a small image keeps its pixels sharp, as the quick-look shows them; a shrunk one is smoothed.
     ctx.imageSmoothingEnabled = scale < 1;

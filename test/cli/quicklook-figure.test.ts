@@ -1,6 +1,6 @@
 // `quicklook` as a figure: a colour map, the limb, circles and north through the image's WCS, a title and a colour
 // bar, drawn with @napi-rs/canvas and the bundled font; in-process (quicklook-figure-process.test.ts runs the built
-// mlso-dl through a pipe).
+// mlso-dl through a pipe, with axes).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decode } from 'fast-png';
@@ -35,12 +35,13 @@ describe('mlso-dl quicklook as a figure', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const summary = JSON.parse(run.stdout) as { png: { width: number; height: number }; figure: unknown };
-    expect(summary.figure).toEqual({ colormap: 'viridis', overlay: 'limb,radii=2,north', title: true, colorBar: true });
+    expect(summary.figure).toEqual({ colormap: 'viridis', overlay: 'limb,radii=2,north', title: true, colorBar: true, axes: false });
     const png = await readPng(out);
     expect([png.width, png.height]).toEqual([summary.png.width, summary.png.height]);
-    // Text 12 px (256 / 45 is less), margins 10 px, a title band of 24 and a colour bar band of 38.
-    expect([png.width, png.height]).toEqual([SIZE + 20, SIZE + 20 + 24 + 38]);
-    const picture = { x: 10, y: 10 + 24 };
+    // Text 12 px (256 / 45 is less), margins 10 px, a title band of 24 and 15 for its second line (the title is
+    // wider than the picture), and a colour bar band of 38.
+    expect([png.width, png.height]).toEqual([SIZE + 20, SIZE + 20 + 24 + 15 + 38]);
+    const picture = { x: 10, y: 10 + 24 + 15 };
     // The title is drawn: light pixels in its band, none in the margin above it.
     const titleBand = Array.from({ length: 200 * 16 }, (_, i) =>
       rgbAt(png, 10 + (i % 200), 14 + Math.floor(i / 200)).reduce((most, level) => Math.max(most, level), 0),
@@ -65,12 +66,14 @@ describe('mlso-dl quicklook as a figure', () => {
     expect(rgbAt(png, picture.x + SIZE - 1, barY)).toEqual(last);
   });
 
-  it('an image without world coordinates: the figure all the same, and one line saying why there is no overlay', async () => {
+  it('an image without world coordinates: the figure all the same, and a line each saying why there is no overlay and no axes', async () => {
     const input = await fitsFileOf(imageHdu({ bitpix: 16, axes: [40, 30], stored: Array.from({ length: 1200 }, (_, i) => i) }));
     const out = path.join(await temporaryFolder(), 'figure.png');
-    const run = await mlsoDl('quicklook', input, '--out', out, '--overlay', 'limb', '--title', 'My figure');
+    const run = await mlsoDl('quicklook', input, '--out', out, '--overlay', 'limb', '--axes', '--title', 'My figure');
     expect(run.status).toBe(0);
-    expect(run.stderr).toMatch(/^HDU 0 has no overlay: its header names no coordinate axes \(CTYPE1, CTYPE2\)\.\nWrote /);
+    expect(run.stderr).toMatch(
+      /^HDU 0 has no overlay: its header names no coordinate axes \(CTYPE1, CTYPE2\)\.\nHDU 0 has no axes: its header names no coordinate axes \(CTYPE1, CTYPE2\)\.\nWrote /,
+    );
     expect((await readPng(out)).width).toBe(40 + 20);
   });
 

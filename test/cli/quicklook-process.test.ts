@@ -45,8 +45,9 @@ describe('the built mlso-dl quicklook as a figure', () => {
     expect(run.stderr).toBe('');
     expect(run.statuses).toEqual([0, 0]);
     const png = pngOf(run.output);
-    // Text 12 px: margins 10, a title band of 24 and a colour bar band of 38 around the 128-pixel picture.
-    expect([png.width, png.height, png.channels]).toEqual([148, 128 + 20 + 24 + 38, 4]);
+    // Text 12 px: margins 10, a title band of 24 (and 15 for each of the 3 more lines the title takes to fit the
+    // picture's width) and a colour bar band of 38 around the 128-pixel picture.
+    expect([png.width, png.height, png.channels]).toEqual([148, 128 + 20 + 24 + 3 * 15 + 38, 4]);
   });
 });
 

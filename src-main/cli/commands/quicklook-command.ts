@@ -39,7 +39,7 @@ interface QuicklookSummary {
   clip: { percents: [number, number]; low: number | null; high: number | null };
   out: string;
   /** Figure options in force (colour map, overlays, title, colour bar), when any was given. */
-  figure?: { colormap: string; overlay: string | null; title: boolean; colorBar: boolean };
+  figure?: { colormap: string; overlay: string | null; title: boolean; colorBar: boolean; axes: boolean };
 }
 
 export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: string, options: QuicklookOptions): Promise<number> {
@@ -87,7 +87,7 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
   return EXIT_OK;
 }
 
-/** The quick look as a figure (quicklook-figure.ts): the picture with colour map, overlays, title and colour bar. */
+/** The quick look as a figure (quicklook-figure.ts): the picture with colour map, overlays, title, axes and colour bar. */
 async function figureCommand(
   out: CliOutput,
   io: CliIo,
@@ -109,6 +109,7 @@ async function figureCommand(
     opened.close();
   }
   if (figure.noOverlay) out.info(figure.noOverlay);
+  if (figure.noAxes) out.info(figure.noAxes);
   if (!figure.picture.clip) out.info(`Every pixel of HDU ${image.hdu} is blank (NaN or BLANK): the quick look is black.`);
   await stillWanted(io.signal);
   await writeOutput(out, options.out, figure.png);
@@ -126,6 +127,7 @@ async function figureCommand(
       overlay: options.overlay ?? null,
       title: options.title !== undefined,
       colorBar: options.colorbar === true,
+      axes: options.axes === true,
     },
   };
   if (options.json) printJson(out, summary);

@@ -1,4 +1,4 @@
-// `quicklook --colormap/--overlay/--title/--colorbar`: the quick look as a figure (figure.ts), drawn with
+// `quicklook --colormap/--overlay/--title/--colorbar/--axes`: the quick look as a figure (figure.ts), drawn with
 // @napi-rs/canvas and the bundled DejaVu Sans (assets/fonts: the same text on every machine, fonts or none). The
 // picture is made as the plain quick look makes it (streamed-quicklook.ts: the exact clip from every pixel) and
 // held whole, as a figure must be: about 4 bytes per pixel of the picture (use --size for a very large image).
@@ -12,6 +12,7 @@ import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
 import { streamedQuicklook, type QuicklookChoice, type QuicklookPicture } from '../../../src-shared/fits/streamed-quicklook';
 import { sunOverlay } from '../../../src-shared/fits/sun-overlay';
 import { drawFigureFrame, figureLayout, figureTitle, type FigureSpec } from '../../../src-shared/figures/figure';
+import { figureAxes } from '../../../src-shared/figures/figure-axes';
 import { UsageError } from '../exit-codes';
 
 export interface FigureOptions {
@@ -20,6 +21,8 @@ export interface FigureOptions {
   /** `--title` alone: the header's instrument, product and DATE-OBS; `--title TEXT`: that text. */
   title?: string | boolean;
   colorbar?: boolean;
+  /** Helioprojective x and y in arcsec along the picture's edges, ticked as sunpy's plots tick them. */
+  axes?: boolean;
 }
 
 interface OverlayChoice {
@@ -30,7 +33,7 @@ interface OverlayChoice {
 
 /** Whether any figure option was given (else the quick look is the plain streamed grey PNG). */
 export function wantsFigure(options: FigureOptions): boolean {
-  return options.colormap !== undefined || options.overlay !== undefined || options.title !== undefined || options.colorbar === true;
+  return options.colormap !== undefined || options.overlay !== undefined || options.title !== undefined || options.colorbar === true || options.axes === true;
 }
 
 export function parseColormap(value: string | undefined): ColormapName {
@@ -68,6 +71,8 @@ export interface Figure {
   height: number;
   /** Why the overlay asked for could not be drawn (no world coordinates or solar radius), if so. */
   noOverlay?: string;
+  /** Why the axes asked for could not be drawn (no world coordinates), if so. */
+  noAxes?: string;
 }
 
 /** The figure of `image` (HDU `image.hdu` of `file`), as a PNG. */
@@ -88,8 +93,14 @@ export async function quicklookFigure(file: FitsFile, image: ImageReader, choice
     if ('reason' in lines) noOverlay = `HDU ${image.hdu} has no overlay: ${lines.reason}.`;
     else spec.overlay = { lines, north: overlayChoice.north };
   }
+  let noAxes: string | undefined;
+  if (options.axes) {
+    const axes = figureAxes(keywords, image);
+    if ('reason' in axes) noAxes = `HDU ${image.hdu} has no axes: ${axes.reason}.`;
+    else spec.axes = axes;
+  }
   const createCanvas = await canvasWithFont();
-  const layout = figureLayout(spec);
+  const layout = figureLayout(spec, createCanvas(1, 1).getContext('2d'));
   const canvas = createCanvas(layout.width, layout.height);
   const ctx = canvas.getContext('2d');
   drawFigureFrame(ctx, spec, layout, () => {
@@ -100,7 +111,7 @@ export async function quicklookFigure(file: FitsFile, image: ImageReader, choice
     ctx.putImageData(pixels, layout.pictureAt.x, layout.pictureAt.y);
   });
   const png = await canvas.encode('png');
-  return { png, picture, width: layout.width, height: layout.height, ...(noOverlay ? { noOverlay } : {}) };
+  return { png, picture, width: layout.width, height: layout.height, ...(noOverlay ? { noOverlay } : {}), ...(noAxes ? { noAxes } : {}) };
 }
 
 /** @napi-rs/canvas's createCanvas, loaded when first drawn with, the bundled DejaVu Sans registered once. */
