@@ -14,6 +14,7 @@ import {
   type MissingFrames,
   type OpenedFile,
   type OverlayAnswer,
+  type AxesAnswer,
   type PixelReading,
   type RenderedImage,
 } from '../workers/fits-protocol';
@@ -113,6 +114,16 @@ export class FitsClient {
   /** The same over a kept player frame. */
   frameOverlay(key: number, solarRadii: number[]): Promise<OverlayAnswer | MissingFrames> {
     return this.call('frame-overlay', { key, solarRadii });
+  }
+
+  /** Helioprojective x and y ticked along an open file's HDU's edges, for a saved figure. */
+  axes(document: number, hdu: number): Promise<AxesAnswer> {
+    return this.call('axes', { document, hdu });
+  }
+
+  /** The same of a kept player frame. */
+  frameAxes(key: number): Promise<AxesAnswer | MissingFrames> {
+    return this.call('frame-axes', { key });
   }
 
   dropFrames(): Promise<null> {

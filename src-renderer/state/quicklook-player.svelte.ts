@@ -10,7 +10,7 @@ import type { ClipRange } from '../../src-shared/fits/image-stretch';
 import type { ApiClient } from '../lib/api';
 import type { FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
-import type { DisplayChoice, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
+import type { AxesAnswer, DisplayChoice, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
 import { overlayRadii, viewKey, wantsOverlay, type ViewOptions } from './view-options';
 import { RememberedView } from './remembered-view.svelte';
 import { messageOf } from './quicklook.svelte';
@@ -179,6 +179,14 @@ export class SequencePlayerStore {
   /** The overlay of the frame on screen, or null while none is asked for. */
   get overlay(): OverlayAnswer | null {
     return wantsOverlay(this.view) ? this.overlayAnswer : null;
+  }
+
+  /** The axes a saved figure of the frame on screen is drawn with, asked for when it is saved with them. */
+  async figureAxes(): Promise<AxesAnswer> {
+    const frame = this.shownIndex === null ? undefined : this.frames[this.shownIndex];
+    if (!frame) return { reason: 'no frame is shown' };
+    const answer = await this.fits.frameAxes(frame.jobId);
+    return 'missing' in answer ? { reason: 'the frame is no longer held: step to it again' } : answer;
   }
 
   /** Asks for the lines over the frame on screen; an answer about a frame no longer shown is dropped. */

@@ -6,7 +6,7 @@ import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
 import { FitsViewerError, type FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';
-import type { DisplayChoice, HduSummary, HeaderCard, OpenedFile, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
+import type { AxesAnswer, DisplayChoice, HduSummary, HeaderCard, OpenedFile, OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
 import { instrumentKey, overlayRadii, wantsOverlay, type ViewOptions } from './view-options';
 import { RememberedView } from './remembered-view.svelte';
 import { PixelReadout } from './pixel-readout.svelte';
@@ -75,6 +75,14 @@ export class QuickLookStore {
   /** Why nothing can be shown: the reader's one-line message, or why the file could not be read. */
   get error(): string | null {
     return (this.opening.error ?? this.drawing.error)?.message ?? null;
+  }
+
+  /** The axes a saved figure of the HDU shown is drawn with, asked for when it is saved with them. */
+  async figureAxes(): Promise<AxesAnswer> {
+    const opened = this.opened;
+    const hdu = this.currentHdu;
+    if (!opened || !hdu?.isImage) return { reason: 'no image is shown' };
+    return this.fits.axes(opened.document, hdu.index);
   }
 
   /** Opens the dialog on a finished download and draws its first image. */

@@ -26,6 +26,8 @@ const HANDLERS: Handlers = {
   'frame-pixel': (engine, { key, x, y }) => engine.framePixel(key, x, y),
   overlay: (engine, { document, hdu, solarRadii }) => engine.overlay(document, hdu, solarRadii),
   'frame-overlay': (engine, { key, solarRadii }) => engine.frameOverlay(key, solarRadii),
+  axes: (engine, { document, hdu }) => engine.axes(document, hdu),
+  'frame-axes': (engine, { key }) => engine.frameAxes(key),
   'drop-frames': (engine) => {
     engine.dropFrames();
     return null;

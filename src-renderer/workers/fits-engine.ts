@@ -12,8 +12,9 @@ import { paletteOf, type ColormapName } from '../../src-shared/fits/colormaps';
 import { keywordsOf, pixelReader, type PixelReader, type PixelReading } from '../../src-shared/fits/pixel-reading';
 import { difference, sampledClip, signedStretch, symmetric } from '../../src-shared/fits/frame-grey';
 import { sunOverlay } from '../../src-shared/fits/sun-overlay';
+import { figureAxes } from '../../src-shared/figures/figure-axes';
 import { DEFAULT_CLIP_PERCENTS, displayBytes, STRETCHES, type ClipRange } from '../../src-shared/fits/image-stretch';
-import type { DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, OverlayAnswer, RenderedImage } from './fits-protocol';
+import type { AxesAnswer, DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, OverlayAnswer, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */
 export const KEPT_FRAMES = 8;
@@ -111,6 +112,19 @@ export class FitsEngine {
   frameOverlay(key: number, solarRadii: readonly number[]): OverlayAnswer | MissingFrames {
     const frame = this.frames.get(key);
     return frame ? sunOverlay(frame.keywords, solarRadii) : { missing: [key] };
+  }
+
+  /** The axes of a figure of an open file's HDU. */
+  axes(document: number, hdu: number): AxesAnswer {
+    const open = this.documents.get(document);
+    if (!open) throw new FitsEngineError('This file is no longer open in the viewer: close the quick look and open it again.');
+    return figureAxes(keywordsOf(open.file, hdu), this.imageOf(open, hdu));
+  }
+
+  /** The same of a kept player frame. */
+  frameAxes(key: number): AxesAnswer | MissingFrames {
+    const frame = this.frames.get(key);
+    return frame ? figureAxes(frame.keywords, frame.image) : { missing: [key] };
   }
 
   /** Pixel (x, y) of a kept player frame. */

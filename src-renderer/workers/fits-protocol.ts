@@ -4,9 +4,13 @@ import type { ClipRange, StretchName } from '../../src-shared/fits/image-stretch
 import type { PixelReading } from '../../src-shared/fits/pixel-reading';
 import type { ColormapName } from '../../src-shared/fits/colormaps';
 import type { SunOverlay } from '../../src-shared/fits/sun-overlay';
+import type { FigureAxes } from '../../src-shared/figures/figure-axes';
 
 /** The lines over an image, or why it has none (no world coordinates, no solar radius). */
 export type OverlayAnswer = SunOverlay | { reason: string };
+
+/** A saved figure's axes of an image, or why it has none (no world coordinates). */
+export type AxesAnswer = FigureAxes | { reason: string };
 
 export type { PixelReading };
 
@@ -94,6 +98,10 @@ export interface FitsOperations {
   overlay: { args: { document: number; hdu: number; solarRadii: number[] }; result: OverlayAnswer };
   /** The same over a kept player frame. */
   'frame-overlay': { args: { key: number; solarRadii: number[] }; result: OverlayAnswer | MissingFrames };
+  /** Helioprojective x and y ticked along an open file's HDU's edges, for a saved figure (see figure-axes.ts). */
+  axes: { args: { document: number; hdu: number }; result: AxesAnswer };
+  /** The same of a kept player frame. */
+  'frame-axes': { args: { key: number }; result: AxesAnswer | MissingFrames };
   /** Forgets every kept frame (the player closed). */
   'drop-frames': { args: null; result: null };
   /** Runs a made-up image through every step once, so the first real quick-look does not pay for cold code. */

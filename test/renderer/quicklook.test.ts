@@ -142,6 +142,10 @@ describe('the quick-look', () => {
       .map((point) => point.split(',').map(Number));
     for (const [x, y] of limb) expect(Math.abs(Math.hypot(x! - 3.5, y! - 3.5) - 2)).toBeLessThan(0.01);
     expect(overlay.querySelector('line.north')).not.toBeNull();
+    // Each line over a black outline (a path under it), the circles labelled with their radii where the label fits
+    // within the image (3 R☉ lies wholly outside this 8 x 6 one), north with its N.
+    expect(overlay.querySelectorAll('path.outline')).toHaveLength(4);
+    expect([...overlay.querySelectorAll('text')].map((text) => text.textContent)).toEqual(['1.5 R☉', 'N']);
     expect(within(dialog).getByRole('figure', { name: /^Colour bar: [\d.]+ to [\d.]+ B\/Bsun, asinh stretch$/ })).toBeTruthy();
 
     // Another file of the same instrument opens with the same view.

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { findingsOn } from './accessibility.spec';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { decode } from 'fast-png';
 import { atEachSizeAndScheme, chooseProduct, fillFilter, goTo, signIn, visible, waitUntil } from './ui-helpers';
 
@@ -178,6 +179,20 @@ export async function looksAtDownloadedFilesAndPlaysThem({ page, demoEmail, scre
   const saved = decode(await readFile((await download.path())!));
   // 512 pixels of picture, 10-pixel margins, a 24-pixel title band and a 38-pixel colour bar band (text 12 px).
   expect([saved.width, saved.height]).toEqual([532, 512 + 20 + 24 + 38]);
+  // Again with axes in arcsec, light and dark: the frame, ticks and labels take room left of and below the picture.
+  await quickLook.getByRole('button', { name: 'Save image…' }).click();
+  const axesPanel = await visible(quickLook.getByRole('group', { name: 'Save image' }));
+  await axesPanel.getByRole('combobox', { name: 'Size' }).selectOption('512');
+  await axesPanel.getByRole('checkbox', { name: 'Axes in arcsec' }).check();
+  const shot = await screenshot('quicklook-save-image-axes-1280x800-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot('quicklook-save-image-axes-1280x800-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  const [withAxes] = await Promise.all([page.waitForEvent('download'), axesPanel.getByRole('button', { name: 'Save PNG' }).click()]);
+  await withAxes.saveAs(path.join(path.dirname(shot), 'quicklook-saved-figure-axes.png'));
+  const figure = decode(await readFile((await withAxes.path())!));
+  expect(figure.width).toBeGreaterThan(532);
+  expect(figure.height).toBeGreaterThan(512 + 20 + 24 + 38);
   // Back to plain grey for what follows (the view is remembered for KCor).
   await plainView(quickLook);
 
