@@ -53,9 +53,10 @@ function axesOf(wcs: WorldCoordinates, width: number, height: number): FigureAxe
     };
     const spacing = tickSpacing(coordinateRange(valueAt, width, height, wcs.kind === 'helioprojective' ? coordinate : undefined));
     const precision = decimalsOf(spacing);
-    for (const value of spacing.values) {
-      for (const edge of ['bottom', 'top', 'left', 'right'] as const) {
-        for (const at of crossings(valueAt, edge, width, height, value)) {
+    for (const edge of ['bottom', 'top', 'left', 'right'] as const) {
+      const sampled = edgeSamples(valueAt, edge, width, height);
+      for (const value of spacing.values) {
+        for (const at of crossings(sampled, value)) {
           const tick: AxisTick = { coordinate, edge, at, valueArcsec: value };
           if (edge === LABELLED[coordinate]) tick.label = `${value.toFixed(precision)}″`;
           ticks.push(tick);
@@ -122,25 +123,40 @@ function decimalsOf({ step }: Spacing): number {
   return decimals.length;
 }
 
-/** Places along `edge` where the coordinate is `value`: between samples of the edge, then to a millionth of a pixel. */
-function crossings(valueAt: (x: number, y: number) => number, edge: FigureEdge, width: number, height: number, value: number): number[] {
+interface EdgeSamples {
+  /** The coordinate at a place along the edge (FITS counts along it). */
+  along: (at: number) => number;
+  /** The places sampled, 0.5 to the edge's far end, and the coordinate at each. */
+  places: Float64Array;
+  values: Float64Array;
+}
+
+/** The coordinate along `edge` at EDGE_SAMPLES + 1 places, read once for every tick value. */
+function edgeSamples(valueAt: (x: number, y: number) => number, edge: FigureEdge, width: number, height: number): EdgeSamples {
   const horizontal = edge === 'bottom' || edge === 'top';
   const length = horizontal ? width : height;
   const fixed = { bottom: 0.5, top: height + 0.5, left: 0.5, right: width + 0.5 }[edge];
-  const along = (at: number): number => (horizontal ? valueAt(at, fixed) : valueAt(fixed, at)) - value;
+  const along = (at: number): number => (horizontal ? valueAt(at, fixed) : valueAt(fixed, at));
+  const places = new Float64Array(EDGE_SAMPLES + 1);
+  const values = new Float64Array(EDGE_SAMPLES + 1);
+  for (let sample = 0; sample <= EDGE_SAMPLES; sample += 1) {
+    places[sample] = 0.5 + (length * sample) / EDGE_SAMPLES;
+    values[sample] = along(places[sample]!);
+  }
+  return { along, places, values };
+}
+
+/** Places along an edge where the coordinate is `value`: between its samples, then to a millionth of a pixel. */
+function crossings({ along, places, values }: EdgeSamples, value: number): number[] {
   const found: number[] = [];
-  let before = 0.5;
-  let difference = along(before);
+  const difference = (sample: number): number => values[sample]! - value;
   // A sample right on the value is a crossing unless the edge runs along the value's line (as a linear axis's
   // side does): there the line is the edge, not a tick.
-  if (difference === 0 && along(0.5 + length / EDGE_SAMPLES) !== 0) found.push(before);
+  if (difference(0) === 0 && difference(1) !== 0) found.push(places[0]!);
   for (let sample = 1; sample <= EDGE_SAMPLES; sample += 1) {
-    const at = 0.5 + (length * sample) / EDGE_SAMPLES;
-    const next = along(at);
-    if (next === 0 && difference !== 0) found.push(at);
-    else if (difference * next < 0) found.push(bisect(along, before, at, difference));
-    before = at;
-    difference = next;
+    const [before, next] = [difference(sample - 1), difference(sample)];
+    if (next === 0 && before !== 0) found.push(places[sample]!);
+    else if (before * next < 0) found.push(bisect((at) => along(at) - value, places[sample - 1]!, places[sample]!, before));
   }
   return found;
 }
