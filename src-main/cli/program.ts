@@ -235,9 +235,9 @@ export function buildProgram(io: CliIo, commands: 'on-demand' | 'in-full' = 'in-
       }),
   );
 
-  onDemand('cr', 'when a Carrington rotation starts and ends (UT), or which one a date falls in', (command) =>
+  onDemand('cr', 'when Carrington rotations start and end (UT), or which one a date falls in', (command) =>
     command
-      .argument('[rotation]', 'the rotation number, e.g. 2295')
+      .argument('[rotation]', 'the rotation number, e.g. 2295, or a range of them, e.g. 2290-2300')
       .option('--date <date>', 'the rotation under way on this date: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UT)')
       .addOption(json())
       .action(async (rotation: string | undefined, options: CrOptions) => {

@@ -4,7 +4,7 @@
 import { carringtonRotationAt, carringtonRotationSpan } from '../astro/carrington';
 import type { TimeRange } from './ut-timestamp';
 import { plural } from '../format/counts';
-import { utMinute } from '../format/ut-minute';
+import { nearestUtMinute } from '../format/ut-minute';
 import { parseEvery } from './every';
 import { checkFilterValue, type FilterName } from './filter-rules';
 
@@ -25,7 +25,7 @@ export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
     const span = carringtonRotationSpan(Number(checked.value));
     // A rotation so far ahead that its dates leave the calendar (past the year 275,760): no date to show.
     if (!isCalendarInstant(span.start) || !isCalendarInstant(span.end)) return `Rotation ${checked.value} is far beyond any data`;
-    const dates = `${utMinute(span.start)} – ${utMinute(span.end)} UT`;
+    const dates = `${nearestUtMinute(span.start)} – ${nearestUtMinute(span.end)} UT`;
     const outside = coverage !== null && (span.end <= coverage.startMs || span.start > coverage.endMs);
     return outside ? `${dates}, outside the data (${covered})` : dates;
   },

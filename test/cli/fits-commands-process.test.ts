@@ -59,7 +59,7 @@ describe('the built mlso-dl on a FITS file', () => {
   it('cr 2295 --json | cat', async () => {
     const run = await runPiped(['cr', '2295', '--json'], 'cat');
     expect(run.statuses).toEqual([0, 0]);
-    expect(JSON.parse(run.output.toString())).toMatchObject({ rotation: 2295, start: '2025-03-02T11:59:56Z' });
+    expect(JSON.parse(run.output.toString())).toMatchObject({ rotation: 2295, start: '2025-03-02T11:59:56.606Z' });
   });
 
   it.each([

@@ -21,10 +21,10 @@ describe('the Carrington rotation hint with the data’s coverage', () => {
   });
 
   it('gives a typed rotation’s dates, and says so when the data do not reach it', () => {
-    expect(filterHint('cr', '2295', NOW, KCOR)).toBe('2025-03-02 11:59 – 2025-03-29 19:28 UT');
-    expect(filterHint('cr', '2142', NOW, KCOR)).toBe('2013-09-28 03:16 – 2013-10-25 10:13 UT');
-    expect(filterHint('cr', '2296', NOW, KCOR)).toBe('2025-03-29 19:28 – 2025-04-26 01:56 UT, outside the data (2142 to 2295)');
-    expect(filterHint('cr', '2141', NOW, KCOR)).toBe('2013-08-31 20:52 – 2013-09-28 03:16 UT, outside the data (2142 to 2295)');
+    expect(filterHint('cr', '2295', NOW, KCOR)).toBe('2025-03-02 12:00 – 2025-03-29 19:28 UT');
+    expect(filterHint('cr', '2142', NOW, KCOR)).toBe('2013-09-28 03:17 – 2013-10-25 10:13 UT');
+    expect(filterHint('cr', '2296', NOW, KCOR)).toBe('2025-03-29 19:28 – 2025-04-26 01:57 UT, outside the data (2142 to 2295)');
+    expect(filterHint('cr', '2141', NOW, KCOR)).toBe('2013-08-31 20:52 – 2013-09-28 03:17 UT, outside the data (2142 to 2295)');
   });
 });
 

@@ -59,8 +59,8 @@ describe('filter hints', () => {
   });
 
   it('shows a Carrington rotation as its UT span, and the rotation in progress "now" as the example', () => {
-    expect(filterHint('cr', '2295', NOW)).toBe('2025-03-02 11:59 – 2025-03-29 19:28 UT');
-    expect(filterHint('cr', ' 2295 ', 0)).toBe('2025-03-02 11:59 – 2025-03-29 19:28 UT');
+    expect(filterHint('cr', '2295', NOW)).toBe('2025-03-02 12:00 – 2025-03-29 19:28 UT');
+    expect(filterHint('cr', ' 2295 ', 0)).toBe('2025-03-02 12:00 – 2025-03-29 19:28 UT');
     expect(filterHint('cr', '', NOW)).toBe('e.g. 2295 (the rotation now)');
     expect(filterHint('cr', '22x', NOW)).toBe('e.g. 2295 (the rotation now)');
     // "now" is the caller's: the example follows it.
