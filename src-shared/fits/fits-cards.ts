@@ -46,6 +46,9 @@ const INTEGER = /^[+-]?\d+$/;
 /** A real (a `D` exponent too, as Fortran writes doubles; lower case as astropy accepts it). */
 const NUMBER = String.raw`[+-]?(?:\d+\.?\d*|\.\d+)(?:[EeDd][+-]?\d+)?`;
 const REAL = new RegExp(`^${NUMBER}$`);
+/** What a FITS string may not hold: the control characters (bytes past 0x7E are read as Latin-1 text). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
 const COMPLEX = new RegExp(String.raw`^\(\s*(${NUMBER})\s*,\s*(${NUMBER})\s*\)$`);
 
 /** The 80 characters of the card at `offset` (bytes outside 0x20-0x7E are kept as their Latin-1 characters). */
@@ -115,9 +118,12 @@ function finish(long: LongString): void {
   long.card.comment = long.comments.join(' ');
 }
 
-/** One record on its own: a value card (`KEYWORD = value / comment`), a HIERARCH card or commentary. */
+/**
+ * One record on its own: a value card (`KEYWORD = value / comment`), a HIERARCH card or commentary. A keyword is
+ * read in capitals, as astropy reads `date-obs` as DATE-OBS (a HIERARCH keyword keeps its case, as there).
+ */
 export function parseRecord(record: string): FitsCard {
-  const keyword = record.slice(0, 8).trimEnd();
+  const keyword = record.slice(0, 8).trimEnd().toUpperCase();
   if (keyword === 'HIERARCH') {
     const equals = record.indexOf('=', 8);
     if (equals > 8) return { keyword: record.slice(8, equals).trim(), ...parseValueField(record.slice(equals + 1)), records: [record] };
@@ -133,7 +139,8 @@ type ValueField = Pick<FitsCard, 'value' | 'type' | 'exactInteger' | 'complex' |
 /**
  * The value and comment of a value field (columns 11-80): a quoted string (`''` is a quote; trailing spaces
  * are not significant), T or F, an integer, a real, a complex `(re, im)` or nothing (an undefined value). A
- * value of another form is malformed, kept as its text.
+ * value of another form is malformed, kept as its text: a string without its closing quote, or holding a
+ * character a FITS string may not (section 4.2.1: only 0x20-0x7E; a TAB too), as astropy refuses both.
  */
 function parseValueField(field: string): ValueField {
   const start = field.length - field.trimStart().length;
@@ -147,7 +154,12 @@ function parseValueField(field: string): ValueField {
         i += 1;
       } else break;
     }
-    return { value: text.trimEnd(), type: 'string', comment: commentAfter(field, i + 1) };
+    if (i < field.length) {
+      const comment = commentAfter(field, i + 1);
+      if (CONTROL_CHARACTER.test(text)) return { value: field.slice(start, i + 1), type: 'malformed', comment };
+      return { value: text.trimEnd(), type: 'string', comment };
+    }
+    // No closing quote: malformed as any value of no FITS form is, its comment after the first slash as there.
   }
   const slash = field.indexOf('/');
   const token = (slash >= 0 ? field.slice(0, slash) : field).trim();

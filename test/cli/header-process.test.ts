@@ -40,6 +40,11 @@ describe('mlso-dl header through a pipe', () => {
     expect(cards.get('Z')).toEqual({ type: 'real', value: -0 });
     expect(cards.get('BIG')).toEqual({ type: 'integer', value: '100000000000000000000000000000000000000000000000' });
     expect(cards.get('CPLX')).toEqual({ type: 'complex', value: { re: 1.5, im: -2 } });
+    // As astropy reads them: a keyword in capitals, strings without their closing quote or with a TAB refused.
+    expect(cards.get('DATE-OBS')).toEqual({ type: 'string', value: '2025-03-24T21:03:04' });
+    expect(cards.get('UNTERM')).toEqual({ type: 'malformed', value: "'no closing quote" });
+    expect(cards.get('TABSTR')).toEqual({ type: 'malformed', value: "'a\tb'" });
+    expect(text).toContain('"value": "\'a\\tb\'",');
   });
 
   it('a long string over more than 1,000 CONTINUE cards: refused in one line, status 2, at once', async () => {

@@ -13,7 +13,8 @@ import type { GlobalOptions } from '../global-options';
 import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, FitsFileRefusal, parseHdu } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
-import { jsonCard, jsonText } from './header-json';
+import { jsonText } from '../output/json-values';
+import { jsonCard } from './header-json';
 import { localOutput } from './local-output';
 
 export interface HeaderOptions {

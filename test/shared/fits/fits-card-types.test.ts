@@ -63,6 +63,11 @@ describe(`card types and values as astropy ${reference.astropy} reads them`, () 
     expect(ours(header.cardList[index]!)).toEqual(expected(reference.cards[index]!));
   });
 
+  it('a keyword written in lower case is found under astropy’s name (date-obs as DATE-OBS)', () => {
+    expect(header.cards.get('DATE-OBS')).toBe('2025-03-24T21:03:04');
+    expect(header.cards.get('EXPTIME')).toBe(1.5);
+  });
+
   it('the fixture holds every type', () => {
     expect(new Set(header.cardList.map((card) => card.type))).toEqual(
       new Set(['logical', 'integer', 'real', 'complex', 'string', 'undefined', 'commentary', 'malformed']),

@@ -1,6 +1,7 @@
-// The JSON writer of `header --json`: JSON.stringify's layout, with reals written as reals.
+// The JSON writer of `header --json` and `pixel --json`: JSON.stringify's layout, with reals written as reals,
+// Infinity and NaN as strings, integers past 2^53 as exact digits.
 import { describe, expect, it } from 'vitest';
-import { JsonReal, jsonText } from '../../src-main/cli/commands/header-json';
+import { jsonInteger, JsonReal, jsonReal, jsonText } from '../../../src-main/cli/output/json-values';
 
 describe('jsonText', () => {
   it.each([
@@ -33,5 +34,26 @@ describe('jsonText', () => {
     expect(jsonText([{ value: new JsonReal(1), parts: { re: new JsonReal(-2), im: new JsonReal(0.25) } }])).toBe(
       '[\n  {\n    "value": 1.0,\n    "parts": {\n      "re": -2.0,\n      "im": 0.25\n    }\n  }\n]',
     );
+  });
+
+  it.each([
+    [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'],
+    [Number.NaN, 'NaN'],
+  ])('writes the real %s, which JSON has no number for, as the string "%s"', (value, text) => {
+    expect(jsonReal(value)).toBe(text);
+    expect(jsonText({ value: jsonReal(value) })).toBe(`{\n  "value": "${text}"\n}`);
+  });
+
+  it.each([
+    [0n, 0],
+    [-9007199254740991n, -9007199254740991],
+    [9007199254740991n, 9007199254740991],
+    [9007199254740992n, '9007199254740992'],
+    [-9007199254740992n, '-9007199254740992'],
+    [2982553151490137914n, '2982553151490137914'],
+    [18446744073709551615n, '18446744073709551615'],
+  ])('writes the integer %s as %j: a number while a double holds it exactly', (value, written) => {
+    expect(jsonInteger(value)).toBe(written);
   });
 });
