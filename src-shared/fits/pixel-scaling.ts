@@ -25,6 +25,16 @@ export function describeSamples(bitpix: number, cards: readonly FitsCard[]): str
   return `${sample}, scaled${bitpix > 0 ? ' to float' : ''} (${factors.join(', ')})`;
 }
 
+/**
+ * Whether an image's values are integers as astropy gives them (an integer dtype): stored integers left as they are
+ * or offset to the unsigned (for bytes, signed) type of Table 11. Any other scaling, and BLANK (an integer has no
+ * NaN to stand for it), gives floats.
+ */
+export function holdsIntegers(bitpix: number, bscale: number, bzero: number, hasBlank: boolean): boolean {
+  if (bitpix <= 0 || bscale !== 1) return false;
+  return (bzero === 0 && !hasBlank) || bzero === OFFSET_TYPES[bitpix]?.bzero;
+}
+
 interface Scaling {
   keyword: string;
   value: number;

@@ -61,11 +61,11 @@ describe('mlso-dl pixel', () => {
     expect(report).toMatchObject({ hdu: 1, value: 13, unit: null, world: { sunRadiusArcsec: 950.5 } });
   });
 
-  it('says why when the image has no world coordinates, and gives the value all the same; a blank pixel is null', async () => {
+  it('says why when the image has no world coordinates, and gives the value all the same; a NaN pixel is "NaN"', async () => {
     const file = await fitsFileOf(imageHdu({ bitpix: -32, axes: [2, 2], stored: [1, Number.NaN, 3, 4] }));
     const report = JSON.parse((await mlsoDl('pixel', file, '2', '1', '--json')).stdout) as PixelReport;
     expect(report).toMatchObject({
-      value: null,
+      value: 'NaN',
       world: null,
       noWorldCoordinates: 'HDU 0 has no world coordinates: its header names no coordinate axes (CTYPE1, CTYPE2).',
     });

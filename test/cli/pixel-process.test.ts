@@ -1,5 +1,6 @@
 // `mlso-dl pixel` as users run it: the built mlso-dl (node scripts/build-main.mjs first) writing into a real pipe,
-// on a full-size UCoMP-like image (1280 x 1024 float32 with a PC matrix), against astropy's reading of its header.
+// on a full-size UCoMP-like image (1280 x 1024 float32 with a PC matrix), against astropy's reading of its header;
+// and values JSON has no plain number for (64-bit integers past 2^53, Infinity, NaN), against numpy's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +11,11 @@ import { fitsFileOf } from './fits-test-input';
 
 const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/wcs/astropy-pixels.json'), 'utf8')) as {
   cases: { name: string; header: Record<string, string | number>; pixels: { pixel: [number, number]; arcsec: [number, number] }[] }[];
+};
+
+const PIXEL_VALUES_FILE = path.join(import.meta.dirname, '../fixtures/pixel-values/pixel-values.fits');
+const PIXEL_VALUES = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/pixel-values/pixel-values.astropy.json'), 'utf8')) as {
+  hdus: { pixels: { x: number; y: number; value: string }[] }[];
 };
 
 afterEach(async () => {
@@ -36,6 +42,23 @@ describe('the built mlso-dl pixel', () => {
       expect(Math.abs(report.world!.xArcsec - arcsec[0])).toBeLessThan(0.01);
       expect(Math.abs(report.world!.yArcsec - arcsec[1])).toBeLessThan(0.01);
     }
+  });
+
+  it.each([
+    // HDU, x, y, the value line as written, and numpy's value (test/fixtures/pixel-values/pixel-values.astropy.json)
+    [2, 1, 1, '"value": "2982553151490137914"', '2982553151490137914'],
+    [3, 1, 1, '"value": "18446744073709551615"', '18446744073709551615'],
+    [0, 2, 1, '"value": "Infinity"', 'inf'],
+    [0, 3, 1, '"value": "-Infinity"', '-inf'],
+    [0, 4, 1, '"value": "NaN"', 'nan'],
+    [0, 1, 1, '"value": 1.5', '1.5'],
+  ])('--json | cat, HDU %i pixel %i, %i of the astropy fixture: %s, as numpy gives %s', async (hdu, x, y, line, numpy) => {
+    const expected = PIXEL_VALUES.hdus[hdu]!.pixels.find((pixel) => pixel.x === x && pixel.y === y)!.value;
+    expect(expected).toBe(numpy);
+    const run = await runPiped(['pixel', PIXEL_VALUES_FILE, String(x), String(y), '--hdu', String(hdu), '--json'], 'cat');
+    expect(run.stderr).toBe('');
+    expect(run.statuses).toEqual([0, 0]);
+    expect(run.output.toString()).toContain(`\n  ${line},\n`);
   });
 
   it('a file that is not FITS: one line, status 2, nothing on the pipe', async () => {

@@ -4,26 +4,36 @@
 // coordinates (world-coordinates.ts). Reads the header and the one row the pixel is in.
 import type { FitsFile } from '../../../src-shared/fits/fits-file';
 import type { ImageReader } from '../../../src-shared/fits/fits-image';
-import { keywordsOf, pixelReading, shortNumber, type PixelReading } from '../../../src-shared/fits/pixel-reading';
+import { keywordsOf, pixelReading, type PixelReading } from '../../../src-shared/fits/pixel-reading';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
-import { printJson } from '../output/cli-output';
+import { jsonText } from '../output/json-values';
 import { stopAtOnceDuring } from '../stop-at-once';
 import { chosenImage, decoded, parseHdu } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
 import { localOutput } from './local-output';
+import { pixelValue, pixelValueJson, pixelValueText, type PixelValue } from './pixel-value';
 
 export interface PixelOptions {
   hdu?: string;
   json?: boolean;
 }
 
-/** What `pixel --json` prints: one object. */
-export interface PixelReport extends PixelReading {
+/**
+ * What `pixel --json` prints: one object. Its value as astropy gives it: a number (a real written with a point), the
+ * exact digits of an integer past 2^53 as a string, or "Infinity", "-Infinity" or "NaN" (a NaN float or a BLANK one).
+ */
+export interface PixelReport extends Omit<PixelReading, 'value'> {
   file: string;
   hdu: number;
   image: { width: number; height: number };
+  value: number | string;
+}
+
+/** The pixel read: its place and value for both forms of output. */
+interface PixelFound extends Omit<PixelReport, 'value'> {
+  value: PixelValue;
 }
 
 export async function pixelCommand(globals: GlobalOptions, io: CliIo, path: string, xText: string, yText: string, options: PixelOptions): Promise<number> {
@@ -40,16 +50,18 @@ export async function pixelCommand(globals: GlobalOptions, io: CliIo, path: stri
       opened.close();
     }
   });
-  if (options.json) printJson(out, report);
+  if (options.json) out.result(jsonText({ ...report, value: pixelValueJson(report.value) }));
   else out.result(describe(report));
   return EXIT_OK;
 }
 
-function reportOf(path: string, file: FitsFile, image: ImageReader, x: number, y: number): PixelReport {
+function reportOf(path: string, file: FitsFile, image: ImageReader, x: number, y: number): PixelFound {
   const row = image.single ? new Float32Array(image.width * image.rowsPerTile) : new Float64Array(image.width * image.rowsPerTile);
   decoded(() => image.readRows(y - 1, 1, row));
-  const reading = pixelReading(keywordsOf(file, image.hdu), image.hdu, x, y, row[x - 1]!);
-  return { file: path, hdu: image.hdu, image: { width: image.width, height: image.height }, ...reading };
+  const decodedValue = row[x - 1]!;
+  const reading = pixelReading(keywordsOf(file, image.hdu), image.hdu, x, y, decodedValue);
+  const value = decoded(() => pixelValue(file, image, x, y, decodedValue));
+  return { file: path, hdu: image.hdu, image: { width: image.width, height: image.height }, ...reading, value };
 }
 
 /** X or Y as the user typed it: a whole number within the image, counted from 1. */
@@ -61,8 +73,9 @@ function pixelNumber(name: 'X' | 'Y', text: string, size: number, dimension: str
   return value;
 }
 
-function describe(report: PixelReport): string {
-  const value = report.value === null ? 'blank' : `${shortNumber(report.value)}${report.unit ? ` ${report.unit}` : ''}`;
+function describe(report: PixelFound): string {
+  const blank = 'real' in report.value && Number.isNaN(report.value.real);
+  const value = blank || !report.unit ? pixelValueText(report.value) : `${pixelValueText(report.value)} ${report.unit}`;
   const lines = [`Pixel ${report.pixel.x}, ${report.pixel.y} of HDU ${report.hdu} (${report.image.width} x ${report.image.height}): ${value}`];
   const world = report.world;
   if (!world) {
