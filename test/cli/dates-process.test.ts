@@ -33,6 +33,6 @@ describe('dates typed on the command line', () => {
   it('a leap day is a real day: cr --date 2024-02-29', async () => {
     const run = await runBuiltCli(['cr', '--date', '2024-02-29', '--json']);
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ rotation: 2281, date: '2024-02-29T00:00:00Z' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ rotation: 2281, date: '2024-02-29T00:00:00.000Z' });
   });
 });
