@@ -3,6 +3,7 @@
 // reading of the same headers (test/fixtures/wcs/astropy-poles.json, scripts/fixtures/make_wcs_poles.py).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
 import { decode } from 'fast-png';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PixelReport } from '../../src-main/cli/commands/pixel-command';
@@ -88,7 +89,8 @@ describe('the built mlso-dl quicklook --overlay limb,north on a header turned by
   function figureOf(png: Buffer, width: number, height: number) {
     const decoded = decode(png);
     const image = { width, height };
-    const layout = figureLayout({ picture: image, image });
+    // No title, colour bar or axes: nothing for the text measure to size.
+    const layout = figureLayout({ picture: image, image }, createCanvas(1, 1).getContext('2d'));
     expect([decoded.width, decoded.height]).toEqual([layout.width, layout.height]);
     const rgb = (x: number, y: number) => Array.from(decoded.data.subarray((y * decoded.width + x) * 4, (y * decoded.width + x) * 4 + 3));
     // A pixel's centre in the figure, at (column + 0.5, row + 0.5), from the image's FITS pixel (centre at whole numbers).
