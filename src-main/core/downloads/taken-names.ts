@@ -1,19 +1,28 @@
 // Names with a small whole number each, kept outside the JavaScript heap. The intake remembers every name a listing
 // gave it (a million for two years of KCor): as a Map of strings that took some 100 bytes a name and made every
-// garbage collection walk a million objects. Here a name costs its UTF-8 bytes and four numbers: one growing buffer
-// holds the names end to end, found through an open-addressing table of their hashes. The hashes are of the names'
-// UTF-16 units, so a name not taken (nearly every name of a listing) is looked up without being written as UTF-8.
+// garbage collection walk a million objects. Here a name costs its UTF-8 bytes and a few numbers: fixed-size chunks
+// hold the names end to end (a full chunk is never copied or grown, so memory rises by a chunk at a time instead of
+// doubling), found through an open-addressing table of their hashes. The hashes are of the names' UTF-16 units, so a
+// name not taken (nearly every name of a listing) is looked up without being written as UTF-8.
 
 const INITIAL_ENTRIES = 1024;
+/** Bytes of one chunk of names; a name never spans two. */
+const CHUNK_BITS = 20;
+const CHUNK_BYTES = 1 << CHUNK_BITS;
+/** Longer names (no file name is) are kept as they are, beside the chunks. */
+const LONGEST_IN_CHUNKS = 0xffff;
 /** A lone surrogate: UTF-8 has no bytes for it (it becomes U+FFFD), so two such names could not be told apart. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const EMPTY = 0;
 
 export class TakenNames {
-  private bytes = Buffer.allocUnsafe(INITIAL_ENTRIES * 40);
-  private usedBytes = 0;
-  /** Where entry i's name ends in `bytes` (it starts where entry i - 1's ends). */
-  private ends = new Uint32Array(INITIAL_ENTRIES);
+  private readonly chunks: Buffer[] = [];
+  /** Bytes used in the last chunk. */
+  private usedInLast = CHUNK_BYTES;
+  /** Where entry i's name starts: chunk number << CHUNK_BITS | offset in the chunk. */
+  private starts = new Uint32Array(INITIAL_ENTRIES);
+  /** Entry i's name's length in UTF-8 bytes. */
+  private lengths = new Uint16Array(INITIAL_ENTRIES);
   private hashes = new Uint32Array(INITIAL_ENTRIES);
   private values = new Int32Array(INITIAL_ENTRIES);
   private count = 0;
@@ -25,7 +34,7 @@ export class TakenNames {
   private scratchOf: string | undefined;
   /** The hash of the name last looked up. */
   private lastHash = 0;
-  /** Names with a lone surrogate (LONE_SURROGATE), which no listing should have, kept as they are. */
+  /** Names with a lone surrogate (LONE_SURROGATE) or longer than LONGEST_IN_CHUNKS, which no listing has, kept as they are. */
   private readonly illFormed = new Map<string, number>();
 
   get size(): number {
@@ -33,7 +42,7 @@ export class TakenNames {
   }
 
   get(name: string): number | undefined {
-    if (LONE_SURROGATE.test(name)) return this.illFormed.get(name);
+    if (keptAsIs(name)) return this.illFormed.get(name);
     const slot = this.find(name);
     const entry = this.slots[slot]!;
     return entry === EMPTY ? undefined : this.values[entry - 1];
@@ -44,7 +53,7 @@ export class TakenNames {
   }
 
   set(name: string, value: number): void {
-    if (LONE_SURROGATE.test(name)) {
+    if (keptAsIs(name)) {
       this.illFormed.set(name, value);
       return;
     }
@@ -87,30 +96,34 @@ export class TakenNames {
   /** Whether entry `index` is `name`. */
   private holds(index: number, name: string): boolean {
     const length = this.encode(name);
-    const start = index === 0 ? 0 : this.ends[index - 1]!;
-    if (this.ends[index]! - start !== length) return false;
-    const { bytes, scratch } = this;
-    for (let i = 0; i < length; i += 1) if (bytes[start + i] !== scratch[i]) return false;
+    if (this.lengths[index] !== length) return false;
+    const start = this.starts[index]!;
+    const bytes = this.chunks[start >>> CHUNK_BITS]!;
+    const offset = start & (CHUNK_BYTES - 1);
+    const { scratch } = this;
+    for (let i = 0; i < length; i += 1) if (bytes[offset + i] !== scratch[i]) return false;
     return true;
   }
 
   private append(name: string, hash: number, value: number): void {
     const length = this.encode(name);
-    if (this.usedBytes + length > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.usedBytes + length));
-      this.bytes.copy(grown, 0, 0, this.usedBytes);
-      this.bytes = grown;
+    if (this.usedInLast + length > CHUNK_BYTES) {
+      this.chunks.push(Buffer.allocUnsafe(CHUNK_BYTES));
+      this.usedInLast = 0;
     }
-    this.scratch.copy(this.bytes, this.usedBytes, 0, length);
-    this.usedBytes += length;
-    if (this.count === this.ends.length) {
-      this.ends = grownCopy(this.ends, new Uint32Array(this.ends.length * 2));
+    const chunk = this.chunks.length - 1;
+    this.scratch.copy(this.chunks[chunk]!, this.usedInLast, 0, length);
+    if (this.count === this.starts.length) {
+      this.starts = grownCopy(this.starts, new Uint32Array(this.starts.length * 2));
+      this.lengths = grownCopy(this.lengths, new Uint16Array(this.lengths.length * 2));
       this.hashes = grownCopy(this.hashes, new Uint32Array(this.hashes.length * 2));
       this.values = grownCopy(this.values, new Int32Array(this.values.length * 2));
     }
-    this.ends[this.count] = this.usedBytes;
+    this.starts[this.count] = ((chunk << CHUNK_BITS) | this.usedInLast) >>> 0;
+    this.lengths[this.count] = length;
     this.hashes[this.count] = hash;
     this.values[this.count] = value;
+    this.usedInLast += length;
     this.count += 1;
   }
 
@@ -126,7 +139,12 @@ export class TakenNames {
   }
 }
 
-function grownCopy<T extends Uint32Array | Int32Array>(from: T, to: T): T {
+/** A name the chunks cannot hold as itself: a lone surrogate, or more UTF-8 bytes than a length there can say. */
+function keptAsIs(name: string): boolean {
+  return LONE_SURROGATE.test(name) || name.length * 3 > LONGEST_IN_CHUNKS;
+}
+
+function grownCopy<T extends Uint32Array | Uint16Array | Int32Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }

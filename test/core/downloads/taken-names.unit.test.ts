@@ -26,6 +26,21 @@ describe('TakenNames', () => {
     }
   });
 
+  it('keeps names that end a chunk, names of every length up to far beyond one, and finds each again', () => {
+    const taken = new TakenNames();
+    const map = new Map<string, number>();
+    // Lengths that leave every remainder at a chunk's end (a name never spans two), and names longer than a chunk.
+    const names: string[] = [];
+    for (let i = 0; names.length < 6_000; i += 1) names.push(`${i}_`.padEnd(1 + ((i * 7919) % 1_500), 'k'));
+    names.push('y'.repeat(21_845), 'y'.repeat(21_846), 'z'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000));
+    for (const [i, name] of names.entries()) {
+      taken.set(name, i);
+      map.set(name, i);
+    }
+    expect(taken.size).toBe(map.size);
+    for (const name of [...names, 'y'.repeat(21_844), 'z'.repeat(69_999), '5_']) expect(taken.get(name)).toBe(map.get(name));
+  });
+
   it('tells apart names that differ only in a lone surrogate (UTF-8 would make both the same replacement character)', () => {
     const taken = new TakenNames();
     taken.set('a\uD800.fts', 1);
