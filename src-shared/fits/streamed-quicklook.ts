@@ -30,6 +30,15 @@ export interface QuicklookPicture {
 /** The picture's grey levels as they are made, top row first: `grey` holds `rows` whole rows, and is the caller's to keep. */
 export type GreyRows = (grey: Uint8Array, rows: number) => void;
 
+/**
+ * The display clip at two percentiles of every finite pixel `pass` visits, exactly (no sample): what `quicklook`
+ * clips by, and `movie` too, so a movie's frame and the quick look of its file show each pixel at one level.
+ */
+export function exactClip(pass: ImagePass, percents: readonly [number, number]): ClipRange | null {
+  const found = streamedPercentiles(pass, percents);
+  return found ? { low: found[0]!, high: found[1]! } : null;
+}
+
 /** The whole picture in memory: `streamedQuicklookRows` with its rows gathered. */
 export function streamedQuicklook(reader: ImageReader, choice: QuicklookChoice, bandPixels: number = BAND_PIXELS): QuicklookPicture {
   const parts: Uint8Array[] = [];
@@ -67,9 +76,7 @@ export function streamedQuicklookRows(
       visit(rows, band.subarray(0, rows * width));
     }
   };
-  const pass: ImagePass = (visit) => forEachBand((_rows, values) => visit(values));
-  const found = streamedPercentiles(pass, choice.percents);
-  const clip = found ? { low: found[0]!, high: found[1]! } : null;
+  const clip = exactClip((visit) => forEachBand((_rows, values) => visit(values)), choice.percents);
   const display = { ...(clip ?? { low: 0, high: 0 }), stretch: choice.stretch };
 
   if (choice.maxSize !== undefined && !fitsWithin(width, height, choice.maxSize)) {

@@ -1,8 +1,8 @@
 // `movie FILES... --out movie.gif|movie.mp4|frames/`: the files as a movie, in time order, each frame through the
-// clip, stretch and colour map the player uses (or its running difference), DATE-OBS burned into a corner. An
-// animated GIF is encoded here (gifenc: the colour map is the GIF's palette, so no colour is lost to quantizing);
-// numbered PNG frames are written into a folder; MP4 goes through ffmpeg when it is on PATH (H.264), and without it
-// the movie is written as a GIF beside, saying so. Frames are made and written one at a time.
+// stretch and colour map the player uses, clipped as `quicklook` clips (or its running difference), DATE-OBS burned
+// into a corner. An animated GIF is encoded here (gifenc: the colour map is the GIF's palette, so no colour is lost
+// to quantizing); numbered PNG frames are written into a folder; MP4 goes through ffmpeg when it is on PATH (H.264),
+// and without it the movie is written as a GIF beside, saying so. Frames are made and written one at a time.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';

@@ -1,12 +1,15 @@
 // The frames of a movie, one at a time: each FITS file's image decoded, shrunk to --size, clipped through the one
-// clip every frame shares (the first frame's percentiles, or for a running difference the first difference's,
-// about zero) and stretched into the colour map's 256 levels, with its DATE-OBS burned into the lower-left corner.
-// Only the frame in hand (and, for a difference, the one before it) is ever decoded: memory stays flat however
-// long the sequence.
+// clip every frame shares and stretched into the colour map's 256 levels, with its DATE-OBS burned into the
+// lower-left corner. The clip is the first frame's, found as `quicklook` finds it (every finite pixel of the image
+// at full size, exactly), so the first frame shows each pixel at the level the quick look of its file does; for a
+// running difference it is the first difference's, about zero. Only the frame in hand (and, for a difference, the
+// one before it) is ever decoded: memory stays flat however long the sequence.
 import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
 import { downscale } from '../../../src-shared/fits/image-downscale';
+import type { Pixels } from '../../../src-shared/fits/image-percentiles';
 import { displayBytes, type ClipRange, type StretchName } from '../../../src-shared/fits/image-stretch';
-import { difference, differenceGrey, sampledClip, symmetric } from '../../../src-shared/fits/frame-grey';
+import { difference, differenceGrey, symmetric } from '../../../src-shared/fits/frame-grey';
+import { exactClip } from '../../../src-shared/fits/streamed-quicklook';
 import { UsageError } from '../exit-codes';
 import { chosenImage, decoded } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
@@ -52,10 +55,11 @@ export function orderedInputs(paths: readonly string[], hdu: number | undefined,
 /** Yields the frames: every input's, or with a running difference every input's but the first. */
 export function* movieFrames(inputs: readonly MovieInput[], choice: MovieChoice): Generator<MovieFrame> {
   let clip: ClipRange | null | undefined;
-  let previous: Float32Array | undefined;
+  let previous: Pixels | undefined;
   let size: { width: number; height: number } | undefined;
   for (const input of inputs) {
-    const { pixels, width, height } = decodedFrame(input.path, choice);
+    const clipped = !choice.difference && clip === undefined;
+    const { pixels, width, height, wholeClip } = decodedFrame(input.path, choice, clipped);
     if (size && (size.width !== width || size.height !== height)) {
       throw new UsageError(
         `${input.path} is ${width} x ${height} pixels and the frames before it ${size.width} x ${size.height}: a movie's frames must be one size.`,
@@ -64,14 +68,14 @@ export function* movieFrames(inputs: readonly MovieInput[], choice: MovieChoice)
     size = { width, height };
     const label = input.dateObs ? `${input.dateObs.replace('T', ' ').replace(/Z$/, '').slice(0, 19)} UT` : input.path;
     if (!choice.difference) {
-      if (clip === undefined) clip = sampledClip(pixels, choice.percents);
+      if (clip === undefined) clip = wholeClip ?? null;
       yield { levels: displayBytes(pixels, width, height, { stretch: choice.stretch, low: clip?.low ?? 0, high: clip?.high ?? 0 }), width, height, label };
       continue;
     }
     if (previous) {
       const change = difference(pixels, previous);
       if (clip === undefined) {
-        const found = sampledClip(change, choice.percents);
+        const found = exactClip((visit) => visit(change), choice.percents);
         clip = found && symmetric(found);
       }
       yield { levels: differenceGrey(change, width, height, clip, choice.stretch), width, height, label: `${label} minus the frame before` };
@@ -80,15 +84,19 @@ export function* movieFrames(inputs: readonly MovieInput[], choice: MovieChoice)
   }
 }
 
-function decodedFrame(path: string, choice: MovieChoice): { pixels: Float32Array; width: number; height: number } {
+/**
+ * The frame's pixels at the movie's size, in the precision the reader gives them (as `quicklook` shrinks and
+ * stretches them); with `clipped`, also the clip of the image at full size, as `quicklook` finds it.
+ */
+function decodedFrame(path: string, choice: MovieChoice, clipped: boolean): { pixels: Pixels; width: number; height: number; wholeClip?: ClipRange | null } {
   const opened = openFitsFile(path);
   try {
     const image = chosenImage(opened.file, choice.hdu);
-    const pixels = new Float32Array(image.width * image.height);
+    const pixels = image.single ? new Float32Array(image.width * image.height) : new Float64Array(image.width * image.height);
     decoded(() => image.readRows(0, image.height, pixels));
-    if (choice.size === undefined || Math.max(image.width, image.height) <= choice.size) return { pixels, width: image.width, height: image.height };
-    const small = downscale(pixels, image.width, image.height, choice.size);
-    return { pixels: Float32Array.from(small.pixels), width: small.width, height: small.height };
+    const wholeClip = clipped ? { wholeClip: exactClip((visit) => visit(pixels), choice.percents) } : {};
+    if (choice.size === undefined) return { pixels, width: image.width, height: image.height, ...wholeClip };
+    return { ...downscale(pixels, image.width, image.height, choice.size), ...wholeClip };
   } finally {
     opened.close();
   }
