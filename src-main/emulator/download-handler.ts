@@ -2,7 +2,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { findInstrument } from './instruments';
-import { fitsBytes, fitsChunks, fitsHeader, imageSizeOf, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
+import { finalPaddingBytes, fitsBytes, fitsChunks, fitsHeader, imageSizeOf, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO } from './synthetic-fits';
 import { gzipBuffer, gzipStream } from './gzip-bodies';
 import { requestOrigin, sendError, sendJson, sendText } from './http-replies';
 import { sendBody, type Cut, type CutAction } from './send-body';
@@ -106,6 +106,11 @@ async function serveFault(
     case 'fits-overlong': {
       const options = ctx.options();
       return serveAlteredFile(ctx, res, record, gzipped, withZerosAfter(fitsChunks(record, options)), rawFitsSize(record, options) + OVERLONG_TAIL_BYTES);
+    }
+    case 'fits-unpadded': {
+      const options = ctx.options();
+      const length = rawFitsSize(record, options) - finalPaddingBytes(record, options);
+      return serveAlteredFile(ctx, res, record, gzipped, firstBytes(fitsChunks(record, options), length), length);
     }
     case 'reset':
     case 'truncate':
@@ -238,6 +243,16 @@ async function serveAlteredFile(
   const outcome = await sendBody(res, body, new Pacer(() => ctx.options().bandwidthBytesPerSecond));
   // Never counted as completed: what was sent is not the file.
   if (outcome !== 'completed') ctx.stats.downloadAborted();
+}
+
+/** The first `length` bytes of the chunks. */
+function* firstBytes(chunks: Iterable<Buffer>, length: number): Generator<Buffer> {
+  let left = length;
+  for (const chunk of chunks) {
+    if (left <= 0) return;
+    yield chunk.length <= left ? chunk : chunk.subarray(0, left);
+    left -= chunk.length;
+  }
 }
 
 /** The chunks, then OVERLONG_TAIL_BYTES of zeros in 1 MiB pieces (one shared buffer: zeros never change). */

@@ -15,9 +15,11 @@ export const DOWNLOAD_FAULTS = [
   'stall',
   'not-fits',
   // Well-formed answers whose FITS content disagrees with its own headers: the header alone (it declares the
-  // whole image), and the whole file followed by megabytes of zeros no header declares.
+  // whole image), the whole file followed by megabytes of zeros no header declares, and the whole file but the
+  // zero padding after its last data unit (the archive serves whole 2,880-byte blocks; fitsverify calls this an error).
   'fits-header-only',
   'fits-overlong',
+  'fits-unpadded',
   // Redirects that never reach the file: 302 to the very same address, or back and forth between two addresses.
   'redirect-self',
   'redirect-loop',

@@ -44,6 +44,7 @@ export interface FitsSubject {
 export type ImageSizes = Pick<EmulatorOptions, 'imageSize' | 'ucompImageSize'>;
 
 const roundUp = (bytes: number): number => Math.ceil(bytes / BLOCK) * BLOCK;
+const paddingAfter = (bytes: number): number => roundUp(bytes) - bytes;
 
 /** The size knob that applies to the subject: its images' width (and a KCor image's height). */
 export function imageSizeOf(subject: FitsSubject, sizes: ImageSizes): number {
@@ -70,6 +71,12 @@ export function rawFitsSize(subject: FitsSubject, sizes: ImageSizes): number {
   const image = roundUp(width * height * 4);
   const extensions = extensionNames(subject).length;
   return extensions === 0 ? HEADER_BYTES + image : HEADER_BYTES + extensions * (HEADER_BYTES + image);
+}
+
+/** Bytes of zero padding after the last data unit, to the end of its last 2,880-byte block (0 when it ends there). */
+export function finalPaddingBytes(subject: FitsSubject, sizes: ImageSizes): number {
+  const { width, height } = imageShapeOf(subject, sizes);
+  return paddingAfter(width * height * 4);
 }
 
 function card(keyword: string, value: string, comment = ''): string {
@@ -210,7 +217,7 @@ function* imageChunks(image: CoronaImage, { width, height }: { width: number; he
     for (let i = 0; i < bits.length; i++) bits[i] = (bits[i] ?? 0) & MANTISSA_MASK;
     yield Buffer.from(values.buffer).swap32(); // FITS is big-endian
   }
-  const padding = roundUp(width * height * 4) - width * height * 4;
+  const padding = paddingAfter(width * height * 4);
   if (padding > 0) yield Buffer.alloc(padding);
 }
 

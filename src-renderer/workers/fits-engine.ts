@@ -2,7 +2,7 @@
 // stretch, and hand back RGBA pixels. It runs in the FITS worker (in the renderer's tests, in the page's own
 // thread). It keeps what is costly to redo: an open file's decoded images and their clips, so a new stretch is
 // only the last step again; and a bounded number of player frames, so memory stays flat over a long sequence.
-import { FitsReadError, firstImageHdu, readFits, type FitsFile, type FitsHdu } from '../../src-shared/fits/fits-file';
+import { FitsReadError, firstImageHdu, readFits, shortBlockWarning, type FitsFile, type FitsHdu } from '../../src-shared/fits/fits-file';
 import { cardValueText } from '../../src-shared/fits/card-value-text';
 import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
 import { downscale } from '../../src-shared/fits/image-downscale';
@@ -75,7 +75,8 @@ export class FitsEngine {
     const document = this.nextDocument++;
     this.documents.set(document, { file, images: new Map(), clips: new Map(), readers: new Map() });
     forgetOldest(this.documents, KEPT_DOCUMENTS);
-    return { document, fileName, hdus: file.hdus.map(summaryOf), imageHdu: firstImageHdu(file)?.index ?? null };
+    const warning = shortBlockWarning(file);
+    return { document, fileName, hdus: file.hdus.map(summaryOf), imageHdu: firstImageHdu(file)?.index ?? null, ...(warning ? { warning } : {}) };
   }
 
   render(document: number, hdu: number, display: DisplayChoice): RenderedImage {

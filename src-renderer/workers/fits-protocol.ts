@@ -40,6 +40,8 @@ export interface OpenedFile {
   hdus: HduSummary[];
   /** The HDU shown first: the first that holds an image; null when none does. */
   imageHdu: number | null;
+  /** The file ends short of a whole 2,880-byte block and is read as astropy reads it: the line saying so. */
+  warning?: string;
 }
 
 /** How values become colours: a stretch, the percentiles (0 to 100) that clip, and a colour map (grey unless given). */

@@ -4,8 +4,9 @@
 // file that is not FITS, is cut short or has a header no data unit can follow is refused with a FitsReadError
 // that names the file and the problem. Cut short includes fewer HDUs than the primary header promises (its
 // NEXTEND, or an empty primary HDU announcing extensions): the rule of promised-hdus.ts, the one by which
-// downloads and files on disk are judged complete. HDUs count from 0, the primary HDU, as astropy and ds9's
-// `file.fts[1]` count them.
+// downloads and files on disk are judged complete. A file that ends inside the zero padding after its last data
+// unit holds all its data: it is read, as astropy reads it, and `missingPadding` says it is not whole (downloads
+// refuse it). HDUs count from 0, the primary HDU, as astropy and ds9's `file.fts[1]` count them.
 import { type FitsCard, type FitsValue } from './fits-cards';
 import {
   EXTENSION_SIGNATURE,
@@ -66,6 +67,12 @@ export interface FitsFile {
   fileName: string;
   /** Bytes in the whole file. */
   size: number;
+  /**
+   * Bytes of its last block's zero padding that the file lacks: 0 for a file of whole 2,880-byte blocks. A file that
+   * ends inside the padding after its last data unit is read as astropy reads it (the data are all there), but is
+   * not whole: `shortBlockWarning` says so.
+   */
+  missingPadding: number;
   /** `length` bytes from `offset` (within the file): a view of them when the file is in memory. */
   read: (offset: number, length: number) => Uint8Array;
   hdus: FitsHdu[];
@@ -80,7 +87,7 @@ export interface FitsSource {
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
 const EXTENSION = asciiBytes(EXTENSION_SIGNATURE);
 
-/** Splits `bytes` into HDUs. The final padding of the last data unit is not demanded (its absence loses nothing). */
+/** Splits `bytes` into HDUs. The final padding of the last data unit is not demanded (see `missingPadding`). */
 export function readFits(bytes: Uint8Array, fileName: string): FitsFile {
   return readFitsFrom({ size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) }, fileName);
 }
@@ -92,9 +99,9 @@ export function readFitsFrom(source: FitsSource, fileName: string): FitsFile {
   if (!startsWith(read(0, Math.min(PRIMARY.length, size)), 0, PRIMARY))
     throw new FitsReadError(fileName, `is not a FITS file: it does not start with "${PRIMARY_SIGNATURE}"`);
   const hdus: FitsHdu[] = [];
+  let offset = 0;
   try {
     let promise = PRIMARY_ONLY;
-    let offset = 0;
     // Bytes after the last HDU that do not begin an extension are ignored, as astropy and ds9 do.
     while (offset < size && (hdus.length === 0 || beginsExtension(source, offset))) {
       const hdu = readHdu(source, offset, hdus.length, fileName);
@@ -112,7 +119,17 @@ export function readFitsFrom(source: FitsSource, fileName: string): FitsFile {
     if (error instanceof FitsReadError && error.hdus.length < hdus.length) throw new FitsReadError(fileName, error.problem, hdus);
     throw error;
   }
-  return { fileName, size, read, hdus };
+  return { fileName, size, missingPadding: Math.max(0, offset - size), read, hdus };
+}
+
+/**
+ * The one line that says a file ends inside the padding of its last data unit, short of a whole 2,880-byte block,
+ * and is read anyway (as astropy reads it, with a warning; fitsverify calls it an error); undefined for a whole file.
+ */
+export function shortBlockWarning(file: FitsFile): string | undefined {
+  if (file.missingPadding === 0) return undefined;
+  const into = FITS_BLOCK - file.missingPadding;
+  return `${file.fileName} ends ${grouped(into)} bytes into its last ${grouped(FITS_BLOCK)}-byte block, ${grouped(file.missingPadding)} bytes short of it (FITS pads every HDU to whole blocks); read as astropy reads it.`;
 }
 
 /**

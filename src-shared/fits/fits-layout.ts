@@ -3,12 +3,13 @@
 // both a download as it streams and a file on disk (which skips the data units instead of reading them).
 // Only header bytes are buffered; data units are merely counted.
 //
+// A file that ends inside the zero padding after a data unit (short of a whole 2,880-byte block) is incomplete.
 // How many HDUs a file holds is declared only by the NEXTEND convention (a primary header with EXTEND = T and
-// NEXTEND = n promises n extensions): with it, a file cut exactly at an HDU boundary, or inside the padding of
-// a data unit that is not the last, is incomplete. Without NEXTEND, only one such cut is told: an empty primary
-// HDU (no data) that announces extensions and has none after it holds nothing at all, and is incomplete; any
-// later HDU boundary looks exactly like the end of a whole file. The rule is promised-hdus.ts's, which the FITS
-// reader (fits-file.ts) applies too, so a file the download keeps is one the reader reads, and the other way round.
+// NEXTEND = n promises n extensions): with it, a file cut exactly at an HDU boundary is incomplete too. Without
+// NEXTEND, only one such cut is told: an empty primary HDU (no data) that announces extensions and has none after
+// it holds nothing at all, and is incomplete; any later HDU boundary looks exactly like the end of a whole file.
+// The rule is promised-hdus.ts's, which the FITS reader (fits-file.ts) applies too, so a file the download keeps
+// is one the reader reads whole; the reader also reads, as astropy does and saying so, one that ends in its padding.
 import {
   EXTENSION_SIGNATURE,
   FITS_BLOCK,
@@ -40,13 +41,16 @@ export class FitsLayoutError extends Error {
 }
 
 /**
- * How the bytes ended. Complete means every HDU holds all its headers declare, and as many HDUs arrived as the
- * primary header declares; the final padding of the last data unit is not demanded (some servers omit it, and
- * its absence loses no data). When the end came inside a data unit, `declared` is the end of that data unit.
- * When the HDUs that arrived are whole but too few, `hdus` says how many arrived and `declaredHdus` how many the
- * primary header declares (absent for an empty primary HDU that announces extensions without counting them).
+ * How the bytes ended. Complete means every HDU holds all its headers declare, in whole 2,880-byte blocks, and as
+ * many HDUs arrived as the primary header declares. The final padding of the last data unit is demanded too: the
+ * archive serves whole blocks, and fitsverify calls a file without them an error (astropy reads one, with a
+ * warning, and so does the FITS reader: fits-file.ts). When the end came inside a data unit, `declared` is the end
+ * of that data unit; inside its padding (`inPadding`), the end of its last block. When the HDUs that arrived are
+ * whole but too few, `hdus` says how many arrived and `declaredHdus` how many the primary header declares (absent
+ * for an empty primary HDU that announces extensions without counting them).
  */
-export type FitsEnding = { complete: true; bytes: number } | { complete: false; arrived: number; declared?: number; hdus?: number; declaredHdus?: number };
+export type FitsEnding =
+  { complete: true; bytes: number } | { complete: false; arrived: number; declared?: number; inPadding?: true; hdus?: number; declaredHdus?: number };
 
 const CARD = 80;
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
@@ -115,12 +119,15 @@ export class FitsLayoutWalker {
   /** Judges the bytes once no more will come. */
   finish(): FitsEnding {
     if (this.inData && this.position < this.dataEnd) return { complete: false, arrived: this.position, declared: this.dataEnd };
-    // Every HDU that began arrived whole (perhaps without the last padding): were there as many as promised?
+    // Every HDU that began arrived with all its data: were there as many as promised, in whole blocks?
     if (this.inData || (this.headerFill === 0 && this.hdus > 0)) {
-      if (keepsPromise(this.promise, this.hdus)) return { complete: true, bytes: this.position };
-      const extensions = this.promise.extensions;
-      const count = extensions === undefined ? {} : { declaredHdus: extensions + 1 };
-      return { complete: false, arrived: this.position, hdus: this.hdus, ...count };
+      if (!keepsPromise(this.promise, this.hdus)) {
+        const extensions = this.promise.extensions;
+        const count = extensions === undefined ? {} : { declaredHdus: extensions + 1 };
+        return { complete: false, arrived: this.position, hdus: this.hdus, ...count };
+      }
+      if (this.inData) return { complete: false, arrived: this.position, declared: this.paddedEnd, inPadding: true };
+      return { complete: true, bytes: this.position };
     }
     return { complete: false, arrived: this.position };
   }

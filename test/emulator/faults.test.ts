@@ -174,6 +174,21 @@ describe('injected faults', () => {
     expect(response.body.length).toBeLessThan(body.length / 10); // small on the wire, large once inflated
   });
 
+  it('fits-unpadded is the whole file but the zero padding after its last data unit', async () => {
+    const target = pick(14);
+    const fits = await emulator.fileBytes('kcor', target.filename);
+    emulator.injectFault(target.filename, 'fits-unpadded');
+    const response = await download(target);
+    expect([response.status, response.complete]).toEqual([200, true]);
+    const body = decodeBody(response);
+    const axis = (n: number): number => Number(new RegExp(`NAXIS${n}  =\\s*(\\d+)`).exec(fits.subarray(0, 2880).toString('latin1'))![1]);
+    expect(body.length).toBe(2880 + axis(1) * axis(2) * 4);
+    expect(body.length % 2880).not.toBe(0);
+    expect(body.equals(fits.subarray(0, body.length))).toBe(true);
+    expect(fits.length % 2880).toBe(0);
+    expect(decodeBody(await download(target)).equals(fits)).toBe(true); // once only
+  });
+
   it('the FITS faults keep the raw form of older names without .gz', async () => {
     const target = pick(12);
     const fits = await emulator.fileBytes('kcor', target.filename);

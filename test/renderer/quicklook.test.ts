@@ -1,6 +1,8 @@
 // The quick-look, opened from a finished download in the Downloads list: the image drawn top row first with the
 // chosen stretch and clip (the file read once), the HDU picker of a multi-extension file, the header narrowed by
 // the filter box, the reader's one-line message for a file that is not FITS or is cut short, and Escape.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { FakeContract, makeJob } from './fake-contract';
@@ -166,6 +168,21 @@ describe('the quick-look', () => {
     await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Limb' }));
     await within(dialog).findByText('No overlay: its header names no coordinate axes (CTYPE1, CTYPE2).');
     expect(within(dialog).queryByTestId('image-overlay')).toBeNull();
+  });
+
+  it('draws a file cut inside its last padding, as astropy reads it, saying so under the image; a whole file has no such line', async () => {
+    // Written by astropy, then cut 800 bytes short of its last block (scripts/fixtures/make_cut_padding.py).
+    const fixture = (name: string) => new Uint8Array(readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'cut-padding', name)));
+    await openDownloads({ 4: fixture('image-cut800.fits'), 5: fixture('image.fits') });
+    let dialog = await quickLookAt(NAME);
+    expect([(await drawnImage(dialog)).width]).toEqual([100]);
+    within(dialog).getByText(
+      `${NAME} ends 2,080 bytes into its last 2,880-byte block, 800 bytes short of it (FITS pads every HDU to whole blocks); read as astropy reads it.`,
+    );
+    await fireEvent.keyDown(dialog, { key: 'Escape' });
+    dialog = await quickLookAt('20250325_180015_kcor_l2_pb.fts');
+    await drawnImage(dialog);
+    expect(within(dialog).queryByText(/read as astropy reads it/)).toBeNull();
   });
 
   it('refuses a clip that makes no sense, under the fields, and keeps the image', async () => {

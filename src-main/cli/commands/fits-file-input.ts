@@ -2,9 +2,10 @@
 // way it can fail that the user can fix (not FITS, cut short, no such HDU, a bad --hdu) becomes one UsageError line
 // naming the file, so the command exits with status 2; and a stop signal is heard between long steps.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describeHdu, firstImageHdu, FitsReadError, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
+import { describeHdu, firstImageHdu, FitsReadError, shortBlockWarning, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
 import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
 import { UsageError } from '../exit-codes';
+import type { CliOutput } from '../output/cli-output';
 
 /**
  * The reader refused the file (the message is its one line, status 2); `hdus` are those whose headers arrived
@@ -27,6 +28,12 @@ export async function stillWanted(signal: AbortSignal | undefined): Promise<void
   if (!signal) return;
   await nextTurn();
   signal.throwIfAborted();
+}
+
+/** Says (on stderr, even with --quiet) that a file read as astropy reads it is not whole: it ends short of a block. */
+export function warnIfShortBlock(out: CliOutput, file: FitsFile): void {
+  const warning = shortBlockWarning(file);
+  if (warning) out.error(warning);
 }
 
 /** The reader's complaints about a file are about the user's input: shown as they are, status 2. */

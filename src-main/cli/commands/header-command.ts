@@ -11,7 +11,7 @@ import type { CliOutput } from '../output/cli-output';
 import { EXIT_OK } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { asUsageError, FitsFileRefusal, parseHdu } from './fits-file-input';
+import { asUsageError, FitsFileRefusal, parseHdu, warnIfShortBlock } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
 import { jsonText } from '../output/json-values';
 import { jsonCard } from './header-json';
@@ -40,6 +40,7 @@ export async function headerCommand(globals: GlobalOptions, io: CliIo, path: str
     throw error;
   }
   if (chosen !== undefined && !file.hdus[chosen]) throw asUsageError(missingHdu(file, chosen));
+  warnIfShortBlock(out, file);
   printHeaders(out, file.hdus, chosen, options);
   return EXIT_OK;
 }

@@ -84,6 +84,7 @@ export async function movieCommand(globals: GlobalOptions, io: CliIo, files: rea
   if (inputs.length < (choice.difference ? 2 : 1))
     throw new UsageError(`${choice.difference ? 'A running difference needs two files' : 'No file'} within --from and --to.`);
   for (const input of inputs) {
+    if (input.shortBlock) out.error(input.shortBlock);
     if (input.dateObs === null) out.info(`Note: ${input.path} has no DATE-OBS: its frame comes before the dated ones, labelled with its name.`);
   }
   const frames = choice.difference ? inputs.length - 1 : inputs.length;

@@ -4,6 +4,7 @@
 // at full size, exactly), so the first frame shows each pixel at the level the quick look of its file does; for a
 // running difference it is the first difference's, about zero. Only the frame in hand (and, for a difference, the
 // one before it) is ever decoded: memory stays flat however long the sequence.
+import { shortBlockWarning } from '../../../src-shared/fits/fits-file';
 import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
 import { downscale } from '../../../src-shared/fits/image-downscale';
 import type { Pixels } from '../../../src-shared/fits/image-percentiles';
@@ -26,6 +27,8 @@ export interface MovieChoice {
 export interface MovieInput {
   path: string;
   dateObs: string | null;
+  /** The file ends short of a whole block and is read as astropy reads it: the line saying so. */
+  shortBlock?: string;
 }
 
 export interface MovieFrame {
@@ -43,7 +46,8 @@ export function orderedInputs(paths: readonly string[], hdu: number | undefined,
     try {
       const image = chosenImage(opened.file, hdu);
       const dateObs = keywordsOf(opened.file, image.hdu).get('DATE-OBS');
-      return { path, dateObs: typeof dateObs === 'string' && dateObs.trim() !== '' ? dateObs.trim() : null };
+      const shortBlock = shortBlockWarning(opened.file);
+      return { path, dateObs: typeof dateObs === 'string' && dateObs.trim() !== '' ? dateObs.trim() : null, ...(shortBlock ? { shortBlock } : {}) };
     } finally {
       opened.close();
     }

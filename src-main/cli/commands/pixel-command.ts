@@ -10,7 +10,7 @@ import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { jsonText } from '../output/json-values';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { chosenImage, decoded, parseHdu } from './fits-file-input';
+import { chosenImage, decoded, parseHdu, warnIfShortBlock } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';
 import { localOutput } from './local-output';
 import { pixelValue, pixelValueJson, pixelValueText, type PixelValue } from './pixel-value';
@@ -45,6 +45,7 @@ export async function pixelCommand(globals: GlobalOptions, io: CliIo, path: stri
       const image = chosenImage(opened.file, hduOption);
       const x = pixelNumber('X', xText, image.width, 'width');
       const y = pixelNumber('Y', yText, image.height, 'height');
+      warnIfShortBlock(out, opened.file);
       return reportOf(path, opened.file, image, x, y);
     } finally {
       opened.close();

@@ -10,7 +10,7 @@ import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
 import { printJson, type CliOutput } from '../output/cli-output';
 import { stopAtOnceDuring } from '../stop-at-once';
-import { asUsageError, chosenImage, decoded, parseHdu, stillWanted } from './fits-file-input';
+import { asUsageError, chosenImage, decoded, parseHdu, stillWanted, warnIfShortBlock } from './fits-file-input';
 import { parseClip, parseSize, parseStretch } from './image-options';
 import { parseColormap, parseOverlay, quicklookFigure, wantsFigure, type Figure, type FigureOptions } from './quicklook-figure';
 import type { ImageReader } from '../../../src-shared/fits/fits-image';
@@ -57,6 +57,7 @@ export async function quicklookCommand(globals: GlobalOptions, io: CliIo, path: 
     const opened = openFitsFile(path);
     try {
       const image = chosenImage(opened.file, hduOption);
+      warnIfShortBlock(out, opened.file);
       // The PNG is compressed as its rows are made: neither the image nor its grey levels are ever held whole.
       const shownSize = size === undefined ? image : shrunkSize(image.width, image.height, size);
       const stream = new GreyPngStream(shownSize.width, shownSize.height);
@@ -104,6 +105,7 @@ async function figureCommand(
   let image: ImageReader;
   try {
     image = chosenImage(opened.file, hdu);
+    warnIfShortBlock(out, opened.file);
     figure = await decodedAsync(() => quicklookFigure(opened.file, image, choice, options));
   } finally {
     opened.close();

@@ -5,10 +5,10 @@ import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits
 import { openRegularFile } from '../files/regular-file';
 
 /**
- * True when the file starts as FITS and holds every byte its headers announce, and nothing after them; false for
- * what is not a regular file (a FIFO under the name would otherwise be waited on for ever). The
- * same walker judges downloads as they stream, so a file kept by a download is always judged complete here:
- * the final padding of the last data unit is not demanded (some servers omit it, and its absence loses no data).
+ * True when the file starts as FITS and holds every byte its headers announce, in whole 2,880-byte blocks, and
+ * nothing after them; false for what is not a regular file (a FIFO under the name would otherwise be waited on for
+ * ever). The same walker judges downloads as they stream, so a file kept by a download is always judged complete
+ * here, and a copy cut inside its last block's padding is fetched again, as the download would have refused it.
  */
 export async function isCompleteFitsFile(path: string): Promise<boolean> {
   let opened;

@@ -1,6 +1,6 @@
 // Between decompression and the file: lets through only the bytes the FITS headers declare, and fails the
-// download when the body is shorter than they declare (fewer bytes, or fewer HDUs than the primary header's
-// NEXTEND), longer, or has a damaged header. It counts data bytes as they pass (no copies) and holds only header
+// download when the body is shorter than they declare (fewer bytes, a last block cut short, or fewer HDUs than the
+// primary header's NEXTEND), longer, or has a damaged header. It counts data bytes as they pass (no copies) and holds only header
 // blocks, so it costs nothing on a 256 MB file.
 import { Transform } from 'node:stream';
 import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-shared/fits/fits-layout';
@@ -46,6 +46,7 @@ function incomplete(filename: string, ending: Extract<FitsEnding, { complete: fa
 }
 
 function shortfall(ending: Extract<FitsEnding, { complete: false }>): string {
+  if (ending.inPadding) return `${ending.arrived} of ${ending.declared} bytes: it ends inside its last 2,880-byte block, whose padding is cut short`;
   if (ending.declared !== undefined) return `${ending.arrived} of ${ending.declared} bytes its FITS headers declare`;
   if (ending.declaredHdus !== undefined) return `${ending.hdus} of the ${ending.declaredHdus} HDUs its primary header declares, ${ending.arrived} bytes`;
   if (ending.hdus !== undefined) return `only its primary HDU, which holds no data and announces extensions, ${ending.arrived} bytes`;

@@ -14,8 +14,8 @@ import { temporaryFolder } from '../../helpers/fixtures';
 import { imageHeader, split } from '../../shared/fits-test-files';
 
 const READ_BYTES = 16 * 1024;
-// A 1024 x 1024 float image of noise: gzip hardly shrinks it, so its body is some 256 reads of 16 KB.
-const fits = Buffer.concat([imageHeader(1024), randomBytes(1024 * 1024 * 4)]);
+// A 1024 x 1024 float image of noise, padded to whole blocks: gzip hardly shrinks it, so its body is some 256 reads of 16 KB.
+const fits = Buffer.concat([imageHeader(1024), randomBytes(1024 * 1024 * 4), Buffer.alloc(2880 - ((1024 * 1024 * 4) % 2880))]);
 const body = gzipSync(fits);
 
 /** Answers with the gzip body in reads of 16 KB, as a socket hands them over. */

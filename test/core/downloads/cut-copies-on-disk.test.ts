@@ -31,6 +31,21 @@ describe('a cut copy of a multi-extension file already in the download folder', 
     expect((await readFile(path.join(folder, name))).equals(whole)).toBe(true);
   });
 
+  it('a copy without the padding of its last data unit (its data all there) is downloaded again, not skipped', async () => {
+    const folder = await temporaryFolder();
+    const listing = JSON.parse((await cli(...query, '--json')).stdout) as { files: { filename: string }[] };
+    const name = listing.files[0]!.filename;
+    const whole = await emulator().fileBytes('ucomp', name);
+    // 84 x 67 x 4 = 22,512 bytes of data in a 23,040-byte data unit: 528 bytes of padding.
+    await writeFile(path.join(folder, name), whole.subarray(0, whole.length - 528));
+
+    const run = await cli(...query, '-d', '-u', DEMO_EMAIL, '-o', folder);
+    expect(run.status, run.stderr).toBe(0);
+    // Fetched, or reused from the folder of a test before (the state folder is shared): not skipped.
+    expect(run.stderr).toMatch(/skipped 0 already complete; 0 failed/);
+    expect((await readFile(path.join(folder, name))).equals(whole)).toBe(true);
+  });
+
   it('the whole file is skipped as already complete', async () => {
     const folder = await temporaryFolder();
     const listing = JSON.parse((await cli(...query, '--json')).stdout) as { files: { filename: string }[] };

@@ -226,7 +226,7 @@ describe('files on disk', () => {
     await writeFile(text, '{"message": "nope"}');
     expect(await isCompleteFitsFile(result.path)).toBe(true);
     expect(await isCompleteFitsFile(truncated)).toBe(false);
-    expect(await isCompleteFitsFile(unpadded)).toBe(true);
+    expect(await isCompleteFitsFile(unpadded)).toBe(false); // the archive serves whole 2,880-byte blocks
     expect(await isCompleteFitsFile(text)).toBe(false);
     expect(await isCompleteFitsFile(path.join(folder, 'missing.fts'))).toBe(false);
   });
@@ -312,12 +312,15 @@ describe('what arrives is checked against its FITS headers', () => {
     expect(await listFolder(folder)).toEqual([]);
   });
 
-  it('a file without the final padding of its last data unit is kept, as fits-completeness judges it', async () => {
+  it('a file without the final padding of its last data unit is truncated, as fits-completeness judges it', async () => {
     const unpadded = image64.subarray(0, 2880 + 64 * 64 * 4);
-    const { result, folder } = await downloadServed(gzipSync(unpadded));
-    expect((await readFile(result!.path)).equals(unpadded)).toBe(true);
-    expect(await isCompleteFitsFile(result!.path)).toBe(true);
-    expect(await listFolder(folder)).toEqual(['served.fts']);
+    const { error, folder } = await downloadServed(gzipSync(unpadded));
+    expect(error).toMatchObject({ reason: 'truncated' });
+    expect((error as Error).message).toBe(
+      'served.fts arrived incomplete (19264 of 20160 bytes: it ends inside its last 2,880-byte block, whose padding is cut short).',
+    );
+    expect(handlingFor(error)).toEqual({ action: 'retry' });
+    expect(await listFolder(folder)).toEqual([]);
   });
 
   it('a 64x64 image followed by 64 MiB of zeros is refused as longer than declared, and not retried', async () => {

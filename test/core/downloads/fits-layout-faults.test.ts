@@ -1,5 +1,5 @@
-// Through the engine and its ledger: a file shorter or longer than its FITS headers declare is never marked
-// done, so a later run fetches it again.
+// Through the engine and its ledger: a file shorter or longer than its FITS headers declare, or cut short of its
+// last 2,880-byte block, is never marked done, so a later run fetches it again.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
@@ -44,6 +44,30 @@ describe('files that do not match their FITS headers', () => {
     expect(job).toMatchObject({ state: 'failed', attempts: 1 });
     expect(job.lastError).toBe(`${victim.filename} is longer than its FITS headers declare (more than 20160 bytes arrived); it was not saved.`);
     expect(await listFolder(first.folder)).toEqual([files[1]!.filename, files[2]!.filename].sort());
+    await closeEarly(first);
+
+    emulator().clearFaults();
+    const later = await harness({}, first.stateFolder);
+    await later.engine.enqueue(files, first.folder);
+    await later.engine.whenSettled();
+    expect(later.ledger.findByTarget(path.join(first.folder, victim.filename))!.state).toBe('done');
+    await expectExactFolder(emulator(), first.folder, files);
+  });
+
+  it('a file without the padding of its last data unit is retried as incomplete, never kept, and fetched whole later', async () => {
+    const files = (await listing(emulator(), morning)).slice(0, 3);
+    const victim = files[2]!;
+    // 64 x 64 float32: 16,384 bytes of data after the 2,880-byte header, padded to 20,160.
+    emulator().injectFault(victim.filename, 'fits-unpadded', 10);
+    const first = await harness({ maxAttempts: 3 });
+    await first.engine.enqueue(files, first.folder);
+    await first.engine.whenSettled();
+    const job = first.ledger.findByTarget(path.join(first.folder, victim.filename))!;
+    expect(job).toMatchObject({ state: 'failed', attempts: 3 });
+    expect(job.lastError).toBe(
+      `${victim.filename} arrived incomplete (19264 of 20160 bytes: it ends inside its last 2,880-byte block, whose padding is cut short; gave up after 3 attempts).`,
+    );
+    expect(await listFolder(first.folder)).toEqual([files[0]!.filename, files[1]!.filename].sort());
     await closeEarly(first);
 
     emulator().clearFaults();

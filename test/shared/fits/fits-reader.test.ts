@@ -158,14 +158,15 @@ describe('the HDUs of a file', () => {
     expect(() => decodeImage(readFits(alone, 'empty.fts'), 0)).toThrow('empty.fts holds no image in HDU 0 (primary): it holds no image at all.');
   });
 
-  it('accepts a last data unit without its padding, and ignores bytes after the last HDU that begin no extension', () => {
+  it('reads a last data unit without its padding (saying how much is missing), and ignores bytes after the last HDU that begin no extension', () => {
     const unpadded = imageHdu({ bitpix: 16, axes: [3, 1], stored: [1, 2, 3], unpadded: true });
     expect(values(decodeImage(readFits(unpadded, 'u.fts'), 0).pixels)).toEqual([1, 2, 3]);
+    expect(readFits(unpadded, 'u.fts').missingPadding).toBe(2880 - 6);
     const trailing = concat(
       imageHdu({ bitpix: 16, axes: [3, 1], stored: [1, 2, 3] }),
       Uint8Array.from('some trailing notes', (c) => c.charCodeAt(0)),
     );
-    expect(readFits(trailing, 't.fts').hdus).toHaveLength(1);
+    expect(readFits(trailing, 't.fts')).toMatchObject({ hdus: [{ index: 0 }], missingPadding: 0 });
   });
 });
 
@@ -232,7 +233,8 @@ describe('a file with fewer HDUs than its primary header promises is cut short, 
     for (const cut of [hduEnd(1) - 2880 + 200, hduEnd(1) - 1]) {
       expect(readError(whole.subarray(0, cut)).message).toBe('test.fts ends after HDU 1: its primary header declares 2 extensions (NEXTEND = 2).');
     }
-    // The last data unit's padding is not demanded, with NEXTEND or without.
+    // A cut inside the last data unit's padding is read, as astropy reads it, with NEXTEND or without.
+    expect(readFits(whole.subarray(0, hduEnd(2) - 2880 + 200), 'whole.fts')).toMatchObject({ missingPadding: 2880 - 200 });
     expect(readFits(whole.subarray(0, hduEnd(2) - 2880 + 200), 'whole.fts').hdus).toHaveLength(3);
   });
 
