@@ -18,7 +18,7 @@ const EMPTY = 0;
 export class TakenNames {
   private readonly chunks: Buffer[] = [];
   /** Bytes used in the last chunk. */
-  private usedInLast = CHUNK_BYTES;
+  private usedInLast = 0;
   /** Where entry i's name starts: chunk number << CHUNK_BITS | offset in the chunk. */
   private starts = new Uint32Array(INITIAL_ENTRIES);
   /** Entry i's name's length in UTF-8 bytes. */
@@ -107,7 +107,7 @@ export class TakenNames {
 
   private append(name: string, hash: number, value: number): void {
     const length = this.encode(name);
-    if (this.usedInLast + length > CHUNK_BYTES) {
+    if (this.chunks.length === 0 || this.usedInLast + length > CHUNK_BYTES) {
       this.chunks.push(Buffer.allocUnsafe(CHUNK_BYTES));
       this.usedInLast = 0;
     }

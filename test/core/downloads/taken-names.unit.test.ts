@@ -59,4 +59,11 @@ describe('TakenNames', () => {
     expect(taken.get('a.fts')).toBe(6);
     expect(taken.size).toBe(1);
   });
+
+  it('takes the empty name first, before any chunk is made', () => {
+    const taken = new TakenNames();
+    taken.set('', 4);
+    taken.set('b.fts', 5);
+    expect([taken.get(''), taken.get('b.fts'), taken.get('c.fts'), taken.size]).toEqual([4, 5, undefined, 2]);
+  });
 });
