@@ -3,7 +3,7 @@
 // order: the gnomonic plane turned onto the sky by the celestial rotation of celestial-rotation.ts, with LONPOLE,
 // LATPOLE and the longitude axis's PVi_0 to PVi_4) give longitude and latitude in arcsec from Sun centre; two linear
 // axes (SOLX, or any CTYPE without a projection code) give CRVAL plus the offset. The pixel-to-intermediate step is
-// the same for both: CDi_j if the header has any, else PCi_j (identity by default) times CDELTi, else CDELTi rotated
+// the same for both: PCi_j times CDELTi if the header has any PC, else CDi_j if it has any, else CDELTi rotated
 // by the latitude axis's CROTA, the way WCSLIB (and so astropy) reads an older header; like WCSLIB, CROTA turns
 // celestial axes only. Checked against astropy.wcs in world-coordinates.test.ts and world-poles.test.ts.
 import { celestialRotation, celestialToNative, nativeToCelestial, type CelestialRotation } from './celestial-rotation';
@@ -138,6 +138,9 @@ function axesOf(type1: string, type2: string): { celestial?: CelestialAxes } | N
     return {};
   }
   if (projection1 !== 'TAN') return { reason: `its ${projection1 || 'missing'} projection is not one this reader knows (TAN)` };
+  // A distortion code after the projection (HPLN-TAN-SIP) moves every pixel: read without it, each place would be off.
+  const distorted = [type1, type2].find((type) => type.slice(8).trim() !== '');
+  if (distorted) return { reason: `its distortion (${distorted.slice(8).replace(/^-/, '')} in ${distorted}) is not one this reader applies` };
   return { celestial };
 }
 
@@ -190,20 +193,22 @@ interface LinearMatrix {
 }
 
 /**
- * The matrix from pixel offsets to intermediate coordinates, by the first of CD, PC with CDELT, or CROTA present;
- * like WCSLIB, the roll is the latitude axis's CROTA, and it turns celestial axes only.
+ * The matrix from pixel offsets to intermediate coordinates, by the first of PC with CDELT, CD, or CROTA present
+ * (WCSLIB's order, so a header holding PC and CD is read by its PC, as astropy reads it); like WCSLIB, the roll is
+ * the latitude axis's CROTA, and it turns celestial axes only.
  */
 function linearMatrix(values: ReadonlyMap<string, FitsValue>, celestial: CelestialAxes | undefined): LinearMatrix | NoWorldCoordinates {
+  const pcKeys = ['PC1_1', 'PC1_2', 'PC2_1', 'PC2_2'];
   const cdKeys = ['CD1_1', 'CD1_2', 'CD2_1', 'CD2_2'];
+  const hasPc = pcKeys.some((key) => values.has(key));
   let matrix: LinearMatrix;
-  if (cdKeys.some((key) => values.has(key))) {
+  if (!hasPc && cdKeys.some((key) => values.has(key))) {
     const [m11, m12, m21, m22] = cdKeys.map((key) => numberOf(values.get(key), 0)) as [number, number, number, number];
     matrix = { m11, m12, m21, m22 };
   } else {
     const cdelt = [numberOf(values.get('CDELT1'), 1), numberOf(values.get('CDELT2'), 1)] as const;
-    const pcKeys = ['PC1_1', 'PC1_2', 'PC2_1', 'PC2_2'];
     let pc: [[number, number], [number, number]];
-    if (pcKeys.some((key) => values.has(key))) {
+    if (hasPc) {
       pc = [
         [numberOf(values.get('PC1_1'), 1), numberOf(values.get('PC1_2'), 0)],
         [numberOf(values.get('PC2_1'), 0), numberOf(values.get('PC2_2'), 1)],

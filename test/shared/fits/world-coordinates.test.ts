@@ -1,6 +1,7 @@
 // The world coordinates of a pixel against astropy.wcs (test/fixtures/wcs/astropy-pixels.json, written by
 // scripts/fixtures/make_wcs_pixels.py): 20 pixels of each header, helioprojective unrotated, rotated by CROTA2, with
-// a PC matrix, with a CD matrix far from the Sun, and linear axes.
+// a PC matrix, with a CD matrix far from the Sun, with PC, CD and CROTA2 together (PC counts), with CD and CROTA2
+// (CD counts), and linear axes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,12 +29,14 @@ function coordinatesOf(header: Record<string, FitsValue>): WorldCoordinates {
 }
 
 describe('world coordinates of a pixel, against astropy.wcs', () => {
-  it('has the five cases, 20 pixels each', () => {
+  it('has the seven cases, 20 pixels each', () => {
     expect(fixture.cases.map((each) => [each.name, each.pixels.length])).toEqual([
       ['unrotated', 20],
       ['rotated-crota2', 20],
       ['pc-matrix', 20],
       ['cd-far-from-sun', 20],
+      ['pc-over-cd', 20],
+      ['cd-over-crota', 20],
       ['linear', 20],
     ]);
   });
@@ -109,5 +112,10 @@ describe('world coordinates of a pixel, against astropy.wcs', () => {
     // Linear axes in pixels (no unit): not a place on the sky. SOLX/SOLY are arcsec by definition.
     expect(reason({ CTYPE1: 'X', CTYPE2: 'Y' })).toMatch(/unit of angle/);
     expect(reason({ CTYPE1: 'SOLX', CTYPE2: 'SOLY' })).toBeUndefined();
+    // A distortion astropy would apply (SIP's A_i_j, B_i_j) is refused, never read as plain TAN.
+    expect(reason({ CTYPE1: 'HPLN-TAN-SIP', CTYPE2: 'HPLT-TAN-SIP', A_ORDER: 2, B_ORDER: 2 })).toBe(
+      'its distortion (SIP in HPLN-TAN-SIP) is not one this reader applies',
+    );
+    expect(reason({ CTYPE1: 'HPLN-TAN', CTYPE2: 'HPLT-TAN    ' })).toBeUndefined();
   });
 });
