@@ -49,11 +49,13 @@ describe('the built mlso-dl on a 5:4 UCoMP file of the emulator', () => {
     };
     const [cx, cy] = [value('CRPIX1'), value('CRPIX2')];
     const radius = value('RSUN_OBS') / value('CDELT1');
-    // The roll (CROTA2, under a degree) moves these points by well under a pixel.
+    // The roll (CROTA2, under a degree) moves these points by well under a pixel. The limb's top is looked at 20 degrees
+    // off north: the outlined north line is drawn over the limb where they cross.
+    const offNorth = (20 * Math.PI) / 180;
     for (const [dx, dy] of [
       [radius, 0],
       [-radius, 0],
-      [0, radius],
+      [radius * Math.sin(offNorth), radius * Math.cos(offNorth)],
       [0, -radius],
       [radius * Math.SQRT1_2, -radius * Math.SQRT1_2],
     ]) {
