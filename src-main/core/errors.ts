@@ -3,6 +3,7 @@
 import type { ErrorData, ErrorKind } from '../../src-shared/errors';
 import type { FilterProblem } from '../../src-shared/filters/filter-rules';
 import { REGISTRATION_URL } from '../../src-shared/api/service-facts';
+import { unknownUserMessage } from '../../src-shared/api/unknown-user';
 import { displayName } from '../../src-shared/format/display-text';
 
 export abstract class MlsoError extends Error {
@@ -12,17 +13,23 @@ export abstract class MlsoError extends Error {
   }
 }
 
-/** The e-mail is not registered: carries the server's own message and where to sign up. */
+/** The e-mail is not registered: keeps the server's own message and says where to sign up, in one sentence. */
 export class UnknownUserError extends MlsoError {
   readonly kind = 'unknown-user' as const;
   readonly registrationUrl: string;
   constructor(
     readonly username: string,
     readonly serverMessage: string,
+    /** The e-mail the demo server accepts, when the server is the demo. */
+    readonly demoEmail?: string,
   ) {
     const registrationUrl = /https?:\/\/[^\s"',]+/.exec(serverMessage)?.[0] ?? REGISTRATION_URL;
-    super(`${serverMessage.replace(/\.?$/, '.')} Register the e-mail at ${registrationUrl} and try again.`.replace(/\s+/g, ' '));
+    super(unknownUserMessage(displayName(username), registrationUrl, demoEmail));
     this.registrationUrl = registrationUrl;
+  }
+  /** The same refusal, told as the demo server's: the e-mail to use there. */
+  onDemoServer(demoEmail: string): UnknownUserError {
+    return new UnknownUserError(this.username, this.serverMessage, demoEmail);
   }
   override toData(): ErrorData {
     return { ...super.toData(), registrationUrl: this.registrationUrl };

@@ -67,7 +67,9 @@ describe('mlso-dl files --download while the listing is on its way', () => {
   it('with a wrong e-mail says so plainly (exit 1) and leaves nothing behind: no file, no queued job, no download', async () => {
     const run = await download({}, 'stranger@example.org');
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^mlso-dl: username stranger@example\.org not found.*https:\/\/registration\.hao\.ucar\.edu.*\n$/);
+    expect(run.stderr).toMatch(
+      /^mlso-dl: stranger@example\.org is not registered with the observatory: register it at https:\/\/registration\.hao\.ucar\.edu, then sign in again\.\n$/,
+    );
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(await listFolder(run.folder)).toEqual([]);
     expect(jobsIn(run.stateFolder)).toBe(0);

@@ -116,7 +116,7 @@ describe('mlso-dl files --download', () => {
     const folder = await temporaryFolder();
     const { status, stderr } = await cli(...query, '-d', '-u', 'stranger@example.org', '-o', folder);
     expect(status).toBe(1);
-    expect(stderr).toContain('username stranger@example.org not found');
+    expect(stderr).toContain('stranger@example.org is not registered');
     expect(stderr).toContain('https://registration.hao.ucar.edu');
     expect(await listFolder(folder)).toEqual([]);
   });

@@ -2,6 +2,7 @@
 // their products, generated listings, a download queue and settings. Tests can replace any channel's handler,
 // make a channel fail with an ErrorData, emit events, and read back every call made.
 import type { FileEntry, FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../../src-shared/api/schemas';
+import { unknownUserMessage } from '../../src-shared/api/unknown-user';
 import type {
   AppInfo,
   CampaignChannel,
@@ -420,7 +421,7 @@ export class FakeContract implements ContractClient {
         throw new FakeFailure({
           kind: 'unknown-user',
           status: 404,
-          message: `username ${email} not found, sign up at ${REGISTRATION_URL}`,
+          message: unknownUserMessage(email, REGISTRATION_URL, this.appInfo.serverKind === 'demo' ? this.appInfo.demoEmail : undefined),
           registrationUrl: REGISTRATION_URL,
         });
       }

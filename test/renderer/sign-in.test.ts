@@ -8,6 +8,12 @@ function emailField(): HTMLInputElement {
   return screen.getByRole('textbox', { name: 'E-mail' }) as HTMLInputElement;
 }
 
+/** The words of the sign-in message, without its Dismiss button, spaces as a reader hears them. */
+function messageText(alert: HTMLElement): string {
+  const words = alert.querySelector('.callout-text')?.textContent ?? '';
+  return words.replace(/\s+/g, ' ').trim();
+}
+
 describe('sign in', () => {
   it('signs in with a registered e-mail and then offers Sign out', async () => {
     const { fake } = await renderApp();
@@ -22,13 +28,15 @@ describe('sign in', () => {
     expect(fake.callsTo('session:sign-out')).toHaveLength(1);
   });
 
-  it("shows the server's message and the registration link for an unknown e-mail", async () => {
+  it('says in one sentence, naming the registration site once as its link, what to do about an unknown e-mail', async () => {
     const { fake } = await renderApp();
     await fireEvent.input(emailField(), { target: { value: 'nobody@example.org' } });
     await fireEvent.submit(screen.getByRole('form', { name: 'Sign in' }));
     const alert = await screen.findByRole('alert');
-    within(alert).getByText(`username nobody@example.org not found, sign up at ${REGISTRATION_URL}`);
-    const link = within(alert).getByRole('link', { name: /Register at registration\.hao\.ucar\.edu/ });
+    const text = messageText(alert);
+    expect(text).toBe('nobody@example.org is not registered with the observatory: register it at registration.hao.ucar.edu, then sign in again.');
+    expect(text.split('registration.hao.ucar.edu')).toHaveLength(2);
+    const link = within(alert).getByRole('link', { name: 'registration.hao.ucar.edu' });
     expect(link.getAttribute('href')).toBe(REGISTRATION_URL);
     expect(emailField().getAttribute('aria-invalid')).toBe('true');
 
@@ -38,6 +46,16 @@ describe('sign in', () => {
 
     await fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss sign-in message' }));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('names the e-mail to use when the server is the demo', async () => {
+    await renderApp({ appInfo: { serverKind: 'demo' } });
+    await fireEvent.input(emailField(), { target: { value: 'nobody@example.org' } });
+    await fireEvent.submit(screen.getByRole('form', { name: 'Sign in' }));
+    const text = messageText(await screen.findByRole('alert'));
+    expect(text).toBe(
+      `nobody@example.org is not registered on the demo server: sign in as ${DEMO_EMAIL} (accounts for the real service are made at registration.hao.ucar.edu).`,
+    );
   });
 
   it('asks for an e-mail instead of sending an empty one', async () => {

@@ -48,6 +48,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       const overall = opened.engine.overall();
       if (overall.queuePaused && pausedForSignIn(overall.pauseReason)) opened.engine.resumeAll();
     },
+    demoEmail: () => (connection.kind === 'demo' ? DEMO_EMAIL : undefined),
   });
   await session.restore();
 

@@ -2,6 +2,7 @@
 import type { ContractHandlers, EventSink, SessionState } from '../../../src-shared/contract/contract';
 import type { ErrorData } from '../../../src-shared/errors';
 import type { MlsoClient } from '../api/mlso-client';
+import { UnknownUserError } from '../errors';
 import type { SessionVault } from './app-ports';
 import type { SettingsKeeper } from './settings-keeper';
 
@@ -20,6 +21,8 @@ export interface SessionDeps {
   emit: EventSink;
   /** Told after every sign-in (the download queue resumes when it waited for one). */
   onSignedIn(): void;
+  /** The e-mail the demo server accepts while the demo server is the one in use. */
+  demoEmail(): string | undefined;
 }
 
 export class AppSession {
@@ -64,7 +67,10 @@ export class AppSession {
     return {
       'session:get': () => this.state(),
       'session:sign-in': async ({ email }) => {
-        await client.authenticate(email);
+        await client.authenticate(email).catch((error: unknown) => {
+          const demoEmail = this.deps.demoEmail();
+          throw error instanceof UnknownUserError && demoEmail !== undefined ? error.onDemoServer(demoEmail) : error;
+        });
         this.signedInEmail = email.trim();
         settings.save({ ...settings.value, lastEmail: this.signedInEmail });
         await this.remember();

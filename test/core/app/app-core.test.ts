@@ -44,14 +44,29 @@ describe('the app core behind the contract', () => {
     expect(await core.handlers['session:sign-out']()).toMatchObject({ signedIn: false });
   });
 
-  it("gives the server's own words for an unknown e-mail, with the registration site", async () => {
+  it('says in one sentence, naming it once, where to register an unknown e-mail', async () => {
     const { core } = await harness();
     const result = await invokeHandler(core.handlers, 'session:sign-in', { email: 'stranger@example.org' });
-    expect(result).toMatchObject({
+    expect(result).toEqual({
       ok: false,
-      error: { kind: 'unknown-user', registrationUrl: 'https://registration.hao.ucar.edu' },
+      error: {
+        kind: 'unknown-user',
+        registrationUrl: 'https://registration.hao.ucar.edu',
+        message: 'stranger@example.org is not registered with the observatory: register it at https://registration.hao.ucar.edu, then sign in again.',
+      },
     });
-    if (!result.ok) expect(result.error.message).toContain('username stranger@example.org not found');
+  });
+
+  it('names the e-mail to use for an unknown e-mail on the demo server', async () => {
+    const { core } = await harness();
+    await core.handlers['settings:update']({ useDemoServer: true });
+    const result = await invokeHandler(core.handlers, 'session:sign-in', { email: 'stranger@example.org' });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'unknown-user' } });
+    if (!result.ok) {
+      expect(result.error.message).toBe(
+        `stranger@example.org is not registered on the demo server: sign in as ${DEMO_EMAIL} (accounts for the real service are made at https://registration.hao.ucar.edu).`,
+      );
+    }
   });
 
   it('browses the catalogue and refuses invalid filters with the rule', async () => {

@@ -8,11 +8,11 @@ import { downloadsASelectedRange, downloadsAllResultsIntoTheFolder, pausesAndRes
 import { looksAtAUcompFileWithOverlays, looksAtDownloadedFilesAndPlaysThem } from './quicklook.spec';
 import { exportsAMovieFromThePlayer } from './movie.spec';
 import { savesSettingsAndRefusesBadOnes } from './settings.spec';
-import { registeredEmailSignsIn, unknownEmailShowsTheServersMessage } from './sign-in.spec';
+import { registeredEmailSignsIn, unknownEmailIsToldWhereToRegister } from './sign-in.spec';
 import { showsCoverageWithGaps } from './timeline.spec';
 
 export const APP_SPECS: readonly (readonly [title: string, spec: (context: E2eContext) => Promise<void>])[] = [
-  ['shows the server message for an unknown e-mail', unknownEmailShowsTheServersMessage],
+  ['says in one sentence where to register an unknown e-mail', unknownEmailIsToldWhereToRegister],
   ['signs in with a registered e-mail', registeredEmailSignsIn],
   ['browses both instruments; filters follow the product', browsesBothInstruments],
   ['checks every filter kind inline', checksEveryFilterInline],

@@ -1,14 +1,14 @@
-// Signing in: the server's own words for an unknown e-mail (with where to register), then a good one.
+// Signing in: one sentence for an unknown e-mail (where to register, named once as its link), then a good one.
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
 import { visible } from './ui-helpers';
 
-export async function unknownEmailShowsTheServersMessage({ page, screenshot }: E2eContext): Promise<void> {
+export async function unknownEmailIsToldWhereToRegister({ page, screenshot }: E2eContext): Promise<void> {
   await (await visible(page.getByLabel('E-mail', { exact: true }))).fill('stranger@example.org');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await visible(page.getByText('username stranger@example.org not found', { exact: false }));
-  const register = page.getByRole('link', { name: /regist|sign up/i });
-  expect(await register.count()).toBeGreaterThan(0);
+  const message = await visible(page.getByText('stranger@example.org is not registered', { exact: false }));
+  expect((await message.innerText()).split('registration.hao.ucar.edu')).toHaveLength(2);
+  expect(await message.getByRole('link', { name: 'registration.hao.ucar.edu' }).count()).toBe(1);
   await screenshot('sign-in-unknown-email');
 }
 
