@@ -5,7 +5,7 @@ import { carringtonRotationAt, carringtonRotationSpan } from '../astro/carringto
 import type { TimeRange } from './ut-timestamp';
 import { plural } from '../format/counts';
 import { nearestUtMinute } from '../format/ut-minute';
-import { parseEvery } from './every';
+import { EVERY_EXAMPLE_TEXT, parseEvery } from './every';
 import { checkFilterValue, type FilterName } from './filter-rules';
 
 /** `coverage`: the span the chosen instrument's data cover (its first to last observation), when known. */
@@ -31,7 +31,9 @@ export const FILTER_HINTS: Readonly<Record<FilterName, FilterHint>> = {
   },
   every: (value) => {
     const every = parseEvery(value);
-    return every ? `At most one file every ${plural(every.count, every.unit)}` : 'e.g. 2hours, 30minutes, 1day';
+    // Not "at most one per interval": periods are cut by the clock, so neighbours across a boundary can be close.
+    if (!every) return 'e.g. 2hours, 30minutes, 1day';
+    return `The first file of each period of ${plural(every.count, every.unit)} on the UT clock, so two can be minutes apart: ${EVERY_EXAMPLE_TEXT}`;
   },
   'wave-region': () => 'Centre wavelength in nm',
   'obs-plan': () => 'e.g. synoptic or waves',

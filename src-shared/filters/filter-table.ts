@@ -3,6 +3,7 @@
 // and their hints (filter-hints.ts) are all read from it, so a filter added here is added everywhere, and
 // TypeScript names any per-filter rule or hint still missing. A leaf module: the command line loads it at start-up.
 import { DATE_FORMS } from './ut-timestamp';
+import { EVERY_EXAMPLE_TEXT } from './every';
 
 export const WAVE_REGIONS = ['637', '706', '789', '1074', '1079'] as const;
 
@@ -78,7 +79,12 @@ const FILTER_TABLE = [
     name: 'every',
     label: 'Every',
     basic: true,
-    option: { long: 'every', value: 'period', description: 'one file per period, e.g. 2hours, 1day, 30minutes', helpOrder: 6 },
+    option: {
+      long: 'every',
+      value: 'period',
+      description: `the first file of each period of the UT clock (e.g. 2hours, 1day, 30minutes), so two can be minutes apart: ${EVERY_EXAMPLE_TEXT}`,
+      helpOrder: 6,
+    },
     field: { kind: 'text' },
   },
   {

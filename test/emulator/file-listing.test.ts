@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { EVERY_EXAMPLE } from '../../src-shared/filters/every';
 import { json, listFiles, rawGet, type ListedFile } from './http-helpers';
 
 let emulator: RunningEmulator;
@@ -205,6 +206,12 @@ describe('filters', () => {
     expect(await count('kcor', 'pb', 'every=30seconds')).toBeLessThan(pb.length);
     expect(await count('kcor', 'pb', 'every=1second')).toBe(pb.length);
     expect(await count('kcor', 'pb', 'every=15minutes&start-date=2025-03-24')).toBeGreaterThanOrEqual(12);
+  });
+
+  it('lists for the Every example of the hint, the help and the README the very times they show', async () => {
+    const { every, day, times } = EVERY_EXAMPLE;
+    const listed = await listFiles(emulator, 'kcor', 'pb', `every=${every}&start-date=${day}&end-date=${day}T23:59:59`);
+    expect(listed.map((f) => f['date-obs'])).toEqual(times.map((time) => `${day}T${time}`));
   });
 
   it('rejects malformed every values', async () => {

@@ -163,7 +163,10 @@ describe('inline validation with the shared rules', () => {
     await renderApp();
     const every = await typeInto('Every', '2hours');
     expect(messageUnder(every)).toBeNull();
-    screen.getByText('At most one file every 2 hours');
+    // Not "at most one every 2 hours": the service cuts periods by the clock, and the hint says so with an example.
+    screen.getByText(
+      'The first file of each period of 2 hours on the UT clock, so two can be minutes apart: 2hours on 2025-03-21 gave 17:55:59, 18:00:00 and 20:00:03 UT',
+    );
     await typeInto('Every', 'often');
     expect(messageUnder(every)).toMatch(/Every "often" must be a whole number followed by/);
   });

@@ -69,10 +69,11 @@ describe('filter hints', () => {
     expect(carringtonRotationAt(later)).toBeGreaterThan(2295);
   });
 
-  it('reads an Every period back in words, counted', () => {
-    expect(filterHint('every', '2hours', NOW)).toBe('At most one file every 2 hours');
-    expect(filterHint('every', '1 day', NOW)).toBe('At most one file every 1 day');
-    expect(filterHint('every', '1500minutes', NOW)).toBe('At most one file every 1,500 minutes');
+  it('says what Every selects: the first file of each clock period, so neighbours can be minutes apart, with an example', () => {
+    const example = 'so two can be minutes apart: 2hours on 2025-03-21 gave 17:55:59, 18:00:00 and 20:00:03 UT';
+    expect(filterHint('every', '2hours', NOW)).toBe(`The first file of each period of 2 hours on the UT clock, ${example}`);
+    expect(filterHint('every', '1 day', NOW)).toBe(`The first file of each period of 1 day on the UT clock, ${example}`);
+    expect(filterHint('every', '1500minutes', NOW)).toBe(`The first file of each period of 1,500 minutes on the UT clock, ${example}`);
     expect(filterHint('every', 'often', NOW)).toBe('e.g. 2hours, 30minutes, 1day');
   });
 
