@@ -138,11 +138,18 @@ describe('settings', () => {
   it('shows and saves the days before a campaign month settles (what campaign sync --settle-days sets for one run)', async () => {
     const { fake } = await openSettings();
     expect(spin('Campaign months settle after').value).toBe('7');
-    screen.getByText(/a sync lists a month again until then/);
+    screen.getByText("days after a month ends: until then each sync asks the archive for the month's files again; after, it checks only the files it has");
     await fireEvent.input(spin('Campaign months settle after'), { target: { value: '30' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Saved.');
     expect(fake.callsTo('settings:update')).toEqual([{ settleDays: 30 }]);
+  });
+
+  it('speaks plain words, never command-line options', async () => {
+    await openSettings();
+    const words = screen.getByRole('region', { name: 'Settings' }).textContent ?? '';
+    expect(words).toContain('Campaign months settle after');
+    expect(words).not.toMatch(/(^|[\s(])--?[a-z]/);
   });
 
   it('switches to the demo server and updates the top bar', async () => {
