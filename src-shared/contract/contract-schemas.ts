@@ -171,6 +171,8 @@ export const INVOKE_ARGUMENTS = {
   'shell:open-external': z.strictObject({ url: link() }),
   'files:read': job,
   'disk:free-space': z.strictObject({ folder: path().optional() }),
+  'folders:list': z.strictObject({ path: path().optional(), showHidden: z.boolean().optional() }),
+  'folders:create': z.strictObject({ parent: path(), name: path() }),
   'campaigns:list': NO_ARGUMENTS,
   'campaigns:create': z.strictObject(campaignDraft),
   'campaigns:update': z.strictObject({ name: name(), change: z.strictObject(campaignDraft).partial() }),

@@ -17,6 +17,7 @@ import type {
 } from '../campaigns/campaign-types';
 import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { FileStanding } from '../campaigns/file-standing';
+import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
 import type { ErrorData } from '../errors';
@@ -147,6 +148,10 @@ interface InvokeChannels {
   'files:read': { args: { id: number }; result: FileBytes };
   /** Free bytes in a folder (the download folder by default); null when it cannot be told. */
   'disk:free-space': { args: { folder?: string }; result: number | null };
+  /** A folder's sub-folders (or its nearest existing parent's, or the home folder's): web mode's folder chooser. */
+  'folders:list': { args: { path?: string; showHidden?: boolean }; result: FolderListing };
+  /** Makes a folder of a safe name inside `parent`; answers its path. */
+  'folders:create': { args: { parent: string; name: string }; result: string };
   /** Every campaign with its counts (on disk, queued, failed, missing) and its last sync. */
   'campaigns:list': { args: void; result: CampaignOverview[] };
   /** A new campaign; its folder defaults to the download folder's sub-folder named after it. */
@@ -225,6 +230,8 @@ const INVOKE_CHANNEL_SET = {
   'shell:open-external': true,
   'files:read': true,
   'disk:free-space': true,
+  'folders:list': true,
+  'folders:create': true,
   'campaigns:list': true,
   'campaigns:create': true,
   'campaigns:update': true,

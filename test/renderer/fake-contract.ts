@@ -39,6 +39,23 @@ import type {
 } from '../../src-shared/campaigns/campaign-types';
 import { campaignCounts, type Arrival, type FileStanding } from '../../src-shared/campaigns/file-standing';
 import { checkLayout } from '../../src-shared/campaigns/folder-layout';
+import { checkSafeFilename } from '../../src-shared/files/safe-filename';
+import { FOLDER_LISTING_LIMIT, type FolderListing } from '../../src-shared/files/folder-listing';
+
+export const FAKE_HOME = '/home/ada';
+const FAKE_FOLDERS = [
+  '/',
+  '/home',
+  FAKE_HOME,
+  `${FAKE_HOME}/.cache`,
+  `${FAKE_HOME}/Data`,
+  `${FAKE_HOME}/Downloads`,
+  `${FAKE_HOME}/Downloads/MLSO`,
+  `${FAKE_HOME}/Documents`,
+  `${FAKE_HOME}/mlso`,
+];
+const parentOf = (folder: string): string => folder.slice(0, folder.lastIndexOf('/')) || '/';
+const childPath = (parent: string, name: string): string => (parent === '/' ? `/${name}` : `${parent}/${name}`);
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
@@ -264,6 +281,8 @@ export interface FakeOptions {
   /** Every n-th listed file has an unknown size (default 0: none). */
   zeroEvery?: number;
   freeSpace?: number | null;
+  /** The folders the folder chooser finds (default: a home folder with a few). */
+  folders?: string[];
 }
 
 type Handler<C extends InvokeChannel> = (args: ArgsOf<C>) => ResultOf<C> | Promise<ResultOf<C>>;
@@ -279,6 +298,8 @@ export class FakeContract implements ContractClient {
   listingSize: number;
   zeroEvery: number;
   freeSpace: number | null;
+  /** Every folder that exists, by full path (the folder chooser's file system). */
+  folders: Set<string>;
 
   private readonly overrides = new Map<InvokeChannel, (args: unknown) => unknown>();
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -304,7 +325,27 @@ export class FakeContract implements ContractClient {
     this.listingSize = options.listingSize ?? 40;
     this.zeroEvery = options.zeroEvery ?? 0;
     this.freeSpace = options.freeSpace === undefined ? 120.5 * 1024 ** 3 : options.freeSpace;
+    this.folders = new Set(options.folders ?? FAKE_FOLDERS);
     this.nextJobId = this.jobs.reduce((max, job) => Math.max(max, job.id), 0) + 1;
+  }
+
+  /** The folder chooser's listing over `folders`: the nearest folder that exists, its children sorted by name. */
+  private listFolders(asked: string | undefined, showHidden: boolean): FolderListing {
+    let folder = asked?.startsWith('/') ? asked.replace(/(.)\/+$/, '$1') : FAKE_HOME;
+    while (!this.folders.has(folder)) folder = folder === '/' ? FAKE_HOME : parentOf(folder);
+    const names = [...this.folders]
+      .filter((candidate) => candidate !== folder && parentOf(candidate) === folder)
+      .map((candidate) => candidate.slice(candidate.lastIndexOf('/') + 1));
+    const visible = names.filter((name) => showHidden || !name.startsWith('.')).sort((a, b) => a.localeCompare(b));
+    return {
+      path: folder,
+      label: folder,
+      parent: folder === '/' ? null : parentOf(folder),
+      folders: visible.slice(0, FOLDER_LISTING_LIMIT).map((name) => ({ name, label: name, path: childPath(folder, name) })),
+      total: visible.length,
+      hidden: names.length - visible.length,
+      problem: null,
+    };
   }
 
   /** Replaces one channel's handler; throw FakeFailure from it to answer with an error. */
@@ -521,6 +562,16 @@ export class FakeContract implements ContractClient {
     'shell:show-file': () => null,
     'shell:open-external': () => null,
     'disk:free-space': () => this.freeSpace,
+    'folders:list': ({ path, showHidden }) => this.listFolders(path, showHidden ?? false),
+    'folders:create': ({ parent, name }) => {
+      const check = checkSafeFilename(name);
+      if (!check.ok)
+        throw new FakeFailure({ kind: 'invalid-input', message: `The folder name "${name}" cannot be used: ${check.reason}. Choose another name.` });
+      const made = childPath(parent, name);
+      if (this.folders.has(made)) throw new FakeFailure({ kind: 'invalid-input', message: `"${name}" already exists here. Choose another name.` });
+      this.folders.add(made);
+      return made;
+    },
     'files:read': ({ id }) => {
       const bytes = this.fileBytes.get(id);
       const job = this.jobs.find((candidate) => candidate.id === id);

@@ -16,6 +16,7 @@ import { ServerConnection } from './server-connection';
 import { AppSession, pausedForSignIn } from './session-handlers';
 import { SettingsKeeper } from './settings-keeper';
 import { settingsHandlers } from './settings-handlers';
+import { folderHandlers } from './folder-handlers';
 import { shellHandlers } from './shell-handlers';
 
 export interface AppCore {
@@ -101,6 +102,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...catalogHandlers(client, kept),
     ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
+    ...folderHandlers(),
     ...campaigns.handlers(),
   };
 

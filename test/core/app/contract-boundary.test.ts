@@ -134,6 +134,8 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
   'shell:open-external': { valid: { url: 'https://doi.org/10.5065/D69G5JV8' } },
   'files:read': job,
   'disk:free-space': { valid: { folder }, optional: ['folder'] },
+  'folders:list': { valid: { path: folder, showHidden: true }, optional: ['path', 'showHidden'] },
+  'folders:create': { valid: { parent: folder, name: 'new' } },
   'campaigns:list': noArguments,
   'campaigns:create': {
     valid: CAMPAIGN_DRAFT,
