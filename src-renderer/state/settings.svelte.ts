@@ -141,6 +141,12 @@ export class SettingsStore {
     if (result?.ok && result.value !== null && this.draft) this.draft.downloadFolder = result.value;
   }
 
+  /** A folder picked in web mode's folder chooser: it fills the field, to be saved with the form. */
+  folderChosen(folder: string): void {
+    if (this.draft) this.draft.downloadFolder = folder;
+    this.edited();
+  }
+
   edited(): void {
     this.confirmation = null;
   }

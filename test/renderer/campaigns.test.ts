@@ -504,12 +504,6 @@ describe('sync cancelled, folder chosen', () => {
     expect(fake.callsTo('shell:choose-folder')).toHaveLength(1);
     expect(fake.callsTo('settings:choose-folder')).toHaveLength(0);
   });
-
-  it('has no folder picker in web mode', async () => {
-    await openCampaigns([], { appInfo: { canUseNativeDialogs: false } });
-    await fireEvent.click(screen.getByRole('button', { name: 'New campaign' }));
-    expect(screen.queryByRole('button', { name: 'Choose…' })).toBeNull();
-  });
 });
 
 describe('coverage', () => {

@@ -168,11 +168,6 @@ describe('settings', () => {
     expect(fake.callsTo('settings:choose-folder')).toHaveLength(1);
   });
 
-  it('offers no picker in web mode', async () => {
-    await openSettings({ appInfo: { canUseNativeDialogs: false, transport: 'web' } });
-    expect(screen.queryByRole('button', { name: 'Choose…' })).toBeNull();
-  });
-
   it('keeps unsaved edits across a trip to another screen', async () => {
     const { folder } = await openSettings();
     await fireEvent.input(folder, { target: { value: '/tmp/elsewhere' } });
