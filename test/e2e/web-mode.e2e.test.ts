@@ -14,6 +14,7 @@ import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
 import { createE2eContext, type E2eContext } from './e2e-context';
 import { APP_SPECS } from './specs/app-specs';
+import { choosesFoldersInWebMode } from './specs/folder-chooser.spec';
 import { goTo, inColourScheme, visible } from './specs/ui-helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -58,6 +59,9 @@ afterAll(async () => {
 
 describe('the app in web mode', () => {
   for (const [title, spec] of APP_SPECS) it(title, () => spec(context));
+
+  // Web mode only: the desktop app has the native folder dialog.
+  it('chooses folders with the folder chooser from Settings and the campaign form: Up, New folder, Choose', () => choosesFoldersInWebMode(context));
 
   it("carries the app's one Content-Security-Policy in the page too, and nothing the app did was blocked by it", async () => {
     const inPage = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
