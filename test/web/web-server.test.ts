@@ -153,6 +153,26 @@ describe('web mode', () => {
     }
   });
 
+  it("lists and makes folders for the folder chooser over the token's socket only, refusing unsafe names as data", async () => {
+    await expect(connect('?token=wrong', ownOrigin())).rejects.toThrow(/403/);
+    const ws = await connect(`?token=${token}`, ownOrigin());
+    try {
+      const call = (id: number, channel: string, args: unknown) => invokeOver(ws, { type: 'invoke', id, channel, args });
+      expect(await call(1, 'folders:create', { parent: downloadFolder, name: 'picked' })).toEqual({ ok: true, value: path.join(downloadFolder, 'picked') });
+      expect(await call(2, 'folders:list', { path: path.join(downloadFolder, 'not', 'yet') })).toMatchObject({
+        ok: true,
+        value: { path: downloadFolder, folders: [{ name: 'picked', path: path.join(downloadFolder, 'picked') }], problem: null },
+      });
+      expect(await call(3, 'folders:create', { parent: downloadFolder, name: '../out' })).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input', message: expect.stringContaining('path separator') },
+      });
+      expect(await call(4, 'folders:list', { path: 7 })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    } finally {
+      ws.close();
+    }
+  });
+
   it('carries the contract: invokes answer with results or errors as data, events reach every page', async () => {
     const ws = await connect(`?token=${token}`, ownOrigin());
     const messages: WebSocketServerMessage[] = [];
