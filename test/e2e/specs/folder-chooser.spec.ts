@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { E2eContext } from '../e2e-context';
+import { findingsOn } from './accessibility.spec';
 import { atEachSizeAndScheme, goTo, visible, waitUntil } from './ui-helpers';
 
 /** Opens the chooser beside `field`, goes Up, makes `newName` and Chooses it; answers the folder made. */
@@ -50,7 +51,15 @@ export async function choosesFoldersInWebMode({ page, downloadFolder, screenshot
   const dialog = await visible(page.getByRole('dialog', { name: 'Choose a folder' }));
   await dialog.getByRole('button', { name: 'Up', exact: true }).click();
   await visible(dialog.getByRole('button', { name: 'inner', exact: true }));
-  await atEachSizeAndScheme(page, (size, scheme) => screenshot(`folder-chooser-settings-${size}-${scheme}`));
+  const blocking: string[] = [];
+  await atEachSizeAndScheme(page, async (size, scheme) => {
+    await screenshot(`folder-chooser-settings-${size}-${scheme}`);
+    const findings = await findingsOn(page, { screen: 'Settings with the folder chooser', scheme, viewport: size });
+    for (const finding of findings) {
+      if (finding.impact === 'serious' || finding.impact === 'critical') blocking.push(`${finding.rule} ${scheme} ${size}: ${finding.nodes.join('; ')}`);
+    }
+  });
+  expect(blocking).toEqual([]);
   await page.keyboard.press('Escape');
   await waitUntil('Escape closed the chooser', async () => (await page.getByRole('dialog', { name: 'Choose a folder' }).count()) === 0);
   expect(await settings.getByRole('button', { name: 'Choose…', exact: true }).evaluate((element) => element.matches(':focus'))).toBe(true);
