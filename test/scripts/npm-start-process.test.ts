@@ -1,0 +1,75 @@
+// `npm start` as a newcomer runs it after `npm install`: scripts/start.mjs spawned through real pipes, where
+// Electron's binary cannot be had, so it starts web mode. It must build only what is out of date and then say
+// one thing, the address to open: no build chatter from Vite.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const startScript = path.join(projectRoot, 'scripts', 'start.mjs');
+interface StartScript {
+  buildWhatIsStale: () => Promise<number>;
+  BUILD_STEPS: { outputs: string[] }[];
+}
+const { buildWhatIsStale, BUILD_STEPS } = (await import(startScript)) as StartScript;
+const outputs = BUILD_STEPS.flatMap((step) => step.outputs);
+
+let home = '';
+let child: ChildProcess | undefined;
+
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const closed = new Promise((resolve) => child!.once('close', resolve));
+    child.kill('SIGTERM');
+    await closed;
+  }
+  child = undefined;
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+async function modificationTimes(): Promise<number[]> {
+  return Promise.all(outputs.map(async (output) => (await stat(path.join(projectRoot, output))).mtimeMs));
+}
+
+describe('npm start', () => {
+  beforeAll(async () => {
+    // Whatever an edit left stale is built here, so the start below finds everything up to date.
+    expect(await buildWhatIsStale()).toBe(0);
+  }, 180_000);
+
+  it('builds nothing that is up to date and prints only the address to open', async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'npm-start-'));
+    const before = await modificationTimes();
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      MLSO_STATE_DIR: path.join(home, 'state'),
+      // Electron's installer then fetches nothing, as on a machine that cannot reach its download site.
+      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      ELECTRON_OVERRIDE_DIST_PATH: path.join(home, 'no-electron'),
+    };
+    const started = spawn(process.execPath, [startScript, '--port', '0'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    started.on('error', () => undefined);
+    let stdout = '';
+    let stderr = '';
+    started.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    started.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    started.stdout.on('error', () => undefined);
+    started.stderr.on('error', () => undefined);
+
+    await waitFor(() => /Open http:\/\/127\.0\.0\.1:\d+\//.test(stdout) || started.exitCode !== null, 'web mode to print its address', 60_000);
+    expect(stdout).toMatch(/Open http:\/\/127\.0\.0\.1:\d+\//);
+    const said = `${stdout}${stderr}`;
+    for (const chatter of ['configLoader', 'PLUGIN_TIMINGS', 'chunks are larger', 'vite v', '> mlso-downloader']) {
+      expect(said, `npm start printed "${chatter}":\n${said}`).not.toContain(chatter);
+    }
+    expect(await modificationTimes(), 'npm start rebuilt what was up to date').toEqual(before);
+  }, 90_000);
+});
