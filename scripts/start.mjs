@@ -1,7 +1,7 @@
 // `npm start`: builds what is out of date, then opens the desktop app. Where Electron's binary is not installed
 // (machines that only reach the npm registry), it runs the same app in web mode instead.
 // Electron's binary is looked for without require('electron'), which would try to download it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,16 +73,29 @@ export function runNpmScript(script, root = projectRoot) {
     : runForwarding('npm', ['run', script], { cwd: root, shell: process.platform === 'win32' });
 }
 
+/** How long Electron's installer runs before `npm start` says it is downloading: a failure comes sooner. */
+const DOWNLOAD_NOTICE_AFTER_MS = 1000;
+
 /**
  * npm installs the electron package without its binary (install scripts are off, and this project keeps
  * Electron's off on purpose); its own installer fetches the binary on first use, as `npx electron`
- * would. Where there is no internet it fails within a second and the caller falls back to web mode.
+ * would. Where there is no internet it fails within a second and the caller falls back to web mode, so the
+ * notice is printed only for a download under way, never at every start of a machine that cannot download.
+ * @returns {Promise<boolean>} whether the installer succeeded
  */
 export function downloadElectronBinary(root = projectRoot) {
   const installer = path.join(root, 'node_modules', 'electron', 'install.js');
-  if (!existsSync(installer)) return false;
-  console.log("Downloading Electron's binary (once)...");
-  return spawnSync(process.execPath, [installer], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] }).status === 0;
+  if (!existsSync(installer)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [installer], { cwd: root, stdio: 'ignore' });
+    const notice = setTimeout(() => console.log("Downloading Electron's binary (once)..."), DOWNLOAD_NOTICE_AFTER_MS);
+    const settle = (succeeded) => {
+      clearTimeout(notice);
+      resolve(succeeded);
+    };
+    child.once('error', () => settle(false));
+    child.once('exit', (code) => settle(code === 0));
+  });
 }
 
 /**
@@ -157,7 +170,7 @@ async function main(extraArgs) {
   const built = await buildWhatIsStale();
   if (built !== 0) return built;
   let electron = findElectronBinary();
-  if (!electron.found && downloadElectronBinary()) electron = findElectronBinary();
+  if (!electron.found && (await downloadElectronBinary())) electron = findElectronBinary();
   if (electron.found) {
     // better-sqlite3's prebuilt binary is Node-API, which Electron loads as Node does: nothing to build for it.
     // ELECTRON_RUN_AS_NODE would make the binary behave as plain Node and ignore the app.

@@ -50,9 +50,9 @@ describe('npm start', () => {
       XDG_DATA_HOME: path.join(home, '.local', 'share'),
       XDG_CACHE_HOME: path.join(home, '.cache'),
       MLSO_STATE_DIR: path.join(home, 'state'),
-      // Electron's installer then fetches nothing, as on a machine that cannot reach its download site.
-      ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+      // No Electron binary, and its installer's download site refuses at once: a machine that cannot download it.
       ELECTRON_OVERRIDE_DIST_PATH: path.join(home, 'no-electron'),
+      ELECTRON_MIRROR: 'http://127.0.0.1:9/',
     };
     const started = spawn(process.execPath, [startScript, '--port', '0'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
@@ -67,7 +67,7 @@ describe('npm start', () => {
     await waitFor(() => /Open http:\/\/127\.0\.0\.1:\d+\//.test(stdout) || started.exitCode !== null, 'web mode to print its address', 60_000);
     expect(stdout).toMatch(/Open http:\/\/127\.0\.0\.1:\d+\//);
     const said = `${stdout}${stderr}`;
-    for (const chatter of ['configLoader', 'PLUGIN_TIMINGS', 'chunks are larger', 'vite v', '> mlso-downloader']) {
+    for (const chatter of ['configLoader', 'PLUGIN_TIMINGS', 'chunks are larger', 'vite v', '> mlso-downloader', 'Downloading Electron']) {
       expect(said, `npm start printed "${chatter}":\n${said}`).not.toContain(chatter);
     }
     expect(await modificationTimes(), 'npm start rebuilt what was up to date').toEqual(before);
