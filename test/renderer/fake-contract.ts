@@ -42,7 +42,7 @@ import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 import { checkSafeFilename } from '../../src-shared/files/safe-filename';
 import { FOLDER_LISTING_LIMIT, type FolderListing } from '../../src-shared/files/folder-listing';
 
-export const FAKE_HOME = '/home/ada';
+const FAKE_HOME = '/home/ada';
 const FAKE_FOLDERS = [
   '/',
   '/home',
