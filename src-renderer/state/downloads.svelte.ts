@@ -35,7 +35,8 @@ export const JOB_FILTERS = {
   queued: { label: 'Queued', states: ['queued'] },
   paused: { label: 'Paused', states: ['paused'] },
   failed: { label: 'Failed', states: ['failed'] },
-  done: { label: 'Done', states: ['done', 'cancelled'] },
+  done: { label: 'Done', states: ['done'] },
+  cancelled: { label: 'Cancelled', states: ['cancelled'] },
 } as const satisfies Record<string, { label: string; states: readonly JobState[] | null }>;
 export type JobFilter = keyof typeof JOB_FILTERS;
 

@@ -440,6 +440,25 @@ describe('the work in progress first', () => {
     expect(cell.closest('[title]')?.getAttribute('title')).toBe('/home/ada/observations/data/eclipse/2025/03');
   });
 
+  it('counts a cancelled file in its own tab, not as done, and the tabs add up to All', async () => {
+    const { table } = await openDownloads({ jobs: ledger() });
+    const tabs = screen.getByRole('radiogroup', { name: 'Show' });
+    const countOf = (name: string): number =>
+      Number(
+        within(tabs)
+          .getByRole('radio', { name: new RegExp(`^${name}\\b`) })
+          .querySelector('.count')?.textContent,
+      );
+    expect(countOf('Done')).toBe(2);
+    expect(countOf('Cancelled')).toBe(1);
+    const states = ['Active', 'Queued', 'Paused', 'Failed', 'Done', 'Cancelled'];
+    expect(states.reduce((sum, name) => sum + countOf(name), 0)).toBe(countOf('All'));
+    await fireEvent.click(within(tabs).getByRole('radio', { name: /^Done\b/ }));
+    await waitFor(() => expect(shownNames(table)).toEqual([D, A]));
+    await fireEvent.click(within(tabs).getByRole('radio', { name: /^Cancelled\b/ }));
+    await waitFor(() => expect(shownNames(table)).toEqual([B]));
+  });
+
   it('filters by folder and by campaign, and the tabs count what the filter keeps', async () => {
     const { fake, table } = await openDownloads({ jobs: ledger() });
     const where = screen.getByRole('combobox', { name: 'Folder' });
@@ -454,7 +473,7 @@ describe('the work in progress first', () => {
         .getByRole('radio', { name: new RegExp(`^${name}`) })
         .textContent?.replace(/\s+/g, ' ')
         .trim();
-    expect([tab('All'), tab('Active'), tab('Paused'), tab('Done')]).toEqual(['All 3', 'Active 0', 'Paused 1', 'Done 2']);
+    expect([tab('All'), tab('Active'), tab('Paused'), tab('Done'), tab('Cancelled')]).toEqual(['All 3', 'Active 0', 'Paused 1', 'Done 1', 'Cancelled 1']);
 
     // Progress keeps the filtered counts: the paused file of this folder is queued again.
     const jobs = ledger();
