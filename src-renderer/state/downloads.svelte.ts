@@ -2,6 +2,7 @@
 // it asks the core for the pages of rows in view (ordered, filtered and counted in SQL, job-pages.ts) and keeps a few
 // of them; progress events patch the rows loaded in place, and a change that moves rows (a file ending, one queued)
 // reloads the rows in view, no more often than the core can afford.
+import { countInStates } from '../../src-shared/downloads/job-counts';
 import type { JobPage, JobPlace } from '../../src-shared/downloads/job-page';
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, ProgressUpdate, RunProgress } from '../../src-shared/downloads/progress-types';
@@ -50,6 +51,8 @@ const KEPT_PAGES = 24;
 /** At most one reload of the rows in view this often, and never more than a fifth of the core's time. */
 const RELOAD_MS = 300;
 const RELOAD_COST_SHARE = 5;
+/** How long the rows keep their places after a row's control, while the pointer stays on the list. */
+export const HOLD_MS = 3_000;
 
 const twoLines = (job: JobView | undefined): boolean => job !== undefined && noteOf(job) !== '';
 
@@ -110,6 +113,12 @@ export class DownloadsStore {
   private compare = sameKey(null);
   /** Rows changed height since the table last measured them. */
   private relaid = false;
+  /**
+   * A row was acted on: every row keeps its place (a progress event still updates each where it is) so that the next
+   * click lands on the row under the pointer; the order applies again when the hold ends (releaseRows).
+   */
+  private held = false;
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(client: ApiClient) {
     this.client = client;
@@ -198,6 +207,7 @@ export class DownloadsStore {
    */
   async refresh(): Promise<void> {
     const arrangement = ++this.arrangement;
+    this.endHold();
     this.compare = sameKey(this.sortValue);
     this.stale = false;
     const request = this.pageRequest(this.viewPages(), true);
@@ -273,7 +283,7 @@ export class DownloadsStore {
     }
     this.setOverall(update.overall);
     // Every folder: the tabs count from the overall figures, and so does the list's length.
-    if (this.placeValue === null && !this.fetching) this.rowCount = this.countShown(this.overall);
+    if (this.placeValue === null && !this.fetching && !this.held) this.rowCount = this.countShown(this.overall);
     if (this.stale) this.scheduleReload();
   }
 
@@ -318,6 +328,8 @@ export class DownloadsStore {
 
   /** Reads the rows in view again (they went stale), with the place's counts when a place is chosen. */
   private async reload(): Promise<void> {
+    // The rows stay stale until the hold ends, which reloads them.
+    if (this.held) return;
     if (this.fetching) return this.scheduleReload();
     this.stale = false;
     this.lastReloadAt = performance.now();
@@ -392,8 +404,7 @@ export class DownloadsStore {
   }
 
   private countShown(counts: JobCounts): number {
-    const states: readonly JobState[] | null = JOB_FILTERS[this.filterValue].states;
-    return states === null ? counts.total : states.reduce((sum, state) => sum + counts[state], 0);
+    return countInStates(counts, JOB_FILTERS[this.filterValue].states);
   }
 
   private inPlace(job: JobView): boolean {
@@ -430,12 +441,35 @@ export class DownloadsStore {
   }
 
   async runJob(channel: JobChannel, id: number): Promise<void> {
+    // Moving a file to the front asks for a new place; the other controls leave the row where it was clicked.
+    if (channel !== 'downloads:move-to-front') this.holdRows();
     await this.controls.run(async () => {
       const result = await this.client.invoke(channel, { id });
       // The order of the list is the queue's order, which only a snapshot tells.
       if (result.ok && channel === 'downloads:move-to-front') await this.refresh();
       return result;
     });
+  }
+
+  /** Keeps every row in its place for HOLD_MS from now, or until releaseRows (the pointer left the list). */
+  holdRows(): void {
+    this.held = true;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.releaseRows(), HOLD_MS);
+  }
+
+  /** Ends a hold: the rows that went stale meanwhile take the list's order (the pointer left the list, or time passed). */
+  releaseRows(): void {
+    if (!this.held) return;
+    this.endHold();
+    if (this.placeValue === null) this.rowCount = this.countShown(this.overall);
+    if (this.stale) this.scheduleReload();
+  }
+
+  private endHold(): void {
+    this.held = false;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
   }
 
   /** Opens the download folder (or another) in the system file manager. */

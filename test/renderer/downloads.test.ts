@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
-import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
+import { DownloadsStore, HOLD_MS } from '../../src-renderer/state/downloads.svelte';
 import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
 import { renderApp } from './render-app';
 
@@ -438,6 +438,43 @@ describe('the work in progress first', () => {
     within(table).getByRole('columnheader', { name: /Destination/ });
     const cell = within(rowOf(table, A)).getByText('…/data/eclipse/2025/03');
     expect(cell.closest('[title]')?.getAttribute('title')).toBe('/home/ada/observations/data/eclipse/2025/03');
+  });
+
+  it('keeps a paused row under the pointer until the pointer leaves the list, then applies the order', async () => {
+    const { table } = await openDownloads({ jobs: ledger() });
+    expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]);
+    // Only the timers are fake: the reload that would move the row comes after a wait the test steps through.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await fireEvent.click(within(rowOf(table, F)).getByRole('button', { name: `Pause ${F}` }));
+      await vi.advanceTimersByTimeAsync(HOLD_MS - 100);
+      flushSync();
+      // Paused, so it belongs after the queued E; it stays first, under the pointer, and E's Pause is not there.
+      within(rowOf(table, F)).getByText('paused');
+      expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]);
+      await fireEvent.pointerLeave(table);
+      await vi.advanceTimersByTimeAsync(1_000);
+      flushSync();
+      expect(shownNames(table)).toEqual([E, F, G, C, D, B, A]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('applies the order once a moment passes after a row’s control, even with the pointer still on the list', async () => {
+    const { table } = await openDownloads({ jobs: ledger() });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await fireEvent.click(within(rowOf(table, F)).getByRole('button', { name: `Pause ${F}` }));
+      await vi.advanceTimersByTimeAsync(HOLD_MS - 100);
+      flushSync();
+      expect(shownNames(table)[0]).toBe(F);
+      await vi.advanceTimersByTimeAsync(1_100);
+      flushSync();
+      expect(shownNames(table)).toEqual([E, F, G, C, D, B, A]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts a cancelled file in its own tab, not as done, and the tabs add up to All', async () => {
