@@ -1,8 +1,9 @@
 // What the download list writes about a job beside its figures: the note under its name (why it failed, when it
 // retries, whether it resumes, where a reused file came from), the bytes its figures count, a long file name split
-// for an ellipsis in the middle, and a folder shortened from the left.
+// for an ellipsis in the middle that keeps its date and time, and a destination by what identifies it.
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { humanSize } from '../../src-shared/format/human-size';
+import { folderWithin } from './folder-within';
 
 /** The line under a file's name; '' when there is nothing to say (the row then keeps one line). */
 export function noteOf(job: JobView): string {
@@ -29,27 +30,29 @@ export function bytesArrived(job: JobView): number {
 /** Characters kept whole at the end of a name: enough for "ucomp.1074.l2.fts" or "kcor_l2_pb.fts". */
 const TAIL = 18;
 
+/** The observation's date and time that starts an MLSO file name: `20250324_183215` (KCor), `20250324.183215` (UCoMP). */
+const STAMP = /^\d{8}[_.]\d{6}/;
+
 /**
- * A file name in two parts for an ellipsis in the middle: the head (its date and time first) gives way to CSS's
- * ellipsis, the tail (instrument, wave region, product, extension) never does. CSS cannot cut in the middle.
+ * A file name in three parts for an ellipsis in the middle: the stamp (the observation's date and time, the part
+ * that tells rows apart) and the tail (instrument, wave region, product, extension) never give way; the middle
+ * does, to CSS's ellipsis. A name without a stamp keeps its tail and lets its beginning give way.
  */
-export function nameParts(name: string): { head: string; tail: string } {
-  const characters = Array.from(name);
-  const tailLength = Math.min(TAIL, Math.floor(characters.length / 2));
-  return { head: characters.slice(0, characters.length - tailLength).join(''), tail: characters.slice(characters.length - tailLength).join('') };
+export function nameParts(name: string): { stamp: string; middle: string; tail: string } {
+  const stamp = STAMP.exec(name)?.[0] ?? '';
+  const rest = Array.from(name.slice(stamp.length));
+  const tailLength = Math.min(TAIL, stamp === '' ? Math.floor(rest.length / 2) : rest.length);
+  return { stamp, middle: rest.slice(0, rest.length - tailLength).join(''), tail: rest.slice(rest.length - tailLength).join('') };
 }
 
-/** Characters a destination shows: its last folders, so the part that differs between jobs stays. */
-const FOLDER_BUDGET = 24;
-
-/** `/home/ada/observations/data/eclipse/2025/03` as `…/data/eclipse/2025/03`: the last folders that fit. */
-export function folderFromTheRight(folder: string): string {
-  if (folder.length <= FOLDER_BUDGET) return folder;
+/**
+ * What tells a destination apart: the name of the campaign whose folder holds it, else the folder's last two parts
+ * (`/home/ada/mlso/2025/03` as `2025/03`, the full path is the cell's tooltip).
+ */
+export function destinationOf(folder: string, campaigns: readonly { name: string; folder: string }[]): string {
+  const campaign = campaigns.find((each) => folderWithin(folder, each.folder));
+  if (campaign) return campaign.name;
   const separator = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
   const parts = folder.split(separator).filter((part) => part !== '');
-  let shown = parts.at(-1) ?? folder;
-  for (let index = parts.length - 2; index >= 0 && shown.length + parts[index]!.length + 1 <= FOLDER_BUDGET; index--) {
-    shown = `${parts[index]}${separator}${shown}`;
-  }
-  return `…${separator}${shown}`;
+  return parts.length === 0 ? folder : parts.slice(-2).join(separator);
 }

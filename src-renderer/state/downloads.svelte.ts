@@ -9,6 +9,7 @@ import type { JobCounts, JobView, OverallProgress, ProgressUpdate, RunProgress }
 import type { ErrorData } from '../../src-shared/errors';
 import type { ApiClient } from '../lib/api';
 import { FIRST_DIRECTION, jobComparator, type JobSort, type SortKey } from '../lib/job-order';
+import { folderWithin } from '../lib/folder-within';
 import { noteOf } from '../lib/job-text';
 import { Request } from '../lib/request.svelte';
 
@@ -410,7 +411,7 @@ export class DownloadsStore {
   private inPlace(job: JobView): boolean {
     const place = this.placeValue;
     if (place === null || job.folder === place.folder) return true;
-    return place.nested && (job.folder.startsWith(`${place.folder}/`) || job.folder.startsWith(`${place.folder}\\`));
+    return place.nested && folderWithin(job.folder, place.folder);
   }
 
   private shows(job: JobView): boolean {

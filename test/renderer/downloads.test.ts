@@ -5,6 +5,7 @@ import { flushSync } from 'svelte';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { apiClientFrom } from '../../src-renderer/lib/api';
+import { nameParts } from '../../src-renderer/lib/job-text';
 import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
 import { DownloadsStore, HOLD_MS } from '../../src-renderer/state/downloads.svelte';
 import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
@@ -432,12 +433,25 @@ describe('the work in progress first', () => {
     expect(shownNames(table)).toEqual([A, B, C, D, E, F, G]);
   });
 
-  it('shows each file’s destination folder, shortened from the left, with the full path on hover', async () => {
-    const jobs = [makeJob(1, A, 'done', { folder: '/home/ada/observations/data/eclipse/2025/03' })];
-    const { table } = await openDownloads({ jobs });
+  it('shows a destination by its campaign’s name or its folder’s last two parts, with the full path on hover', async () => {
+    const jobs = [makeJob(1, A, 'done', { folder: '/home/ada/observations/Downloads/MLSO' }), makeJob(2, B, 'done', { folder: '/data/eclipse/2025/03/24' })];
+    const fake = new FakeContract({ jobs });
+    fake.campaigns.seed({ name: 'Eclipse 2025', folder: '/data/eclipse' });
+    const { table } = await openDownloads({}, fake);
     within(table).getByRole('columnheader', { name: /Destination/ });
-    const cell = within(rowOf(table, A)).getByText('…/data/eclipse/2025/03');
-    expect(cell.closest('[title]')?.getAttribute('title')).toBe('/home/ada/observations/data/eclipse/2025/03');
+    const own = within(rowOf(table, A)).getByText('Downloads/MLSO');
+    expect(own.closest('[title]')?.getAttribute('title')).toBe('/home/ada/observations/Downloads/MLSO');
+    const campaign = await within(rowOf(table, B)).findByText('Eclipse 2025');
+    expect(campaign.closest('[title]')?.getAttribute('title')).toBe('/data/eclipse/2025/03/24');
+  });
+
+  it('splits a file name so that its observation date and time and its product never give way', () => {
+    expect(nameParts('20250324_183215_kcor_l2_pb.fts')).toEqual({ stamp: '20250324_183215', middle: '', tail: '_kcor_l2_pb.fts' });
+    expect(nameParts('20250324.183215.ucomp.1074.l2.polarization.fts')).toEqual({
+      stamp: '20250324.183215',
+      middle: '.ucomp.1074.l',
+      tail: '2.polarization.fts',
+    });
   });
 
   it('keeps a paused row under the pointer until the pointer leaves the list, then applies the order', async () => {
@@ -627,12 +641,11 @@ describe('columns that fit', () => {
     const { table } = await openDownloads({ jobs: [makeJob(1, UCOMP, 'queued')] });
     const cell = rowOf(table, UCOMP).querySelector<HTMLElement>('.name')!;
     expect(cell.getAttribute('title')).toBe(UCOMP);
-    const head = cell.querySelector('.head')!;
-    const tail = cell.querySelector('.tail')!;
-    // The head gives way (CSS ellipsis at its end); the tail keeps the wave region, the level and the extension.
-    expect(head.textContent).toMatch(/^20250324\.183213/);
-    expect(tail.textContent).toContain('1074.l2.fts');
-    expect(`${head.textContent}${tail.textContent}`).toBe(UCOMP);
+    const [stamp, middle, tail] = ['.stamp', '.middle', '.tail'].map((part) => cell.querySelector(part)!.textContent);
+    // The middle gives way (CSS ellipsis at its end); the date and time and the tail (wave region, level, extension) stay.
+    expect(stamp).toBe('20250324.183213');
+    expect(tail).toContain('1074.l2.fts');
+    expect(`${stamp}${middle}${tail}`).toBe(UCOMP);
   });
 
   it('shows a failure reason in the row, on a line of its own, not only in a tooltip', async () => {

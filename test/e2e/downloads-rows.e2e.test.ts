@@ -1,0 +1,145 @@
+// The Downloads rows as a person sees and clicks them, in Debian's Chromium through web mode against the emulator:
+// a file name never loses its observation date and time at 1280x800 or 1024x640 (measured on the rendered text),
+// and a row paused stays under the pointer until the pointer leaves the list. Screenshots of each state, light and
+// dark, go to test-results/screenshots/ (or SHOTS_FOLDER).
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
+import { temporaryFolder } from '../helpers/fixtures';
+import { launchChromium } from './browser';
+import { createE2eContext, type E2eContext } from './e2e-context';
+import { listedNames, search } from './specs/downloads.spec';
+import { atEachSizeAndScheme, goTo, signIn, waitUntil } from './specs/ui-helpers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const rendererFolder = path.join(root, 'dist/renderer');
+const screenshots = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
+
+let emulator: RunningEmulator;
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let context: E2eContext;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
+  await mkdir(screenshots, { recursive: true });
+  emulator = await createEmulator({ imageSize: 64 });
+  const downloadFolder = await temporaryFolder();
+  app = await startWebApp({ port: 0, stateFolder: await temporaryFolder(), rendererFolder, version: 'e2e', downloadFolder, server: { baseUrl: emulator.url } });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(app.server.openUrl);
+  context = createE2eContext(page, emulator, downloadFolder, screenshots);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await emulator?.close();
+});
+
+const queue = () => page.getByRole('table', { name: 'Download queue' });
+
+/**
+ * For every row's file name, the characters of its observation date and time (the first 15) that the eye cannot
+ * see: those outside the box of the cell or of any element between them that clips (an ellipsis clips too). The
+ * text a person sees is every text node of the cell but the one kept for screen readers. Run in the page (a script,
+ * since this file is type-checked without the DOM's types).
+ */
+const HIDDEN_STAMPS = `(() => {
+  const hidden = [];
+  for (const cell of document.querySelectorAll('[aria-label="Download queue"] [role="row"]:not(.header) .name')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) => (node.parentElement.closest('.visually-hidden') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    let seen = 0;
+    for (let node = walker.nextNode(); node && seen < 15; node = walker.nextNode()) {
+      const characters = node.textContent;
+      for (let index = 0; index < characters.length && seen < 15; index++, seen++) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const box = range.getBoundingClientRect();
+        for (let clip = node.parentElement; clip; clip = clip === cell ? null : clip.parentElement) {
+          if (getComputedStyle(clip).overflowX === 'visible') continue;
+          const shown = clip.getBoundingClientRect();
+          if (box.left < shown.left - 0.5 || box.right > shown.right + 0.5) {
+            hidden.push(cell.title + ': "' + characters[index] + '" at ' + seen);
+            break;
+          }
+        }
+      }
+    }
+    if (seen < 15) hidden.push(cell.title + ': only ' + seen + ' characters shown');
+  }
+  return hidden;
+})()`;
+
+const hiddenStamps = (): Promise<string[]> => page.evaluate<string[]>(HIDDEN_STAMPS);
+
+describe('the Downloads rows', () => {
+  it('shows each file name with its observation date and time whole at 1280x800 and 1024x640, light and dark', async () => {
+    await signIn(page, context.demoEmail);
+    await search(page, { 'Start date': '2025-03-24', Every: '1hour' });
+    const names = await listedNames(page, '20250324');
+    await page.getByRole('button', { name: 'Download all' }).click();
+    await goTo(page, 'Downloads');
+    await waitUntil(
+      'every file is done',
+      async () =>
+        (await queue()
+          .getByRole('button', { name: /^Quick look at / })
+          .count()) === names.length,
+      30_000,
+    );
+    await atEachSizeAndScheme(page, async (size, scheme) => {
+      await context.screenshot(`downloads-finished-${size}-${scheme}`);
+      expect(await queue().locator('[role="row"]:not(.header) .name').count()).toBe(names.length);
+      expect(await hiddenStamps(), `names at ${size} ${scheme}`).toEqual([]);
+    });
+  });
+
+  it('keeps a paused row under the pointer until the pointer leaves the list, then applies the order', async () => {
+    emulator.setOptions({ bandwidthBytesPerSecond: 2_000 });
+    try {
+      await search(page, { 'Start date': '2025-03-23', 'End date': '2025-03-24', Every: '2hours' });
+      await listedNames(page, '20250323');
+      await page.getByRole('button', { name: 'Download all' }).click();
+      await goTo(page, 'Downloads');
+      const firstRow = queue().getByRole('row').nth(1);
+      await waitUntil('two files are moving', async () => emulator.stats().activeDownloads >= 2 && /active/.test(await firstRow.innerText()));
+      const pause = firstRow.getByRole('button', { name: /^Pause / });
+      const label = (await pause.getAttribute('aria-label')) ?? '';
+      const file = label.replace(/^Pause /, '');
+      await pause.click();
+      // The paused row belongs after the files still moving; it stays under the pointer while the pointer stays,
+      // through the progress that comes meanwhile (each event would reload the rows in view).
+      const rowBox = await firstRow.boundingBox();
+      const point = { x: rowBox!.x + rowBox!.width - 40, y: rowBox!.y + rowBox!.height / 2 };
+      const fileAt = () =>
+        page.evaluate<string>(
+          `document.elementFromPoint(${point.x}, ${point.y})?.closest('[role="row"]')?.querySelector('.name')?.getAttribute('title') ?? ''`,
+        );
+      const pausedRow = queue().getByRole('row').filter({ hasText: file });
+      await waitUntil('the clicked file says paused', async () => /paused/.test(await pausedRow.innerText()));
+      const progress = page.getByRole('region', { name: 'Downloads' }).locator('.overall');
+      const seen = new Set<string>();
+      const underPointer = new Set<string>();
+      await waitUntil('three progress figures came after the pause, or another file came under the pointer', async () => {
+        underPointer.add(await fileAt());
+        return seen.add(await progress.innerText()).size >= 3 || underPointer.size > 1;
+      });
+      expect([...underPointer], 'the files under the pointer after the pause').toEqual([file]);
+      await context.screenshot('downloads-held-row-1280x800-light');
+      await page.mouse.move(5, 5);
+      await waitUntil('the order applies once the pointer left', async () => (await fileAt()) !== file);
+    } finally {
+      emulator.setOptions({ bandwidthBytesPerSecond: 0 });
+    }
+  });
+});
