@@ -13,7 +13,7 @@ import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
 import { createE2eContext, type E2eContext } from './e2e-context';
 import { listedNames, search } from './specs/downloads.spec';
-import { atEachSizeAndScheme, goTo, signIn, waitUntil } from './specs/ui-helpers';
+import { atEachSizeAndScheme, goTo, inColourScheme, signIn, waitUntil } from './specs/ui-helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const rendererFolder = path.join(root, 'dist/renderer');
@@ -82,6 +82,15 @@ const HIDDEN_STAMPS = `(() => {
 
 const hiddenStamps = (): Promise<string[]> => page.evaluate<string[]>(HIDDEN_STAMPS);
 
+/** Pictures of a held row in the light and the dark scheme: a scheme changes no layout, so the pointer stays on it. */
+async function looksAtTheHeldRow(size: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await inColourScheme(page, scheme);
+    await context.screenshot(`downloads-held-row-${size}-${scheme}`);
+  }
+  await inColourScheme(page, 'light');
+}
+
 describe('the Downloads rows', () => {
   it('shows each file name with its observation date and time whole at 1280x800 and 1024x640, light and dark', async () => {
     await signIn(page, context.demoEmail);
@@ -135,9 +144,17 @@ describe('the Downloads rows', () => {
         return seen.add(await progress.innerText()).size >= 3 || underPointer.size > 1;
       });
       expect([...underPointer], 'the files under the pointer after the pause').toEqual([file]);
-      await context.screenshot('downloads-held-row-1280x800-light');
+      await looksAtTheHeldRow('1280x800');
       await page.mouse.move(5, 5);
       await waitUntil('the order applies once the pointer left', async () => (await fileAt()) !== file);
+      // The same at 1024x640: the next moving file paused with the pointer on it (a resize could move the list away
+      // from the pointer, which ends a hold).
+      await page.setViewportSize({ width: 1024, height: 640 });
+      await waitUntil('a file is moving at the top', async () => /active/.test(await firstRow.innerText()));
+      await firstRow.getByRole('button', { name: /^Pause / }).click();
+      await waitUntil('the top row says paused', async () => /paused/.test(await firstRow.innerText()));
+      await looksAtTheHeldRow('1024x640');
+      await page.setViewportSize({ width: 1280, height: 800 });
     } finally {
       emulator.setOptions({ bandwidthBytesPerSecond: 0 });
     }
