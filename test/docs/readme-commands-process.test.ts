@@ -49,16 +49,36 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/** Sends `signal` to every process of the group; false once none is left. */
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until no process of the group is left, killing what is still there after 10 s of SIGTERM; a zombie nobody
+ * reaps would answer for ever, so the wait ends 5 s after the kill.
+ */
+async function groupGone(group: number): Promise<void> {
+  const killAt = Date.now() + 10_000;
+  while (signalGroup(group, 0) && Date.now() < killAt + 5_000) {
+    if (Date.now() > killAt) signalGroup(group, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 let folder = '';
 let sessionGroup: number | undefined;
 afterEach(async () => {
   // The demo server the walk-through leaves running in the background, or a session stopped by the timeout.
   if (sessionGroup !== undefined) {
-    try {
-      process.kill(-sessionGroup, 'SIGTERM');
-    } catch {
-      // nothing of the session was still running
-    }
+    signalGroup(sessionGroup, 'SIGTERM');
+    // The server writes Node's compile cache under the temporary HOME as it exits: remove the folder once it is gone.
+    await groupGone(sessionGroup);
   }
   sessionGroup = undefined;
   if (folder) await rm(folder, { recursive: true, force: true });
