@@ -1,0 +1,84 @@
+// Keeps the focus off the page's <body> after an action re-renders what was pressed: Pause turns into Resume, Sync is
+// disabled while it runs, a form is replaced by the card it made. Elements that belong together carry
+// `data-focus-group="<key>"` (a row, a card, a panel); when the focused control goes away or is disabled, the focus
+// goes to the group's `[data-focus-landing]` or first enabled control, found by key if the group itself was redrawn.
+
+const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]';
+
+interface Pressed {
+  element: HTMLElement;
+  /** Its group, whose key is read when the focus falls: a form's key can follow what is typed into it. */
+  group: Element | null;
+}
+
+function canTakeFocus(element: Element | null | undefined): element is HTMLElement {
+  if (!(element instanceof HTMLElement) || !element.isConnected) return false;
+  if ((element as HTMLButtonElement).disabled) return false;
+  // jsdom has no checkVisibility: there everything in the document counts as shown.
+  return typeof element.checkVisibility !== 'function' || element.checkVisibility();
+}
+
+/** On the page's body, or still on a control just disabled (Chromium moves it to the body only at its next frame). */
+function focusLost(): boolean {
+  const focused = document.activeElement;
+  return focused === null || focused === document.body || (focused instanceof HTMLElement && !canTakeFocus(focused));
+}
+
+/** The group's landing, else its first control that can take the focus (a landing is focusable through tabindex="-1"). */
+function placeIn(group: Element): HTMLElement | null {
+  const landing = group.querySelector('[data-focus-landing]');
+  if (canTakeFocus(landing)) return landing;
+  for (const candidate of group.querySelectorAll(FOCUSABLE)) {
+    if (canTakeFocus(candidate) && candidate.getAttribute('tabindex') !== '-1') return candidate;
+  }
+  return null;
+}
+
+function groupsByKey(root: Element, key: string): Element[] {
+  return [...root.querySelectorAll('[data-focus-group]')].filter((group) => group.getAttribute('data-focus-group') === key);
+}
+
+/** A Svelte action for the window's root: watches the focus inside `root` and puts it back when it falls. */
+export function keepFocus(root: HTMLElement): { destroy(): void } {
+  let pressed: Pressed | null = null;
+  function onFocusIn(event: FocusEvent): void {
+    if (!(event.target instanceof HTMLElement)) return;
+    pressed = { element: event.target, group: event.target.closest('[data-focus-group]') };
+  }
+
+  function onFocusOut(event: FocusEvent): void {
+    const left = event.target instanceof Element ? event.target : null;
+    // Focus moved away by the person (a click on the page's background) is theirs to move: forget the control.
+    queueMicrotask(() => {
+      if (pressed?.element === left && canTakeFocus(left) && focusLost()) pressed = null;
+      else restore();
+    });
+  }
+
+  function restore(): void {
+    // A control that can still take the focus was left by the person (or is being left, mid-click): theirs to move.
+    if (!pressed?.group || !focusLost() || canTakeFocus(pressed.element)) return;
+    const key = pressed.group.getAttribute('data-focus-group') ?? '';
+    const groups = pressed.group.isConnected ? [pressed.group] : groupsByKey(root, key);
+    for (const group of groups) {
+      const place = placeIn(group);
+      if (place) {
+        // Shown with its ring, as after a key press: the person must see where the focus went.
+        place.focus({ focusVisible: true } as FocusOptions);
+        return;
+      }
+    }
+  }
+
+  const observer = new MutationObserver(restore);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'hidden'] });
+  root.addEventListener('focusin', onFocusIn);
+  root.addEventListener('focusout', onFocusOut);
+  return {
+    destroy(): void {
+      observer.disconnect();
+      root.removeEventListener('focusin', onFocusIn);
+      root.removeEventListener('focusout', onFocusOut);
+    },
+  };
+}
