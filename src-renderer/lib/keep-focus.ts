@@ -1,7 +1,8 @@
 // Keeps the focus off the page's <body> after an action re-renders what was pressed: Pause turns into Resume, Sync is
 // disabled while it runs, a form is replaced by the card it made. Elements that belong together carry
 // `data-focus-group="<key>"` (a row, a card, a panel); when the focused control goes away or is disabled, the focus
-// goes to the group's `[data-focus-landing]` or first enabled control, found by key if the group itself was redrawn.
+// goes to the group's `[data-focus-landing]` or first enabled control, found by key if the group itself was redrawn;
+// a control only disabled for a while (Sync while it runs) gets the focus back when it is enabled again.
 
 const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]';
 
@@ -11,7 +12,7 @@ interface Pressed {
   group: Element | null;
 }
 
-function canTakeFocus(element: Element | null | undefined): element is HTMLElement {
+function canTakeFocus(element: Element | null | undefined): boolean {
   if (!(element instanceof HTMLElement) || !element.isConnected) return false;
   if ((element as HTMLButtonElement).disabled) return false;
   // jsdom has no checkVisibility: there everything in the document counts as shown.
@@ -27,8 +28,8 @@ function focusLost(): boolean {
 /** The group's landing, else its first control that can take the focus (a landing is focusable through tabindex="-1"). */
 function placeIn(group: Element): HTMLElement | null {
   const landing = group.querySelector('[data-focus-landing]');
-  if (canTakeFocus(landing)) return landing;
-  for (const candidate of group.querySelectorAll(FOCUSABLE)) {
+  if (landing instanceof HTMLElement && canTakeFocus(landing)) return landing;
+  for (const candidate of group.querySelectorAll<HTMLElement>(FOCUSABLE)) {
     if (canTakeFocus(candidate) && candidate.getAttribute('tabindex') !== '-1') return candidate;
   }
   return null;
@@ -41,6 +42,9 @@ function groupsByKey(root: Element, key: string): Element[] {
 /** A Svelte action for the window's root: watches the focus inside `root` and puts it back when it falls. */
 export function keepFocus(root: HTMLElement): { destroy(): void } {
   let pressed: Pressed | null = null;
+  /** A disabled control whose focus was parked in its group, until it is enabled again or the focus moves on. */
+  let waiting: { control: HTMLElement; parkedOn: HTMLElement } | null = null;
+
   function onFocusIn(event: FocusEvent): void {
     if (!(event.target instanceof HTMLElement)) return;
     pressed = { element: event.target, group: event.target.closest('[data-focus-group]') };
@@ -56,6 +60,12 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
   }
 
   function restore(): void {
+    if (waiting && document.activeElement !== waiting.parkedOn) waiting = null;
+    if (waiting && canTakeFocus(waiting.control)) {
+      waiting.control.focus({ focusVisible: true } as FocusOptions);
+      waiting = null;
+      return;
+    }
     // A control that can still take the focus was left by the person (or is being left, mid-click): theirs to move.
     if (!pressed?.group || !focusLost() || canTakeFocus(pressed.element)) return;
     const key = pressed.group.getAttribute('data-focus-group') ?? '';
@@ -64,7 +74,9 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
       const place = placeIn(group);
       if (place) {
         // Shown with its ring, as after a key press: the person must see where the focus went.
+        const control = pressed.element;
         place.focus({ focusVisible: true } as FocusOptions);
+        if (control.isConnected) waiting = { control, parkedOn: place };
         return;
       }
     }

@@ -76,6 +76,9 @@ class FocusWalk {
   }
 }
 
+/** What the window's live region says now. */
+const announced = (): Promise<string> => page.locator('#announcer').innerText();
+
 const queue = (): Locator => page.getByRole('table', { name: 'Download queue' });
 const rowOf = (file: string): Locator => queue().getByRole('row').filter({ hasText: file });
 
@@ -188,6 +191,7 @@ describe('the focus after each action', () => {
     await card.getByRole('button', { name: 'Sync', exact: true }).click();
     await visible(card.getByText(/^Last sync: \d+ downloaded/), SLOW_MS);
     await waitUntil('Sync can be pressed again', async () => card.getByRole('button', { name: 'Sync', exact: true }).isEnabled(), SLOW_MS);
+    await waitUntil('the sync is said', async () => (await announced()).startsWith(`${CAMPAIGN}: last sync `), SLOW_MS);
     await walk.note('Sync');
 
     await card.getByRole('button', { name: 'Verify', exact: true }).click();
@@ -195,8 +199,9 @@ describe('the focus after each action', () => {
     await walk.note('Verify');
     await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`focus-after-verify-${size}-${scheme}`));
     walk.expectNoneOnBody();
-    // The new campaign's card takes the focus by its name.
-    expect(walk.after['Create campaign']).toBe(`h2 "${CAMPAIGN}"`);
+    // The new campaign's card takes the focus by its name; Sync gets it back once it can be pressed again, with its
+    // summary (below, away from the focus) said; Verify's report takes it.
+    expect(walk.after).toEqual({ 'Create campaign': `h2 "${CAMPAIGN}"`, Sync: 'button "Sync"', Verify: 'div "Verify report"' });
   });
 
   it('stays in the quick look after Save PNG', async () => {
@@ -208,6 +213,7 @@ describe('the focus after each action', () => {
     const savePanel = await visible(quickLook.getByRole('group', { name: 'Save image' }));
     await Promise.all([page.waitForEvent('download'), savePanel.getByRole('button', { name: 'Save PNG' }).click()]);
     await savePanel.waitFor({ state: 'hidden' });
+    await waitUntil('the saved file is said', async () => /^Saved .+\.png\.$/.test(await announced()));
     const walk = new FocusWalk();
     await walk.note('Save PNG');
     await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`focus-after-save-png-${size}-${scheme}`));
