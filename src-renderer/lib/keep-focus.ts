@@ -62,7 +62,7 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
   function restore(): void {
     if (waiting && document.activeElement !== waiting.parkedOn) waiting = null;
     if (waiting && canTakeFocus(waiting.control)) {
-      waiting.control.focus({ focusVisible: true } as FocusOptions);
+      waiting.control.focus({ focusVisible: true });
       waiting = null;
       return;
     }
@@ -75,7 +75,7 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
       if (place) {
         // Shown with its ring, as after a key press: the person must see where the focus went.
         const control = pressed.element;
-        place.focus({ focusVisible: true } as FocusOptions);
+        place.focus({ focusVisible: true });
         if (control.isConnected) waiting = { control, parkedOn: place };
         return;
       }
