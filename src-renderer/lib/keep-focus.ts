@@ -8,9 +8,15 @@ const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]';
 
 interface Pressed {
   element: HTMLElement;
-  /** Its group, whose key is read when the focus falls: a form's key can follow what is typed into it. */
   group: Element | null;
+  /**
+   * The group's key while the focus was in it: kept fresh while the focus stays (a form's key follows what is typed),
+   * never taken from a redraw that dropped the focus (a row reused for another file would lead to that file).
+   */
+  key: string | null;
 }
+
+const keyOf = (group: Element | null): string | null => group?.getAttribute('data-focus-group') ?? null;
 
 function canTakeFocus(element: Element | null | undefined): boolean {
   if (!(element instanceof HTMLElement) || !element.isConnected) return false;
@@ -47,7 +53,8 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
 
   function onFocusIn(event: FocusEvent): void {
     if (!(event.target instanceof HTMLElement)) return;
-    pressed = { element: event.target, group: event.target.closest('[data-focus-group]') };
+    const group = event.target.closest('[data-focus-group]');
+    pressed = { element: event.target, group, key: keyOf(group) };
   }
 
   function onFocusOut(event: FocusEvent): void {
@@ -66,15 +73,20 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
       waiting = null;
       return;
     }
+    if (!pressed?.group || pressed.key === null) return;
+    if (!focusLost()) {
+      if (pressed.group.contains(document.activeElement)) pressed.key = keyOf(pressed.group) ?? pressed.key;
+      return;
+    }
     // A control that can still take the focus was left by the person (or is being left, mid-click): theirs to move.
-    if (!pressed?.group || !focusLost() || canTakeFocus(pressed.element)) return;
-    const key = pressed.group.getAttribute('data-focus-group') ?? '';
-    const groups = pressed.group.isConnected ? [pressed.group] : groupsByKey(root, key);
+    if (canTakeFocus(pressed.element)) return;
+    const key = pressed.key;
+    const groups = pressed.group.isConnected && keyOf(pressed.group) === key ? [pressed.group] : groupsByKey(root, key);
     for (const group of groups) {
       const place = placeIn(group);
       if (place) {
-        // Shown with its ring, as after a key press: the person must see where the focus went.
         const control = pressed.element;
+        // Shown with its ring, as after a key press: the person must see where the focus went.
         place.focus({ focusVisible: true });
         if (control.isConnected) waiting = { control, parkedOn: place };
         return;
@@ -83,7 +95,7 @@ export function keepFocus(root: HTMLElement): { destroy(): void } {
   }
 
   const observer = new MutationObserver(restore);
-  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'hidden'] });
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'data-focus-group'] });
   root.addEventListener('focusin', onFocusIn);
   root.addEventListener('focusout', onFocusOut);
   return {

@@ -128,6 +128,11 @@ describe('the focus after each action', () => {
       await waitUntil('the file says paused', async () => /paused/.test(await rowOf(file).innerText()));
       await walk.note('Pause');
       await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`focus-after-pause-${size}-${scheme}`));
+      // Once the pointer left, the order applies and the paused file moves down: the focus goes with its row, never
+      // to the row that took its place (whose Pause would stop another file).
+      await page.mouse.move(5, 5);
+      await waitUntil('the paused file left the top row', async () => !(await queue().getByRole('row').nth(1).innerText()).includes(file));
+      await walk.note('Pause, once the order applied');
 
       await rowOf(file)
         .getByRole('button', { name: `Resume ${file}` })
@@ -152,7 +157,12 @@ describe('the focus after each action', () => {
     }
     walk.expectNoneOnBody();
     // Each on the row's control that took the place of the one pressed.
-    expect(walk.after).toMatchObject({ Pause: `button "Resume ${file}"`, Resume: `button "Pause ${file}"`, Cancel: `button "Retry ${file}"` });
+    expect(walk.after).toMatchObject({
+      Pause: `button "Resume ${file}"`,
+      'Pause, once the order applied': `button "Resume ${file}"`,
+      Resume: `button "Pause ${file}"`,
+      Cancel: `button "Retry ${file}"`,
+    });
   });
 
   it('stays on Retry failed, or goes to its result', async () => {
