@@ -1,0 +1,164 @@
+// The app at 1024x640 (and 1280x800), light and dark, as a person sees it in Debian's Chromium through web mode
+// against the emulator: Search never covers a filter field reached from the keyboard, the demo server's badge shows
+// its whole text, and the quick-look header table wraps its values only between words. Screenshots of each state go
+// to test-results/screenshots/ (or SHOTS_FOLDER).
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
+import { temporaryFolder } from '../helpers/fixtures';
+import { launchChromium } from './browser';
+import { createE2eContext, type E2eContext } from './e2e-context';
+import { listedNames, search } from './specs/downloads.spec';
+import { atEachSizeAndScheme, chooseProduct, goTo, signIn, visible, waitUntil } from './specs/ui-helpers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const rendererFolder = path.join(root, 'dist/renderer');
+const screenshots = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
+
+let emulator: RunningEmulator;
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let context: E2eContext;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
+  await mkdir(screenshots, { recursive: true });
+  // The app runs its own demo server (the badge is its); this emulator only completes the spec context.
+  emulator = await createEmulator({ imageSize: 64 });
+  const downloadFolder = await temporaryFolder();
+  app = await startWebApp({ port: 0, stateFolder: await temporaryFolder(), rendererFolder, version: 'e2e', downloadFolder, server: { useDemoServer: true } });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(app.server.openUrl);
+  context = createE2eContext(page, emulator, downloadFolder, screenshots);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await emulator?.close();
+});
+
+/**
+ * Tabs from the Product choice through the filter form, and for each field focused (the panel scrolls it into view
+ * as it does for a person) names it when its label or control overlaps the Search button. Page source, since this
+ * file is type-checked without the DOM's types.
+ */
+const COVERED_FIELD = `(() => {
+  const field = document.activeElement.closest('.field');
+  if (!field) return null;
+  const button = document.getElementById('search-button').getBoundingClientRect();
+  const overlaps = (box) => box.width > 0 && box.height > 0 && box.left < button.right && box.right > button.left && box.top < button.bottom && box.bottom > button.top;
+  const parts = [field.querySelector('label'), document.activeElement].filter(Boolean);
+  return parts.some((part) => overlaps(part.getBoundingClientRect())) ? document.activeElement.id : '';
+})()`;
+
+/** The demo server's badge: whether its text is cut (scrolled out of its box, or a part outside it). */
+const BADGE_CUT = `(() => {
+  const badge = document.querySelector('.server');
+  const box = badge.getBoundingClientRect();
+  const outside = [...badge.children].filter((part) => {
+    const shown = part.getBoundingClientRect();
+    return part.scrollWidth > part.clientWidth || shown.left < box.left - 0.5 || shown.right > box.right + 0.5;
+  });
+  // Whatever gives way for the badge (the sign-in form, the demo hint) stays inside the window too.
+  const bar = badge.closest('header');
+  const offBar = [...bar.querySelectorAll('*')].filter((part) => part.getBoundingClientRect().right > bar.getBoundingClientRect().right + 0.5);
+  return {
+    text: badge.innerText,
+    cut: badge.scrollWidth > badge.clientWidth || outside.length > 0,
+    outsideTheBar: offBar.map((part) => part.textContent.trim() || part.tagName),
+  };
+})()`;
+
+/**
+ * Each line break inside a value or comment of the quick-look header table that does not fall at a space or a
+ * punctuation mark: the rendered lines are read from each character's box (Range), in the cell's reading order.
+ */
+const BROKEN_WORDS = `(() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('dialog[open] section[aria-label="Header"] td.value, dialog[open] section[aria-label="Header"] td.comment')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const characters = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let index = 0; index < node.textContent.length; index++) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const box = range.getBoundingClientRect();
+        // A space at the end of a line is collapsed to no width: it is kept (a break beside it is between words).
+        characters.push({ character: node.textContent[index], top: box.top, height: box.height, shown: box.width > 0 });
+      }
+    }
+    let before = null;
+    for (const after of characters) {
+      if (!after.shown) {
+        if (before && /\\s/.test(after.character)) before = { ...before, character: ' ' };
+        continue;
+      }
+      const breaks = before && after.top >= before.top + before.height / 2;
+      if (breaks && !/[\\s\\p{P}\\p{S}]/u.test(before.character)) {
+        broken.push(cell.textContent.trim() + ' (between "' + before.character + '" and "' + after.character + '")');
+      }
+      before = after;
+    }
+  }
+  return broken;
+})()`;
+
+describe('the app in a small window', () => {
+  it('keeps Search off every filter field reached from the keyboard at 1024x640 and 1280x800, light and dark', async () => {
+    await atEachSizeAndScheme(page, async (size, scheme) => {
+      await chooseProduct(page, 'kcor', 'pb');
+      const filters = page.getByRole('form', { name: 'Filters' });
+      await page.getByRole('combobox', { name: 'Product' }).focus();
+      const covered: string[] = [];
+      let fields = 0;
+      for (let step = 0; step < 12; step++) {
+        await page.keyboard.press('Tab');
+        if (!(await filters.evaluate<boolean>((form) => form.contains(form.ownerDocument.activeElement)))) break;
+        const field = await page.evaluate<string | null>(COVERED_FIELD);
+        if (field === null) continue;
+        fields += 1;
+        if (field) covered.push(field);
+        if (field === 'filter-every' || (covered.length === 0 && field === '')) await context.screenshot(`browse-filters-${size}-${scheme}`);
+      }
+      expect(fields, `filter fields reached at ${size}`).toBeGreaterThanOrEqual(4);
+      expect(covered, `fields under the Search button at ${size} ${scheme}`).toEqual([]);
+    });
+  });
+
+  it("shows the demo server's badge whole at 1024x640 and 1280x800, light and dark", async () => {
+    await atEachSizeAndScheme(page, async (size, scheme) => {
+      const badge = await visible(page.locator('.server'));
+      await context.screenshot(`top-bar-demo-badge-${size}-${scheme}`);
+      expect(await badge.innerText()).toMatch(/Demo emulator/);
+      expect(await page.evaluate(BADGE_CUT), `the badge at ${size} ${scheme}`).toMatchObject({ cut: false, outsideTheBar: [] });
+    });
+  });
+
+  it('wraps the quick-look header values only between words at 1024x640 and 1280x800, light and dark', async () => {
+    await signIn(page, context.demoEmail);
+    await search(page, { 'Start date': '2025-03-24', Every: '6hours' });
+    const [name] = await listedNames(page, '20250324');
+    await page.getByRole('button', { name: 'Download all' }).click();
+    await goTo(page, 'Downloads');
+    const queue = page.getByRole('table', { name: 'Download queue' });
+    const quickLookButton = queue.getByRole('button', { name: `Quick look at ${name!}` });
+    await waitUntil('the first file is done', async () => (await quickLookButton.count()) === 1, 30_000);
+    await quickLookButton.click();
+    const dialog = await visible(page.getByRole('dialog', { name: new RegExp(`^Quick look ${name!}`) }));
+    await visible(dialog.getByRole('cell', { name: 'INSTRUME', exact: true }));
+    await atEachSizeAndScheme(page, async (size, scheme) => {
+      await context.screenshot(`quicklook-header-${size}-${scheme}`);
+      expect(await page.evaluate<string[]>(BROKEN_WORDS), `header cells at ${size} ${scheme}`).toEqual([]);
+    });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+});
