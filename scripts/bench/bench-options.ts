@@ -40,6 +40,7 @@ Options:
   --skip NAME  skip the section NAME (repeatable): see the list printed at the start
   --only NAME  run only the section NAME (repeatable), none of the fixed measurements
                sections: verify (100,000 files of 32 x 32 and 1,000 of 1024 x 1024 beside sha256sum, about 5 GB)
+               quicklook-load (the quick-look of a 1024 x 1024 KCor file in Chromium, idle and under stress-ng --cpu 2)
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)

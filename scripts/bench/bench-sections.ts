@@ -5,6 +5,7 @@ import { downloadsTable, downloadsTargetLines, runDownloadsBenchmark } from './d
 import { reuseTable, reuseTargetLines, runReuseBenchmark } from './reuse-benchmark';
 import { enqueueMillionTable, enqueueMillionTargetLines, runEnqueueMillion } from './enqueue-million-benchmark';
 import { campaignMillionTable, campaignMillionTargetLines, runCampaignMillion } from './campaign-million-benchmark';
+import { quickLookLoadTable, quickLookLoadTargetLines, runQuickLookLoad } from './quicklook-load-benchmark';
 import { browseMillionTable, browseMillionTargetLines, runBrowseMillion } from './browse-million-benchmark';
 
 export const BENCH_SECTIONS: readonly BenchSection[] = [
@@ -42,6 +43,13 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
     run: runCampaignMillion,
     table: campaignMillionTable,
     targetLines: campaignMillionTargetLines,
+  }),
+  section({
+    name: 'quicklook-load',
+    describe: 'the quick-look of a 1024 x 1024 KCor file, click to pixels in Chromium, idle and under stress-ng --cpu 2',
+    run: runQuickLookLoad,
+    table: quickLookLoadTable,
+    targetLines: quickLookLoadTargetLines,
   }),
   section({
     name: 'reuse',
