@@ -63,15 +63,24 @@ export function quickLookLoadTable(result: QuickLookLoadResult): string {
       fixed(run.loadAverage, 2),
       fixed(quickLook.firstOpenMs, 0),
       fixed(quickLook.openMedianMs, 0),
+      fixed(quickLook.bytesMedianMs, 0),
       range,
       fixed(quickLook.restretchMedianMs, 0),
     ];
   };
   const rows = [row('no load added', result.idle)];
   if ('quickLook' in result.loaded) rows.push(row(`stress-ng --cpu ${STRESS_WORKERS}`, result.loaded));
-  else rows.push([`stress-ng --cpu ${STRESS_WORKERS}`, result.loaded.notMeasured, '', '', '', '']);
+  else rows.push([`stress-ng --cpu ${STRESS_WORKERS}`, result.loaded.notMeasured, '', '', '', '', '']);
   return renderTable(
-    ['quick-look 1024 x 1024 KCor pB', 'load avg (1 min)', 'first open ms', 'open ms (median)', 'open ms (range)', 'new stretch ms (median)'],
+    [
+      'quick-look 1024 x 1024 KCor pB',
+      'load avg (1 min)',
+      'first open ms',
+      'open ms (median)',
+      'of which file bytes ms',
+      'open ms (range)',
+      'new stretch ms (median)',
+    ],
     rows,
   );
 }
