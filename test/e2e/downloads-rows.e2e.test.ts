@@ -2,46 +2,25 @@
 // a file name never loses its observation date and time at 1280x800 or 1024x640 (measured on the rendered text),
 // and a row paused stays under the pointer until the pointer leaves the list. Screenshots of each state, light and
 // dark, go to test-results/screenshots/ (or SHOTS_FOLDER).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
-import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
-import { temporaryFolder } from '../helpers/fixtures';
-import { launchChromium } from './browser';
-import { createE2eContext, type E2eContext } from './e2e-context';
+import type { RunningEmulator } from '../../src-main/emulator';
+import type { E2eContext } from './e2e-context';
+import { closeWebModeSession, openWebModeSession, type WebModeSession } from './web-mode-session';
 import { listedNames, search } from './specs/downloads.spec';
 import { atEachSizeAndScheme, goTo, inColourScheme, signIn, waitUntil } from './specs/ui-helpers';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const rendererFolder = path.join(root, 'dist/renderer');
-const screenshots = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
-
+let session: WebModeSession | undefined;
 let emulator: RunningEmulator;
-let app: RunningWebApp;
-let browser: Browser;
 let page: Page;
 let context: E2eContext;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
-  await mkdir(screenshots, { recursive: true });
-  emulator = await createEmulator({ imageSize: 64 });
-  const downloadFolder = await temporaryFolder();
-  app = await startWebApp({ port: 0, stateFolder: await temporaryFolder(), rendererFolder, version: 'e2e', downloadFolder, server: { baseUrl: emulator.url } });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.server.openUrl);
-  context = createE2eContext(page, emulator, downloadFolder, screenshots);
+  session = await openWebModeSession();
+  ({ emulator, page, context } = session);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await emulator?.close();
-});
+afterAll(() => closeWebModeSession(session));
 
 const queue = () => page.getByRole('table', { name: 'Download queue' });
 

@@ -2,47 +2,24 @@
 // against the emulator: Search never covers a filter field reached from the keyboard, the demo server's badge shows
 // its whole text, and the quick-look header table wraps its values only between words. Screenshots of each state go
 // to test-results/screenshots/ (or SHOTS_FOLDER).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
-import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
-import { temporaryFolder } from '../helpers/fixtures';
-import { launchChromium } from './browser';
-import { createE2eContext, type E2eContext } from './e2e-context';
+import type { E2eContext } from './e2e-context';
+import { closeWebModeSession, openWebModeSession, type WebModeSession } from './web-mode-session';
 import { listedNames, search } from './specs/downloads.spec';
 import { atEachSizeAndScheme, chooseProduct, goTo, signIn, visible, waitUntil } from './specs/ui-helpers';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const rendererFolder = path.join(root, 'dist/renderer');
-const screenshots = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
-
-let emulator: RunningEmulator;
-let app: RunningWebApp;
-let browser: Browser;
+let session: WebModeSession | undefined;
 let page: Page;
 let context: E2eContext;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
-  await mkdir(screenshots, { recursive: true });
-  // The app runs its own demo server (the badge is its); this emulator only completes the spec context.
-  emulator = await createEmulator({ imageSize: 64 });
-  const downloadFolder = await temporaryFolder();
-  app = await startWebApp({ port: 0, stateFolder: await temporaryFolder(), rendererFolder, version: 'e2e', downloadFolder, server: { useDemoServer: true } });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(app.server.openUrl);
-  context = createE2eContext(page, emulator, downloadFolder, screenshots);
+  // The app runs its own demo server (the badge is its).
+  session = await openWebModeSession('demo');
+  ({ page, context } = session);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await emulator?.close();
-});
+afterAll(() => closeWebModeSession(session));
 
 /**
  * Tabs from the Product choice through the filter form, and for each field focused (the panel scrolls it into view
