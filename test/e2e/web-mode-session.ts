@@ -13,7 +13,7 @@ import { createE2eContext, type E2eContext } from './e2e-context';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const rendererFolder = path.join(root, 'dist/renderer');
-export const SCREENSHOTS = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
+const SCREENSHOTS = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/screenshots');
 
 export interface WebModeSession {
   emulator: RunningEmulator;
