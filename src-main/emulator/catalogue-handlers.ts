@@ -6,6 +6,7 @@ import { requestOrigin, sendError, sendJson, sendJsonText } from './http-replies
 import { sendEndlessListing, type ListingEntry } from './endless-listing';
 import type { EmulatorContext } from './emulator-context';
 import type { FileRecord } from './catalog';
+import { DEMO_EMAIL_HEADER } from '../../src-shared/api/service-facts';
 
 const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
 
@@ -147,7 +148,10 @@ export function handleAuthenticate(ctx: EmulatorContext, res: ServerResponse, qu
   const options = ctx.options();
   if (!options.registeredEmails.includes(username)) {
     ctx.stats.authentication(false);
-    return sendError(res, 404, `username ${username} not found, sign up at ${REGISTRATION_URL}`);
+    // A header value cannot carry control characters or spaces: an e-mail set through the control API with one is not named.
+    const demoEmail = options.registeredEmails.find((email) => /^[\x21-\x7e]+$/.test(email));
+    const headers = demoEmail === undefined ? {} : { [DEMO_EMAIL_HEADER]: demoEmail };
+    return sendError(res, 404, `username ${username} not found, sign up at ${REGISTRATION_URL}`, headers);
   }
   ctx.stats.authentication(true);
   const cookie = ctx.sessions.open(username, options.sessionLifetimeSeconds);

@@ -8,3 +8,9 @@ export const REGISTRATION_URL = 'https://registration.hao.ucar.edu';
 
 /** The e-mail the bundled demo emulator accepts (documented in the README). */
 export const DEMO_EMAIL = 'demo@example.com';
+
+/**
+ * Sent only by the bundled emulator with its refusal of an unknown e-mail, naming the e-mail it accepts: the real
+ * service never sends it, so a client of the real service keeps pointing at the registration site.
+ */
+export const DEMO_EMAIL_HEADER = 'x-mlso-demo-email';

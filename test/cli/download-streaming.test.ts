@@ -68,7 +68,7 @@ describe('mlso-dl files --download while the listing is on its way', () => {
     const run = await download({}, 'stranger@example.org');
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^mlso-dl: stranger@example\.org is not registered with the observatory: register it at https:\/\/registration\.hao\.ucar\.edu, then sign in again\.\n$/,
+      /^mlso-dl: stranger@example\.org is not registered on the demo server: sign in as demo@example\.com \(accounts for the real service are made at https:\/\/registration\.hao\.ucar\.edu\)\.\n$/,
     );
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(await listFolder(run.folder)).toEqual([]);

@@ -18,6 +18,7 @@ import {
   type ProductMetadata,
 } from '../../../src-shared/api/schemas';
 import { checkFilters, type FileFilters, type FilterQuery } from '../../../src-shared/filters/filter-rules';
+import { DEMO_EMAIL_HEADER } from '../../../src-shared/api/service-facts';
 import { AnswerTooLargeError, InvalidInputError, ServerError, UnknownUserError, type AnswerSubject, type MlsoError } from '../errors';
 import { ApiServer } from './api-server';
 import { normaliseSettings, type ClientSettings } from './client-settings';
@@ -390,7 +391,7 @@ export class MlsoClient {
     const response = await this.transport.getText(url.href, { ...options, subject: OTHER_ANSWERS, maxBytes: SMALL_ANSWER_BYTES });
     if (response.status === 404) {
       const message = serverMessage(response.data);
-      throw new UnknownUserError(email, message ?? `username ${email} not found`);
+      throw new UnknownUserError(email, message ?? `username ${email} not found`, demoEmailOffered(response.headers));
     }
     if (!isOk(response.status)) throw statusError(response);
     return parseJsonAnswer(response.url, response.data, messageSchema).message;
@@ -484,6 +485,12 @@ class WindowFull extends Error {}
 const isOk = (status: number): boolean => status >= 200 && status < 300;
 
 /** The `message` of a JSON error body, if the body is one. */
+/** The e-mail a demo server says it accepts, when it names one that looks like an address; nothing else is believed. */
+export function demoEmailOffered(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers[DEMO_EMAIL_HEADER];
+  return typeof value === 'string' && value.length <= 254 && /^[\x21-\x3f\x41-\x7e]+@[\x21-\x3f\x41-\x7e]+$/.test(value) ? value : undefined;
+}
+
 export function serverMessage(text: string): string | undefined {
   try {
     const parsed = messageSchema.safeParse(JSON.parse(text));

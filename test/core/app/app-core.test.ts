@@ -44,7 +44,7 @@ describe('the app core behind the contract', () => {
     expect(await core.handlers['session:sign-out']()).toMatchObject({ signedIn: false });
   });
 
-  it('says in one sentence, naming it once, where to register an unknown e-mail', async () => {
+  it('says in one sentence which e-mail the demo server takes when it refuses one', async () => {
     const { core } = await harness();
     const result = await invokeHandler(core.handlers, 'session:sign-in', { email: 'stranger@example.org' });
     expect(result).toEqual({
@@ -52,7 +52,8 @@ describe('the app core behind the contract', () => {
       error: {
         kind: 'unknown-user',
         registrationUrl: 'https://registration.hao.ucar.edu',
-        message: 'stranger@example.org is not registered with the observatory: register it at https://registration.hao.ucar.edu, then sign in again.',
+        message:
+          'stranger@example.org is not registered on the demo server: sign in as demo@example.com (accounts for the real service are made at https://registration.hao.ucar.edu).',
       },
     });
   });
