@@ -111,6 +111,22 @@ describe('the desktop app', () => {
     expect(fake.headersListener).toBeDefined();
   });
 
+  it('says nothing on the terminal from start to quit when nothing goes wrong (npm start prints only problems)', async () => {
+    const printers = [
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name)),
+      vi.spyOn(process.stdout, 'write'),
+      vi.spyOn(process.stderr, 'write'),
+    ];
+    try {
+      desktop = await runDesktopApp(locations);
+      await invoke('session:sign-in', { email: DEMO_EMAIL });
+      await desktop.quitGuard.requestQuit({ ask: false });
+      expect(printers.flatMap((printer) => printer.mock.calls)).toEqual([]);
+    } finally {
+      for (const printer of printers) printer.mockRestore();
+    }
+  });
+
   it('sends core events to the window and keeps the remembered session encrypted', async () => {
     desktop = await runDesktopApp(locations);
     await expect(invoke('session:sign-in', { email: DEMO_EMAIL })).resolves.toMatchObject({ ok: true, value: { signedIn: true } });
