@@ -24,6 +24,8 @@ export interface BenchOptions {
   keep: boolean;
   /** Another mlso-dl entry script to measure (e.g. an older checkout's bin/mlso-dl.js, to compare versions). */
   cli?: string;
+  /** Write the tables of the parts that ran into bench/results.json and docs/benchmarks.md (docs/benchmarks.md). */
+  record: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -44,6 +46,7 @@ Options:
   --runs N     repeat every measurement N times and report medians (default 1)
   --keep       keep the temporary folder with downloads and logs
   --cli PATH   measure another mlso-dl entry script (default: this checkout's bin/mlso-dl.js)
+  --record     write the tables of the parts that ran into bench/results.json and docs/benchmarks.md
   -h, --help   show this help`;
 
 /** The options, or undefined when help was asked for. Throws on unknown or malformed options. */
@@ -62,6 +65,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
       runs: { type: 'string', default: '1' },
       keep: { type: 'boolean', default: false },
       cli: { type: 'string' },
+      record: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -70,6 +74,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
   if (values.help) return undefined;
   const runs = Number(values.runs);
   if (!/^\d+$/.test(values.runs) || runs < 1 || runs > 50) throw new Error(`--runs must be a whole number from 1 to 50, got "${values.runs}"`);
+  // The record holds this checkout's figures; another CLI's belong in a comparison, not in the docs.
+  if (values.record && values.cli) throw new Error('--record measures this checkout only: leave out --cli, or leave out --record to compare');
   return {
     quick: values.quick,
     skipBig: values['skip-big'],
@@ -81,6 +87,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | undef
     only: values.only,
     runs,
     keep: values.keep,
+    record: values.record,
     ...(values.cli ? { cli: path.resolve(values.cli) } : {}),
   };
 }

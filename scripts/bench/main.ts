@@ -1,6 +1,6 @@
 // `npm run bench`: measures mlso-dl downloading from the bundled emulator over an emulated link and prints
 // tables. It measures and reports; it never fails on a slow number.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBenchOptions, USAGE } from './bench-options';
@@ -24,6 +24,9 @@ import type { BenchContext } from './bench-context';
 import type { BenchOptions } from './bench-options';
 import type { BenchSection } from './bench-section';
 import { BENCH_SECTIONS } from './bench-sections';
+import { FIXED_PARTS } from './fixed-parts';
+import { measuredCommit, mergeRecorded, PartRecorder, readRecorded, type PartDescription, type PartStart } from './recorded-results';
+import { DOC_FILE, RESULTS_FILE, writeBenchmarksDoc } from './benchmarks-doc.mjs';
 
 async function benchmark(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(argv);
@@ -62,57 +65,68 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     if (!cli.capabilities.concurrency) progress.note('mlso-dl has no --concurrency flag: every mlso-dl row runs its default (sequential) download');
     if (!cli.capabilities.stateDir) progress.note('mlso-dl has no --state-dir flag: runs go without it');
     const ctx: BenchContext = { cli, emulatorBin: paths.cliBin, nodeGetWorker: paths.nodeGetWorker, workDir, options, progress };
+    const recorder = new PartRecorder(measuredCommit(paths.root), options);
+    /** Prints a part's tables and keeps them for the record. */
+    const show = (name: string, start: PartStart, ...tables: string[]): void => {
+      console.log(`\n${tables.join('\n\n')}\n`);
+      recorder.end(name, start, tables);
+    };
+    const begin = (part: PartDescription): PartStart => {
+      progress.step(`${part.name}: ${part.describe}`);
+      return recorder.begin();
+    };
 
     const sections = chosenSections(options);
     if (options.only.length === 0) {
-      progress.step('start-up: mlso-dl --version and files --help, next to a bare node -e ""');
+      let start = begin(FIXED_PARTS.startup);
       results.startup = await runStartupBenchmark(cli.binPath, options.quick ? 10 : 20, progress);
-      console.log(`\n${startupTable(results.startup)}\n`);
+      show('startup', start, startupTable(results.startup));
 
+      start = begin(FIXED_PARTS.batch);
       results.batch = await runBatchBenchmark(ctx);
-      console.log(`\n${batchTable(results.batch, options.runs)}\n`);
-      console.log(`${endToEndTable(results.batch, options.runs)}\n`);
       const againstFloor = floorTable(results.batch, options.runs);
-      if (againstFloor) console.log(`${againstFloor}\n`);
+      show('batch', start, batchTable(results.batch, options.runs), endToEndTable(results.batch, options.runs), ...(againstFloor ? [againstFloor] : []));
       if (!options.skipBig) {
+        start = begin(FIXED_PARTS.big);
         const { big, bigBatch } = await runBigFileBenchmarks(ctx);
         results.big = big;
         results.bigBatch = bigBatch;
-        console.log(`${bigTable(bigBatch ? [big, bigBatch] : [big], options.runs)}\n`);
+        show('big', start, bigTable(bigBatch ? [big, bigBatch] : [big], options.runs));
       }
       if (!options.skipListing) {
-        progress.step('listing: 100,000 entries through a pipe, files --json and the table');
+        start = begin(FIXED_PARTS.listing);
         results.listing = await runListingBenchmark(ctx);
-        console.log(`\n${listingTable(results.listing, options.runs)}\n`);
-        progress.step('enqueue: the same listing streamed into a paused download engine (skipped with --skip-listing too)');
+        show('listing', start, listingTable(results.listing, options.runs));
+        start = begin(FIXED_PARTS.enqueue);
         results.enqueue = await runEnqueueBenchmark(ctx, paths.enqueueProbe);
-        console.log(`\n${enqueueTable(results.enqueue, options.runs)}\n`);
+        show('enqueue', start, enqueueTable(results.enqueue, options.runs));
       }
       if (!options.skipCampaign) {
-        progress.step('campaign: 5,000 files synced, synced again (nothing to fetch), verified and exported');
+        start = begin(FIXED_PARTS.campaign);
         results.campaign = await runCampaignBenchmark(ctx);
-        console.log(`\n${campaignTable(results.campaign, options.runs)}\n`);
+        show('campaign', start, campaignTable(results.campaign, options.runs));
       }
       if (!options.skipSoak) {
-        progress.step('soak: about 5,000 files synced through 10 % faults, RSS and open descriptors sampled every 250 ms');
+        start = begin(FIXED_PARTS.soak);
         results.soak = await runSoakBenchmark(ctx);
-        console.log(`\n${soakTable(results.soak)}\n`);
+        show('soak', start, soakTable(results.soak));
       }
       if (!options.skipUi) {
-        progress.step('UI: the results table under a 100,000-file listing (web mode in Chromium)');
+        start = begin(FIXED_PARTS.ui);
         results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
-        console.log(`\n${uiTable(results.ui)}\n`);
-        progress.step('UI: the quick-look of a 1024 x 1024 float image, click to pixels (web mode in Chromium)');
+        show('ui', start, uiTable(results.ui));
+        start = begin(FIXED_PARTS.quicklook);
         results.quicklook = await runQuickLookBenchmark(paths.rendererFolder, (line) => progress.step(line));
-        console.log(`\n${quickLookTable(results.quicklook)}\n`);
+        show('quicklook', start, quickLookTable(results.quicklook));
       }
     }
     for (const each of sections) {
-      progress.step(`${each.name}: ${each.describe}`);
+      const start = begin(each);
       const result = await each.run(ctx);
       results.sections[each.name] = result;
-      console.log(`\n${each.table(result, options.runs)}\n`);
+      show(each.name, start, each.table(result, options.runs));
     }
+    if (options.record) await record(paths.root, recorder);
     results.totalSeconds = progress.seconds();
     console.log(
       [
@@ -139,6 +153,16 @@ async function benchmark(argv: readonly string[]): Promise<number> {
     await cleanUp();
     if (options.keep) progress.note(`kept ${workDir}`);
   }
+}
+
+/** Writes the parts measured in this run into the committed record, and the page made from it. */
+async function record(root: string, recorder: PartRecorder): Promise<void> {
+  const file = path.join(root, RESULTS_FILE);
+  const merged = mergeRecorded(await readRecorded(file), [...Object.values(FIXED_PARTS), ...BENCH_SECTIONS], USAGE, recorder.measured);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(merged, null, 2)}\n`);
+  await writeBenchmarksDoc(root);
+  console.log(`\nRecorded ${[...recorder.measured.keys()].join(', ')} in ${RESULTS_FILE} and wrote ${DOC_FILE}: commit both.`);
 }
 
 /** The sections to run, in their order: all but --skip ones, or only the --only ones; an unknown name is an error. */
