@@ -2,7 +2,6 @@
 import type { RecordedResults } from './recorded-results';
 
 export declare const RESULTS_FILE: string;
-export declare const EARLIER_FILE: string;
 export declare const DOC_FILE: string;
 export declare function benchmarksMarkdown(results: RecordedResults, earlier: string): string;
 export declare function benchmarksMarkdownAt(root: string): Promise<string>;

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export const RESULTS_FILE = 'bench/results.json';
-export const EARLIER_FILE = 'bench/earlier-measurements.md';
+const EARLIER_FILE = 'bench/earlier-measurements.md';
 export const DOC_FILE = 'docs/benchmarks.md';
 
 const cell = (text) => text.replaceAll('|', '\\|');

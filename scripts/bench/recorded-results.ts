@@ -21,7 +21,7 @@ export interface Measurement {
   table: string[];
 }
 
-export interface RecordedPart {
+interface RecordedPart {
   name: string;
   describe: string;
   latest?: Measurement;
