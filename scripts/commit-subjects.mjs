@@ -12,7 +12,10 @@ const IMPERATIVES_ENDING_LIKE_OTHERS = new Set([
 
 /** The subject as git shows it (%s): the message's first paragraph, its lines joined by spaces, comments left out. */
 export function subjectOf(message) {
-  const lines = message.split(/\r?\n/).filter((line) => !line.startsWith('#'));
+  // `git commit -v` puts the diff below a scissors line; git drops it, and so does this.
+  const all = message.split(/\r?\n/);
+  const scissors = all.findIndex((line) => /^# -+ >8 -+$/.test(line));
+  const lines = all.slice(0, scissors < 0 ? undefined : scissors).filter((line) => !line.startsWith('#'));
   const start = lines.findIndex((line) => line.trim() !== '');
   if (start < 0) return '';
   const end = lines.findIndex((line, index) => index > start && line.trim() === '');

@@ -63,6 +63,12 @@ describe('the rule', () => {
   it('takes the subject as git does: the first paragraph, comment lines left out', () => {
     expect(subjectOf('# a comment\n\nKeep the queue\npaused\n\nThe body.\n# Please enter the commit message\n')).toBe('Keep the queue paused');
   });
+
+  it('leaves out what `git commit -v` shows below the scissors line', () => {
+    const diff = '# ------------------------ >8 ------------------------\n# Do not modify or remove the line above.\ndiff --git a/x b/x\n';
+    expect(subjectOf(`\n# Please enter the commit message\n${diff}`)).toBe('');
+    expect(subjectOf(`Keep the queue paused\n${diff}`)).toBe('Keep the queue paused');
+  });
 });
 
 describe('the commit-msg hook', () => {
