@@ -2,7 +2,7 @@
 // -u/--base-url, --local, --verbose, -q/--quiet; about, instruments, products -i; files -i/-p, --wave-region,
 // --obs-plan, -s/-e, -c/--carrington-rotation/--cr, --every, -d/-u/-o), the unambiguous prefixes and --opt=value
 // forms argparse accepts, and no arguments at all are accepted by mlso-dl with the same effect on the emulator.
-// Where mlso-dl differs on purpose, the README's "Differences from mlsoapi" table says so: each of its rows names
+// Where mlso-dl differs on purpose, the guide's "Differences from mlsoapi" table (docs/guide/mlsoapi.md) says so: each of its rows names
 // a check below, which runs, so the table cannot drift from the behaviour.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -219,10 +219,10 @@ describe("mlsoapi's files flags, each reaching the server as its filter", () => 
   });
 });
 
-/** The rows of the README's "Differences from mlsoapi" table: the check each names, in its last cell. */
+/** The rows of the guide's "Differences from mlsoapi" table: the check each names, in its last cell. */
 function differencesTable(): { topic: string; check: string }[] {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  const section = /^## Differences from mlsoapi\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+  const guide = readFileSync(path.resolve(import.meta.dirname, '../../docs/guide/mlsoapi.md'), 'utf8');
+  const section = /^# Differences from mlsoapi\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(guide)?.[1] ?? '';
   return section
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
@@ -331,7 +331,7 @@ function zeroFirstSize(listing: Record<string, unknown>): Record<string, unknown
   return listing;
 }
 
-describe("the README's differences from mlsoapi", () => {
+describe("the guide's differences from mlsoapi", () => {
   const rows = differencesTable();
 
   it('has a row for every check, and every row names a check that exists', () => {
@@ -341,7 +341,7 @@ describe("the README's differences from mlsoapi", () => {
 
   it.each(rows)('$topic: $check', async ({ check }) => {
     const run = CHECKS[check];
-    if (!run) throw new Error(`the README names a check "${check}" that this test does not have`);
+    if (!run) throw new Error(`docs/guide/mlsoapi.md names a check "${check}" that this test does not have`);
     await run();
   });
 });

@@ -109,8 +109,8 @@ describe('the control endpoints refuse other sites', () => {
     expect(answer.status).toBe(200);
   });
 
-  it("runs the README's curl command as written", async () => {
-    const readme = await readFile(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+  it("runs the emulator guide's curl command as written", async () => {
+    const readme = await readFile(path.resolve(import.meta.dirname, '../../docs/guide/emulator.md'), 'utf8');
     const command = /`(curl [^`]*__emulator\/fault)`/.exec(readme)?.[1];
     expect(command).toBeDefined();
     const listing = (await (await fetch(`${emulator.url}/v1/instruments/kcor/products/pb/files/?start-date=2025-03-24&every=1day`)).json()) as {

@@ -25,18 +25,17 @@ beforeAll(async () => {
 
 afterAll(stopProcesses);
 
-/** The README's library example: the first js block of its "Use it as a library" section. */
-async function readmeExample(): Promise<string> {
-  const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((part) => part.startsWith('Use it as a library'));
-  const code = section && /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README.md has no js example under "## Use it as a library"');
+/** The library guide's example: the first js block of docs/guide/library.md. */
+async function guideExample(): Promise<string> {
+  const guide = await readFile(path.join(repoRoot, 'docs', 'guide', 'library.md'), 'utf8');
+  const code = /```js\n([\s\S]*?)```/.exec(guide)?.[1];
+  if (!code) throw new Error('docs/guide/library.md has no js example');
   return code;
 }
 
 /** The example pointed at the test's emulator instead of the address it names. */
 async function exampleAgainstEmulator(): Promise<string> {
-  const code = await readmeExample();
+  const code = await guideExample();
   expect(code.split(EXAMPLE_ADDRESS)).toHaveLength(2);
   return code.replace(EXAMPLE_ADDRESS, emulator().url);
 }
@@ -76,7 +75,7 @@ describe('the packed package', () => {
 });
 
 describe('a user script', () => {
-  it("runs the README's example with plain node: lists, downloads two files with progress events; a second run fetches nothing", SLOW, async () => {
+  it("runs the library guide's example with plain node: lists, downloads two files with progress events; a second run fetches nothing", SLOW, async () => {
     const expected = (await listing(emulator(), { 'start-date': '2025-03-24', every: '2hours' })).slice(0, 2);
     expect(expected).toHaveLength(2);
     await writeFile(path.join(project.folder, 'example.mjs'), await exampleAgainstEmulator());
@@ -165,10 +164,10 @@ export = check;
 
   const compilerOptions = { target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], allowJs: true, checkJs: true };
 
-  it("finds the declarations with moduleResolution nodenext (ES module and CommonJS files), and checks the README's example", SLOW, async () => {
+  it("finds the declarations with moduleResolution nodenext (ES module and CommonJS files), and checks the library guide's example", SLOW, async () => {
     await writeFile(path.join(project.folder, 'user.ts'), userFile);
     await writeFile(path.join(project.folder, 'user-commonjs.cts'), commonJsFile);
-    await writeFile(path.join(project.folder, 'readme-example.mjs'), await readmeExample());
+    await writeFile(path.join(project.folder, 'readme-example.mjs'), await guideExample());
     const tsconfig = path.join(project.folder, 'tsconfig.nodenext.json');
     const files = ['user.ts', 'user-commonjs.cts', 'readme-example.mjs'];
     await writeFile(tsconfig, JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'nodenext', moduleResolution: 'nodenext' }, files }));
