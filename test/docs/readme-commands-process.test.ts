@@ -131,6 +131,18 @@ async function throwawayCheckout(into: string): Promise<void> {
   await copyFile(path.join(projectRoot, 'node_modules', '.package-lock.json'), record);
 }
 
+/** The files under `folder` modified after `marker`, but vitest's own results (this very run writes them). */
+async function changedSince(folder: string, marker: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(
+    'find',
+    [folder, '-path', path.join(folder, '.vite', 'vitest'), '-prune', '-o', '-type', 'f', '-newer', marker, '-print'],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return stdout.split('\n').filter(Boolean);
+}
+
 async function sha256(file: string): Promise<string> {
   return createHash('sha256')
     .update(await readFile(file))
@@ -141,6 +153,8 @@ let folder = '';
 let checkout = '';
 let npmPrefix = '';
 let recordBefore = '';
+/** Made just before the copy: a file of the real node_modules changed after it was written through a hard link. */
+let copiedAt = '';
 const groups: number[] = [];
 
 /** Ends the session's processes and the `serves` jobs it started in their own groups. */
@@ -210,6 +224,8 @@ beforeAll(async () => {
   checkout = path.join(folder, 'checkout');
   npmPrefix = path.join(folder, 'npm-prefix');
   recordBefore = await sha256(path.join(projectRoot, 'node_modules', '.package-lock.json'));
+  copiedAt = path.join(folder, 'copied-at');
+  await writeFile(copiedAt, '');
   await throwawayCheckout(checkout);
 }, 120_000);
 
@@ -238,6 +254,7 @@ describe('the README and the guide', async () => {
       const { status, output } = await runSession(file, blocks, file === 'README.md' ? checkout : home, home);
       await endProcesses();
       expect(status, output.split('\n').slice(-60).join('\n')).toBe(0);
+      for (const served of output.split('\n').filter((text) => text.startsWith('served: '))) console.log(`${file}: ${served}`);
 
       for (const block of blocks.filter((each) => each.kind === 'crontab')) {
         // The mirror's own log: the night's line says exit 0, and the JSON it kept parses.
@@ -252,10 +269,16 @@ describe('the README and the guide', async () => {
       for (const block of blocks.filter((each) => each.kind === 'ci')) {
         const { stdout } = await promisify(execFile)('bash', [path.join(projectRoot, '.ci', 'run'), '--print-test-command'], { cwd: projectRoot });
         expect(stdout.trim(), `.ci/run runs ${file} line ${block.line}'s command`).toBe(withoutComment(block.script));
+        const ciRun = await readFile(path.join(projectRoot, '.ci', 'run'), 'utf8');
+        expect(ciRun, '.ci/run runs the command it prints, and no test command of its own').toMatch(
+          /^test_command="\$\(readme_test_command\)"$[\s\S]*^eval "\$test_command"$/m,
+        );
+        expect(ciRun).not.toMatch(/^npm (run )?test\b/m);
       }
       if (file === 'README.md') {
         expect(existsSync(path.join(npmPrefix, 'bin', 'mlso-dl')), 'npm link put mlso-dl in the npm prefix').toBe(true);
         expect(await sha256(path.join(projectRoot, 'node_modules', '.package-lock.json')), 'npm wrote into the real node_modules').toBe(recordBefore);
+        expect(await changedSince(path.join(projectRoot, 'node_modules'), copiedAt), 'files of the real node_modules written through a link').toEqual([]);
         installed = true;
       }
     },
