@@ -38,13 +38,27 @@ interface CommandBlock {
   script: string;
 }
 
-/** A file's command blocks: fenced as sh, bash or console (whose commands are the lines after `$ `). */
-function commandBlocks(markdown: string, file: string): CommandBlock[] {
+/**
+ * A file's command blocks: fenced as sh, bash or console (whose commands are the lines after `$ `). The languages of
+ * the other fenced blocks, which are not commands, are pushed onto `others`.
+ */
+function commandBlocks(markdown: string, file: string, others: string[] = []): CommandBlock[] {
   const lines = markdown.split('\n');
   const blocks: CommandBlock[] = [];
   for (let index = 0; index < lines.length; index += 1) {
-    const language = /^```(sh|bash|console)\s*$/.exec(lines[index]!)?.[1];
-    if (language === undefined) continue;
+    const fence = /^```(\S*)\s*$/.exec(lines[index]!)?.[1];
+    if (fence === undefined) continue;
+    const language = ['sh', 'bash', 'console'].includes(fence) ? fence : undefined;
+    if (language === undefined) {
+      // Another language's block (ini, js, a program's output) is not run here: say so, and refuse a mark above it.
+      if (/^<!-- readme-test:/.test(lines[index - 1]?.trim() ?? ''))
+        throw new Error(`${file} line ${index}: a readme-test mark above a ${fence || 'plain'} block, which is not run`);
+      let end = index + 1;
+      while (end < lines.length && !lines[end]!.startsWith('```')) end += 1;
+      others.push(fence || 'plain');
+      index = end;
+      continue;
+    }
     const marked = /^<!-- readme-test:/.test(lines[index - 1]?.trim() ?? '') ? MARK.exec(lines[index - 1]!.trim()) : undefined;
     if (marked === null || (marked && !(KINDS as readonly string[]).includes(marked[1]!))) {
       throw new Error(`${file} line ${index}: a readme-test mark must be one of ${KINDS.join(', ')}, with why in brackets`);
@@ -64,7 +78,7 @@ function shellWord(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** The line of `.ci/run`'s test command, without its comment: what the README's `ci` block says. */
+/** A command line without its trailing comment. */
 function withoutComment(line: string): string {
   return line.replace(/\s+#.*$/, '').trim();
 }
@@ -242,9 +256,10 @@ describe('the README and the guide', async () => {
   it.each(files)(
     '%s: runs every command block verbatim',
     async (file) => {
-      const blocks = commandBlocks(await readFile(path.join(projectRoot, file), 'utf8'), file);
+      const others: string[] = [];
+      const blocks = commandBlocks(await readFile(path.join(projectRoot, file), 'utf8'), file, others);
       const counts = KINDS.map((kind) => `${blocks.filter((block) => block.kind === kind).length} ${kind}`).join(', ');
-      console.log(`${file}: ${blocks.length} command blocks (${counts})`);
+      console.log(`${file}: ${blocks.length} command blocks (${counts}); not commands, not run: ${others.join(', ') || 'none'}`);
       if (file !== 'README.md') expect(installed, 'the README installs the mlso-dl the guide runs: its session failed').toBe(true);
       for (const port of [DEMO_PORT, ...fixedPorts(blocks)]) {
         expect(await portIsFree(port), `port ${port}, which ${file} starts a server on, is in use: stop what holds it`).toBe(true);
