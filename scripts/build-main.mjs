@@ -1,6 +1,7 @@
 // Bundles the Node side (the command line, the Electron main process and its preload) with esbuild.
 import { cp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire, isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { buildCliBundles } from './cli-bundles.mjs';
 import { nodeBundle, projectRoot } from './node-bundle-options.mjs';
@@ -99,10 +100,29 @@ const nodeModulesAsTheyAre = {
     });
   },
 };
+// A package bundled here may need its own copy of a dependency (axios's https-proxy-agent 5, nested under axios) that
+// differs from the project's (https-proxy-agent 9, a dependency of ours, so left external): an external require()
+// from dist/ would find the project's copy at run time. Where the importer's copy is another file, it is bundled.
+const BARE_SPECIFIER = /^(@[^/]+\/)?[^./][^/]*/;
+const nestedCopiesBundled = {
+  name: 'nested-copies-bundled',
+  setup(bundler) {
+    const fromProject = createRequire(path.join(projectRoot, 'package.json'));
+    bundler.onResolve({ filter: BARE_SPECIFIER }, ({ path: specifier, importer, resolveDir }) => {
+      if (!importer.includes(`${path.sep}node_modules${path.sep}`) || isBuiltin(specifier)) return undefined;
+      try {
+        const importersCopy = createRequire(path.join(resolveDir, 'x.js')).resolve(specifier);
+        return importersCopy === fromProject.resolve(specifier) ? undefined : { path: importersCopy };
+      } catch {
+        return undefined;
+      }
+    });
+  },
+};
 const cliOutputs = await buildCliBundles(
   {
     ...cliBundle,
-    plugins: [lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData, nodeModulesAsTheyAre],
+    plugins: [nestedCopiesBundled, lazyChildProcessInCommander, noFetchInAxios, lazyMimeTypesInFormData, nodeModulesAsTheyAre],
     external: Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !STARTUP_PACKAGES.includes(name)),
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
