@@ -44,7 +44,7 @@ export default tseslint.config(
   },
   {
     // Every package the code imports must be declared in package.json: hoisting by npm must not be what makes it resolve.
-    files: ['src-main/**', 'src-shared/**', 'src-renderer/**', 'scripts/**', 'test/**', 'bin/**'],
+    files: ['src-main/**', 'src-shared/**', 'src-science/**', 'src-renderer/**', 'scripts/**', 'test/**', 'bin/**'],
     plugins: { n: nodePlugin },
     settings: { n: { tryExtensions: ['.ts', '.js', '.mjs', '.svelte', '.json'] } },
     rules: { 'n/no-extraneous-import': 'error' },
@@ -91,7 +91,7 @@ export default tseslint.config(
   },
   {
     // Shared code and the renderer run in a browser window too: no main-process code, no Node modules.
-    files: ['src-shared/**', 'src-renderer/**'],
+    files: ['src-shared/**', 'src-science/**', 'src-renderer/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -14,7 +14,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { svelteTesting } from '@testing-library/svelte/vite';
 
 /** Folders whose every test is a unit test. */
-const UNIT_FOLDERS = ['test/shared/**/*.test.ts', 'test/renderer-workers/**/*.test.ts', 'test/cli/output/**/*.test.ts', 'test/hostile/*-properties.test.ts'];
+const UNIT_FOLDERS = [
+  'test/shared/**/*.test.ts',
+  'test/science/**/*.test.ts',
+  'test/renderer-workers/**/*.test.ts',
+  'test/cli/output/**/*.test.ts',
+  'test/hostile/*-properties.test.ts',
+];
 
 /** Unit tests in folders that are mostly integration: named so. */
 const UNIT_NAMES = 'test/**/*.unit.test.ts';

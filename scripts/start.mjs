@@ -105,7 +105,7 @@ export function downloadElectronBinary(root = projectRoot) {
  */
 export const BUILD_STEPS = [
   {
-    inputs: ['src-main', 'src-shared', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.lib.json'],
+    inputs: ['src-main', 'src-shared', 'src-science', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.lib.json'],
     outputs: [
       'dist/cli/mlso-dl.js',
       'dist/cli/mlso-dl.cjs',
@@ -120,6 +120,7 @@ export const BUILD_STEPS = [
     inputs: [
       'src-renderer',
       'src-shared',
+      'src-science',
       'src-main/core/content-security-policy.ts',
       'vite.config.ts',
       'svelte.config.js',

@@ -117,7 +117,7 @@ function workTree() {
   const parent = mkdtempSync(path.join(os.tmpdir(), 'mutation-recheck-'));
   const tree = path.join(parent, 'main');
   mkdirSync(tree);
-  for (const item of ['src-main', 'src-shared', 'test', 'scripts', 'vitest.mutation.config.ts', 'tsconfig.json', 'package.json']) {
+  for (const item of ['src-main', 'src-shared', 'src-science', 'test', 'scripts', 'vitest.mutation.config.ts', 'tsconfig.json', 'package.json']) {
     cpSync(path.join(ROOT, item), path.join(tree, item), { recursive: true });
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));

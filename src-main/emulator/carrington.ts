@@ -1,4 +1,4 @@
-// Carrington rotations for the emulator's cr filter, by the rule the app uses (src-shared/astro/carrington.ts:
+// Carrington rotations for the emulator's cr filter, by the rule the app uses (src-science/astro/carrington.ts:
 // the IAU rotation elements of the Sun, light travel time included, as sunpy and the Astronomical Almanac count
 // them) but computed here on its own, so that a slip in either shows up as a disagreement between the two
 // (test/emulator/carrington.test.ts): the Sun from Meeus' short solar theory (Astronomical Algorithms, ch. 25,

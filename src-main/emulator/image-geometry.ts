@@ -3,7 +3,7 @@
 // array's centre, differing from file to file as real pointing does), a small roll (CROTA2, with INST_ROT), and the
 // Sun's apparent radius for the date (RSUN_OBS from the Earth-Sun distance DSUN_OBS). The picture is drawn from the
 // same numbers (synthetic-fits.ts), so a reader that follows the header finds the occulter where it says. The
-// emulator computes this itself, independently of the client's code (src-shared/fits/world-coordinates.ts).
+// emulator computes this itself, independently of the client's code (src-science/fits/world-coordinates.ts).
 import { unitHash } from './seeded-random';
 import type { InstrumentId } from './instruments';
 

@@ -1,10 +1,10 @@
 // The app's "Save image": the figure the command line's quicklook makes (src-shared/figures), drawn on the window's
 // own canvas from the picture on screen, its overlays and colour bar, at the image's full resolution or a chosen
 // size, and saved as a PNG through the browser's download.
-import { drawFigureFrame, figureLayout, type FigureSpec } from '../../src-shared/figures/figure';
-import type { FigureAxes } from '../../src-shared/figures/figure-axes';
+import { drawFigureFrame, figureLayout, type FigureSpec } from '../../src-science/figures/figure';
+import type { FigureAxes } from '../../src-science/figures/figure-axes';
 import type { OverlayAnswer, RenderedImage } from '../workers/fits-protocol';
-import type { ColormapName } from '../../src-shared/fits/colormaps';
+import type { ColormapName } from '../../src-science/fits/colormaps';
 import { saveBlob } from './save-text-file';
 
 export interface FigureRequest {

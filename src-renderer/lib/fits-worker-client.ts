@@ -18,7 +18,7 @@ import {
   type PixelReading,
   type RenderedImage,
 } from '../workers/fits-protocol';
-import type { ClipRange } from '../../src-shared/fits/image-stretch';
+import type { ClipRange } from '../../src-science/fits/image-stretch';
 
 /** `fits`: the file is at fault (the message names it and says what is wrong); `internal`: the viewer is. */
 export class FitsViewerError extends Error {

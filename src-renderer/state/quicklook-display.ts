@@ -1,8 +1,8 @@
 // How the quick-look, the thumbnails and the player turn values into grey levels unless told otherwise, and the
 // rule for a clip typed by hand.
-import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../src-shared/fits/image-stretch';
+import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../src-science/fits/image-stretch';
 import type { DisplayChoice, HduSummary, PixelReading } from '../workers/fits-protocol';
-import { displayedValue } from '../../src-shared/figures/figure';
+import { displayedValue } from '../../src-science/figures/figure';
 
 /** asinh: linear in the faint outer corona, logarithmic near the occulter, so streamers show at a glance. */
 export const DEFAULT_DISPLAY: DisplayChoice = { stretch: 'asinh', clipPercents: DEFAULT_CLIP_PERCENTS };

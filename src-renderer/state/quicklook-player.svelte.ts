@@ -6,7 +6,7 @@
 import type { FileEntry } from '../../src-shared/api/schemas';
 import type { CampaignFileView } from '../../src-shared/contract/contract';
 import type { JobView } from '../../src-shared/downloads/progress-types';
-import type { ClipRange } from '../../src-shared/fits/image-stretch';
+import type { ClipRange } from '../../src-science/fits/image-stretch';
 import type { ApiClient } from '../lib/api';
 import type { FitsClient } from '../lib/fits-worker-client';
 import { Request } from '../lib/request.svelte';

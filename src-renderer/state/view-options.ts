@@ -1,7 +1,7 @@
 // What is drawn with an image besides its pixels: the colour map, the limb, circles at chosen distances from Sun
 // centre, solar north and a colour bar. Remembered per instrument (a KCor image and a UCoMP one are read differently),
 // in the window's local storage: a view preference, not a setting the core needs.
-import { isColormap, type ColormapName } from '../../src-shared/fits/colormaps';
+import { isColormap, type ColormapName } from '../../src-science/fits/colormaps';
 
 export interface ViewOptions {
   colormap: ColormapName;

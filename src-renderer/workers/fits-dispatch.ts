@@ -1,7 +1,7 @@
 // Answers one request with the engine: the reply to post back, and the buffers to hand over with it. Kept apart
 // from the worker's entry point so the same code answers in the page's thread (renderer tests) and in tests of
 // the message protocol itself.
-import { FitsReadError } from '../../src-shared/fits/fits-file';
+import { FitsReadError } from '../../src-science/fits/fits-file';
 import type { FitsEngine } from './fits-engine';
 import { transferablesOf, type FitsOperation, type FitsOperations, type FitsReply, type FitsRequest } from './fits-protocol';
 

@@ -2,18 +2,18 @@
 // stretch, and hand back RGBA pixels. It runs in the FITS worker (in the renderer's tests, in the page's own
 // thread). It keeps what is costly to redo: an open file's decoded images and their clips, so a new stretch is
 // only the last step again; and a bounded number of player frames, so memory stays flat over a long sequence.
-import { FitsReadError, firstImageHdu, readFits, shortBlockWarning, type FitsFile, type FitsHdu } from '../../src-shared/fits/fits-file';
-import { cardValueText } from '../../src-shared/fits/card-value-text';
-import { decodeImage, type FitsImage } from '../../src-shared/fits/fits-image';
-import { downscale } from '../../src-shared/fits/image-downscale';
-import type { Pixels } from '../../src-shared/fits/image-percentiles';
-import type { FitsValue } from '../../src-shared/fits/fits-cards';
-import { paletteOf, type ColormapName } from '../../src-shared/fits/colormaps';
-import { keywordsOf, pixelReader, type PixelReader, type PixelReading } from '../../src-shared/fits/pixel-reading';
-import { difference, sampledClip, signedStretch, symmetric } from '../../src-shared/fits/frame-grey';
-import { sunOverlay } from '../../src-shared/fits/sun-overlay';
-import { figureAxes } from '../../src-shared/figures/figure-axes';
-import { DEFAULT_CLIP_PERCENTS, displayBytes, STRETCHES, type ClipRange } from '../../src-shared/fits/image-stretch';
+import { FitsReadError, firstImageHdu, readFits, shortBlockWarning, type FitsFile, type FitsHdu } from '../../src-science/fits/fits-file';
+import { cardValueText } from '../../src-science/fits/card-value-text';
+import { decodeImage, type FitsImage } from '../../src-science/fits/fits-image';
+import { downscale } from '../../src-science/fits/image-downscale';
+import type { Pixels } from '../../src-science/fits/image-percentiles';
+import type { FitsValue } from '../../src-science/fits/fits-cards';
+import { paletteOf, type ColormapName } from '../../src-science/fits/colormaps';
+import { keywordsOf, pixelReader, type PixelReader, type PixelReading } from '../../src-science/fits/pixel-reading';
+import { difference, sampledClip, signedStretch, symmetric } from '../../src-science/fits/frame-grey';
+import { sunOverlay } from '../../src-science/fits/sun-overlay';
+import { figureAxes } from '../../src-science/figures/figure-axes';
+import { DEFAULT_CLIP_PERCENTS, displayBytes, STRETCHES, type ClipRange } from '../../src-science/fits/image-stretch';
 import type { AxesAnswer, DisplayChoice, HduSummary, HeaderCard, LoadedFrame, MissingFrames, OpenedFile, OverlayAnswer, RenderedImage } from './fits-protocol';
 
 /** Player frames kept decoded: the one shown, the one before it (for a difference) and those prefetched ahead. */

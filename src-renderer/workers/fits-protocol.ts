@@ -1,10 +1,10 @@
 // What the window and the FITS worker say to each other: one request per message, answered by id. File bytes
 // go to the worker and rendered pixels come back as transferred buffers, never copied.
-import type { ClipRange, StretchName } from '../../src-shared/fits/image-stretch';
-import type { PixelReading } from '../../src-shared/fits/pixel-reading';
-import type { ColormapName } from '../../src-shared/fits/colormaps';
-import type { SunOverlay } from '../../src-shared/fits/sun-overlay';
-import type { FigureAxes } from '../../src-shared/figures/figure-axes';
+import type { ClipRange, StretchName } from '../../src-science/fits/image-stretch';
+import type { PixelReading } from '../../src-science/fits/pixel-reading';
+import type { ColormapName } from '../../src-science/fits/colormaps';
+import type { SunOverlay } from '../../src-science/fits/sun-overlay';
+import type { FigureAxes } from '../../src-science/figures/figure-axes';
 
 /** The lines over an image, or why it has none (no world coordinates, no solar radius). */
 export type OverlayAnswer = SunOverlay | { reason: string };

@@ -1,7 +1,7 @@
 // The span a search covered, for the coverage timeline: the date filters and the Carrington rotation where they
 // were set, the listing's own first and last files where not. Always wide enough to hold every listed file, so a
 // server that answers a little outside the asked range still has all its files on the timeline.
-import { carringtonRotationSpan } from '../astro/carrington';
+import { carringtonRotationSpan } from '../../src-science/astro/carrington';
 import type { FileFilters } from '../filters/filter-rules';
 import { formatUtTimestamp, parseUtTimestamp, type TimeRange } from '../filters/ut-timestamp';
 import { DAY_MS, dateObsMs } from './timeline-bins';

@@ -1,6 +1,6 @@
 // What the coverage timeline says in words: a bin's span, the size of its bins, the date marks along its axis and
 // the Carrington rotations it crosses. Pure functions of the scale, in UT, so they read the same in tests.
-import { carringtonRotationAt, carringtonRotationStart } from '../astro/carrington';
+import { carringtonRotationAt, carringtonRotationStart } from '../../src-science/astro/carrington';
 import { plural } from '../format/counts';
 import { formatUtTimestamp } from '../filters/ut-timestamp';
 import type { TimeRange } from '../filters/ut-timestamp';

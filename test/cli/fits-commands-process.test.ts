@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBuiltCli, runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { temporaryFolder } from '../helpers/fixtures';
-import { concat, emptyPrimary, imageHdu } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu } from '../science/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, pngOf, readPng } from './fits-test-input';
 
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { concat, emptyPrimary, imageHdu, tableHdu, type ImageSpec } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu, tableHdu, type ImageSpec } from '../science/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, mlsoDl } from './fits-test-input';
 
 const LONG_RECORDS = [
@@ -76,7 +76,7 @@ describe('mlso-dl header', () => {
     ]);
   });
 
-  // typed-cards.fits: every kind of value, as astropy reads them (test/shared/fits/fits-card-types.test.ts).
+  // typed-cards.fits: every kind of value, as astropy reads them (test/science/fits/fits-card-types.test.ts).
   const TYPED = path.resolve(import.meta.dirname, '../fixtures/fits-header/typed-cards.fits');
 
   it('--json gives each value its type: a real stays a real (32768.0), integers past 2^53 are exact digits in a string', async () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PixelReport } from '../../src-main/cli/commands/pixel-command';
-import { concat, emptyPrimary, imageHdu, type CardSpec } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu, type CardSpec } from '../science/fits/fits-writer';
 import { fitsFileOf, mlsoDl } from './fits-test-input';
 
 const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/wcs/astropy-pixels.json'), 'utf8')) as {

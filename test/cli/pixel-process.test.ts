@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PixelReport } from '../../src-main/cli/commands/pixel-command';
 import { runPiped, stopBuiltCli } from '../helpers/built-cli';
-import { imageHdu, type CardSpec } from '../shared/fits/fits-writer';
+import { imageHdu, type CardSpec } from '../science/fits/fits-writer';
 import { fitsFileOf } from './fits-test-input';
 
 const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/wcs/astropy-pixels.json'), 'utf8')) as {

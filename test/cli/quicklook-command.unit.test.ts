@@ -2,7 +2,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../helpers/fixtures';
-import { concat, emptyPrimary, imageHdu, tableHdu } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu, tableHdu } from '../science/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf, mlsoDl, readPng } from './fits-test-input';
 
 const outIn = async (name = 'out.png'): Promise<string> => path.join(await temporaryFolder(), name);

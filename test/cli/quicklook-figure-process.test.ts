@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode } from 'fast-png';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FitsValue } from '../../src-shared/fits/fits-cards';
+import type { FitsValue } from '../../src-science/fits/fits-cards';
 import { runPiped, stopBuiltCli } from '../helpers/built-cli';
-import { imageHdu, type CardSpec } from '../shared/fits/fits-writer';
+import { imageHdu, type CardSpec } from '../science/fits/fits-writer';
 import { EMULATOR_FILE, emulatorFitsBytes, fitsFileOf } from './fits-test-input';
 
 afterEach(async () => {

@@ -5,11 +5,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
-import { paletteOf } from '../../src-shared/fits/colormaps';
+import { paletteOf } from '../../src-science/fits/colormaps';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { imageGeometry } from '../../src-main/emulator/image-geometry';
 import { temporaryFolder } from '../helpers/fixtures';
-import { imageHdu } from '../shared/fits/fits-writer';
+import { imageHdu } from '../science/fits/fits-writer';
 import { fitsFileOf, mlsoDl } from './fits-test-input';
 
 /** A PNG's size, channels and samples, as fast-png decodes it. */

@@ -30,7 +30,7 @@ const HEAVY_SOURCES = [
   'src-main/core/app/',
   'src-shared/api/schemas.ts',
   'src-main/cli/commands/',
-  'src-shared/fits/',
+  'src-science/fits/',
 ];
 /**
  * The only engine modules the program's definition needs: its limits and the default state folder, for the help, and

@@ -9,7 +9,7 @@ import { decode } from 'fast-png';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PixelReport } from '../../src-main/cli/commands/pixel-command';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { readFits } from '../../src-shared/fits/fits-file';
+import { readFits } from '../../src-science/fits/fits-file';
 import { runPiped, stopBuiltCli } from '../helpers/built-cli';
 import { UCOMP_L2 } from '../helpers/emulator-subjects';
 import { temporaryFolder } from '../helpers/fixtures';

@@ -7,9 +7,9 @@ import { createCanvas } from '@napi-rs/canvas';
 import { decode } from 'fast-png';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PixelReport } from '../../src-main/cli/commands/pixel-command';
-import { figureLayout } from '../../src-shared/figures/figure';
+import { figureLayout } from '../../src-science/figures/figure';
 import { runPiped, stopBuiltCli } from '../helpers/built-cli';
-import { imageHdu, type CardSpec } from '../shared/fits/fits-writer';
+import { imageHdu, type CardSpec } from '../science/fits/fits-writer';
 import { fitsFileOf } from './fits-test-input';
 
 type Pixel = [number, number];

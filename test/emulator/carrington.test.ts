@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carringtonRotationAt, carringtonRotationStart } from '../../src-main/emulator/carrington';
-import { carringtonRotationStart as appRotationStart } from '../../src-shared/astro/carrington';
+import { carringtonRotationStart as appRotationStart } from '../../src-science/astro/carrington';
 import { createEmulator } from '../../src-main/emulator';
 import { listFiles } from './http-helpers';
 

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { fitsBytes, type FitsSubject } from '../../src-main/emulator/synthetic-fits';
 import { sunDistanceAu } from '../../src-main/emulator/image-geometry';
-import { readFits } from '../../src-shared/fits/fits-file';
-import { decodeImage } from '../../src-shared/fits/fits-image';
-import { worldCoordinatesOf, type WorldCoordinates } from '../../src-shared/fits/world-coordinates';
+import { readFits } from '../../src-science/fits/fits-file';
+import { decodeImage } from '../../src-science/fits/fits-image';
+import { worldCoordinatesOf, type WorldCoordinates } from '../../src-science/fits/world-coordinates';
 import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
 const kcor = (filename: string, dateObs: string): FitsSubject => ({ instrument: 'kcor', product: 'pb', filename, dateObs });

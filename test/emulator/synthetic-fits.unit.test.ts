@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { fitsBytes, fitsChunks, rawFitsSize, GZIP_OPTIONS, MEASURED_GZIP_RATIO, type FitsSubject } from '../../src-main/emulator/synthetic-fits';
-import { readFits } from '../../src-shared/fits/fits-file';
-import { FitsLayoutWalker } from '../../src-shared/fits/fits-layout';
+import { readFits } from '../../src-science/fits/fits-file';
+import { FitsLayoutWalker } from '../../src-science/fits/fits-layout';
 
 const subject = { instrument: 'kcor' as const, product: 'pb', filename: '20250324_210304_kcor_l2_pb.fts', dateObs: '2025-03-24T21:03:04' };
 const sizes = (imageSize: number, ucompImageSize = 0): { imageSize: number; ucompImageSize: number } => ({ imageSize, ucompImageSize });

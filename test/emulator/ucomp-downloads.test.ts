@@ -2,8 +2,8 @@
 // real size (ucompImageSize 1280: 1280 x 1024 images) level 2 files of ~31.5 MB, as the reference listing shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
-import { readFits } from '../../src-shared/fits/fits-file';
-import { FitsLayoutWalker } from '../../src-shared/fits/fits-layout';
+import { readFits } from '../../src-science/fits/fits-file';
+import { FitsLayoutWalker } from '../../src-science/fits/fits-layout';
 import { decodeBody, listFiles, rawGet, sessionCookie } from './http-helpers';
 
 let emulator: RunningEmulator;

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOTS = ['src-main', 'src-shared', 'src-renderer'];
+const ROOTS = ['src-main', 'src-shared', 'src-science', 'src-renderer'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

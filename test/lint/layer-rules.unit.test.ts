@@ -28,7 +28,7 @@ const plantedViolations: [rule: string, filePath: string, code: string][] = [
     'src-renderer/lib/planted.ts',
     "import type { AppCore } from '../../src-main/core/app/app-core';\nexport type X = AppCore;\n",
   ],
-  ['src-shared imports no node: module', 'src-shared/fits/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
+  ['src-shared imports no node: module', 'src-shared/coverage/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
   ['src-renderer imports no node: module', 'src-renderer/state/planted.ts', "import path from 'node:path';\nexport const x = path;\n"],
   ['src-shared imports no bare Node builtin', 'src-shared/files/planted.ts', "import { createHash } from 'crypto';\nexport const x = createHash;\n"],
   ['src-renderer imports no bare Node builtin', 'src-renderer/lib/planted.ts', "import { readFile } from 'fs/promises';\nexport const x = readFile;\n"],

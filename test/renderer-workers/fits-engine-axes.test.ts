@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
-import { figureAxes } from '../../src-shared/figures/figure-axes';
-import { readFits } from '../../src-shared/fits/fits-file';
-import { keywordsOf } from '../../src-shared/fits/pixel-reading';
+import { figureAxes } from '../../src-science/figures/figure-axes';
+import { readFits } from '../../src-science/fits/fits-file';
+import { keywordsOf } from '../../src-science/fits/pixel-reading';
 import { UCOMP_L2 } from '../helpers/emulator-subjects';
-import { imageHdu } from '../shared/fits/fits-writer';
+import { imageHdu } from '../science/fits/fits-writer';
 
 const sizes = { imageSize: 64, ucompImageSize: 0 };
 

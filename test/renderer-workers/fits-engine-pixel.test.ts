@@ -3,14 +3,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
 import { FitsEngine } from '../../src-renderer/workers/fits-engine';
-import { readFits } from '../../src-shared/fits/fits-file';
-import { decodeImage } from '../../src-shared/fits/fits-image';
-import { worldCoordinatesOf } from '../../src-shared/fits/world-coordinates';
+import { readFits } from '../../src-science/fits/fits-file';
+import { decodeImage } from '../../src-science/fits/fits-image';
+import { worldCoordinatesOf } from '../../src-science/fits/world-coordinates';
 import { KCOR_PB, UCOMP_L2 } from '../helpers/emulator-subjects';
 
 // Counted, to show the worker does not read them again on every pointer move.
-vi.mock('../../src-shared/fits/world-coordinates', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src-shared/fits/world-coordinates')>();
+vi.mock('../../src-science/fits/world-coordinates', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src-science/fits/world-coordinates')>();
   return { ...real, worldCoordinatesOf: vi.fn(real.worldCoordinatesOf) };
 });
 

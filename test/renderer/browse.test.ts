@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import App from '../../src-renderer/App.svelte';
 import { apiClientFrom } from '../../src-renderer/lib/api';
-import { carringtonRotationSpan } from '../../src-shared/astro/carrington';
+import { carringtonRotationSpan } from '../../src-science/astro/carrington';
 import { FakeContract, FakeFailure, INSTRUMENTS } from './fake-contract';
 import { renderApp } from './render-app';
 

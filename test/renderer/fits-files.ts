@@ -1,5 +1,5 @@
 // Small FITS files for the quick-look's renderer tests, written with the reader's own test writer.
-import { concat, emptyPrimary, imageHdu, tableHdu } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu, tableHdu } from '../science/fits/fits-writer';
 
 export interface GradientOptions {
   width?: number;

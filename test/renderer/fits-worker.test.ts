@@ -2,13 +2,13 @@
 // within a bound, a running difference and its symmetric clip, file bytes and pixels cross as transferred buffers,
 // the reader's messages come through as they are, and a stopped worker fails its calls and is started again.
 import { describe, expect, it } from 'vitest';
-import type { FitsFile } from '../../src-shared/fits/fits-file';
-import { decodeImage } from '../../src-shared/fits/fits-image';
+import type { FitsFile } from '../../src-science/fits/fits-file';
+import { decodeImage } from '../../src-science/fits/fits-image';
 import { FitsClient, FitsViewerError, inThreadPort, type FitsPortFactory } from '../../src-renderer/lib/fits-worker-client';
 import { answer } from '../../src-renderer/workers/fits-dispatch';
 import { FitsEngine, KEPT_FRAMES } from '../../src-renderer/workers/fits-engine';
 import type { DisplayChoice, FitsReply, FitsRequest, RenderedImage } from '../../src-renderer/workers/fits-protocol';
-import { emptyPrimary } from '../shared/fits/fits-writer';
+import { emptyPrimary } from '../science/fits/fits-writer';
 import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
 
 const LINEAR_FULL: DisplayChoice = { stretch: 'linear', clipPercents: [0, 100] };

@@ -13,7 +13,7 @@ import { renderApp } from './render-app';
 import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
 import { gradientFits } from './fits-files';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { readFits } from '../../src-shared/fits/fits-file';
+import { readFits } from '../../src-science/fits/fits-file';
 import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
 useCanvasAndDialog();

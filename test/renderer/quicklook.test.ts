@@ -9,7 +9,7 @@ import { FakeContract, makeJob } from './fake-contract';
 import { renderApp } from './render-app';
 import { drawnOn, greyAt, useCanvasAndDialog } from './canvas-and-dialog';
 import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
-import { concat, emptyPrimary, imageHdu } from '../shared/fits/fits-writer';
+import { concat, emptyPrimary, imageHdu } from '../science/fits/fits-writer';
 
 useCanvasAndDialog();
 // A colour map or overlay chosen in one test is remembered per instrument: the next starts from the default.

@@ -1,7 +1,7 @@
 // The one filter table: the rules' names and labels come from it, its flags cannot collide, and every filter in it
 // has a hint, a pure function of the value and the current instant.
 import { describe, expect, it } from 'vitest';
-import { carringtonRotationAt } from '../../src-shared/astro/carrington';
+import { carringtonRotationAt } from '../../src-science/astro/carrington';
 import { FILTER_HINTS, filterHint } from '../../src-shared/filters/filter-hints';
 import { FILTER_LABELS, FILTER_NAMES, checkFilterValue } from '../../src-shared/filters/filter-rules';
 import { FILTER_DEFINITIONS, FILTERS_BY_NAME, WAVE_REGIONS } from '../../src-shared/filters/filter-table';

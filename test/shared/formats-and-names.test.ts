@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { humanFileSize, humanSize, listingTotal } from '../../src-shared/format/human-size';
 import { checkSafeFilename } from '../../src-shared/files/safe-filename';
-import { carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../src-shared/astro/carrington';
+import { carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../src-science/astro/carrington';
 
 describe('sizes', () => {
   it.each([
@@ -49,7 +49,7 @@ describe('file names from the listing', () => {
 });
 
 describe('Carrington rotations', () => {
-  it('starts the first rotation on 1853-11-09 (test/shared/astro/carrington.test.ts checks every start against sunpy)', () => {
+  it('starts the first rotation on 1853-11-09 (test/science/astro/carrington.test.ts checks every start against sunpy)', () => {
     expect(new Date(carringtonRotationStart(1)).toISOString().slice(0, 10)).toBe('1853-11-09');
   });
   it('finds the rotation of an instant and spans about 27.3 days', () => {

@@ -1,7 +1,7 @@
 // `cr N`: when Carrington rotation N starts and ends (UT); `cr FIRST-LAST`: the same for each rotation of a range;
 // `cr --date YYYY-MM-DD[THH:MM:SS]`: the rotation under way then. The instants come from the same code as the app's
 // hint and the timeline's axis: JSON gives them to the millisecond, the text to the nearest minute.
-import { carringtonRotationAt, carringtonRotationStart } from '../../../src-shared/astro/carrington';
+import { carringtonRotationAt, carringtonRotationStart } from '../../../src-science/astro/carrington';
 import { checkFilterValue } from '../../../src-shared/filters/filter-rules';
 import { DATE_FORMS, parseUtTimestamp } from '../../../src-shared/filters/ut-timestamp';
 import { nearestMinute, nearestUtMinute } from '../../../src-shared/format/ut-minute';

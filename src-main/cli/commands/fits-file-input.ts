@@ -2,8 +2,8 @@
 // way it can fail that the user can fix (not FITS, cut short, no such HDU, a bad --hdu) becomes one UsageError line
 // naming the file, so the command exits with status 2; and a stop signal is heard between long steps.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describeHdu, firstImageHdu, FitsReadError, shortBlockWarning, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
-import { imageList, imageReader, shortList, type ImageReader } from '../../../src-shared/fits/fits-image';
+import { describeHdu, firstImageHdu, FitsReadError, shortBlockWarning, type FitsFile, type FitsHdu } from '../../../src-science/fits/fits-file';
+import { imageList, imageReader, shortList, type ImageReader } from '../../../src-science/fits/fits-image';
 import { UsageError } from '../exit-codes';
 import type { CliOutput } from '../output/cli-output';
 

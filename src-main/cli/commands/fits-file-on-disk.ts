@@ -4,7 +4,7 @@
 // device such as /dev/zero or a FIFO has no end), never more bytes than it had when opened, and every problem is
 // one UsageError line naming the file.
 import { closeSync, readSync, type Stats } from 'node:fs';
-import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-shared/fits/fits-file';
+import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-science/fits/fits-file';
 import { NotRegularFileError, openRegularFileSync } from '../../core/files/regular-file';
 import { UsageError } from '../exit-codes';
 import { readProblem } from './file-problems';

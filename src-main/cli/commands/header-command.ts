@@ -3,9 +3,9 @@
 // Of a damaged file (cut short, fewer HDUs than its primary header declares, a header that breaks) it still
 // prints the headers that arrived whole, as astropy's fitsheader does, since one inspects such a file to see
 // what it is; then the reader's one-line refusal, and status 2, so a script never takes it for a whole file.
-import type { FitsCard } from '../../../src-shared/fits/fits-cards';
-import { describeHdu, missingHdu, type FitsFile, type FitsHdu } from '../../../src-shared/fits/fits-file';
-import { describeSamples } from '../../../src-shared/fits/pixel-scaling';
+import type { FitsCard } from '../../../src-science/fits/fits-cards';
+import { describeHdu, missingHdu, type FitsFile, type FitsHdu } from '../../../src-science/fits/fits-file';
+import { describeSamples } from '../../../src-science/fits/pixel-scaling';
 import type { CliIo } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { EXIT_OK } from '../exit-codes';

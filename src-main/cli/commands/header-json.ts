@@ -1,6 +1,6 @@
 // `header --json`: each card with its FITS type and a value a script can take as it is, numbers written by the rule
 // `pixel --json` shares (json-values.ts): reals as reals, Infinity as a string, integers past 2^53 as exact digits.
-import type { FitsCard, FitsValueType } from '../../../src-shared/fits/fits-cards';
+import type { FitsCard, FitsValueType } from '../../../src-science/fits/fits-cards';
 import { jsonInteger, jsonReal, type JsonReal } from '../output/json-values';
 
 type JsonCardValue = string | number | boolean | null | JsonReal | { re: JsonReal | string; im: JsonReal | string };

@@ -1,6 +1,6 @@
 // The options quicklook and movie share: how values become grey levels (--stretch, --clip) and how large the
 // picture is (--size), each checked into one plain line when it makes no sense.
-import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-shared/fits/image-stretch';
+import { DEFAULT_CLIP_PERCENTS, STRETCHES, type StretchName } from '../../../src-science/fits/image-stretch';
 import { UsageError } from '../exit-codes';
 
 export function parseStretch(value: string | undefined): StretchName {

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { encode } from 'fast-png';
 import type { Canvas } from '@napi-rs/canvas';
-import { paletteOf, type ColormapName } from '../../../src-shared/fits/colormaps';
+import { paletteOf, type ColormapName } from '../../../src-science/fits/colormaps';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';

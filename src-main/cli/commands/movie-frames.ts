@@ -4,13 +4,13 @@
 // at full size, exactly), so the first frame shows each pixel at the level the quick look of its file does; for a
 // running difference it is the first difference's, about zero. Only the frame in hand (and, for a difference, the
 // one before it) is ever decoded: memory stays flat however long the sequence.
-import { shortBlockWarning } from '../../../src-shared/fits/fits-file';
-import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
-import { downscale } from '../../../src-shared/fits/image-downscale';
-import type { Pixels } from '../../../src-shared/fits/image-percentiles';
-import { displayBytes, type ClipRange, type StretchName } from '../../../src-shared/fits/image-stretch';
-import { difference, differenceGrey, symmetric } from '../../../src-shared/fits/frame-grey';
-import { exactClip } from '../../../src-shared/fits/streamed-quicklook';
+import { shortBlockWarning } from '../../../src-science/fits/fits-file';
+import { keywordsOf } from '../../../src-science/fits/pixel-reading';
+import { downscale } from '../../../src-science/fits/image-downscale';
+import type { Pixels } from '../../../src-science/fits/image-percentiles';
+import { displayBytes, type ClipRange, type StretchName } from '../../../src-science/fits/image-stretch';
+import { difference, differenceGrey, symmetric } from '../../../src-science/fits/frame-grey';
+import { exactClip } from '../../../src-science/fits/streamed-quicklook';
 import { UsageError } from '../exit-codes';
 import { chosenImage, decoded } from './fits-file-input';
 import { openFitsFile } from './fits-file-on-disk';

@@ -2,9 +2,9 @@
 // the bottom): its value with BUNIT, and where it is: helioprojective x and y in arcsec, the distance from Sun centre
 // in solar radii and the position angle (degrees counter-clockwise from solar north), from the image's world
 // coordinates (world-coordinates.ts). Reads the header and the one row the pixel is in.
-import type { FitsFile } from '../../../src-shared/fits/fits-file';
-import type { ImageReader } from '../../../src-shared/fits/fits-image';
-import { keywordsOf, pixelReading, type PixelReading } from '../../../src-shared/fits/pixel-reading';
+import type { FitsFile } from '../../../src-science/fits/fits-file';
+import type { ImageReader } from '../../../src-science/fits/fits-image';
+import { keywordsOf, pixelReading, type PixelReading } from '../../../src-science/fits/pixel-reading';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';

@@ -1,11 +1,11 @@
 // A pixel's value as `pixel` prints it, typed as astropy and numpy give it: an integer where the image holds integers
 // (exact, past 2^53 too), else a real (Infinity, -Infinity and NaN included). JSON writes both by the rule
 // `header --json` uses (json-values.ts), the text by one function, so the two never disagree.
-import type { FitsFile } from '../../../src-shared/fits/fits-file';
-import type { ImageReader } from '../../../src-shared/fits/fits-image';
-import { storedInteger64 } from '../../../src-shared/fits/int64-pixel';
-import { shortNumber } from '../../../src-shared/fits/pixel-reading';
-import { holdsIntegers } from '../../../src-shared/fits/pixel-scaling';
+import type { FitsFile } from '../../../src-science/fits/fits-file';
+import type { ImageReader } from '../../../src-science/fits/fits-image';
+import { storedInteger64 } from '../../../src-science/fits/int64-pixel';
+import { shortNumber } from '../../../src-science/fits/pixel-reading';
+import { holdsIntegers } from '../../../src-science/fits/pixel-scaling';
 import { jsonInteger, jsonReal, type JsonReal } from '../output/json-values';
 
 export type PixelValue = { integer: bigint } | { real: number };

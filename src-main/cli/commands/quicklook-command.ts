@@ -2,9 +2,9 @@
 // stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server. The
 // file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
 // (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
-import { shrunkSize } from '../../../src-shared/fits/image-downscale';
-import type { StretchName } from '../../../src-shared/fits/image-stretch';
-import { streamedQuicklookRows, type QuicklookChoice } from '../../../src-shared/fits/streamed-quicklook';
+import { shrunkSize } from '../../../src-science/fits/image-downscale';
+import type { StretchName } from '../../../src-science/fits/image-stretch';
+import { streamedQuicklookRows, type QuicklookChoice } from '../../../src-science/fits/streamed-quicklook';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';
 import type { GlobalOptions } from '../global-options';
@@ -13,7 +13,7 @@ import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, chosenImage, decoded, parseHdu, stillWanted, warnIfShortBlock } from './fits-file-input';
 import { parseClip, parseSize, parseStretch } from './image-options';
 import { parseColormap, parseOverlay, quicklookFigure, wantsFigure, type Figure, type FigureOptions } from './quicklook-figure';
-import type { ImageReader } from '../../../src-shared/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/fits-image';
 import { openFitsFile } from './fits-file-on-disk';
 import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';

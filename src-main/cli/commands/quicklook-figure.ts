@@ -5,14 +5,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COLORMAPS, isColormap, paletteOf, type ColormapName } from '../../../src-shared/fits/colormaps';
-import type { FitsFile } from '../../../src-shared/fits/fits-file';
-import type { ImageReader } from '../../../src-shared/fits/fits-image';
-import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
-import { streamedQuicklook, type QuicklookChoice, type QuicklookPicture } from '../../../src-shared/fits/streamed-quicklook';
-import { sunOverlay } from '../../../src-shared/fits/sun-overlay';
-import { drawFigureFrame, figureLayout, figureTitle, type FigureSpec } from '../../../src-shared/figures/figure';
-import { figureAxes } from '../../../src-shared/figures/figure-axes';
+import { COLORMAPS, isColormap, paletteOf, type ColormapName } from '../../../src-science/fits/colormaps';
+import type { FitsFile } from '../../../src-science/fits/fits-file';
+import type { ImageReader } from '../../../src-science/fits/fits-image';
+import { keywordsOf } from '../../../src-science/fits/pixel-reading';
+import { streamedQuicklook, type QuicklookChoice, type QuicklookPicture } from '../../../src-science/fits/streamed-quicklook';
+import { sunOverlay } from '../../../src-science/fits/sun-overlay';
+import { drawFigureFrame, figureLayout, figureTitle, type FigureSpec } from '../../../src-science/figures/figure';
+import { figureAxes } from '../../../src-science/figures/figure-axes';
 import { UsageError } from '../exit-codes';
 
 export interface FigureOptions {

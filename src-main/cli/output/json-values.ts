@@ -3,7 +3,7 @@
 // or an exponent (32768.0, -0.0, 1e+47) and read as floats, as astropy and numpy give them. JSON has no number for
 // Infinity or NaN (JSON.stringify writes null for all three), so they are the strings "Infinity", "-Infinity" and
 // "NaN"; and integers past 2^53, which a double cannot hold, are strings of their exact digits.
-import { realText } from '../../../src-shared/fits/card-value-text';
+import { realText } from '../../../src-science/fits/card-value-text';
 
 /** A real number, written as one. */
 export class JsonReal {

@@ -1,7 +1,7 @@
 // Judges whether a FITS file on disk is whole, by walking its HDUs' headers. Used to skip files that
 // are already complete and to spot the half-written files other tools leave under real names.
-import { FITS_BLOCK } from '../../../src-shared/fits/fits-header';
-import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { FITS_BLOCK } from '../../../src-science/fits/fits-header';
+import { FitsLayoutError, FitsLayoutWalker } from '../../../src-science/fits/fits-layout';
 import { openRegularFile } from '../files/regular-file';
 
 /**

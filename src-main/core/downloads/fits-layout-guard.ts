@@ -3,7 +3,7 @@
 // primary header's NEXTEND), longer, or has a damaged header. It counts data bytes as they pass (no copies) and holds only header
 // blocks, so it costs nothing on a 256 MB file.
 import { Transform } from 'node:stream';
-import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-shared/fits/fits-layout';
+import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-science/fits/fits-layout';
 import { DownloadError } from '../errors';
 
 export function fitsLayoutGuard(filename: string): Transform {

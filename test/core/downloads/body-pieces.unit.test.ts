@@ -11,7 +11,7 @@ import type { HttpResponse } from '../../../src-main/core/api/http-transport';
 import { downloadFile, type OpenDownload } from '../../../src-main/core/downloads/download-file';
 import { openFileSink, type OpenFileSink } from '../../../src-main/core/downloads/file-sink';
 import { temporaryFolder } from '../../helpers/fixtures';
-import { imageHeader, split } from '../../shared/fits-test-files';
+import { imageHeader, split } from '../../science/fits/fits-test-files';
 
 const READ_BYTES = 16 * 1024;
 // A 1024 x 1024 float image of noise, padded to whole blocks: gzip hardly shrinks it, so its body is some 256 reads of 16 KB.

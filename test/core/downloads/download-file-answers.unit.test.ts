@@ -11,7 +11,7 @@ import { downloadFile, type DownloadOptions, type OpenDownload } from '../../../
 import { openFileSink, type OpenFileSink } from '../../../src-main/core/downloads/file-sink';
 import { DiskFullError, DownloadError, NetworkError, ServerError, SessionError } from '../../../src-main/core/errors';
 import { listFolder, temporaryFolder } from '../../helpers/fixtures';
-import { dataUnit, primaryHeader } from '../../shared/fits-test-files';
+import { dataUnit, primaryHeader } from '../../science/fits/fits-test-files';
 
 const FITS = Buffer.concat([primaryHeader(5000), dataUnit(5000)]);
 

@@ -16,7 +16,7 @@ import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionErro
 import { listFolder, oddServer, temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { useSignedInListing } from './signed-in-listing';
 import { diskThatFills } from '../../helpers/full-disk';
-import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../shared/fits-test-files';
+import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../science/fits/fits-test-files';
 import { sha256Hex } from '../../helpers/sha256';
 
 const emulator = useEmulator({ imageSize: 128 });

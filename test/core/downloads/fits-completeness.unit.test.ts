@@ -3,9 +3,9 @@ import { open, readdir, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
-import { FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { FitsLayoutWalker } from '../../../src-science/fits/fits-layout';
 import { temporaryFolder } from '../../helpers/fixtures';
-import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../shared/fits-test-files';
+import { dataUnit, header, imageHeader, multiHduFile, primaryHeader } from '../../science/fits/fits-test-files';
 
 const image64 = Buffer.concat([imageHeader(64), dataUnit(64 * 64 * 4)]);
 

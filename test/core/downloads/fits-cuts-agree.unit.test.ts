@@ -13,10 +13,10 @@ import { openFitsFile } from '../../../src-main/cli/commands/fits-file-on-disk';
 import { UsageError } from '../../../src-main/cli/exit-codes';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
 import { fitsLayoutGuard } from '../../../src-main/core/downloads/fits-layout-guard';
-import { FitsReadError, readFits } from '../../../src-shared/fits/fits-file';
-import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { FitsReadError, readFits } from '../../../src-science/fits/fits-file';
+import { FitsLayoutError, FitsLayoutWalker } from '../../../src-science/fits/fits-layout';
 import { temporaryFolder } from '../../helpers/fixtures';
-import { dataUnit, header, multiHduFile, type CardValue } from '../../shared/fits-test-files';
+import { dataUnit, header, multiHduFile, type CardValue } from '../../science/fits/fits-test-files';
 
 const BLOCK = 2880;
 

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { fitsLayoutGuard } from '../../../src-main/core/downloads/fits-layout-guard';
 import { DownloadError } from '../../../src-main/core/errors';
-import { dataUnit, imageHeader, multiHduFile, primaryHeader, split } from '../../shared/fits-test-files';
+import { dataUnit, imageHeader, multiHduFile, primaryHeader, split } from '../../science/fits/fits-test-files';
 
 async function through(bytes: Buffer, size: number): Promise<{ out: Buffer; error?: unknown }> {
   const chunks: Buffer[] = [];

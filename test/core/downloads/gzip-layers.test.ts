@@ -11,7 +11,7 @@ import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile } from '../../../src-main/core/downloads/download-file';
 import { peekStream, withoutGzipLayers } from '../../../src-main/core/downloads/gzip-layers';
 import { listFolder, oddServer, temporaryFolder } from '../../helpers/fixtures';
-import { dataUnit, imageHeader } from '../../shared/fits-test-files';
+import { dataUnit, imageHeader } from '../../science/fits/fits-test-files';
 
 const fits = Buffer.concat([imageHeader(32), dataUnit(32 * 32 * 4)]);
 fits.fill(7, 2880); // data that is not all zeros, so a layer left in place cannot pass for the file

@@ -1,6 +1,6 @@
 // The span a search covered (what the timeline spreads over), and a dragged span written back as date filters.
 import { describe, expect, it } from 'vitest';
-import { carringtonRotationSpan } from '../../../src-shared/astro/carrington';
+import { carringtonRotationSpan } from '../../../src-science/astro/carrington';
 import { listingSpan, rangeAsDateFilters, searchedRange } from '../../../src-shared/coverage/searched-range';
 
 const ms = (text: string): number => Date.parse(`${text}${text.length === 10 ? 'T00:00:00' : ''}Z`);

@@ -1,6 +1,6 @@
 // The timeline in words: bin spans, the accessible summary, the date marks of the axis and the rotations crossed.
 import { describe, expect, it } from 'vitest';
-import { carringtonRotationStart } from '../../../src-shared/astro/carrington';
+import { carringtonRotationStart } from '../../../src-science/astro/carrington';
 import { coverageBins, timelineScale, type TimelineScale } from '../../../src-shared/coverage/timeline-bins';
 import {
   axisMarks,

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFits, shortBlockWarning } from '../../../src-shared/fits/fits-file';
-import { decodeImage } from '../../../src-shared/fits/fits-image';
-import { FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { readFits, shortBlockWarning } from '../../../src-science/fits/fits-file';
+import { decodeImage } from '../../../src-science/fits/fits-image';
+import { FitsLayoutWalker } from '../../../src-science/fits/fits-layout';
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'cut-padding');
 

@@ -2,8 +2,8 @@
 // memory: the same ranks, the same interpolation, for any values, however the rows are cut into bands.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { percentiles } from '../../../src-shared/fits/image-percentiles';
-import { streamedPercentiles, type ImagePass } from '../../../src-shared/fits/streamed-percentiles';
+import { percentiles } from '../../../src-science/fits/image-percentiles';
+import { streamedPercentiles, type ImagePass } from '../../../src-science/fits/streamed-percentiles';
 
 /** A pass over `pixels` in bands of `band` values, through one reused array as the quick-look reads rows. */
 function passOver(pixels: Float64Array | Float32Array, band: number): { pass: ImagePass; passes: () => number } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../../src-main/emulator/synthetic-fits';
-import { FitsReadError, describeHdu, firstImageHdu, readFits } from '../../../src-shared/fits/fits-file';
-import { decodeImage } from '../../../src-shared/fits/fits-image';
+import { FitsReadError, describeHdu, firstImageHdu, readFits } from '../../../src-science/fits/fits-file';
+import { decodeImage } from '../../../src-science/fits/fits-image';
 import { concat, emptyPrimary, headerBytes, imageHdu, tableHdu } from './fits-writer';
 
 const values = (pixels: ArrayLike<number>): number[] => Array.from(pixels);

@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readFits } from '../../../src-shared/fits/fits-file';
-import { decodeImage, imageReader } from '../../../src-shared/fits/fits-image';
-import { downscale } from '../../../src-shared/fits/image-downscale';
-import { displayBytes, percentileClip, STRETCHES } from '../../../src-shared/fits/image-stretch';
-import { streamedQuicklook } from '../../../src-shared/fits/streamed-quicklook';
+import { readFits } from '../../../src-science/fits/fits-file';
+import { decodeImage, imageReader } from '../../../src-science/fits/fits-image';
+import { downscale } from '../../../src-science/fits/image-downscale';
+import { displayBytes, percentileClip, STRETCHES } from '../../../src-science/fits/image-stretch';
+import { streamedQuicklook } from '../../../src-science/fits/streamed-quicklook';
 import { BITPIX_VALUES, imageHdu } from './fits-writer';
 
 function inMemory(bytes: Uint8Array, hdu: number, maxSize: number | undefined, stretch: (typeof STRETCHES)[number]) {

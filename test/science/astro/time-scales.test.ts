@@ -1,7 +1,7 @@
 // TAI - UTC as astropy 5.2 (ERFA) gives it, which sunpy's rotation starts were converted with: 0 before 1960, the
 // drifting 1960s, then whole leap seconds. Values printed by astropy: (Time(d, scale='utc').tai - Time(d)) in s.
 import { describe, expect, it } from 'vitest';
-import { taiMinusUtcSeconds, ttFromUtc } from '../../../src-shared/astro/time-scales';
+import { taiMinusUtcSeconds, ttFromUtc } from '../../../src-science/astro/time-scales';
 
 describe('TAI - UTC', () => {
   it.each([

@@ -1,10 +1,10 @@
 // Messages about files of very many HDUs stay one short line; a degenerate clip (low = high) shows a uniform
 // picture; infinities are left out of the clip like NaN.
 import { describe, expect, it } from 'vitest';
-import { readFits } from '../../../src-shared/fits/fits-file';
-import { decodeImage, shortList } from '../../../src-shared/fits/fits-image';
-import { downscale } from '../../../src-shared/fits/image-downscale';
-import { STRETCHES, displayBytes, greyLevel, percentileClip } from '../../../src-shared/fits/image-stretch';
+import { readFits } from '../../../src-science/fits/fits-file';
+import { decodeImage, shortList } from '../../../src-science/fits/fits-image';
+import { downscale } from '../../../src-science/fits/image-downscale';
+import { STRETCHES, displayBytes, greyLevel, percentileClip } from '../../../src-science/fits/image-stretch';
 import { concat, emptyPrimary, imageHdu, tableHdu } from './fits-writer';
 
 describe('lists in messages', () => {

@@ -1,12 +1,12 @@
 // The limb, circles and north of an image, in its pixels: for an unrotated header a circle around CRPIX of the
 // Sun's radius in pixels; a roll (CROTA2) turns north with it; without a solar radius there is no overlay.
 import { describe, expect, it } from 'vitest';
-import type { FitsValue } from '../../../src-shared/fits/fits-cards';
-import { sunOverlay, type SunOverlay } from '../../../src-shared/fits/sun-overlay';
-import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-shared/fits/world-coordinates';
+import type { FitsValue } from '../../../src-science/fits/fits-cards';
+import { sunOverlay, type SunOverlay } from '../../../src-science/fits/sun-overlay';
+import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-science/fits/world-coordinates';
 import { fitsBytes } from '../../../src-main/emulator/synthetic-fits';
-import { readFits } from '../../../src-shared/fits/fits-file';
-import { keywordsOf } from '../../../src-shared/fits/pixel-reading';
+import { readFits } from '../../../src-science/fits/fits-file';
+import { keywordsOf } from '../../../src-science/fits/pixel-reading';
 import { UCOMP_L2 } from '../../helpers/emulator-subjects';
 
 const KCOR: Record<string, FitsValue> = {

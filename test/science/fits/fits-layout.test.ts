@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../src-shared/fits/fits-layout';
+import { FitsLayoutError, FitsLayoutWalker, type FitsEnding } from '../../../src-science/fits/fits-layout';
 import { dataUnit, header, imageHeader, multiHduFile, primaryHeader, split } from './fits-test-files';
 
 type Verdict = FitsEnding | { fault: string; offset: number };

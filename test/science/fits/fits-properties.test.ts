@@ -3,8 +3,8 @@
 // but its own FitsReadError.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FitsReadError, readFits, type FitsFile } from '../../../src-shared/fits/fits-file';
-import { decodeImage } from '../../../src-shared/fits/fits-image';
+import { FitsReadError, readFits, type FitsFile } from '../../../src-science/fits/fits-file';
+import { decodeImage } from '../../../src-science/fits/fits-image';
 import { BITPIX_VALUES, concat, emptyPrimary, imageHdu, tableHdu, type Bitpix, type ImageSpec } from './fits-writer';
 
 const RUNS = { numRuns: 200 };

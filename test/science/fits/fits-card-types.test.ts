@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FitsCard } from '../../../src-shared/fits/fits-cards';
-import { parseFitsHeader } from '../../../src-shared/fits/fits-header';
+import type { FitsCard } from '../../../src-science/fits/fits-cards';
+import { parseFitsHeader } from '../../../src-science/fits/fits-header';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/fits-header');
 

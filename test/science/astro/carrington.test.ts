@@ -1,10 +1,10 @@
-// The Carrington rotation starts of src-shared/astro/carrington.ts (IAU rotation elements, light travel time)
+// The Carrington rotation starts of src-science/astro/carrington.ts (IAU rotation elements, light travel time)
 // against sunpy's for every rotation from 1 to 3001 (test/fixtures/carrington/sunpy-carrington-starts.json,
 // written by scripts/fixtures/make_carrington_table.py), and against the published starts of the Astronomical
 // Almanac, which uses the same elements, and of ALPO, which still uses Carrington's.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { carringtonLongitude, carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../../src-shared/astro/carrington';
+import { carringtonLongitude, carringtonRotationAt, carringtonRotationSpan, carringtonRotationStart } from '../../../src-science/astro/carrington';
 
 interface SunpyTable {
   first: number;

@@ -3,7 +3,7 @@
 // only the widths cfitsio happens to choose (the fixtures check those: tile-compressed.test.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RiceDecodeError, riceDecode } from '../../../src-shared/fits/rice-decoder';
+import { RiceDecodeError, riceDecode } from '../../../src-science/fits/rice-decoder';
 
 const CODES: Record<number, { bits: number; raw: number }> = { 1: { bits: 3, raw: 7 }, 2: { bits: 4, raw: 15 }, 4: { bits: 5, raw: 26 } };
 

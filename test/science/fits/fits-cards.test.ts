@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FitsCardError, MAX_CONTINUE_CARDS, parseCards, parseRecord } from '../../../src-shared/fits/fits-cards';
-import { dataUnitBytes, FitsHeaderError, parseFitsHeader } from '../../../src-shared/fits/fits-header';
+import { FitsCardError, MAX_CONTINUE_CARDS, parseCards, parseRecord } from '../../../src-science/fits/fits-cards';
+import { dataUnitBytes, FitsHeaderError, parseFitsHeader } from '../../../src-science/fits/fits-header';
 import { formatCard, headerBytes } from './fits-writer';
 
 const record = (text: string): string => text.padEnd(80);
@@ -41,7 +41,7 @@ describe('one card', () => {
   });
 
   // Each value's FITS type (standard 4.0, section 4.2) beside the value: what astropy tells apart as bool, int,
-  // float, complex, str and Undefined (test/shared/fits/fits-card-types.test.ts holds the parser to astropy).
+  // float, complex, str and Undefined (test/science/fits/fits-card-types.test.ts holds the parser to astropy).
   it.each([
     ['BZERO   =              32768.0', 'real', 32768],
     ['BZINT   =                32768', 'integer', 32768],

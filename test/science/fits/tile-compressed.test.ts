@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { FitsReadError, firstImageHdu, readFits } from '../../../src-shared/fits/fits-file';
-import { decodeImage, imageReader } from '../../../src-shared/fits/fits-image';
-import { displayBytes, percentileClip } from '../../../src-shared/fits/image-stretch';
+import { FitsReadError, firstImageHdu, readFits } from '../../../src-science/fits/fits-file';
+import { decodeImage, imageReader } from '../../../src-science/fits/fits-image';
+import { displayBytes, percentileClip } from '../../../src-science/fits/image-stretch';
 import { concat, emptyPrimary, headerBytes } from './fits-writer';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'tile-compressed');

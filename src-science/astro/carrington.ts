@@ -3,7 +3,7 @@
 // comes round to 0°; rotation 1 began on 1853-11-09. L0 comes from the IAU rotation elements of the Sun (Archinal
 // et al. 2018: north pole at RA 286.13°, Dec 63.87°; prime meridian W = 84.176° + 14.1844°/day since J2000), with
 // the light travel time from the nearest point of the Sun, and without the aberration of the Earth's motion, as
-// sunpy.coordinates.sun.L0 does. test/shared/astro/carrington.test.ts checks every start from rotation 1 to 3000
+// sunpy.coordinates.sun.L0 does. test/science/astro/carrington.test.ts checks every start from rotation 1 to 3000
 // against sunpy's (test/fixtures/carrington/sunpy-carrington-starts.json): they agree to a few seconds.
 // The emulator's cr filter computes the same rule by other means (src-main/emulator/carrington.ts).
 import { earthHeliocentricJ2000, type Vector } from './earth-position';

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FitsValue } from '../../../src-shared/fits/fits-cards';
-import { figureAxes, type AxisTick, type FigureAxes } from '../../../src-shared/figures/figure-axes';
+import type { FitsValue } from '../../../src-science/fits/fits-cards';
+import { figureAxes, type AxisTick, type FigureAxes } from '../../../src-science/figures/figure-axes';
 
 interface FixtureTick {
   edge: AxisTick['edge'];

@@ -1,7 +1,7 @@
 // The colour maps against the tables sampled from matplotlib and sunpy (scripts/fixtures/make_colormaps.py):
 // their ends and a middle entry, as matplotlib's own viridis has them.
 import { describe, expect, it } from 'vitest';
-import { COLORMAPS, cssColour, isColormap, paletteOf } from '../../../src-shared/fits/colormaps';
+import { COLORMAPS, cssColour, isColormap, paletteOf } from '../../../src-science/fits/colormaps';
 
 const rgbAt = (name: Parameters<typeof paletteOf>[0], level: number): number[] => [...new Uint8Array(paletteOf(name).buffer, level * 4, 4)];
 

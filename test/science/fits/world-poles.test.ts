@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FitsValue } from '../../../src-shared/fits/fits-cards';
-import { sunOverlay, type OverlayPoint } from '../../../src-shared/fits/sun-overlay';
-import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-shared/fits/world-coordinates';
+import type { FitsValue } from '../../../src-science/fits/fits-cards';
+import { sunOverlay, type OverlayPoint } from '../../../src-science/fits/sun-overlay';
+import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-science/fits/world-coordinates';
 
 type Pixel = [number, number];
 interface PoleCase {

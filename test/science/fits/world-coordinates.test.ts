@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FitsValue } from '../../../src-shared/fits/fits-cards';
-import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-shared/fits/world-coordinates';
+import type { FitsValue } from '../../../src-science/fits/fits-cards';
+import { worldCoordinatesOf, type WorldCoordinates } from '../../../src-science/fits/world-coordinates';
 
 interface FixturePixel {
   pixel: [number, number];

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COLORMAPS, paletteOf } from '../../../src-shared/fits/colormaps';
-import { drawFigureFrame, figureLayout, type FigureSpec } from '../../../src-shared/figures/figure';
-import type { SunOverlay } from '../../../src-shared/fits/sun-overlay';
+import { COLORMAPS, paletteOf } from '../../../src-science/fits/colormaps';
+import { drawFigureFrame, figureLayout, type FigureSpec } from '../../../src-science/figures/figure';
+import type { SunOverlay } from '../../../src-science/fits/sun-overlay';
 
 beforeAll(() => {
   if (!GlobalFonts.has('DejaVu Sans')) GlobalFonts.registerFromPath(path.join(import.meta.dirname, '../../../assets/fonts/DejaVuSans.ttf'), 'DejaVu Sans');

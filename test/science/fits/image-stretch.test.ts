@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { downscale } from '../../../src-shared/fits/image-downscale';
-import { CLIP_SAMPLE_SIZE, clipSample, percentiles } from '../../../src-shared/fits/image-percentiles';
-import { STRETCHES, STRETCH_FUNCTIONS, displayBytes, greyLevel, percentileClip, type StretchName } from '../../../src-shared/fits/image-stretch';
+import { downscale } from '../../../src-science/fits/image-downscale';
+import { CLIP_SAMPLE_SIZE, clipSample, percentiles } from '../../../src-science/fits/image-percentiles';
+import { STRETCHES, STRETCH_FUNCTIONS, displayBytes, greyLevel, percentileClip, type StretchName } from '../../../src-science/fits/image-stretch';
 
 /** numpy's default percentile, the plain way: sort the finite values, interpolate between neighbours. */
 function sortedPercentile(values: readonly number[], percent: number): number {

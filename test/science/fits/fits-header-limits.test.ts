@@ -1,7 +1,7 @@
 // A header longer than any real one, as a hostile server could send: the download check (the layout walker, on
 // the main process's thread) refuses it at once instead of spending seconds joining a string.
 import { describe, expect, it } from 'vitest';
-import { FitsLayoutError, FitsLayoutWalker } from '../../../src-shared/fits/fits-layout';
+import { FitsLayoutError, FitsLayoutWalker } from '../../../src-science/fits/fits-layout';
 
 /** A primary header without data whose LONGSTR goes on over `count` CONTINUE cards. */
 function continuedHeader(count: number): Uint8Array {
