@@ -15,6 +15,8 @@ const CORE_REACHES_UP = {
 const coreImports = (...patterns) => ({
   'no-restricted-imports': ['error', { paths: [ELECTRON_ONLY_IN_SHELL], patterns: [CORE_REACHES_UP, ...patterns] }],
 });
+const SCIENCE_STANDS_ALONE =
+  'src-science imports nothing from src-shared, src-main or src-renderer, and no Node module: move what it needs into src-science, or let the caller pass it in.';
 const NO_NODE_IN_BROWSER = 'src-shared and src-renderer run in the browser window too: no Node modules; take it through the contract.';
 
 export default tseslint.config(
@@ -91,7 +93,7 @@ export default tseslint.config(
   },
   {
     // Shared code and the renderer run in a browser window too: no main-process code, no Node modules.
-    files: ['src-shared/**', 'src-science/**', 'src-renderer/**'],
+    files: ['src-shared/**', 'src-renderer/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -100,6 +102,23 @@ export default tseslint.config(
           patterns: [
             { regex: '^node:', message: NO_NODE_IN_BROWSER },
             { regex: '(^|/)src-main(/|$)', message: 'src-shared and src-renderer import nothing from src-main: move what both need to src-shared.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The science layer (FITS, astronomy, figures) is what a Python or WebAssembly port would take: pure code over
+    // bytes and numbers, reaching no other layer and no Node module. Packages are allowed (fflate: a port's zlib).
+    files: ['src-science/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY_IN_SHELL, ...builtinModules.map((name) => ({ name, message: SCIENCE_STANDS_ALONE }))],
+          patterns: [
+            { regex: '^node:', message: SCIENCE_STANDS_ALONE },
+            { regex: '(^|/)src-(shared|main|renderer)(/|$)', message: SCIENCE_STANDS_ALONE },
           ],
         },
       ],

@@ -72,6 +72,29 @@ const plantedViolations: [rule: string, filePath: string, code: string][] = [
     'src-main/core/state/planted.ts',
     "import { runCli } from '../../cli/run-cli';\nexport const x = runCli;\n",
   ],
+  [
+    'src-science imports nothing from src-shared',
+    'src-science/fits/planted.ts',
+    "import { displayName } from '../../src-shared/format/display-text';\nexport const x = displayName;\n",
+  ],
+  [
+    'src-science imports no src-shared type either',
+    'src-science/figures/planted.ts',
+    "import type { Result } from '../../src-shared/contract/contract';\nexport type X = Result<number>;\n",
+  ],
+  [
+    'src-science imports nothing from src-main',
+    'src-science/astro/planted.ts',
+    "import { MlsoError } from '../../src-main/core/errors';\nexport const x = MlsoError;\n",
+  ],
+  [
+    'src-science imports nothing from src-renderer',
+    'src-science/figures/planted.ts',
+    "import { takeWebToken } from '../../src-renderer/lib/api';\nexport const x = takeWebToken;\n",
+  ],
+  ['src-science imports no node: module', 'src-science/fits/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
+  ['src-science imports no bare Node builtin', 'src-science/fits/planted.ts', "import { inflateSync } from 'zlib';\nexport const x = inflateSync;\n"],
+  ['src-science imports no electron', 'src-science/figures/planted.ts', "import { nativeImage } from 'electron';\nexport const x = nativeImage;\n"],
   ['scripts/ imports nothing from test/', 'scripts/bench/planted.ts', "import { sha256Hex } from '../../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
   ['scripts/ (.mjs) imports nothing from test/', 'scripts/planted.mjs', "import { sha256Hex } from '../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
 ];
@@ -87,6 +110,26 @@ describe('the layer rules of eslint.config.js', () => {
       'src-shared importing src-shared and a package',
       'src-shared/filters/planted.ts',
       "import { z } from 'zod';\nimport type { Result } from '../contract/contract';\nexport const x = z;\nexport type X = Result<number>;\n",
+    ],
+    [
+      'src-science importing itself and a package',
+      'src-science/fits/planted.ts',
+      "import { decompressSync } from 'fflate';\nimport { FitsReadError } from './fits-file';\nimport { carringtonRotationAt } from '../astro/carrington';\nexport const x = [decompressSync, FitsReadError, carringtonRotationAt];\n",
+    ],
+    [
+      'src-shared importing src-science',
+      'src-shared/coverage/planted.ts',
+      "import { carringtonRotationAt } from '../../src-science/astro/carrington';\nexport const x = carringtonRotationAt;\n",
+    ],
+    [
+      'src-renderer importing src-science',
+      'src-renderer/lib/planted.ts',
+      "import { COLORMAPS } from '../../src-science/fits/colormaps';\nexport const x = COLORMAPS;\n",
+    ],
+    [
+      'src-main/cli importing src-science and Node',
+      'src-main/cli/planted.ts',
+      "import { readFile } from 'node:fs/promises';\nimport { readFits } from '../../src-science/fits/fits-file';\nexport const x = [readFile, readFits];\n",
     ],
     [
       'src-renderer importing src-shared',
