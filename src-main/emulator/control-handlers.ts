@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerAddressRule } from '../core/server-address-rule';
 import { sendError, sendJson } from './http-replies';
 import { isDownloadFault, DOWNLOAD_FAULTS } from './faults';
-import type { RunningEmulator } from './create-emulator';
+import type { RunningEmulator } from './running-emulator';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

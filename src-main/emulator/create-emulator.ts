@@ -4,9 +4,9 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BodyCache } from './body-cache';
 import { Catalog } from './catalog';
-import { FaultPlan, isDownloadFault, type DownloadFault } from './faults';
+import { FaultPlan, isDownloadFault } from './faults';
 import { EmulatorSessions } from './sessions';
-import { StatsRecorder, type EmulatorStats } from './stats';
+import { StatsRecorder } from './stats';
 import { CATALOG_SHAPING_KEYS, resolveOptions, validateOptionsPatch, type EmulatorOptions } from './options';
 import { matchRoute } from './routes';
 import { requestOrigin, sendError, sendJson } from './http-replies';
@@ -16,34 +16,7 @@ import { handleControl } from './control-handlers';
 import { fitsBytes } from './synthetic-fits';
 import { ServerAddressRule } from '../core/server-address-rule';
 import type { EmulatorContext } from './emulator-context';
-
-export interface RunningEmulator {
-  /** e.g. http://127.0.0.1:43127 (no trailing slash) */
-  url: string;
-  port: number;
-  /** The address the server is bound to, as the system reports it: 0.0.0.0 or :: for every interface. */
-  boundAddress: string;
-  /** The current options (a frozen copy; change them with setOptions). */
-  readonly options: EmulatorOptions;
-  /** Knobs can change while running; catalogue-shaping ones rebuild the catalogue. Host and port cannot change. */
-  setOptions(partial: Partial<EmulatorOptions>): void;
-  /** The next `times` (default 1) downloads of that file (listed name, with or without .gz) get the fault. */
-  injectFault(filename: string, fault: DownloadFault, times?: number): void;
-  /** The next downloads of that file get these faults, one each, in order (e.g. a 401, then a 503, then a 401). */
-  injectFaults(filename: string, faults: readonly DownloadFault[]): void;
-  /** Forgets every injected fault not used yet (tests call it between cases). */
-  clearFaults(): void;
-  /** Test hook applied to every files-endpoint body before it is sent. */
-  transformListing?: (listing: Record<string, unknown>) => Record<string, unknown>;
-  stats(): EmulatorStats;
-  resetStats(): void;
-  /** Invalidates every session now. */
-  expireSessions(): void;
-  /** The exact decompressed FITS bytes served for that file. */
-  fileBytes(instrument: string, filename: string): Promise<Buffer>;
-  /** Closes the server and every open socket. */
-  close(): Promise<void>;
-}
+import type { RunningEmulator } from './running-emulator';
 
 const BODY_CACHE_BYTES = 512 * 1024 * 1024;
 

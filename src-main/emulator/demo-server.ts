@@ -1,7 +1,8 @@
 // "Use demo server": the bundled emulator on a free loopback port with its default catalogue. The one starter
 // of every front end (the desktop app, web mode and with it `mlso-dl web --demo`); each hands it to the core as
 // its DemoServerStarter. It lives here, not in the core, because the core never loads the emulator (lint holds that).
-import { createEmulator, type RunningEmulator } from './create-emulator';
+import { createEmulator } from './create-emulator';
+import type { RunningEmulator } from './running-emulator';
 import type { EmulatorOptions } from './options';
 
 /** Knobs a caller may turn (tests: smaller images). Where it listens is not one of them. */

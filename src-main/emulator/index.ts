@@ -5,6 +5,7 @@
 //   POST /__emulator/options          {partial EmulatorOptions; null unsets publicBaseUrl} -> the options now in force
 //   POST /__emulator/fault            {filename, fault, times?}
 //   POST /__emulator/expire-sessions
-export { createEmulator, type RunningEmulator } from './create-emulator';
+export { createEmulator } from './create-emulator';
+export type { RunningEmulator } from './running-emulator';
 export { DEMO_EMAIL, DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options';
 export type { DownloadFault } from './faults';

@@ -4,7 +4,8 @@
 // only the last step again; and a bounded number of player frames, so memory stays flat over a long sequence.
 import { FitsReadError, firstImageHdu, readFits, shortBlockWarning, type FitsFile, type FitsHdu } from '../../src-science/fits/fits-file';
 import { cardValueText } from '../../src-science/fits/card-value-text';
-import { decodeImage, type FitsImage } from '../../src-science/fits/fits-image';
+import { decodeImage } from '../../src-science/fits/fits-image';
+import type { FitsImage } from '../../src-science/fits/image-reader';
 import { downscale } from '../../src-science/fits/image-downscale';
 import type { Pixels } from '../../src-science/fits/image-percentiles';
 import type { FitsValue } from '../../src-science/fits/fits-cards';

@@ -3,7 +3,7 @@
 // picture's grey levels go to the caller a band at a time, top row first (the command line compresses them
 // into the PNG as they come); with a size to fit, the averaged pixels of the smaller picture are held. The result
 // is the same, pixel for pixel, as decoding the whole image and clipping, shrinking and stretching it in memory.
-import type { ImageReader } from './fits-image';
+import type { ImageReader } from './image-reader';
 import { BoxShrinker, fitsWithin } from './image-downscale';
 import { displayBytes, type ClipRange, type StretchName } from './image-stretch';
 import { streamedPercentiles, type ImagePass } from './streamed-percentiles';

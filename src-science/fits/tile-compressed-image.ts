@@ -8,7 +8,7 @@
 // files written by astropy and by fpack: test/fixtures/tile-compressed/.
 import { decompressSync } from 'fflate';
 import { FitsReadError, type FitsFile, type FitsHdu } from './fits-file';
-import type { ImageReader, IntegerScaling } from './fits-image';
+import type { ImageReader, IntegerScaling } from './image-reader';
 import { RiceDecodeError, riceDecode } from './rice-decoder';
 import type { TileCompression } from './tile-compression';
 

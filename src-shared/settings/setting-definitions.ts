@@ -4,7 +4,6 @@
 // (settings-schema.ts), the engine's limits and the command line's options (download-limits.ts), and the hints of
 // the settings screen, and the Settings type itself. Plain data, no library: the command line reads it at start-up
 // and the renderer bundles it.
-import type { WindowBounds } from './settings-types';
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../api/service-facts';
 import { EXISTING_FILE_POLICIES } from '../downloads/existing-file-policy';
 
@@ -24,6 +23,15 @@ export type SettingDefinition<T> = { label: string; default: T } & (
   | { kind: 'switch' }
   | { kind: 'bounds' }
 );
+
+/** Where the window was and how big, for the 'bounds' kind (settings-types.ts hands it to the front ends). */
+export interface WindowBounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  maximized: boolean;
+}
 
 /** The value each kind of setting holds (a choice: one of its choices). */
 interface KindValues {

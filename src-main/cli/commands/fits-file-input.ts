@@ -3,7 +3,8 @@
 // naming the file, so the command exits with status 2; and a stop signal is heard between long steps.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describeHdu, firstImageHdu, FitsReadError, shortBlockWarning, type FitsFile, type FitsHdu } from '../../../src-science/fits/fits-file';
-import { imageList, imageReader, shortList, type ImageReader } from '../../../src-science/fits/fits-image';
+import { imageList, imageReader, shortList } from '../../../src-science/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/image-reader';
 import { UsageError } from '../exit-codes';
 import type { CliOutput } from '../output/cli-output';
 

@@ -3,7 +3,7 @@
 // in solar radii and the position angle (degrees counter-clockwise from solar north), from the image's world
 // coordinates (world-coordinates.ts). Reads the header and the one row the pixel is in.
 import type { FitsFile } from '../../../src-science/fits/fits-file';
-import type { ImageReader } from '../../../src-science/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/image-reader';
 import { keywordsOf, pixelReading, type PixelReading } from '../../../src-science/fits/pixel-reading';
 import type { CliIo } from '../cli-context';
 import { EXIT_OK, UsageError } from '../exit-codes';

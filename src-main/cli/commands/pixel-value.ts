@@ -2,7 +2,7 @@
 // (exact, past 2^53 too), else a real (Infinity, -Infinity and NaN included). JSON writes both by the rule
 // `header --json` uses (json-values.ts), the text by one function, so the two never disagree.
 import type { FitsFile } from '../../../src-science/fits/fits-file';
-import type { ImageReader } from '../../../src-science/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/image-reader';
 import { storedInteger64 } from '../../../src-science/fits/int64-pixel';
 import { shortNumber } from '../../../src-science/fits/pixel-reading';
 import { holdsIntegers } from '../../../src-science/fits/pixel-scaling';

@@ -13,7 +13,7 @@ import { stopAtOnceDuring } from '../stop-at-once';
 import { asUsageError, chosenImage, decoded, parseHdu, stillWanted, warnIfShortBlock } from './fits-file-input';
 import { parseClip, parseSize, parseStretch } from './image-options';
 import { parseColormap, parseOverlay, quicklookFigure, wantsFigure, type Figure, type FigureOptions } from './quicklook-figure';
-import type { ImageReader } from '../../../src-science/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/image-reader';
 import { openFitsFile } from './fits-file-on-disk';
 import { writeWholeFile } from './output-file';
 import { GreyPngStream } from './png-stream';

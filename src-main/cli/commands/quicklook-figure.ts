@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLORMAPS, isColormap, paletteOf, type ColormapName } from '../../../src-science/fits/colormaps';
 import type { FitsFile } from '../../../src-science/fits/fits-file';
-import type { ImageReader } from '../../../src-science/fits/fits-image';
+import type { ImageReader } from '../../../src-science/fits/image-reader';
 import { keywordsOf } from '../../../src-science/fits/pixel-reading';
 import { streamedQuicklook, type QuicklookChoice, type QuicklookPicture } from '../../../src-science/fits/streamed-quicklook';
 import { sunOverlay } from '../../../src-science/fits/sun-overlay';
