@@ -1,7 +1,7 @@
 // How the lines over a solar image look, on a figure and on screen: each colour drawn over a black outline, so
 // every line and label keeps a 3:1 contrast (WCAG's for graphics) against every colour of every colour map: where
 // the colour itself fades into the map (the salmon north on LASCO C2's oranges), the outline shows, and the other
-// way round on the dark end of a map. test/science/figures/overlay-contrast.test.ts checks it on each map's colours.
+// way round on the dark end of a map. test/science/figures/figure-drawing.test.ts checks it on each map's colours.
 export const OVERLAY_COLOURS = {
   limb: '#ffd23f',
   circle: '#7fd4ff',
