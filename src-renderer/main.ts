@@ -1,6 +1,6 @@
 // Entry point: connect to the app (bridge or WebSocket) and mount the window.
 import { mount } from 'svelte';
-import App from './App.svelte';
+import App from './shell/App.svelte';
 import { createApiClient } from './lib/api';
 import './app.css';
 

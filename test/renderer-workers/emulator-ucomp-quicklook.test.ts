@@ -3,7 +3,7 @@
 // whose primary HDU holds no image, so both open on HDU 1, the first extension.
 import { describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { FitsEngine } from '../../src-renderer/quicklook/workers/fits-engine';
 import { UCOMP_L2 } from '../helpers/emulator-subjects';
 
 const subject = UCOMP_L2;

@@ -2,7 +2,7 @@
 // (figure-axes.ts) from the same keywords, of an open file's HDU or of a kept player frame.
 import { describe, expect, it } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { FitsEngine } from '../../src-renderer/quicklook/workers/fits-engine';
 import { figureAxes } from '../../src-science/figures/figure-axes';
 import { readFits } from '../../src-science/fits/fits-file';
 import { keywordsOf } from '../../src-science/fits/pixel-reading';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { FitsEngine } from '../../src-renderer/quicklook/workers/fits-engine';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'fits-header');
 

@@ -2,7 +2,7 @@
 // gives (pixel-reading.ts), from the decoded image the viewer already holds.
 import { describe, expect, it, vi } from 'vitest';
 import { fitsBytes } from '../../src-main/emulator/synthetic-fits';
-import { FitsEngine } from '../../src-renderer/workers/fits-engine';
+import { FitsEngine } from '../../src-renderer/quicklook/workers/fits-engine';
 import { readFits } from '../../src-science/fits/fits-file';
 import { decodeImage } from '../../src-science/fits/fits-image';
 import { worldCoordinatesOf } from '../../src-science/fits/world-coordinates';

@@ -2,7 +2,7 @@
 // and failure of pending calls.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/svelte';
-import App from '../../src-renderer/App.svelte';
+import App from '../../src-renderer/shell/App.svelte';
 import { createApiClient, takeWebToken, type ApiClient } from '../../src-renderer/lib/api';
 import { BRIDGE_GLOBAL, type RawBridge, type WebSocketClientMessage, type WebSocketServerMessage } from '../../src-shared/contract/contract';
 import { FakeContract, rawBridgeOf } from './fake-contract';

@@ -1,6 +1,6 @@
 // Where a long header value may wrap: after punctuation inside it, never inside a word or a number.
 import { describe, expect, it } from 'vitest';
-import { partsBreakableAfterPunctuation } from '../../src-renderer/lib/break-points';
+import { partsBreakableAfterPunctuation } from '../../src-renderer/quicklook/break-points';
 
 describe('partsBreakableAfterPunctuation', () => {
   it('cuts a file name after its underscores and the dot of its extension', () => {

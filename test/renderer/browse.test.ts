@@ -2,7 +2,7 @@
 // rules, and Search (button or Enter).
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import App from '../../src-renderer/App.svelte';
+import App from '../../src-renderer/shell/App.svelte';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import { carringtonRotationSpan } from '../../src-science/astro/carrington';
 import { FakeContract, FakeFailure, INSTRUMENTS } from './fake-contract';

@@ -2,9 +2,9 @@
 // answer older than an event dropped), the New/Edit form (only what changed is sent) and the Import form.
 import { describe, expect, it } from 'vitest';
 import { apiClientFrom } from '../../src-renderer/lib/api';
-import { CampaignFormStore } from '../../src-renderer/state/campaign-form.svelte';
-import { CampaignImportStore } from '../../src-renderer/state/campaign-import.svelte';
-import { CampaignListStore } from '../../src-renderer/state/campaign-list.svelte';
+import { CampaignFormStore } from '../../src-renderer/campaigns/campaign-form.svelte';
+import { CampaignImportStore } from '../../src-renderer/campaigns/campaign-import.svelte';
+import { CampaignListStore } from '../../src-renderer/campaigns/campaign-list.svelte';
 import type { CampaignOverview } from '../../src-shared/campaigns/campaign-types';
 import { FakeContract, KCOR_PB_DAY, type CampaignSeed } from './fake-contract';
 

@@ -8,7 +8,7 @@ import type { FileEntry, FileListing } from '../../src-shared/api/schemas';
 import { breakdownByState, type CoverageState, type StateBreakdown } from '../../src-shared/coverage/state-breakdown';
 import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { TimeRange } from '../../src-shared/filters/ut-timestamp';
-import CoverageTimeline from '../../src-renderer/components/CoverageTimeline.svelte';
+import CoverageTimeline from '../../src-renderer/lib/CoverageTimeline.svelte';
 import { makeListing, type FakeContract } from './fake-contract';
 import { renderApp } from './render-app';
 

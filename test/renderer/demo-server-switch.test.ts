@@ -2,7 +2,7 @@
 // (the catalogue then loads from it) instead of only opening Settings.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import App from '../../src-renderer/App.svelte';
+import App from '../../src-renderer/shell/App.svelte';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import type { ErrorData } from '../../src-shared/errors';
 import { FakeContract, FakeFailure, INSTRUMENTS } from './fake-contract';

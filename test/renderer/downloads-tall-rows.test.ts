@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
-import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
+import { DownloadsStore } from '../../src-renderer/downloads/downloads.svelte';
 import { FakeContract, makeJob, overallOf } from './fake-contract';
 import { renderApp } from './render-app';
 import { scrollsLikeABrowser, spacerOf, VIEW } from './scaled-scroll';

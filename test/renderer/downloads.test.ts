@@ -5,9 +5,9 @@ import { flushSync } from 'svelte';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import type { JobView } from '../../src-shared/downloads/progress-types';
 import { apiClientFrom } from '../../src-renderer/lib/api';
-import { nameParts } from '../../src-renderer/lib/job-text';
+import { nameParts } from '../../src-renderer/downloads/job-text';
 import { SparseRows } from '../../src-renderer/lib/sparse-rows.svelte';
-import { DownloadsStore, HOLD_MS } from '../../src-renderer/state/downloads.svelte';
+import { DownloadsStore, HOLD_MS } from '../../src-renderer/downloads/downloads.svelte';
 import { FakeContract, makeJob, overallOf, runOf, type FakeOptions } from './fake-contract';
 import { renderApp } from './render-app';
 

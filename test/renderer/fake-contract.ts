@@ -25,7 +25,7 @@ import { checkInvokeArguments } from '../../src-shared/contract/invoke-arguments
 import type { JobState } from '../../src-shared/downloads/job-state';
 import type { JobCounts, JobView, OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
 import type { ErrorData } from '../../src-shared/errors';
-import { jobComparator } from '../../src-renderer/lib/job-order';
+import { jobComparator } from '../../src-renderer/downloads/job-order';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 import type {
   Campaign,

@@ -6,7 +6,7 @@ import { instrumentCoverage } from '../../src-shared/coverage/data-coverage';
 import { filterHint } from '../../src-shared/filters/filter-hints';
 import { FILTER_DEFINITIONS, FILTER_NAMES } from '../../src-shared/filters/filter-table';
 import type { FilterName } from '../../src-shared/filters/filter-rules';
-import { offeredFilters } from '../../src-renderer/state/filters.svelte';
+import { offeredFilters } from '../../src-renderer/browse/filters.svelte';
 import { FakeContract, INSTRUMENTS, METADATA } from './fake-contract';
 import { renderApp } from './render-app';
 

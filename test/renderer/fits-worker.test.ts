@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FitsFile } from '../../src-science/fits/fits-file';
 import { decodeImage } from '../../src-science/fits/fits-image';
-import { FitsClient, FitsViewerError, inThreadPort, type FitsPortFactory } from '../../src-renderer/lib/fits-worker-client';
-import { answer } from '../../src-renderer/workers/fits-dispatch';
-import { FitsEngine, KEPT_FRAMES } from '../../src-renderer/workers/fits-engine';
-import type { DisplayChoice, FitsReply, FitsRequest, RenderedImage } from '../../src-renderer/workers/fits-protocol';
+import { FitsClient, FitsViewerError, inThreadPort, type FitsPortFactory } from '../../src-renderer/quicklook/fits-worker-client';
+import { answer } from '../../src-renderer/quicklook/workers/fits-dispatch';
+import { FitsEngine, KEPT_FRAMES } from '../../src-renderer/quicklook/workers/fits-engine';
+import type { DisplayChoice, FitsReply, FitsRequest, RenderedImage } from '../../src-renderer/quicklook/workers/fits-protocol';
 import { emptyPrimary } from '../science/fits/fits-writer';
 import { gradientFits, multiExtensionFits, NOT_FITS } from './fits-files';
 

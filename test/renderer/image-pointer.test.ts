@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pixelUnderPointer } from '../../src-renderer/lib/image-pointer';
+import { pixelUnderPointer } from '../../src-renderer/quicklook/image-pointer';
 
 describe('the pixel under the pointer', () => {
   it('counts from 1 at the bottom-left, as FITS does, in an image scaled to fill its box exactly', () => {

@@ -8,8 +8,8 @@ import { columnsShown, fieldText, LISTING_COLUMNS, type ListingColumn } from '..
 import { filesTableLayout } from '../../src-main/cli/output/tables';
 import { manifestCsv, manifestRows } from '../../src-main/core/campaigns/campaign-manifest';
 import type { CampaignFileState } from '../../src-main/core/campaigns/campaign-store';
-import ResultsTable from '../../src-renderer/components/ResultsTable.svelte';
-import { RowSelection } from '../../src-renderer/state/row-selection.svelte';
+import ResultsTable from '../../src-renderer/browse/ResultsTable.svelte';
+import { RowSelection } from '../../src-renderer/browse/row-selection.svelte';
 
 const POLARIZATION: ListingColumn = {
   field: 'polarization',

@@ -1,6 +1,6 @@
 // Renders the whole window against a FakeContract and waits for its first loads.
 import { render, screen } from '@testing-library/svelte';
-import App from '../../src-renderer/App.svelte';
+import App from '../../src-renderer/shell/App.svelte';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import { FakeContract, type FakeOptions } from './fake-contract';
 

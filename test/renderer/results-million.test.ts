@@ -6,8 +6,8 @@ import { fireEvent, render, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { columnsShown } from '../../src-shared/listing/listing-columns';
-import ResultsTable from '../../src-renderer/components/ResultsTable.svelte';
-import { RowSelection } from '../../src-renderer/state/row-selection.svelte';
+import ResultsTable from '../../src-renderer/browse/ResultsTable.svelte';
+import { RowSelection } from '../../src-renderer/browse/row-selection.svelte';
 import { scrollsLikeABrowser, spacerOf, VIEW } from './scaled-scroll';
 
 const MANY = 1_000_000;

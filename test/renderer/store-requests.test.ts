@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { apiClientFrom } from '../../src-renderer/lib/api';
 import type { ApiClient } from '../../src-renderer/lib/api';
-import { CampaignListStore } from '../../src-renderer/state/campaign-list.svelte';
-import { CatalogStore } from '../../src-renderer/state/catalog.svelte';
-import { DownloadsStore } from '../../src-renderer/state/downloads.svelte';
-import { ResultsStore } from '../../src-renderer/state/results.svelte';
-import { SessionStore } from '../../src-renderer/state/session.svelte';
+import { CampaignListStore } from '../../src-renderer/campaigns/campaign-list.svelte';
+import { CatalogStore } from '../../src-renderer/browse/catalog.svelte';
+import { DownloadsStore } from '../../src-renderer/downloads/downloads.svelte';
+import { ResultsStore } from '../../src-renderer/browse/results.svelte';
+import { SessionStore } from '../../src-renderer/lib/session.svelte';
 import type { InvokeChannel } from '../../src-shared/contract/contract';
 import type { ErrorData } from '../../src-shared/errors';
 import { DEMO_EMAIL, FakeContract, FakeFailure, makeJob, METADATA } from './fake-contract';

@@ -2,7 +2,7 @@
 // id (scrolling back asks for nothing), none for a file that cannot be shown, and no message about it either.
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
-import { THUMBNAIL_PIXELS } from '../../src-renderer/state/quicklook-thumbnails.svelte';
+import { THUMBNAIL_PIXELS } from '../../src-renderer/quicklook/quicklook-thumbnails.svelte';
 import { FakeContract, makeJob } from './fake-contract';
 import { renderApp } from './render-app';
 import { drawnOn, useCanvasAndDialog } from './canvas-and-dialog';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, instrumentKey, loadView, overlayRadii, parseCircles, saveView } from '../../src-renderer/state/view-options';
-import { RememberedView } from '../../src-renderer/state/remembered-view.svelte';
+import { DEFAULT_VIEW, instrumentKey, loadView, overlayRadii, parseCircles, saveView } from '../../src-renderer/quicklook/view-options';
+import { RememberedView } from '../../src-renderer/quicklook/remembered-view.svelte';
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> & { items: Map<string, string> } {
   const items = new Map<string, string>();

@@ -40,7 +40,7 @@ describe('formatting', () => {
     for (const checked of [
       'src-main/core/errors.ts',
       'src-shared/filters/filter-table.ts',
-      'src-renderer/App.svelte',
+      'src-renderer/shell/App.svelte',
       'scripts/build-main.mjs',
       'test/tidy/formatting.test.ts',
       'package.json',

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobPageRequest } from '../../../src-shared/downloads/job-page';
 import type { JobView } from '../../../src-shared/downloads/progress-types';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
-import { jobComparator } from '../../../src-renderer/lib/job-order';
+import { jobComparator } from '../../../src-renderer/downloads/job-order';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';

@@ -11,7 +11,7 @@ import { jobView } from '../../../src-main/core/downloads/job-views';
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 import { SORT_KEYS, type JobPageRequest, type JobPlace, type JobSort } from '../../../src-shared/downloads/job-page';
 import type { JobView } from '../../../src-shared/downloads/progress-types';
-import { jobComparator } from '../../../src-renderer/lib/job-order';
+import { jobComparator } from '../../../src-renderer/downloads/job-order';
 import { openLedgerFile, openStateFile } from '../state/state-file';
 import { newJob } from './ledger-jobs';
 
