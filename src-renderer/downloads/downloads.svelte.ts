@@ -2,6 +2,7 @@
 // it asks the core for the pages of rows in view (ordered, filtered and counted in SQL, job-pages.ts) and keeps a few
 // of them; progress events patch the rows loaded in place, and a change that moves rows (a file ending, one queued)
 // reloads the rows in view, no more often than the core can afford.
+import { createContext } from 'svelte';
 import { countInStates } from '../../src-shared/downloads/job-counts';
 import type { JobPage, JobPlace } from '../../src-shared/downloads/job-page';
 import type { JobState } from '../../src-shared/downloads/job-state';
@@ -503,3 +504,6 @@ export class DownloadsStore {
     if (this.noteLastsWhileRunning && !overall.run.inProgress) this.dismissNote();
   }
 }
+
+/** The window's DownloadsStore: App.svelte provides it, the queue's views use it (throws outside <App>). */
+export const [useDownloads, provideDownloads] = createContext<DownloadsStore>();
