@@ -18,6 +18,42 @@ const coreImports = (...patterns) => ({
 const SCIENCE_STANDS_ALONE =
   'src-science imports nothing from src-shared, src-main or src-renderer, and no Node module: move what it needs into src-science, or let the caller pass it in.';
 const NO_NODE_IN_BROWSER = 'src-shared and src-renderer run in the browser window too: no Node modules; take it through the contract.';
+/** What src-shared and src-renderer may not import: no main-process code, no Node modules. */
+const BROWSER_PATHS = [ELECTRON_ONLY_IN_SHELL, ...builtinModules.map((name) => ({ name, message: NO_NODE_IN_BROWSER }))];
+const BROWSER_PATTERNS = [
+  { regex: '^node:', message: NO_NODE_IN_BROWSER },
+  { regex: '(^|/)src-main(/|$)', message: 'src-shared and src-renderer import nothing from src-main: move what both need to src-shared.' },
+];
+
+/**
+ * The renderer's features (its top folders) and the ones each may import besides lib/ and src-shared/; a feature
+ * not named here is out of bounds. The shell (the window's frame) may import every feature, and only main.ts imports it.
+ */
+export const RENDERER_FEATURE_USES = {
+  lib: [],
+  quicklook: [],
+  campaigns: ['quicklook'],
+  downloads: ['quicklook', 'campaigns'],
+  browse: ['quicklook', 'campaigns', 'downloads'],
+};
+/** A relative import that climbs out of the importing file's folder into one of `folders` of src-renderer. */
+const intoRendererFolder = (folders) => String.raw`^(\.\./)+(${folders.join('|')})(/|$)`;
+/** The import rule of one renderer feature: the browser's, the shell out of bounds, and the features it does not use. */
+function rendererFeatureImports(feature, uses) {
+  const undeclared = Object.keys(RENDERER_FEATURE_USES).filter((other) => other !== feature && other !== 'lib' && !uses.includes(other));
+  const patterns = [
+    ...BROWSER_PATTERNS,
+    { regex: intoRendererFolder(['shell']), message: 'Nothing imports src-renderer/shell but main.ts: take what a feature needs from lib/ or its own folder.' },
+  ];
+  if (undeclared.length > 0) {
+    const allowed = ['src-shared', ...(feature === 'lib' ? [] : ['lib']), ...uses].join(', ');
+    patterns.push({
+      regex: intoRendererFolder(undeclared),
+      message: `src-renderer/${feature} imports only ${allowed} (RENDERER_FEATURE_USES in eslint.config.js): what two features both need belongs in lib/.`,
+    });
+  }
+  return { 'no-restricted-imports': ['error', { paths: BROWSER_PATHS, patterns }] };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'coverage/**'] },
@@ -95,18 +131,14 @@ export default tseslint.config(
     // Shared code and the renderer run in a browser window too: no main-process code, no Node modules.
     files: ['src-shared/**', 'src-renderer/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY_IN_SHELL, ...builtinModules.map((name) => ({ name, message: NO_NODE_IN_BROWSER }))],
-          patterns: [
-            { regex: '^node:', message: NO_NODE_IN_BROWSER },
-            { regex: '(^|/)src-main(/|$)', message: 'src-shared and src-renderer import nothing from src-main: move what both need to src-shared.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: BROWSER_PATHS, patterns: BROWSER_PATTERNS }],
     },
   },
+  // The renderer by feature: each feature's folder imports lib/, src-shared/ and the features it is declared to use.
+  ...Object.entries(RENDERER_FEATURE_USES).map(([feature, uses]) => ({
+    files: [`src-renderer/${feature}/**`],
+    rules: rendererFeatureImports(feature, uses),
+  })),
   {
     // The science layer (FITS, astronomy, figures) is what a Python or WebAssembly port would take: pure code over
     // bytes and numbers, reaching no other layer and no Node module. Packages are allowed (fflate: a port's zlib).

@@ -29,12 +29,12 @@ const plantedViolations: [rule: string, filePath: string, code: string][] = [
     "import type { AppCore } from '../../src-main/core/app/app-core';\nexport type X = AppCore;\n",
   ],
   ['src-shared imports no node: module', 'src-shared/coverage/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
-  ['src-renderer imports no node: module', 'src-renderer/state/planted.ts', "import path from 'node:path';\nexport const x = path;\n"],
+  ['src-renderer imports no node: module', 'src-renderer/downloads/planted.ts', "import path from 'node:path';\nexport const x = path;\n"],
   ['src-shared imports no bare Node builtin', 'src-shared/files/planted.ts', "import { createHash } from 'crypto';\nexport const x = createHash;\n"],
   ['src-renderer imports no bare Node builtin', 'src-renderer/lib/planted.ts', "import { readFile } from 'fs/promises';\nexport const x = readFile;\n"],
   [
     'a Svelte component imports no node: module',
-    'src-renderer/components/Planted.svelte',
+    'src-renderer/campaigns/Planted.svelte',
     '<script lang="ts">\n  import path from \'node:path\';\n  const x = path.sep;\n</script>\n\n<p>{x}</p>\n',
   ],
   ['src-renderer imports no electron', 'src-renderer/lib/planted.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
@@ -95,6 +95,32 @@ const plantedViolations: [rule: string, filePath: string, code: string][] = [
   ['src-science imports no node: module', 'src-science/fits/planted.ts', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n"],
   ['src-science imports no bare Node builtin', 'src-science/fits/planted.ts', "import { inflateSync } from 'zlib';\nexport const x = inflateSync;\n"],
   ['src-science imports no electron', 'src-science/figures/planted.ts', "import { nativeImage } from 'electron';\nexport const x = nativeImage;\n"],
+  [
+    'a renderer feature imports no feature it is not declared to use',
+    'src-renderer/campaigns/planted.ts',
+    "import { BrowseState } from '../browse/browse-state.svelte';\nexport const x = BrowseState;\n",
+  ],
+  [
+    'a renderer feature imports no undeclared feature from a subfolder either',
+    'src-renderer/quicklook/workers/planted.ts',
+    "import { useDownloads } from '../../downloads/downloads.svelte';\nexport const x = useDownloads;\n",
+  ],
+  [
+    'src-renderer/lib imports no feature, not even a type',
+    'src-renderer/lib/planted.ts',
+    "import type { CampaignsState } from '../campaigns/campaigns-state.svelte';\nexport type X = CampaignsState;\n",
+  ],
+  [
+    'a renderer feature imports nothing from the shell',
+    'src-renderer/browse/planted.ts',
+    "import { useAppState } from '../shell/app-state.svelte';\nexport const x = useAppState;\n",
+  ],
+  [
+    'a Svelte component of a feature imports nothing from the shell',
+    'src-renderer/downloads/Planted.svelte',
+    '<script lang="ts">\n  import App from \'../shell/App.svelte\';\n  const x = App;\n</script>\n\n<p>{typeof x}</p>\n',
+  ],
+  ['src-renderer/lib imports nothing from the shell', 'src-renderer/lib/planted.ts', "export { AppState } from '../shell/app-state.svelte';\n"],
   ['scripts/ imports nothing from test/', 'scripts/bench/planted.ts', "import { sha256Hex } from '../../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
   ['scripts/ (.mjs) imports nothing from test/', 'scripts/planted.mjs', "import { sha256Hex } from '../test/helpers/sha256';\nexport const x = sha256Hex;\n"],
 ];
@@ -136,6 +162,22 @@ describe('the layer rules of eslint.config.js', () => {
       'src-renderer/lib/planted.ts',
       "import { INVOKE_CHANNELS } from '../../src-shared/contract/contract';\nexport const x = INVOKE_CHANNELS;\n",
     ],
+    [
+      'a renderer feature importing itself, lib, src-shared and a feature it is declared to use',
+      'src-renderer/browse/planted.ts',
+      "import { formatCount } from '../lib/format';\nimport { useDownloads } from '../downloads/downloads.svelte';\nimport type { JobState } from '../../src-shared/downloads/job-state';\nimport { ResultsStore } from './results.svelte';\nexport const x = [formatCount, useDownloads, ResultsStore];\nexport type X = JobState;\n",
+    ],
+    [
+      'a renderer feature subfolder importing its own feature',
+      'src-renderer/quicklook/workers/planted.ts',
+      "import { createFitsClient } from '../fits-worker-client';\nexport const x = createFitsClient;\n",
+    ],
+    [
+      'the shell importing every feature',
+      'src-renderer/shell/planted.ts',
+      "import { BrowseState } from '../browse/browse-state.svelte';\nimport { CampaignsState } from '../campaigns/campaigns-state.svelte';\nimport { DownloadsStore } from '../downloads/downloads.svelte';\nimport { QuickLookState } from '../quicklook/quicklook-context.svelte';\nimport { WindowState } from '../lib/window-state.svelte';\nexport const x = [BrowseState, CampaignsState, DownloadsStore, QuickLookState, WindowState];\n",
+    ],
+    ['main.ts importing the shell', 'src-renderer/main.ts', "import App from './shell/App.svelte';\nexport const x = App;\n"],
     [
       'src-main/core importing Node, src-shared and itself',
       'src-main/core/app/planted.ts',
