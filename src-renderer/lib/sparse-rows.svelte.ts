@@ -1,7 +1,7 @@
 // Row virtualization for a list of a million rows of one height but a few taller ones (the download queue: a row
 // with a note has a second line), or of one height only (Browse's results, a windowed listing of a million files).
-// @tanstack/virtual-core, used before, kept an object per row and measured every row whenever the count or a height
-// changed: at a million rows that is tens of milliseconds and a heap the garbage collector walks while the user
+// A general virtualizer (@tanstack/virtual-core) keeps an object per row and measures every row whenever the count
+// or a height changes: at a million rows, work on every change and a heap the garbage collector walks while the user
 // scrolls. Here a row's place is arithmetic: its index times the
 // row height, plus the extra height of the taller rows before it, and only the rows loaded can be taller (the rest
 // are one line until their page arrives), so a layout costs what is loaded, never the list.

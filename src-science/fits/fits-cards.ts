@@ -54,7 +54,7 @@ const COMPLEX = new RegExp(String.raw`^\(\s*(${NUMBER})\s*,\s*(${NUMBER})\s*\)$`
 /** The 80 characters of the card at `offset` (bytes outside 0x20-0x7E are kept as their Latin-1 characters). */
 export function cardText(bytes: Uint8Array, offset: number): string {
   // One call for the 80 bytes, the typed array as its list of arguments (apply takes any array-like): appending
-  // them one by one took ten to twenty times as long, most of the time of reading a header of thousands of cards.
+  // them one by one is many times slower, and this is most of the time of reading a header of thousands of cards.
   const codes = bytes.subarray(offset, offset + CARD_LENGTH) as unknown as number[];
   return String.fromCharCode.apply(null, codes).padEnd(CARD_LENGTH);
 }
@@ -72,7 +72,7 @@ function isEndRecord(record: string): boolean {
 export function parseCards(records: Iterable<string>, maxContinueCards = MAX_CONTINUE_CARDS): FitsCard[] {
   const cards: FitsCard[] = [];
   // The string being continued: its pieces are joined once it ends, as joining at each piece copies the
-  // string so far every time (16,000 CONTINUE cards took 6.8 s so, on the main thread of every download).
+  // string so far every time: quadratic in the CONTINUE cards, on the main thread of every download.
   let long: LongString | undefined;
   for (const record of records) {
     if (isEndRecord(record)) break;

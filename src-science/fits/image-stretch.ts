@@ -53,10 +53,10 @@ const TABLE_STEPS = 16384;
 
 /**
  * The grey levels of a `width` x `height` image in FITS order (bottom row first), returned top row first.
- * Log and asinh cost about 80 ns a pixel computed directly, so a table of the levels at 16384 evenly spaced
+ * Log and asinh are costly to compute for every pixel, so a table of the levels at 16384 evenly spaced
  * points of 0..1 answers instead: a point between two table entries of the same level has that level too
  * (the stretches never decrease), and only where the two differ (at most 255 of the intervals) is the level
- * computed. The result is exactly what `greyLevel` gives, three to five times faster for log and asinh.
+ * computed. The result is exactly what `greyLevel` gives, several times faster for log and asinh.
  */
 export function displayBytes(pixels: Pixels, width: number, height: number, options: DisplayOptions): Uint8Array {
   if (pixels.length < width * height) throw new RangeError(`${pixels.length} pixels cannot fill ${width} x ${height}`);

@@ -76,7 +76,7 @@ type FolderParts = readonly (string | (typeof PLACEHOLDERS)[number])[];
 
 /**
  * Templates read into their parts once, by their text: a campaign sync places a million files under one template,
- * and reading it again for each (and making each folder name safe again) took several microseconds a file.
+ * and reading it again for each (and making each folder name safe again) would cost that work a million times.
  */
 const placers = new Map<string, Placer>();
 const MOST_TEMPLATES = 64;

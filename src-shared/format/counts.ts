@@ -1,7 +1,7 @@
 // Counts for people, the same in the window and in the shared hints: thousands separated, a noun that agrees.
 
-// Made on first use: the first number format of a process loads ICU's locale data, about 10 ms, which every start of
-// the command line paid (this module loads with the engine) whether or not it printed a count.
+// Made on first use: the first number format of a process loads ICU's locale data, which every start of the
+// command line would pay (this module loads with the engine) whether or not it printed a count.
 let count: Intl.NumberFormat | undefined;
 
 /** 1234 -> "1,234". */

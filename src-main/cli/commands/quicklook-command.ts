@@ -1,7 +1,7 @@
 // `quicklook FILE.fts --out FILE.png`: a FITS image as an 8-bit grey PNG, clipped at two percentiles and
 // stretched, oriented as ds9 shows it (FITS rows go up from the bottom). Works on the file alone, no server. The
 // file is read a band of rows at a time (streamed-quicklook.ts) and the PNG compressed as its rows are made
-// (png-stream.ts), so memory follows the compressed PNG, not the image: a 600 MB image took 5.4 GB decoded whole.
+// (png-stream.ts), so memory follows the compressed PNG, not the image, which decoded whole takes several times its size.
 import { shrunkSize } from '../../../src-science/fits/image-downscale';
 import type { StretchName } from '../../../src-science/fits/image-stretch';
 import { streamedQuicklookRows, type QuicklookChoice } from '../../../src-science/fits/streamed-quicklook';

@@ -1,6 +1,6 @@
 // The files listing, parsed as it streams in. Each entry is checked against fileEntrySchema as soon as it
 // is complete and only the checked copy is kept, so memory holds the entries rather than the whole text,
-// a parsed tree and a checked copy of that tree (a 200 MB listing used to peak near 1 GB). Everything but
+// a parsed tree and a checked copy of that tree, several times the answer's size. Everything but
 // the entries is checked with fileListingSchema at the end: unknown fields survive, and the messages for
 // an answer that is not a listing are those of checking the whole answer at once. Memory is also bounded
 // piece by piece, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
@@ -8,8 +8,8 @@
 // instead of being buffered whole by the tokenizer. Nesting is bounded too (MAX_NESTING), so that what is accepted
 // can be written out again.
 //
-// The elements of `files` are not tokenized: a listing of a million entries took seconds of the tokenizer's byte by
-// byte work and objects built a property at a time. The bytes of the array are scanned only for where its elements
+// The elements of `files` are not tokenized: at a million entries, the tokenizer's byte by byte work and objects
+// built a property at a time would cost seconds. The bytes of the array are scanned only for where its elements
 // end (commas and the closing bracket outside strings and nested values), and each run of complete elements is read
 // by JSON.parse, as the whole answer would be; the tokenizer reads on after the array.
 import { TokenParser, TokenType, Tokenizer, type ParsedTokenInfo } from '@streamparser/json';

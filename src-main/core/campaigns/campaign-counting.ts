@@ -13,8 +13,7 @@ const countedSinceOf = (file: Columns): string => `(SELECT counted_since FROM ca
 
 /**
  * Adds `delta` to the counts of the files `from … where` selects, each standing as `file` with `job` says. The
- * campaign's times are read by scalar subqueries: a join to campaigns here makes SQLite run the statement several
- * times slower.
+ * campaign's times are read by scalar subqueries: SQLite runs a join to campaigns here much slower.
  */
 function bump(delta: 1 | -1, file: Columns, job: Columns, from: string, where: string): string {
   return `INSERT INTO campaign_counts (campaign_id, standing, arrival, files)
@@ -124,7 +123,7 @@ function bulkInsertCounted(table: string, countInserted: string): BulkInsertWatc
 
 /**
  * Many files, or many jobs, inserted at a time (a sync's listing, the queue's intake): counted in one grouped
- * statement for the lot, where the insert triggers cost several microseconds a row (seconds at a million).
+ * statement for the lot, where the insert triggers' cost per row adds up to seconds at a million.
  */
 export const COUNTED_BULK_INSERTS: readonly BulkInsertWatch[] = [
   bulkInsertCounted('campaign_files', addCounts(NEW_FILES_COUNTED)),
@@ -135,8 +134,7 @@ const sameSql = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim()
 
 /**
  * Makes the counting triggers as the rule now defines them, and counts every campaign again, when those in the file
- * are not those (a new ledger, or one a version with another rule counted): at a million files, a second or two,
- * once. Returns whether it counted.
+ * are not those (a new ledger, or one a version with another rule counted): a wait at a million files, but once. Returns whether it counted.
  */
 export function keepCountingCurrent(db: Database.Database): boolean {
   const stored = new Map(

@@ -1,5 +1,5 @@
 // A shared campaign file read as it streams in, so that a file list of a million files never sits in memory whole
-// (read whole, as text, then parsed and checked, such a file took 2.7 GB). The campaign's name, layout and queries
+// (its text, a parsed tree and a checked copy of it at once would take several times the file's size). The campaign's name, layout and queries
 // come first, as `campaign export` writes them, and are handed on as soon as the file list begins; each file of the
 // list is then checked as soon as it is complete, handed on in batches and let go of. Memory is bounded piece by
 // piece, as in the listing parser: one entry may not pass 64 KB, everything besides the file list 4 MB, and the

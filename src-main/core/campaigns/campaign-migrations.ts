@@ -78,7 +78,7 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
    CREATE INDEX campaign_files_name ON campaign_files (campaign_id, filename);`,
   },
   // 9: a campaign's counts as they were last counted (campaignCounts, as JSON), which the app's list shows the moment
-  // it opens, while it counts again: counting a million files takes about a second.
+  // it opens, while it counts again: counting a million files is a wait the user would see.
   {
     version: 9,
     sql: `ALTER TABLE campaigns ADD COLUMN remembered_counts TEXT;`,

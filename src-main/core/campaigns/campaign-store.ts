@@ -440,8 +440,7 @@ export class CampaignStore {
   }
 
   /**
-   * What a sync's report counts, in one pass over the set (a million files took a few seconds a pass, and the report
-   * took three): the campaign's counts (as `counts`, from the sync's start `at`), those of the files each of
+   * What a sync's report counts, in one pass over the set (a pass over a million files takes seconds): the campaign's counts (as `counts`, from the sync's start `at`), those of the files each of
    * `queryCount` queries listed in the sync started at `at` (their number in `files`), how many distinct files it
    * listed, how many of those more than one query listed (after the first), and how many files no listing of that
    * sync named the ledger does not say are downloaded and the archive still lists (what filesNotDone pages through:

@@ -1,6 +1,6 @@
 // What verify reads of a campaign's files: only the columns it compares, as arrays, a page at a time.
-// better-sqlite3 builds a row's object one column at a time, so the store's full rows (CampaignStore.files, twenty
-// columns) of 100,000 files took 3 s, longer than hashing them; these twelve, read raw, take a fraction of that, and
+// better-sqlite3 builds a row's object one column at a time, so reading the store's full rows (CampaignStore.files,
+// twenty columns) takes longer than hashing the files; these twelve, read raw, take a fraction of that, and
 // in pages (by relative path, the table's key) the hashing of the first page starts while the next are read.
 import type { JobState } from '../../../src-shared/downloads/job-state';
 import type { StateDatabase } from '../state/state-database';
@@ -67,7 +67,7 @@ export async function eachPageToVerify(state: StateDatabase, campaignId: number,
 
 /**
  * How many files the campaign has: the most a verify hashes, from the campaign's own index (those downloaded
- * would take a look-up of every file's job: 0.15-0.4 s at 100,000 files, before any hashing could start).
+ * would take a look-up of every file's job before any hashing could start).
  */
 export function fileCount(state: StateDatabase, campaignId: number): number {
   return state.connection.prepare<[number], { files: number }>('SELECT COUNT(*) AS files FROM campaign_files WHERE campaign_id = ?').get(campaignId)!.files;

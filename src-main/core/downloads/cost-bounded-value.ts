@@ -1,5 +1,5 @@
 // A value that is costly to compute and wanted often, such as the queue's counts for ten progress updates a
-// second: over a ledger of 100,000 jobs one count takes tens of milliseconds. It is recomputed only when the time
+// second: over a large ledger one count takes too long to repeat that often. It is recomputed only when the time
 // since the last computation is long enough for that computation's cost to stay a small share of the time; in
 // between, the last value is handed out, marked stale. Cheap values are therefore fresh every time.
 

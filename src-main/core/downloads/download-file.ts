@@ -255,8 +255,8 @@ const BODY_PIECE_WAIT_MS = 50;
 
 /**
  * The body's socket reads (16-64 KB each) gathered into pieces of a quarter megabyte. Every piece that goes on costs
- * one inflate call on libuv's threads, one hash update, a trip through each stream stage and about one write; read
- * by read, a KCor file of 2.7 MB made some 100 of each. Copying the reads into one piece costs less than that.
+ * one inflate call on libuv's threads, one hash update, a trip through each stream stage and about one write, so
+ * a piece per read would cost a file some hundred of each. Copying the reads into one piece costs less than that.
  */
 class BodyPieces {
   private reads: Buffer[] = [];

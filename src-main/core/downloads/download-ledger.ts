@@ -473,7 +473,7 @@ export class DownloadLedger {
 
   counts(batchId?: string): StateCounts {
     // The whole list: every job by state less the cleared ones, each from an index (migration 8 indexes the cleared
-    // rows), since cleared is in no index of every row and reading it took 0.3-0.55 s at a million jobs.
+    // rows), since cleared is in no index of every row and reading it means reading the whole table.
     const rows =
       batchId === undefined
         ? this.sql<[], { state: JobState; n: number }>(

@@ -87,7 +87,7 @@ function stillListed(state: JobState): string {
 /**
  * A page of the default order read group by group, each from an index (jobs_runnable for what moves and waits,
  * migration 8's for what failed and finished), instead of one ORDER BY over the groups' expressions, which sorts the
- * whole table: at a million jobs 0.4-1.3 s a page against a few milliseconds. A group's states are one SELECT each,
+ * whole table for every page. A group's states are one SELECT each,
  * merged in order (UNION ALL under an ORDER BY is a merge in SQLite); a group is counted first when the page may
  * start past it, and skipped whole if it does.
  */
@@ -115,8 +115,7 @@ function workFirstPage(ledger: DownloadLedger, request: JobPageRequest): number[
     const arms = states.map((state) => `SELECT id, ${ENDED_OF[state]} AS ended, priority FROM jobs WHERE ${armWhere(state)}`);
     const order = (direction: 'ASC' | 'DESC', reverse: 'ASC' | 'DESC') => `${group.ended ? `ended ${direction}, ` : ''}priority ${reverse}, id ${reverse}`;
     // A page in the second half of a group is read from the group's end, in the reverse order (the same indexes read
-    // backwards), so that the rows skipped are those after the page, not those before it: the end of a million-job
-    // list skipped some 600,000 finished rows.
+    // backwards), so that the rows skipped are those after the page, not those before it.
     const fromEnd = rows !== undefined && offset > rows / 2;
     const page = ledger
       .read<(string | number)[], { id: number }>(

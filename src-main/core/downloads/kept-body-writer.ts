@@ -1,6 +1,6 @@
 // Writes the kept beginning of a body (kept-body.ts) as it arrives. The first bytes are held in memory and written
 // only when the transfer stops short (pause, Ctrl-C, SIGTERM, a dropped connection): most bodies (a KCor file is
-// some 2.7 MB) arrive whole, and writing each a second time only to delete it cost some 6 % of a batch's CPU. Past
+// some 2.7 MB) arrive whole, and writing each a second time only to delete it is CPU a batch need not spend. Past
 // the held bytes the body is written in batches, so what a kill -9 loses stays bounded.
 import { close, fsync, open, writev } from 'node:fs';
 import { promisify } from 'node:util';

@@ -64,7 +64,7 @@ export const DOWNLOAD_TABLES: StateTables = {
     // group), so a page of a million-job list is read from an index, not by sorting the table; and the cleared jobs
     // by state, so the list's counts are every job by state (jobs_runnable) less those, never a read of the table.
     // Only finished, failed and cleared rows are indexed, so queuing a million files does not pay for it (an index
-    // over every row did: 6 s and 180 MiB more at 1M, 10ad18f). The expression is the query's own, word for word,
+    // over every row would be updated by every insert). The expression is the query's own, word for word,
     // as SQLite needs.
     {
       version: 8,

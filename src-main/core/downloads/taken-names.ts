@@ -1,6 +1,6 @@
 // Names with a small whole number each, kept outside the JavaScript heap. The intake remembers every name a listing
-// gave it (a million for two years of KCor): as a Map of strings that took some 100 bytes a name and made every
-// garbage collection walk a million objects. Here a name costs its UTF-8 bytes and a few numbers: fixed-size chunks
+// gave it (a million for two years of KCor): a Map of strings would cost an object a name and make every garbage
+// collection walk a million objects. Here a name costs its UTF-8 bytes and a few numbers: fixed-size chunks
 // hold the names end to end (a full chunk is never copied or grown, so memory rises by a chunk at a time instead of
 // doubling), found through an open-addressing table of their hashes. The hashes are of the names' UTF-16 units, so a
 // name not taken (nearly every name of a listing) is looked up without being written as UTF-8.

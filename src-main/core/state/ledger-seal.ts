@@ -1,5 +1,5 @@
 // A seal on the ledger as this program left it, so that the next opening need not read every page again. SQLite's
-// quick check at opening (StateDatabase.findDamage) reads the whole file: 1.3 s for a ledger of a million jobs,
+// quick check at opening (StateDatabase.findDamage) reads the whole file, a second or more for a ledger of a million jobs,
 // paid by every command and every start of the app. A file closed cleanly (its -wal checkpointed and removed) after
 // an opening that found it sound is sealed with what the file system says of it (device, inode, size, modification
 // and change times in nanoseconds); at the next opening, a file whose seal still matches is known to be as it was

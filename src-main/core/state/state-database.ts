@@ -83,8 +83,8 @@ export class StateDatabase {
    * What is damaged in an existing database file (SQLite's words), or undefined when it is sound or absent.
    * It looks read-only, so that a damaged file and its -wal and -shm stay as they were (a writing
    * connection would checkpoint into the file and delete the -wal on closing). SQLite's quick check reads
-   * every page (but does not match indexes against their tables): 75-110 ms on a ledger of 100,000 jobs (61 MB),
-   * 1.3 s at a million; `readPages` false skips it for a file known to be as it was left sound (ledger-seal.ts).
+   * every page (but does not match indexes against their tables), so its time grows with the ledger;
+   * `readPages` false skips it for a file known to be as it was left sound (ledger-seal.ts).
    * A file whose tables do not match its schema version (dropped or altered since) is damaged too.
    * Problems that are not damage (a lock held elsewhere, a file that cannot be opened) are thrown.
    */

@@ -186,8 +186,8 @@ export class FitsEngine {
 
   /**
    * Opens and renders a made-up image in each stretch and forgets it. JavaScript engines compile a loop well only
-   * after it has run a while, so a first quick-look of a large image took half as long again as the next one; this
-   * spends that time before anyone is waiting.
+   * after it has run a while, so a first quick-look of a large image is slower than the next one; this spends that
+   * time before anyone is waiting.
    */
   warmUp(): void {
     const { document } = this.open(madeUpFits(WARM_UP_SIZE), 'warm-up.fits');
