@@ -4,7 +4,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isKeptBodyName } from '../../src-main/core/downloads/kept-body';
+import { isResumeFileName } from '../../src-main/core/downloads/resume-file';
 import { expectExactFolder, listing } from '../core/downloads/engine-harness';
 import { runBuiltCli, startBuiltCli, stopBuiltCli } from '../helpers/built-cli';
 import { downloadArgs } from '../core/downloads/cli-process';
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function keptSize(folder: string): Promise<number> {
-  const kept = (await readdir(folder)).filter(isKeptBodyName);
+  const kept = (await readdir(folder)).filter(isResumeFileName);
   if (kept.length === 0) return 0;
   return (await stat(path.join(folder, kept[0]!))).size;
 }
@@ -64,7 +64,7 @@ describe('mlso-dl files --download resumes an interrupted file', () => {
     );
     run.child.kill('SIGTERM');
     await run.exited;
-    expect((await readdir(folder)).filter(isKeptBodyName)).toEqual([]);
+    expect((await readdir(folder)).filter(isResumeFileName)).toEqual([]);
 
     emulator().setOptions({ bandwidthBytesPerSecond: 0 });
     const again = await runBuiltCli(args);

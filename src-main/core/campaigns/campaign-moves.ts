@@ -64,7 +64,7 @@ export async function moveToListedPlaces(
 /**
  * A job still waiting at an old place (queued by a sync that was interrupted) would fetch the file there too: the
  * file is fetched at its new place instead. A job being transferred right now is left to finish. The temporary
- * file and the kept beginning of its body that the ledger records for a cancelled job go at once (a transfer stopped
+ * file and the resume file holding the beginning of its body that the ledger records for a cancelled job go at once (a transfer stopped
  * by a kill or a pause leaves them), with the folders they leave empty: nothing would ever finish it, and the
  * stale-file cleanup only looks at folders in use.
  */

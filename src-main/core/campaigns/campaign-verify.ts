@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { CampaignCounts, VerifyProblem, VerifyReport } from '../../../src-shared/campaigns/campaign-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { pathLengthProblem } from '../downloads/path-limits';
-import { isKeptBodyName } from '../downloads/kept-body';
+import { isResumeFileName } from '../downloads/resume-file';
 import { isTemporaryName } from '../downloads/temporary-files';
 import type { StateDatabase } from '../state/state-database';
 import type { CampaignStore, StoredCampaign } from './campaign-store';
@@ -212,8 +212,8 @@ async function filesUnder(folder: string): Promise<string[]> {
     return found;
   }
   for (const entry of entries) {
-    // The queue's own hidden files (a transfer's temporary file, the kept beginning of a paused body) are not the user's.
-    if (!entry.isFile() || isTemporaryName(entry.name) || isKeptBodyName(entry.name)) continue;
+    // The queue's own hidden files (a transfer's temporary file, the resume file of a paused one) are not the user's.
+    if (!entry.isFile() || isTemporaryName(entry.name) || isResumeFileName(entry.name)) continue;
     const parent = entry.parentPath;
     found.push(path.relative(folder, path.join(parent, entry.name)).split(path.sep).join('/'));
   }

@@ -5,7 +5,7 @@ import { rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256OfRegularFile } from '../files/regular-file';
 import type { DownloadLedger, Job } from './download-ledger';
-import { isKeptBodyName } from './kept-body';
+import { isResumeFileName } from './resume-file';
 import { isTemporaryName, removeLeftovers } from './temporary-files';
 
 /** Temporary files not recorded in the ledger are removed only when older than this (another process may own them). */
@@ -27,12 +27,12 @@ export async function recoverInterruptedJobs(ledger: DownloadLedger): Promise<vo
     if (temporary && isTemporaryName(path.basename(temporary))) await unlink(temporary).catch(() => undefined);
   }
   for (const folder of ledger.folders()) {
-    // Kept beginnings of bodies (kept-body.ts) that no job records any more (finished, cancelled, or the record lost
+    // Kept beginnings of bodies (resume-file.ts) that no job records any more (finished, cancelled, or the record lost
     // in a crash between the two) are litter too; the recorded ones are what the next attempts resume from.
-    // Asked of the ledger only in a folder that holds a kept body: one query per folder scans every job, and a
+    // Asked of the ledger only in a folder that holds a resume file: one query per folder scans every job, and a
     // campaign's layout can spread a million jobs over hundreds of folders.
     let recorded: Set<string> | undefined;
-    const isLeftover = (name: string): boolean => isTemporaryName(name) || (isKeptBodyName(name) && !(recorded ??= ledger.resumeNamesIn(folder)).has(name));
+    const isLeftover = (name: string): boolean => isTemporaryName(name) || (isResumeFileName(name) && !(recorded ??= ledger.resumeNamesIn(folder)).has(name));
     await removeLeftovers(folder, isLeftover, { olderThanMs: UNRECORDED_TEMPORARY_AGE_MS });
   }
 }

@@ -19,7 +19,7 @@ import type { EngineEventMap, JobView, OverallProgress, ProgressUpdate } from '.
 import type { ExistingFilePolicy } from './existing-files';
 import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
-import type { ResumePoint } from './kept-body';
+import type { ResumePoint } from './resume-file';
 import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement } from './listing-intake';
 import type { ReuseBy } from './reuse-finder';
 import { ProgressBoard } from './progress-board';
@@ -53,7 +53,7 @@ export interface DownloadEngineOptions {
   describeNewJobs?: boolean;
   freeSpace?: FreeSpaceProbe;
   openSink?: OpenFileSink;
-  /** Bytes of a body held in memory before any is written to its kept file (kept-body-writer.ts). */
+  /** Bytes of a body held in memory before any is written to its resume file (resume-file-writer.ts). */
   heldBodyBytes?: number;
   /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
   makeFolder?: MakeFolder;
@@ -278,7 +278,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     }
     const kept = this.ledger.get(id);
     const from = this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
-    if (from && kept?.resume) void this.dropKeptBody(id, kept.folder, kept.resume);
+    if (from && kept?.resume) void this.dropResumeFile(id, kept.folder, kept.resume);
     // A failed file cancelled is still the run's if it failed in it; an older one does not join the run.
     if (from === 'failed') this.currentRun.restated(id, 'cancelled');
     else if (from) this.currentRun.finishedAs(id, 'cancelled');
@@ -329,7 +329,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   /** Deletes what a job kept of its body for resuming, and its record: the file will not be resumed. */
-  private async dropKeptBody(id: number, folder: string, kept: ResumePoint | null): Promise<void> {
+  private async dropResumeFile(id: number, folder: string, kept: ResumePoint | null): Promise<void> {
     if (!kept) return;
     // The record first: a crash between the two leaves a file no job records, which the next start removes.
     this.ledger.setResumePoint(id, null);
@@ -500,7 +500,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       // Stopped on purpose: the attempt does not count against the file. Paused or shut down, it resumes later
       // from what it kept; cancelled, what it kept goes.
       this.ledger.refundAttempt(job.id);
-      if (run.stopReason === 'cancel') await this.dropKeptBody(job.id, job.folder, run.resume);
+      if (run.stopReason === 'cancel') await this.dropResumeFile(job.id, job.folder, run.resume);
       else this.ledger.recordStop(job.id, run.bytesReceived, await keptBytesOf(job.folder, run.resume));
       const next: Record<NonNullable<RunningJob['stopReason']>, JobState> = { pause: 'paused', cancel: 'cancelled', shutdown: 'queued' };
       this.ledger.setState(job.id, next[run.stopReason]);
@@ -516,7 +516,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
       ...(this.options.random ? { random: this.options.random } : {}),
     });
     const { kind, message } = decision.error;
-    if (decision.action === 'fail') await this.dropKeptBody(job.id, job.folder, run.resume);
+    if (decision.action === 'fail') await this.dropResumeFile(job.id, job.folder, run.resume);
     else this.ledger.recordStop(job.id, run.bytesReceived, await keptBytesOf(job.folder, run.resume));
     switch (decision.action) {
       case 'retry':
@@ -567,7 +567,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
 }
 
 /**
- * The bytes a job's kept body holds on disk now (0 when none is kept), as the queue's row says it resumes from: read
+ * The bytes a job's resume file holds on disk now (0 when none is kept), as the queue's row says it resumes from: read
  * from the file, as a write cut short (a full disk) keeps less than arrived.
  */
 async function keptBytesOf(folder: string, kept: ResumePoint | null): Promise<number> {

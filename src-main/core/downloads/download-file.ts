@@ -2,7 +2,7 @@
 // headers into a hidden temporary file beside the target; only a body that ended cleanly and holds exactly
 // what its headers declare is renamed to its real name. JSON or HTML answers are errors whatever their
 // status, and are never written to disk. Where the server serves byte ranges, the body as sent is also kept
-// (kept-body.ts, kept-body-writer.ts) until the file is done, so a transfer cut short resumes where it stopped.
+// (resume-file.ts, resume-file-writer.ts) until the file is done, so a transfer cut short resumes where it stopped.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
@@ -20,8 +20,8 @@ import { fitsLayoutGuard } from './fits-layout-guard';
 import { cannotWriteThere, inPlainWords, isNoRoom } from '../folder-errors';
 import { startsWithFitsSignature } from './fits-signature';
 import { keepErrorsForTheReader, peekStream, withoutGzipLayers } from './gzip-layers';
-import { contentRangeOf, keptBodyNameFor, resumeValidator, type ResumePoint } from './kept-body';
-import { KeptBodyWriter } from './kept-body-writer';
+import { contentRangeOf, resumeFileNameFor, resumeValidator, type ResumePoint } from './resume-file';
+import { ResumeFileWriter } from './resume-file-writer';
 import { writtenMtimeOf } from './quick-check';
 import { temporaryNameFor } from './temporary-files';
 
@@ -77,7 +77,7 @@ export interface DownloadOptions {
    * the rest. Without it nothing is kept.
    */
   onResumePoint?: (point: ResumePoint | null) => void;
-  /** Bytes of the body held in memory before any is written to the kept file (default: kept-body-writer.ts). */
+  /** Bytes of the body held in memory before any is written to the resume file (default: resume-file-writer.ts). */
   heldBodyBytes?: number;
 }
 
@@ -141,7 +141,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   const lengthHeader = response.headers['content-length'];
   const sentLength = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   const bodyLength = resumed ? (range?.length ?? (sentLength !== undefined ? resumed.bytes + sentLength : undefined)) : sentLength;
-  // Kept only for a caller that records where (onResumePoint): an unrecorded kept body would be litter. A new point
+  // Kept only for a caller that records where (onResumePoint): an unrecorded resume file would be litter. A new point
   // is recorded when its file is created, which a body that arrives whole never needs.
   const keeping = resumed?.point ?? (options.onResumePoint !== undefined ? newResumePoint(localName, response.headers) : undefined);
   if (!keeping) options.onResumePoint?.(null);
@@ -154,7 +154,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   const keeper = keeping
-    ? new KeptBodyWriter({
+    ? new ResumeFileWriter({
         path: path.join(target.folder, keeping.name),
         keptBefore: resumed?.bytes ?? 0,
         beforeCreate: () => options.onResumePoint?.(keeping),
@@ -167,7 +167,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
   try {
     const pieces = new BodyPieces();
     // Raw bytes are counted as they arrive, before any decoding; every byte also feeds the watchdog and, when the
-    // body can be resumed, goes to the kept body too (waiting for its disk, so a slow disk slows the socket).
+    // body can be resumed, goes to the resume file too (waiting for its disk, so a slow disk slows the socket).
     // They go on in pieces (BodyPieces); a read held back is reported all the same, so progress follows the socket.
     const counted = new Transform({
       highWaterMark: STREAM_BUFFER_BYTES,
@@ -244,7 +244,7 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
     body.destroy();
     await sink?.close().catch(() => undefined);
     if (temporaryPath) await unlink(temporaryPath).catch(() => undefined);
-    if (keeper && keeping) await settleKept(path.join(target.folder, keeping.name), keeper, failure, options);
+    if (keeper && keeping) await settleResumeFile(path.join(target.folder, keeping.name), keeper, failure, options);
   }
 }
 
@@ -301,7 +301,7 @@ async function keptBeginning(folder: string, options: DownloadOptions): Promise<
   return undefined;
 }
 
-/** Forgets the kept beginning of a body (its file and the engine's record of it). */
+/** Forgets the resume file of a body (the file and the engine's record of it). */
 async function dropKept(folder: string, kept: KeptBeginning | undefined, options: DownloadOptions): Promise<undefined> {
   if (!kept) return undefined;
   await unlink(path.join(folder, kept.point.name)).catch(() => undefined);
@@ -311,19 +311,19 @@ async function dropKept(folder: string, kept: KeptBeginning | undefined, options
 
 function newResumePoint(localName: string, headers: Record<string, string | string[] | undefined>): ResumePoint | undefined {
   const validator = resumeValidator(headers);
-  return validator === undefined ? undefined : { name: keptBodyNameFor(localName), validator };
+  return validator === undefined ? undefined : { name: resumeFileNameFor(localName), validator };
 }
 
 /**
- * After the attempt: a finished file needs its kept body no more; a transfer cut short (network, pause, cancel,
+ * After the attempt: a finished file needs its resume file no more; a transfer cut short (network, pause, cancel,
  * a body that ended early) keeps what arrived; any other failure (bad content, a full disk) drops it, so the next
  * attempt starts from the first byte. A cut that kept nothing (no byte came, or none could be written) drops it too.
  */
-async function settleKept(keptFile: string, keeper: KeptBodyWriter, failure: MlsoError | undefined, options: DownloadOptions): Promise<void> {
+async function settleResumeFile(resumeFile: string, keeper: ResumeFileWriter, failure: MlsoError | undefined, options: DownloadOptions): Promise<void> {
   const cutShort = failure !== undefined && isCutShort(failure);
   await keeper.close(cutShort);
   if (cutShort && keeper.keptBytes > 0) return;
-  if (keeper.mayHaveFile) await unlink(keptFile).catch(() => undefined);
+  if (keeper.mayHaveFile) await unlink(resumeFile).catch(() => undefined);
   if (failure) options.onResumePoint?.(null);
 }
 
@@ -335,9 +335,9 @@ function isCutShort(failure: MlsoError): boolean {
  * The whole body as sent: the kept beginning read back from disk, then what arrives now. Reading the beginning
  * back feeds the stall watchdog, so a long kept beginning is not taken for a silent server.
  */
-function joined(keptFile: string, keptBytes: number, rest: Readable, fed: () => void): Readable {
+function joined(resumeFile: string, keptBytes: number, rest: Readable, fed: () => void): Readable {
   async function* bytes(): AsyncGenerator<Buffer> {
-    for await (const chunk of createReadStream(keptFile, { start: 0, end: keptBytes - 1, highWaterMark: STREAM_BUFFER_BYTES }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(resumeFile, { start: 0, end: keptBytes - 1, highWaterMark: STREAM_BUFFER_BYTES }) as AsyncIterable<Buffer>) {
       fed();
       yield chunk;
     }

@@ -3,7 +3,7 @@
 // and why, which temporary file a job was writing.
 import type Database from 'better-sqlite3';
 import type { StateDatabase } from '../state/state-database';
-import type { ResumePoint } from './kept-body';
+import type { ResumePoint } from './resume-file';
 
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 import { insertManyRows, insertOfRows, type SqlValue } from '../state/rows-per-insert';
@@ -30,7 +30,7 @@ export interface Job {
   bytesWritten: number;
   sha256: string | null;
   tempName: string | null;
-  /** Where the beginning of the body is kept for resuming (kept-body.ts), and the file's version it belongs to. */
+  /** Where the beginning of the body is kept for resuming (resume-file.ts), and the file's version it belongs to. */
   resume: ResumePoint | null;
   /** Bytes of the body kept when the last attempt stopped (0 when nothing is kept). */
   resumeBytes: number;
@@ -538,7 +538,7 @@ export class DownloadLedger {
 
   /**
    * What an attempt that stopped part-way had received, and how much of the body is kept on disk to resume from (none
-   * when no kept body is recorded): the queue's row says whether the file resumes or starts again.
+   * when no resume file is recorded): the queue's row says whether the file resumes or starts again.
    */
   recordStop(id: number, bytesReceived: number, keptBytes: number): void {
     this.sql('UPDATE jobs SET bytes_received = ?, resume_bytes = CASE WHEN resume_name IS NULL THEN 0 ELSE ? END WHERE id = ?').run(
@@ -548,7 +548,7 @@ export class DownloadLedger {
     );
   }
 
-  /** The kept bodies recorded in a folder (their names), so a start can tell them from ones nobody will resume. */
+  /** The resume files recorded in a folder (their names), so a start can tell them from ones nobody will resume. */
   resumeNamesIn(folder: string): Set<string> {
     const rows = this.sql<[string], { name: string }>('SELECT resume_name AS name FROM jobs WHERE folder = ? AND resume_name IS NOT NULL').all(folder);
     return new Set(rows.map((row) => row.name));

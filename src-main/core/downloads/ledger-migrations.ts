@@ -39,7 +39,7 @@ export const DOWNLOAD_TABLES: StateTables = {
    CREATE INDEX jobs_batch ON jobs (batch_id, state);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
     },
-    // 4: where a job keeps the beginning of its body for resuming (kept-body.ts), and the version of the file it is
+    // 4: where a job keeps the beginning of its body for resuming (resume-file.ts), and the version of the file it is
     // the beginning of; resume_bytes says how much was kept when the last attempt stopped, for the queue's rows.
     {
       version: 4,

@@ -10,7 +10,7 @@ const NAME_BYTES = 255;
 
 /**
  * `.<name>.<8 hex>.<extension>`: a hidden file beside the target, named after it (cut so the whole name fits) and
- * unique, for a download's temporary file (`part`) and the kept beginning of its body (`resume`, kept-body.ts).
+ * unique, for a download's temporary file (`part`) and the resume file that keeps the beginning of its body (`resume`, resume-file.ts).
  */
 export function hiddenNameBeside(localName: string, extension: string): string {
   return `.${truncateUtf8(localName, NAME_BYTES - hiddenAffixBytes(extension))}.${randomBytes(4).toString('hex')}.${extension}`;

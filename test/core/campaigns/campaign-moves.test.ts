@@ -90,7 +90,7 @@ describe('a file the listing places elsewhere', () => {
     expect(await exists(temporary)).toBe(false);
   });
 
-  it('whose job at the old place was paused with the beginning of its body kept has that kept body removed too', async () => {
+  it('whose job at the old place was paused with the beginning of its body kept has that resume file removed too', async () => {
     const { h, service, campaign } = await newCampaign('{obs_plan}');
     await syncAndWait(service, h, campaign.name);
     const victim = service.store.files(campaign.id)[1]!;

@@ -9,7 +9,7 @@ import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
 import type { OpenFileSink } from '../../../src-main/core/downloads/file-sink';
 import { isCompleteFitsFile } from '../../../src-main/core/downloads/fits-completeness';
-import type { ResumePoint } from '../../../src-main/core/downloads/kept-body';
+import type { ResumePoint } from '../../../src-main/core/downloads/resume-file';
 import { handlingFor } from '../../../src-main/core/downloads/retry-policy';
 import { removeStaleTemporaryFiles, temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { CancelledError, DiskFullError, DownloadError, NetworkError, SessionError } from '../../../src-main/core/errors';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import { downloadFile, type DownloadOptions } from '../../../src-main/core/downloads/download-file';
-import { isKeptBodyName, type ResumePoint } from '../../../src-main/core/downloads/kept-body';
+import { isResumeFileName, type ResumePoint } from '../../../src-main/core/downloads/resume-file';
 import { CancelledError, DownloadError, NetworkError } from '../../../src-main/core/errors';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { useSignedInListing } from './signed-in-listing';
@@ -31,7 +31,7 @@ async function attempt(file: FileEntry, folder: string, options: DownloadOptions
 }
 
 async function keptFiles(folder: string): Promise<string[]> {
-  return (await readdir(folder)).filter(isKeptBodyName);
+  return (await readdir(folder)).filter(isResumeFileName);
 }
 
 async function expectExactCopy(folder: string, file: FileEntry): Promise<void> {
@@ -144,7 +144,7 @@ describe('resuming a cut transfer', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
-  it('a body that arrives whole within the bytes held in memory is written once: no kept file, no point recorded', async () => {
+  it('a body that arrives whole within the bytes held in memory is written once: no resume file, no point recorded', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[6]!;
     const done = await attempt(file, folder);
@@ -154,7 +154,7 @@ describe('resuming a cut transfer', () => {
     expect(await readdir(folder)).toEqual([file.filename]);
   });
 
-  it('a body written to its kept file as it arrives records the point first, and leaves no kept body once done', async () => {
+  it('a body written to its resume file as it arrives records the point first, and leaves no resume file once done', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[7]!;
     const done = await attempt(file, folder, { heldBodyBytes: 0 });

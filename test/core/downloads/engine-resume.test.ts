@@ -4,7 +4,7 @@
 import { readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isKeptBodyName } from '../../../src-main/core/downloads/kept-body';
+import { isResumeFileName } from '../../../src-main/core/downloads/resume-file';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';
 import type { FileEntry } from '../../../src-shared/api/schemas';
@@ -15,7 +15,7 @@ const window = { 'start-date': '2025-03-24T20:00:00', 'end-date': '2025-03-24T20
 const slow = useEmulator({ imageSize: 256, bandwidthBytesPerSecond: 100_000, bodyForm: 'gzip-body' });
 const { harness, closeEarly } = useHarnesses(slow);
 
-const keptIn = async (folder: string): Promise<string[]> => (await readdir(folder)).filter(isKeptBodyName);
+const keptIn = async (folder: string): Promise<string[]> => (await readdir(folder)).filter(isResumeFileName);
 
 /** Queues one file of the window and waits until 40 KB of it have arrived; with `pause`, pauses it there. */
 async function underWay(h: Harness, pause: boolean): Promise<{ file: FileEntry; id: number }> {
@@ -90,11 +90,11 @@ describe('resuming in the engine', () => {
     const { id } = await underWay(h, true);
     expect(await keptIn(h.folder)).toHaveLength(1);
     h.engine.cancel(id);
-    await waitFor(async () => (await listFolder(h.folder)).length === 0, 'the kept body to go');
+    await waitFor(async () => (await listFolder(h.folder)).length === 0, 'the resume file to go');
     expect(h.ledger.get(id)).toMatchObject({ state: 'cancelled', resume: null });
   });
 
-  it('a start removes kept bodies no job records (older than ten minutes), and keeps recorded ones', async () => {
+  it('a start removes resume files no job records (older than ten minutes), and keeps recorded ones', async () => {
     const first = await harness({ batchId: 'litter' });
     const { id } = await underWay(first, true);
     const recorded = first.ledger.get(id)!.resume!.name;

@@ -1,6 +1,6 @@
 // What a downloaded file costs the ledger: each write is a SQLite commit, and a bulk download of small files is
 // mostly commits. A file takes the queue's claim, the record of its temporary name, of its hash before the
-// rename and of its end; a kept body's record only when a kept body is written (a body that arrives whole within
+// rename and of its end; a resume file's record only when a resume file is written (a body that arrives whole within
 // the bytes held in memory never is, and writing "nothing kept" over nothing kept is a commit for nothing).
 import { describe, expect, it, vi } from 'vitest';
 import type { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
@@ -26,7 +26,7 @@ function countWrites(ledger: DownloadLedger): Record<(typeof WRITES)[number], nu
 }
 
 describe('ledger writes per downloaded file', () => {
-  it('a body that arrives whole within the bytes held in memory: four writes, none for a kept body', async () => {
+  it('a body that arrives whole within the bytes held in memory: four writes, none for a resume file', async () => {
     const files = await listing(emulator(), morning);
     const h = await harness({ concurrency: 4 });
     const writes = countWrites(h.ledger);
@@ -37,7 +37,7 @@ describe('ledger writes per downloaded file', () => {
     for (const name of ['claimNext', 'recordTemporaryFile', 'recordVerified', 'markDone'] as const) expect(writes[name], name).toBe(files.length);
   });
 
-  it('a body written to its kept file as it arrives: one more write, where it is kept', async () => {
+  it('a body written to its resume file as it arrives: one more write, where it is kept', async () => {
     const files = await listing(emulator(), morning);
     const h = await harness({ concurrency: 4, heldBodyBytes: 0 });
     const writes = countWrites(h.ledger);

@@ -5,7 +5,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import { isKeptBodyName } from '../../../src-main/core/downloads/kept-body';
+import { isResumeFileName } from '../../../src-main/core/downloads/resume-file';
 import { isTemporaryName } from '../../../src-main/core/downloads/temporary-files';
 import { listFolder, useEmulator } from '../../helpers/fixtures';
 import { fillLeaving, mountSmallTmpfs, tmpfsRefusal, type SmallDisk } from '../../helpers/small-tmpfs';
@@ -25,13 +25,13 @@ afterEach(async () => {
   disk = undefined;
 });
 
-/** Every file in the folder is whole (the server's bytes) or a kept body a job records, of the size its row shows. */
+/** Every file in the folder is whole (the server's bytes) or a resume file a job records, of the size its row shows. */
 async function expectNothingPartial(h: Harness, folder: string, files: readonly FileEntry[]): Promise<void> {
   const names = (await listFolder(folder)).filter((name) => name !== FILLER);
   expect(names.filter(isTemporaryName)).toEqual([]);
   const keptBy = new Map(h.ledger.list().flatMap((job) => (job.resume ? [[job.resume.name, job] as const] : [])));
   for (const name of names) {
-    if (isKeptBodyName(name)) {
+    if (isResumeFileName(name)) {
       expect(keptBy.has(name), `${name} is recorded`).toBe(true);
       expect((await stat(path.join(folder, name))).size, `${name}'s size`).toBe(keptBy.get(name)!.resumeBytes);
       continue;

@@ -1,4 +1,4 @@
-// The beginning of a body as it came over the wire, kept in a hidden file beside the target (kept-body-writer.ts
+// The beginning of a body as it came over the wire, kept in a hidden file beside the target (resume-file-writer.ts
 // writes it), so a transfer cut short (Pause, Ctrl-C, a dropped connection, a crash) asks only for the rest next
 // time, as `wget -c` and aria2c do, whatever the file's size. The bytes are kept as sent (the gzip stream when the file goes gzipped): a
 // decompressor's state cannot be saved, so a resumed file is inflated again from its first byte, and gzip's own
@@ -6,7 +6,7 @@
 // ranges and names the version it sent, so the rest is asked of that version alone (If-Range).
 import { hiddenNameBeside, isHiddenNameBeside } from './temporary-files';
 
-/** Where the kept beginning of a body is, and the version of the file it is the beginning of. */
+/** Where the resume file (the beginning of a body, kept) is, and the version of the file it is the beginning of. */
 export interface ResumePoint {
   /** The hidden file beside the target, `.<name>.<8 hex>.resume`. */
   name: string;
@@ -14,11 +14,11 @@ export interface ResumePoint {
   validator: string;
 }
 
-export function keptBodyNameFor(localName: string): string {
+export function resumeFileNameFor(localName: string): string {
   return hiddenNameBeside(localName, 'resume');
 }
 
-export function isKeptBodyName(name: string): boolean {
+export function isResumeFileName(name: string): boolean {
   return isHiddenNameBeside(name, 'resume');
 }
 

@@ -1,4 +1,4 @@
-// Writes the kept beginning of a body (kept-body.ts) as it arrives. The first bytes are held in memory and written
+// Writes a body's resume file (resume-file.ts), the beginning of the body kept for resuming, as it arrives. The first bytes are held in memory and written
 // only when the transfer stops short (pause, Ctrl-C, SIGTERM, a dropped connection): most bodies (a KCor file is
 // some 2.7 MB) arrive whole, and writing each a second time only to delete it is CPU a batch need not spend. Past
 // the held bytes the body is written in batches, so what a kill -9 loses stays bounded.
@@ -15,7 +15,7 @@ const syncFile = promisify(fsync);
 const closeFile = promisify(close);
 const writevFile = promisify(writev);
 
-export interface KeptBodyFile {
+export interface ResumeFileTarget {
   /** The kept file's path. */
   path: string;
   /** Bytes an earlier attempt kept there (this one appends); 0 when this attempt starts the body. */
@@ -31,7 +31,7 @@ export interface KeptBodyFile {
  * memory. The file is created (or opened to append to) at the first write, so a body that arrives whole never
  * touches the disk twice.
  */
-export class KeptBodyWriter {
+export class ResumeFileWriter {
   private batch: Buffer[] = [];
   private batchBytes = 0;
   private spilled = false;
@@ -41,7 +41,7 @@ export class KeptBodyWriter {
   private fd: number | undefined;
   private writtenBytes = 0;
 
-  constructor(private readonly file: KeptBodyFile) {}
+  constructor(private readonly file: ResumeFileTarget) {}
 
   /** Bytes of the body kept in the file now: the earlier attempts' and those this one has written. */
   get keptBytes(): number {

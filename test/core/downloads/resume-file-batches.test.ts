@@ -5,24 +5,24 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadFile } from '../../../src-main/core/downloads/download-file';
-import { isKeptBodyName, type ResumePoint } from '../../../src-main/core/downloads/kept-body';
-import { HELD_BODY_BYTES } from '../../../src-main/core/downloads/kept-body-writer';
+import { isResumeFileName, type ResumePoint } from '../../../src-main/core/downloads/resume-file';
+import { HELD_BODY_BYTES } from '../../../src-main/core/downloads/resume-file-writer';
 import { NetworkError } from '../../../src-main/core/errors';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { useSignedInListing } from './signed-in-listing';
 
 const MIB = 1024 * 1024;
-// KCor-sized files (about 2.7 MB gzipped) at 1.5 MB/s: a few seconds each, so the kept file can be watched.
+// KCor-sized files (about 2.7 MB gzipped) at 1.5 MB/s: a few seconds each, so the resume file can be watched.
 const emulator = useEmulator({ imageSize: 1024, bandwidthBytesPerSecond: 1_500_000, bodyForm: 'gzip-body' });
 const listed = useSignedInListing(emulator);
 
-/** Sizes of the kept file seen while `work` runs, every few milliseconds. */
+/** Sizes of the resume file seen while `work` runs, every few milliseconds. */
 async function keptSizesDuring<T>(folder: string, work: Promise<T>): Promise<{ sizes: Set<number>; outcome: T }> {
   const sizes = new Set<number>();
   let done = false;
   const outcome = work.finally(() => (done = true));
   while (!done) {
-    for (const name of (await readdir(folder)).filter(isKeptBodyName)) {
+    for (const name of (await readdir(folder)).filter(isResumeFileName)) {
       const size = await stat(path.join(folder, name)).then(
         (found) => found.size,
         () => undefined,
@@ -34,8 +34,8 @@ async function keptSizesDuring<T>(folder: string, work: Promise<T>): Promise<{ s
   return { sizes, outcome: await outcome };
 }
 
-describe('the kept body', () => {
-  it('of a KCor file that arrives whole is never written: held in memory, no kept file, no point recorded', async () => {
+describe('the resume file', () => {
+  it('of a KCor file that arrives whole is never written: held in memory, no resume file, no point recorded', async () => {
     const folder = await temporaryFolder();
     const file = listed.files[2]!;
     const points: (ResumePoint | null)[] = [];
@@ -68,7 +68,7 @@ describe('the kept body', () => {
     );
     expect(outcome.bytesReceived).toBeGreaterThan(2 * MIB);
     expect(points).toEqual([expect.objectContaining({ name: expect.stringMatching(/\.resume$/) })]);
-    // The watch saw the kept file hold something: at least its first batch.
+    // The watch saw the resume file hold something: at least its first batch.
     expect([...sizes].filter((size) => size > 0).length).toBeGreaterThan(0);
     expect([...sizes].filter((size) => size > 0 && size < MIB)).toEqual([]);
     expect(await readdir(folder)).toEqual([file.filename]);
@@ -85,7 +85,7 @@ describe('the kept body', () => {
       { onResumePoint: () => undefined, onProgress: (progress) => (received = progress.bytesReceived) },
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NetworkError);
-    const [kept] = (await readdir(folder)).filter(isKeptBodyName);
+    const [kept] = (await readdir(folder)).filter(isResumeFileName);
     expect(received).toBeGreaterThan(0);
     expect((await stat(path.join(folder, kept!))).size).toBeGreaterThanOrEqual(received);
   });
