@@ -1,5 +1,5 @@
 // The enqueue half of `files --download`, measured alone: the listing streamed from the emulator into the engine's
-// intake, piece by piece, exactly as the command line does it, with the queue paused so that nothing is
+// enqueuer, piece by piece, exactly as the command line does it, with the queue paused so that nothing is
 // downloaded. Or the app's core queueing the same query (downloads:enqueue), which lists it itself. Runs as its own
 // process (dist/bench/enqueue-probe.js) so its peak RSS is that of the engine, the client and the listing, not the
 // benchmark's; the tests call runEnqueueProbe in their own process on 10,000 entries.
@@ -22,7 +22,7 @@ export interface EnqueueProbeJob {
   stateDir: string;
   outputDir: string;
   /**
-   * `files --download`'s intake in a batch of its own (the default), or the app's core queueing the query
+   * `files --download`'s enqueuer in a batch of its own (the default), or the app's core queueing the query
    * (downloads:enqueue: the app's queue, no batch, its progress followed as the window follows it).
    */
   way?: 'cli' | 'app';
@@ -34,12 +34,12 @@ export interface EnqueueProbeResult {
   /** Entries the listing handed over, and jobs the ledger holds for the batch afterwards (target paths are unique there). */
   entries: number;
   jobs: number;
-  /** Jobs queued as the intake (or the app's summary) counted them, and files skipped as already there. */
+  /** Jobs queued as the enqueuer (or the app's summary) counted them, and files skipped as already there. */
   queued: number;
   skipped: number;
   /** From the listing's request to the last piece committed. */
   seconds: number;
-  /** Of which in the intake (checks and ledger transactions), summed over the pieces (0 for the app: it lists itself). */
+  /** Of which in the enqueuer (checks and ledger transactions), summed over the pieces (0 for the app: it lists itself). */
   intakeSeconds: number;
   pieces: number;
   /** CPU time of the process over the same span (user and system, all threads). */
@@ -93,15 +93,15 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
       skipped = summary.skipped.length;
       entries = queued + summary.skipped.length + summary.rejected.length + summary.reused.count;
     } else {
-      const intake = await opened.engine.openIntake(job.outputDir);
+      const enqueuer = await opened.engine.openEnqueuer(job.outputDir);
       ({ count: entries } = await client.streamFiles(query, async (piece) => {
         const before = performance.now();
-        await intake.add(piece);
+        await enqueuer.add(piece);
         intakeMs += performance.now() - before;
         pieces += 1;
       }));
-      queued = intake.result.queued.length;
-      skipped = intake.result.skipped.length;
+      queued = enqueuer.result.queued.length;
+      skipped = enqueuer.result.skipped.length;
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);

@@ -17,10 +17,10 @@ const S = 'test/core/state/';
 const FOCUSED = {
   'download-file.ts': [`${D}download-file-answers.unit.test.ts`, `${D}download-file.test.ts`, `${D}read-only-folder.test.ts`, `${D}error-page-sign-in.test.ts`],
   'gzip-layers.ts': ['test/hostile/gzip-layers-properties.test.ts', `${D}gzip-layers.test.ts`, `${D}download-file-answers.unit.test.ts`],
-  'listing-intake.ts': [
-    `${D}listing-intake.test.ts`,
-    `${D}listing-intake-paths.unit.test.ts`,
-    `${D}listing-intake-hosts.test.ts`,
+  'listing-enqueuer.ts': [
+    `${D}listing-enqueuer.test.ts`,
+    `${D}listing-enqueuer-paths.unit.test.ts`,
+    `${D}listing-enqueuer-hosts.test.ts`,
     'test/core/campaigns/campaign-sync.test.ts',
   ],
   'folder-errors.ts': [
@@ -29,7 +29,7 @@ const FOCUSED = {
     `${D}download-folder.test.ts`,
     'test/core/campaigns/campaign-backups.test.ts',
   ],
-  'disk-space.ts': [`${D}listing-intake.test.ts`, `${D}download-engine.test.ts`],
+  'disk-space.ts': [`${D}listing-enqueuer.test.ts`, `${D}download-engine.test.ts`],
   'fits-layout-guard.ts': [`${D}fits-layout-guard.unit.test.ts`, `${D}fits-layout-faults.test.ts`, `${D}download-file.test.ts`],
   'fits-completeness.ts': [`${D}fits-completeness.unit.test.ts`, `${D}download-file.test.ts`],
   'fits-signature.ts': [`${D}download-file.test.ts`],

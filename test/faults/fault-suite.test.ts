@@ -1,5 +1,5 @@
 // The fault suite: the real download engine, in process, against the emulator misbehaving in every way the issue
-// names. The listing goes through the streamed intake, as the command line and the app take it. After each case:
+// names. The listing goes through the listing enqueuer, as the command line and the app take it. After each case:
 // the engine finished (or the listing failed with a plain sentence), every file is done or failed with a plain
 // reason, and the folder keeps both promises of scripts/faults/folder-invariants.ts.
 import path from 'node:path';
@@ -268,8 +268,8 @@ describe('fault suite: the engine against a misbehaving server', () => {
 
     const client = new MlsoClient({ baseUrl: current().url, ...c.client });
     const h = await harness({ client, concurrency: 4, ...c.engine });
-    const intake = await h.engine.openIntake(h.folder);
-    const listed = client.streamFiles({ instrument: 'kcor', product: 'pb', filters: WINDOW }, (entries) => intake.add(entries));
+    const enqueuer = await h.engine.openEnqueuer(h.folder);
+    const listed = client.streamFiles({ instrument: 'kcor', product: 'pb', filters: WINDOW }, (entries) => enqueuer.add(entries));
     const meanwhile = c.meanwhile?.(ctx);
     const listingError = await listed.then(
       () => undefined,

@@ -1,5 +1,5 @@
 // A FIFO or a symbolic link to /dev/zero under a name mlso-dl expects a FITS file (or a campaign file) by: every path
-// that reads files on disk (reuse, a campaign sync's intake and adoption, verify, import, header, quicklook, pixel,
+// that reads files on disk (reuse, a campaign sync's enqueuer and adoption, verify, import, header, quicklook, pixel,
 // movie) refuses it or leaves it unread, never waits for a FIFO's writer nor reads a device without end. Opening a
 // FIFO for reading blocks until a writer comes, and an open stuck in Node's thread pool keeps the process from
 // exiting even after Ctrl-C. The built mlso-dl (node scripts/build-main.mjs first), each run killed if it outlives

@@ -797,7 +797,7 @@ export class FakeCampaigns {
           state.failed.delete(file);
           state.changed.delete(file);
           if (this.reuseFrom !== null) {
-            // As the core's intake: done at once, counted reused rather than downloaded.
+            // As the core's enqueuer: done at once, counted reused rather than downloaded.
             state.onDisk.add(file);
             state.fetched.add(file);
             state.reused.add(file);

@@ -8,7 +8,7 @@ import { displayName } from '../../../src-shared/format/display-text';
 import { humanSize } from '../../../src-shared/format/human-size';
 import type { FilesRequest } from '../../core/api/mlso-client';
 import type { ExistingFilePolicy } from '../../core/downloads/existing-files';
-import type { EnqueueResult, ListingIntake } from '../../core/downloads/listing-intake';
+import type { EnqueueResult, ListingEnqueuer } from '../../core/downloads/listing-enqueuer';
 import type { OpenedEngine } from '../../core/app/open-engine';
 import { DEFAULT_BACKOFF } from '../../core/downloads/retry-policy';
 import type { CliContext } from '../cli-context';
@@ -57,17 +57,17 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   const listingSignal = context.signal ? AbortSignal.any([context.signal, stopListing.signal]) : stopListing.signal;
   // Opened once signed in and the folder is checked: until then the pieces of the listing wait (and with them
   // the reading of the rest), so a wrong e-mail or an unusable folder leaves nothing queued.
-  const intakeReady = Promise.withResolvers<ListingIntake>();
+  const enqueuerReady = Promise.withResolvers<ListingEnqueuer>();
   // A refusal no one waits for yet is not unhandled.
-  intakeReady.promise.catch(() => undefined);
-  // No intake after all (the engine, the sign-in or the folder refused): a piece of the listing already waiting
+  enqueuerReady.promise.catch(() => undefined);
+  // No enqueuer after all (the engine, the sign-in or the folder refused): a piece of the listing already waiting
   // for it is told, and the listing stopped.
-  const refuseIntake = (error: unknown): void => {
-    intakeReady.reject(error);
+  const refuseEnqueuer = (error: unknown): void => {
+    enqueuerReady.reject(error);
     stopListing.abort();
   };
   let firstQueuedAt: number | undefined;
-  // Entries listed whose piece is not in the ledger yet (waiting for the intake, or being checked by it): still to
+  // Entries listed whose piece is not in the ledger yet (waiting for the enqueuer, or being checked by it): still to
   // do, though no job says so, when a signal stops the run.
   let notYetQueued = 0;
   let listingFinished = false;
@@ -75,7 +75,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
     request,
     async (entries) => {
       notYetQueued += entries.length;
-      await (await intakeReady.promise).add(entries);
+      await (await enqueuerReady.promise).add(entries);
       notYetQueued -= entries.length;
       firstQueuedAt ??= performance.now();
     },
@@ -116,7 +116,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
       }),
     );
   } catch (error) {
-    refuseIntake(error);
+    refuseEnqueuer(error);
     await listed.catch(() => undefined);
     throw error;
   }
@@ -130,14 +130,16 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   let display: DownloadDisplay | undefined;
   const show = (update: ProgressUpdate): void => display?.update(update);
   try {
-    const gate = Promise.all([signedIn.then(() => opened.engine.signIn()), opened.engine.openIntake(folder), displayModule]).then(([, intake, displays]) => {
-      // Drawn from here on: a refused sign-in or folder shows its message alone.
-      display = displays?.createDownloadDisplay(out);
-      // Listened to only for a display: with none (--json, --quiet) the engine builds no progress update at all.
-      if (display) opened.engine.on('progress', show);
-      return intake;
-    });
-    gate.then(intakeReady.resolve, refuseIntake);
+    const gate = Promise.all([signedIn.then(() => opened.engine.signIn()), opened.engine.openEnqueuer(folder), displayModule]).then(
+      ([, enqueuer, displays]) => {
+        // Drawn from here on: a refused sign-in or folder shows its message alone.
+        display = displays?.createDownloadDisplay(out);
+        // Listened to only for a display: with none (--json, --quiet) the engine builds no progress update at all.
+        if (display) opened.engine.on('progress', show);
+        return enqueuer;
+      },
+    );
+    gate.then(enqueuerReady.resolve, refuseEnqueuer);
     const [gateOutcome, listingOutcome] = await Promise.allSettled([gate, listed]);
     if (!context.signal?.aborted) {
       // The cause first: a refused sign-in or folder stops the listing, whose own failure then only says so.

@@ -418,7 +418,7 @@ export class MlsoClient {
 
   /**
    * Why a listed download address would not be fetched (not a web address; on another server, unless other
-   * servers are allowed), or undefined when it would: the intake refuses such entries before queuing them.
+   * servers are allowed), or undefined when it would: the enqueuer refuses such entries before queuing them.
    */
   downloadAddressRefusal(url: string): MlsoError | undefined {
     // The answer depends only on the scheme and the server, so a server once found fine is not asked about again
@@ -441,7 +441,7 @@ export class MlsoClient {
 
   /** Opens a download URL exactly as the listing gave it (a relative one resolves against the base URL). */
   async openDownload(url: string, options: DownloadRequestOptions = {}): Promise<HttpResponse<Readable>> {
-    // Checked here too, not only at intake: a job queued while other servers were allowed may run after.
+    // Checked here too, not only when queued: a job queued while other servers were allowed may run after.
     const check = checkDownloadAddress(this.fence, url, this.current.baseUrl);
     if (!check.ok) throw check.error;
     return this.transport.getStream(check.url.href, options);

@@ -8,7 +8,7 @@ import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
-import type { EnqueueResult } from '../downloads/listing-intake';
+import type { EnqueueResult } from '../downloads/listing-enqueuer';
 import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError } from '../errors';
 import { finishedIds, jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
@@ -102,9 +102,9 @@ async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: stri
   // The contract's schema let through exactly one of the two forms (see invoke-handler.ts).
   if ('listingId' in request) return deps.engine.enqueue(deps.kept.entries(request.listingId, request.entries), folder);
   // A query: the listing streams into the queue as it arrives, as on the command line.
-  const intake = await deps.engine.openIntake(folder);
-  await deps.client.streamFiles(request.query, (entries: FileEntry[]) => intake.add(entries));
-  return intake.result;
+  const enqueuer = await deps.engine.openEnqueuer(folder);
+  await deps.client.streamFiles(request.query, (entries: FileEntry[]) => enqueuer.add(entries));
+  return enqueuer.result;
 }
 
 function summarise(result: EnqueueResult, folder: string): EnqueueSummary {

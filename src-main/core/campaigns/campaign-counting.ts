@@ -122,7 +122,7 @@ function bulkInsertCounted(table: string, countInserted: string): BulkInsertWatc
 }
 
 /**
- * Many files, or many jobs, inserted at a time (a sync's listing, the queue's intake): counted in one grouped
+ * Many files, or many jobs, inserted at a time (a sync's listing, the listing enqueuer): counted in one grouped
  * statement for the lot, where the insert triggers' cost per row adds up to seconds at a million.
  */
 export const COUNTED_BULK_INSERTS: readonly BulkInsertWatch[] = [

@@ -29,7 +29,7 @@ import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import type { MlsoClient } from '../api/mlso-client';
 import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger, Job } from '../downloads/download-ledger';
-import type { ListingIntake } from '../downloads/listing-intake';
+import type { ListingEnqueuer } from '../downloads/listing-enqueuer';
 import { listedBit, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign, type SyncCountsOfSet } from './campaign-store';
 import { CampaignPlaces, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
@@ -125,7 +125,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   await sync.queueFoundListed();
   if (queuedMore) counted = countSet();
   deps.onPhase?.('queueing', sync.listedCount);
-  const reused = tallyReused(sync.intakeResult?.reused ?? []);
+  const reused = tallyReused(sync.enqueuerResult?.reused ?? []);
   const refresh = (): SyncReport => ({ ...reportOf(deps.store, campaign, sync, countSet()), reused });
   const report = { ...reportOf(deps.store, campaign, sync, counted), reused };
   deps.store.recordSync(campaign.id, report);
@@ -143,11 +143,11 @@ class StreamingSync {
   private readonly refusedNames = new Set<string>();
   private readonly prefilter = new FolderPrefilter();
   /**
-   * Each queued entry's sub-folder in the layout, while its piece is in the queue's intake (which asks only then):
+   * Each queued entry's sub-folder in the layout, while its piece is in the listing enqueuer (which asks only then):
    * a Map emptied after each piece costs V8 less than a WeakMap of a million entries.
    */
   private readonly places = new Map<FileEntry, string>();
-  private intake: ListingIntake | undefined;
+  private enqueuer: ListingEnqueuer | undefined;
   private readonly placesOfFiles: CampaignPlaces;
   /** The API's base URL this sync lists from, which each window it lists remembers. */
   private readonly server: string;
@@ -176,8 +176,8 @@ class StreamingSync {
     return [...this.foundOnDisk.missing, ...this.foundOnDisk.changed];
   }
 
-  get intakeResult(): ListingIntake['result'] | undefined {
-    return this.intake?.result;
+  get enqueuerResult(): ListingEnqueuer['result'] | undefined {
+    return this.enqueuer?.result;
   }
 
   /** Lists the query's windows that can still change (all with `full`), or the whole query when it is not windowed. */
@@ -393,15 +393,15 @@ class StreamingSync {
   }
 
   /**
-   * Takes in the files already in the folder, then hands the files to the queue's intake, which skips those
+   * Takes in the files already in the folder, then hands the files to the listing enqueuer, which skips those
    * downloaded and still there and reuses those finished in another folder.
    */
   private async queue(files: readonly CampaignFileState[]): Promise<void> {
     this.deps.signal?.throwIfAborted();
     await adoptFilesAlreadyThere(this.deps.ledger, files, this.prefilter, this.deps.signal);
-    const intake = await this.openIntake();
+    const enqueuer = await this.openEnqueuer();
     // Files downloaded and still there (a relisted window's, nearly all) need nothing but to join the run: their jobs
-    // came with them, so the intake neither checks them again nor looks their jobs up (seconds at a million).
+    // came with them, so the enqueuer neither checks them again nor looks their jobs up (seconds at a million).
     const finished: { jobId: number; filename: string }[] = [];
     const rest: CampaignFileState[] = [];
     for (const file of files) {
@@ -411,7 +411,7 @@ class StreamingSync {
         finished.push({ jobId: file.jobId, filename: file.filename });
       else rest.push(file);
     }
-    intake.adoptFinished(finished);
+    enqueuer.adoptFinished(finished);
     const entries = rest.map((file) => {
       const entry = entryOfStored(file);
       const folder = path.posix.dirname(file.relativePath);
@@ -419,13 +419,13 @@ class StreamingSync {
       return entry;
     });
     try {
-      if (entries.length > 0) await intake.add(entries);
+      if (entries.length > 0) await enqueuer.add(entries);
     } finally {
       this.places.clear();
     }
     // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
     // the reason, not only counted as missing.
-    const rejected = intake.result.rejected;
+    const rejected = enqueuer.result.rejected;
     for (const refusal of rejected.splice(0, rejected.length)) this.refuse(refusal);
   }
 
@@ -435,12 +435,12 @@ class StreamingSync {
     this.refused.push(refusal);
   }
 
-  private async openIntake(): Promise<ListingIntake> {
-    this.intake ??= await this.deps.engine.openIntake(this.campaign.folder, {
+  private async openEnqueuer(): Promise<ListingEnqueuer> {
+    this.enqueuer ??= await this.deps.engine.openEnqueuer(this.campaign.folder, {
       existingFiles: this.deps.existingFiles ?? 'overwrite',
       placement: (entry) => this.places.get(entry) ?? '',
     });
-    return this.intake;
+    return this.enqueuer;
   }
 }
 
@@ -479,7 +479,7 @@ const holds = (span: ListedSpan, file: { instrument: string; dateObs: string | n
 function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClient, firstSeenAt: string): CampaignFileState | { refused: string } {
   const safe = checkSafeFilename(entry.filename);
   if (!safe.ok) return { refused: `unsafe file name: ${safe.reason}` };
-  // Refused here as the queue's intake would refuse it, so the sync's report says why the file is not fetched.
+  // Refused here as the listing enqueuer would refuse it, so the sync's report says why the file is not fetched.
   const addressRefusal = client.downloadAddressRefusal(entry.url);
   if (addressRefusal) return { refused: addressRefusal.message };
   const { relativePath, targetPath } = places.of(entry);

@@ -1,6 +1,6 @@
 // The download engine: a queue over the ledger with a concurrency limit, pause/resume/cancel/retry and
 // throttled progress, with one shared session. It orchestrates; the decisions live beside it: what a listing
-// queues (listing-intake), what a failed attempt leads to (failure-decision), what a start does with a crashed
+// queues (listing-enqueuer), what a failed attempt leads to (failure-decision), what a start does with a crashed
 // run's leftovers (crash-recovery), how jobs look to the front ends (job-views). Plain Node: the command line,
 // the desktop app and web mode all drive this one class.
 import { EventEmitter } from 'node:events';
@@ -20,7 +20,7 @@ import type { ExistingFilePolicy } from './existing-files';
 import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
 import type { ResumePoint } from './resume-file';
-import { ListingIntake, type EnqueueResult, type IntakeHost, type Placement } from './listing-intake';
+import { ListingEnqueuer, type EnqueueResult, type EnqueuerHost, type Placement } from './listing-enqueuer';
 import type { ReuseBy } from './reuse-finder';
 import { ProgressBoard } from './progress-board';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
@@ -98,7 +98,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   private started = false;
   private closed = false;
   private closing: Promise<void> | undefined;
-  /** Fires on close: the intakes' reads of files on disk (hashing a file to reuse) stop with it. */
+  /** Fires on close: the enqueuers' reads of files on disk (hashing a file to reuse) stop with it. */
   private readonly stopping = new AbortController();
   private queuePaused: boolean;
   /**
@@ -182,19 +182,19 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
 
   /** Queues a listing's files for `folder`, after checking names, what is already there and free space. */
   async enqueue(entries: readonly FileEntry[], folder: string, options: EnqueueOptions = {}): Promise<EnqueueResult> {
-    const intake = await this.openIntake(folder, options);
-    await intake.add(entries);
-    return intake.result;
+    const enqueuer = await this.openEnqueuer(folder, options);
+    await enqueuer.add(entries);
+    return enqueuer.result;
   }
 
   /**
    * Takes a listing into the queue piece by piece as it arrives (`add` per piece): each piece's files can start
    * while later pieces are still on their way. The folder is created and checked here, before any piece.
    */
-  async openIntake(folder: string, options: EnqueueOptions = {}): Promise<ListingIntake> {
+  async openEnqueuer(folder: string, options: EnqueueOptions = {}): Promise<ListingEnqueuer> {
     const absolute = path.resolve(folder);
     await prepareDownloadFolder(absolute, this.options.makeFolder);
-    const host: IntakeHost = {
+    const host: EnqueuerHost = {
       ledger: this.ledger,
       batchId: this.options.batchId ?? null,
       isRunning: (id) => this.running.has(id),
@@ -208,7 +208,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
         this.nudge();
       },
     };
-    return ListingIntake.open(host, absolute, options.existingFiles ?? this.existingFiles, options.placement);
+    return ListingEnqueuer.open(host, absolute, options.existingFiles ?? this.existingFiles, options.placement);
   }
 
   // ---- Controls --------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { JobView } from '../../../src-shared/downloads/progress-types';
 import type { PendingSizes, ViewedJob } from './download-ledger';
-import type { QueuedJob } from './listing-intake';
+import type { QueuedJob } from './listing-enqueuer';
 
 /** What a transfer in flight knows better than the ledger, which is written only when the attempt ends. */
 export interface LiveTransfer {
@@ -31,7 +31,7 @@ export function jobView(job: ViewedJob, live: LiveTransfer | undefined): JobView
   });
 }
 
-/** The view of a job just queued: the intake's fields and a fresh queue state (a resumed job's is reset too). */
+/** The view of a job just queued: the enqueuer's fields and a fresh queue state (a resumed job's is reset too). */
 export function queuedView(job: QueuedJob): JobView {
   return viewOf(job, { ...FRESH_FIGURES, expectedSize: job.expectedSize });
 }

@@ -5,7 +5,7 @@ import type { JobView, OverallProgress, ProgressUpdate } from '../../../src-shar
 import { CostBoundedValue } from './cost-bounded-value';
 import type { DownloadLedger, ViewedJob } from './download-ledger';
 import { estimateSecondsLeft, jobView, queuedView } from './job-views';
-import type { QueuedJob } from './listing-intake';
+import type { QueuedJob } from './listing-enqueuer';
 import type { RunTally } from './run-tally';
 import { SpeedMeter } from './speed-meter';
 
@@ -94,7 +94,7 @@ export class ProgressBoard {
   update(force: boolean): ProgressUpdate {
     for (const id of this.source.running.keys()) this.changed.add(id);
     // Changed jobs are read back in one query; a piece of a long listing makes thousands of jobs new at once,
-    // and those untouched since are described from what the intake queued.
+    // and those untouched since are described from what the enqueuer queued.
     const jobs = this.source.ledger.getMany([...this.changed]).map((job) => this.view(job));
     for (const [id, queued] of this.newlyQueued) if (!this.changed.has(id)) jobs.push(queuedView(queued));
     const room = MAX_NEW_VIEWS - this.newlyQueued.size;
@@ -153,7 +153,7 @@ export class ProgressBoard {
   }
 }
 
-/** Job ids in the order they came, kept as runs of consecutive ids (the intake's new jobs come in runs): a million in a few numbers. */
+/** Job ids in the order they came, kept as runs of consecutive ids (the enqueuer's new jobs come in runs): a million in a few numbers. */
 class IdRuns {
   /** First and last id of each run, from `head` on; those before `head` were taken. */
   private runs: number[] = [];

@@ -1,4 +1,4 @@
-// Names with a small whole number each, kept outside the JavaScript heap. The intake remembers every name a listing
+// Names with a small whole number each, kept outside the JavaScript heap. The enqueuer remembers every name a listing
 // gave it (a million for two years of KCor): a Map of strings would cost an object a name and make every garbage
 // collection walk a million objects. Here a name costs its UTF-8 bytes and a few numbers: fixed-size chunks
 // hold the names end to end (a full chunk is never copied or grown, so memory rises by a chunk at a time instead of

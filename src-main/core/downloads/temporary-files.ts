@@ -20,7 +20,7 @@ export function hiddenNameBeside(localName: string, extension: string): string {
 const hiddenAffixBytes = (extension: string): number => '.'.length + '.'.length + 8 + '.'.length + extension.length;
 
 /**
- * The length in bytes of any temporary name for `localName`, without making one (no random bytes): the intake
+ * The length in bytes of any temporary name for `localName`, without making one (no random bytes): the enqueuer
  * asks this of every file of a listing, a million of them.
  */
 export function temporaryNameBytes(localName: string): number {

@@ -58,7 +58,7 @@ function record(relativePath: string, targetPath: string, expectedSha256: string
   return { ...kcorFileRecord(targetPath, 1, null), relativePath, expectedSha256 };
 }
 
-/** Jobs for the files at `targets`, in `state`, as the queue's intake makes them. */
+/** Jobs for the files at `targets`, in `state`, as the listing enqueuer makes them. */
 function jobsAt(targets: readonly string[], state: (typeof JOB_STATES)[number]) {
   return targets.map((targetPath) => ({ ...kcorFileRecord(targetPath, 1, null), folder: FOLDER, expectedSize: 1, batchId: null, state }));
 }

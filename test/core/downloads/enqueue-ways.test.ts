@@ -1,5 +1,5 @@
 // The million-entry benchmark's three ways (scripts/bench/enqueue-million-benchmark.ts) on some 11,000 entries, for
-// correctness: `files --download`'s intake with and without a progress display, and the app's core queueing a query
+// correctness: `files --download`'s enqueuer with and without a progress display, and the app's core queueing a query
 // (downloads:enqueue). Every entry is queued once, the counts agree, and no progress update carries more than
 // MAX_NEW_VIEWS job views however fast the listing arrives.
 import { writeFile } from 'node:fs/promises';
@@ -29,7 +29,7 @@ async function wholeListing(way: EnqueueProbeJob['way'], followProgress: boolean
 
 describe('some 11,000 listed entries into a paused queue', () => {
   for (const { way, followProgress } of WAYS) {
-    it(`${way === 'app' ? "the app's core (downloads:enqueue by query)" : `files --download's intake${followProgress ? ', progress followed' : ''}`} queues each entry once, in updates of at most ${MAX_NEW_VIEWS} views`, async () => {
+    it(`${way === 'app' ? "the app's core (downloads:enqueue by query)" : `files --download's enqueuer${followProgress ? ', progress followed' : ''}`} queues each entry once, in updates of at most ${MAX_NEW_VIEWS} views`, async () => {
       const result = await runEnqueueProbe(await wholeListing(way, followProgress));
       expect(result.entries).toBeGreaterThan(10_000);
       expect(result.queued).toBe(result.entries);

@@ -1,4 +1,4 @@
-// A job as the intake would insert it into the ledger, for tests of the ledger and of what reads it.
+// A job as the enqueuer would insert it into the ledger, for tests of the ledger and of what reads it.
 import path from 'node:path';
 import type { NewJob } from '../../../src-main/core/downloads/download-ledger';
 import type { JobState } from '../../../src-shared/downloads/job-state';

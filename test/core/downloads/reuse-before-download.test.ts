@@ -1,4 +1,4 @@
-// A file already downloaded into another folder is not fetched again: the intake copies it from there (checked
+// A file already downloaded into another folder is not fetched again: the enqueuer copies it from there (checked
 // against its recorded SHA-256 first), or hard-links it when asked.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';

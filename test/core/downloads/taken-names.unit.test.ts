@@ -1,4 +1,4 @@
-// The intake's compact memory of names (taken-names.ts) against a plain Map: the same answers for names of every
+// The enqueuer's compact memory of names (taken-names.ts) against a plain Map: the same answers for names of every
 // kind, through the table's growth, with values changed in place.
 import { describe, expect, it } from 'vitest';
 import { TakenNames } from '../../../src-main/core/downloads/taken-names';

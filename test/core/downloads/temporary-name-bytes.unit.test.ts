@@ -1,4 +1,4 @@
-// The length of a temporary name, told without making one (the intake's path check asks it of every listed file),
+// The length of a temporary name, told without making one (the enqueuer's path check asks it of every listed file),
 // is the length of every name temporaryNameFor makes: short names, names cut to fit, names of many-byte characters.
 import { describe, expect, it } from 'vitest';
 import { temporaryNameBytes, temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';

@@ -1,4 +1,4 @@
-// Names and addresses from a hostile listing: whatever string the server sends as `filename`, the intake either
+// Names and addresses from a hostile listing: whatever string the server sends as `filename`, the enqueuer either
 // refuses the entry (and reports it) or queues it as one plain name inside the download folder, on POSIX and
 // Windows alike, with a temporary name that is one path component the disk can hold; and a download address on
 // another server is refused and reported unless other servers are allowed.
@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLedger } from '../../../src-main/core/downloads/download-ledger';
 import { openLedgerFile } from '../state/state-file';
-import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
+import { ListingEnqueuer, type EnqueuerHost } from '../../../src-main/core/downloads/listing-enqueuer';
 import { LONGEST_PATH_BYTES } from '../../../src-main/core/downloads/path-limits';
 import { temporaryNameFor } from '../../../src-main/core/downloads/temporary-files';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => ledger.close());
 
-function host(client = new MlsoClient({ baseUrl: API })): IntakeHost {
+function host(client = new MlsoClient({ baseUrl: API })): EnqueuerHost {
   return {
     ledger,
     batchId: null,
@@ -41,13 +41,13 @@ function entry(filename: string, url = `${API}/v1/download?obsday-id=1&filename=
   return { 'date-obs': '2025-03-24T21:03:04', filename, filesize: 0, instrument: 'kcor', product: 'pb', url };
 }
 
-/** One entry through a fresh intake: what it refused, or the target path of the job it queued. */
+/** One entry through a fresh enqueuer: what it refused, or the target path of the job it queued. */
 async function take(filename: string, client?: MlsoClient, url?: string): Promise<{ refused: string } | { targetPath: string }> {
-  const intake = await ListingIntake.open(host(client), folder, 'skip');
-  await intake.add([entry(filename, url)]);
-  const [rejected] = intake.result.rejected;
+  const enqueuer = await ListingEnqueuer.open(host(client), folder, 'skip');
+  await enqueuer.add([entry(filename, url)]);
+  const [rejected] = enqueuer.result.rejected;
   if (rejected) return { refused: rejected.reason };
-  const [id] = intake.result.queued;
+  const [id] = enqueuer.result.queued;
   expect(id, `${JSON.stringify(filename)} was neither queued nor refused`).toBeDefined();
   return { targetPath: ledger.get(id!)!.targetPath };
 }
@@ -151,44 +151,44 @@ describe('a listed file name, whatever it is', () => {
 
 describe('names that differ only in letter case', () => {
   it('are taken once per folder: the later one is refused with the earlier one named, also across pieces', async () => {
-    const intake = await ListingIntake.open(host(), folder, 'skip');
-    await intake.add([entry('KCOR_case.fts'), entry('kcor_case.fts'), entry('other_case.fts')]);
+    const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip');
+    await enqueuer.add([entry('KCOR_case.fts'), entry('kcor_case.fts'), entry('other_case.fts')]);
     // A later piece, and a name equal once normalised (é as e + combining accent) and case-folded.
-    await intake.add([entry('Kcor_Case.FTS'), entry('accent_\u00e9.fts'), entry('ACCENT_E\u0301.fts')]);
-    expect(intake.result.rejected).toEqual([
+    await enqueuer.add([entry('Kcor_Case.FTS'), entry('accent_\u00e9.fts'), entry('ACCENT_E\u0301.fts')]);
+    expect(enqueuer.result.rejected).toEqual([
       { filename: 'kcor_case.fts', reason: 'its name differs from "KCOR_case.fts" only in letter case; many disks would store both as one file' },
       { filename: 'Kcor_Case.FTS', reason: 'its name differs from "KCOR_case.fts" only in letter case; many disks would store both as one file' },
       { filename: 'ACCENT_E\u0301.fts', reason: 'its name differs from "accent_\u00e9.fts" only in letter case; many disks would store both as one file' },
     ]);
-    expect(intake.result.queued.map((id) => path.basename(ledger.get(id)!.targetPath))).toEqual(['KCOR_case.fts', 'other_case.fts', 'accent_\u00e9.fts']);
+    expect(enqueuer.result.queued.map((id) => path.basename(ledger.get(id)!.targetPath))).toEqual(['KCOR_case.fts', 'other_case.fts', 'accent_\u00e9.fts']);
   });
 
   it('of a piece that could not be queued are forgotten with it: the same names queue later', async () => {
     let free = 10;
-    const intake = await ListingIntake.open({ ...host(), freeSpace: async () => free }, folder, 'skip');
+    const enqueuer = await ListingEnqueuer.open({ ...host(), freeSpace: async () => free }, folder, 'skip');
     const big = (filename: string): FileEntry => ({ ...entry(filename), filesize: 1_000 });
-    await expect(intake.add([big('Retry_case.fts'), big('retry_case2.fts')])).rejects.toThrow(/space/i);
+    await expect(enqueuer.add([big('Retry_case.fts'), big('retry_case2.fts')])).rejects.toThrow(/space/i);
     free = Number.MAX_SAFE_INTEGER;
-    await intake.add([entry('Retry_case.fts'), entry('retry_CASE2.fts')]);
-    expect(intake.result.rejected).toEqual([]);
-    expect(intake.result.queued).toHaveLength(2);
+    await enqueuer.add([entry('Retry_case.fts'), entry('retry_CASE2.fts')]);
+    expect(enqueuer.result.rejected).toEqual([]);
+    expect(enqueuer.result.queued).toHaveLength(2);
   });
 
   it('go to different folders of a layout without a clash', async () => {
-    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => (listed.filename.startsWith('U') ? 'upper' : 'lower'));
-    await intake.add([entry('Ucase_layout.fts'), entry('ucase_layout.fts')]);
-    expect(intake.result.rejected).toEqual([]);
-    expect(intake.result.queued).toHaveLength(2);
+    const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', (listed) => (listed.filename.startsWith('U') ? 'upper' : 'lower'));
+    await enqueuer.add([entry('Ucase_layout.fts'), entry('ucase_layout.fts')]);
+    expect(enqueuer.result.rejected).toEqual([]);
+    expect(enqueuer.result.queued).toHaveLength(2);
   });
 });
 
 describe('a place from the folder layout', () => {
-  // Campaign layouts are checked when they are made; the intake checks each place again, whatever made it.
+  // Campaign layouts are checked when they are made; the enqueuer checks each place again, whatever made it.
   it.each([['../outside'], ['a/../../outside'], ['/etc'], ['..']])('%j, outside the folder, is refused and reported', async (place) => {
-    const intake = await ListingIntake.open(host(), folder, 'skip', () => place);
-    await intake.add([entry(`escape_${place.length}_${place.charCodeAt(0)}.fts`)]);
-    expect(intake.result.rejected).toEqual([{ filename: expect.any(String), reason: 'its place in the folder layout would be outside the folder' }]);
-    expect(intake.result.queued).toEqual([]);
+    const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', () => place);
+    await enqueuer.add([entry(`escape_${place.length}_${place.charCodeAt(0)}.fts`)]);
+    expect(enqueuer.result.rejected).toEqual([{ filename: expect.any(String), reason: 'its place in the folder layout would be outside the folder' }]);
+    expect(enqueuer.result.queued).toEqual([]);
   });
 
   it('given to a name already taken for another folder is refused and reported, in the same piece or a later one; the same place again is skipped quietly', async () => {
@@ -198,22 +198,22 @@ describe('a place from the folder layout', () => {
       ['again_c.fts', ['', 'other/deep']],
     ]);
     const asked = new Map<string, number>();
-    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => {
+    const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', (listed) => {
       const times = asked.get(listed.filename) ?? 0;
       asked.set(listed.filename, times + 1);
       // The first place for the first listing of a name, the second for every later one.
       return places.get(listed.filename)![Math.min(times, 1)]!;
     });
-    await intake.add([entry('again_a.fts'), entry('again_a.fts'), entry('again_b.fts'), entry('again_c.fts')]);
-    await intake.add([entry('again_b.fts'), entry('again_c.fts')]);
-    expect(intake.result.rejected).toEqual([
+    await enqueuer.add([entry('again_a.fts'), entry('again_a.fts'), entry('again_b.fts'), entry('again_c.fts')]);
+    await enqueuer.add([entry('again_b.fts'), entry('again_c.fts')]);
+    expect(enqueuer.result.rejected).toEqual([
       { filename: 'again_a.fts', reason: 'it is listed again for another place in the folder layout (second, first first); only the first is taken' },
       {
         filename: 'again_c.fts',
         reason: 'it is listed again for another place in the folder layout (other/deep, first the folder itself); only the first is taken',
       },
     ]);
-    expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([
+    expect(enqueuer.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([
       path.join('first', 'again_a.fts'),
       path.join('first', 'again_b.fts'),
       'again_c.fts',
@@ -223,17 +223,17 @@ describe('a place from the folder layout', () => {
   it('whose path would pass the system limit is refused with the length, and the other files of the piece are queued', async () => {
     // Folders of 100 bytes, past the limit under any temporary folder; nothing is made on the disk for it.
     const deep = Array.from({ length: Math.ceil(LONGEST_PATH_BYTES / 101) + 1 }, (_, index) => `${index}`.padEnd(100, 'd')).join('/');
-    const intake = await ListingIntake.open(host(), folder, 'skip', (listed) => (listed.filename === 'deep_one.fts' ? deep : 'shallow'));
-    await intake.add([entry('deep_one.fts'), entry('shallow_one.fts')]);
+    const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', (listed) => (listed.filename === 'deep_one.fts' ? deep : 'shallow'));
+    await enqueuer.add([entry('deep_one.fts'), entry('shallow_one.fts')]);
     const length = utf8Length(path.join(folder, deep, temporaryNameFor('deep_one.fts')));
-    expect(intake.result.rejected).toEqual([
+    expect(enqueuer.result.rejected).toEqual([
       {
         filename: 'deep_one.fts',
         reason: `its path would be ${length.toLocaleString('en-US')} bytes, more than the system allows (${LONGEST_PATH_BYTES.toLocaleString('en-US')}); choose a shorter folder or layout`,
       },
     ]);
     await expect(access(path.join(folder, deep.split('/')[0]!))).rejects.toThrow();
-    expect(intake.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([path.join('shallow', 'shallow_one.fts')]);
+    expect(enqueuer.result.queued.map((id) => path.relative(folder, ledger.get(id)!.targetPath))).toEqual([path.join('shallow', 'shallow_one.fts')]);
   });
 
   it('whose path is exactly as long as the system allows is queued; a byte more (with its temporary name) is refused', async () => {
@@ -243,11 +243,11 @@ describe('a place from the folder layout', () => {
     const place = (length: number): string =>
       Array.from({ length: Math.ceil(length / 101) }, (_, index) => 'e'.repeat(Math.min(100, length - index * 101))).join('/');
     expect(utf8Length(path.join(folder, place(room), temporaryNameFor(name)))).toBe(LONGEST_PATH_BYTES);
-    const fits = await ListingIntake.open(host(), folder, 'skip', () => place(room));
+    const fits = await ListingEnqueuer.open(host(), folder, 'skip', () => place(room));
     await fits.add([entry(name)]);
     expect(fits.result.rejected).toEqual([]);
     expect(fits.result.queued).toHaveLength(1);
-    const over = await ListingIntake.open(host(), folder, 'skip', () => place(room + 1));
+    const over = await ListingEnqueuer.open(host(), folder, 'skip', () => place(room + 1));
     await over.add([entry('edge_two.fts')]);
     expect(over.result.rejected).toEqual([
       {
@@ -263,10 +263,10 @@ describe('a place from the folder layout', () => {
       ['', 'inside_b.fts'],
       ['a/../b', 'inside_c.fts'],
     ] as const) {
-      const intake = await ListingIntake.open(host(), folder, 'skip', () => place);
-      await intake.add([entry(name)]);
-      expect(intake.result.rejected).toEqual([]);
-      expect(ledger.get(intake.result.queued[0]!)!.targetPath).toBe(path.join(folder, place, name));
+      const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', () => place);
+      await enqueuer.add([entry(name)]);
+      expect(enqueuer.result.rejected).toEqual([]);
+      expect(ledger.get(enqueuer.result.queued[0]!)!.targetPath).toBe(path.join(folder, place, name));
     }
   });
 });

@@ -31,11 +31,11 @@ export interface EnqueueResult {
   reused: { filename: string; from: string; jobId: number; notLinked?: string }[];
 }
 
-/** A job as it stands once queued by the intake: what its progress view needs beyond the fresh queue state. */
+/** A job as it stands once queued by the enqueuer: what its progress view needs beyond the fresh queue state. */
 export type QueuedJob = Pick<Job, 'id' | 'filename' | 'folder' | 'targetPath' | 'instrument' | 'product' | 'dateObs' | 'expectedSize'>;
 
-/** What the intake needs from the engine. */
-export interface IntakeHost {
+/** What the enqueuer needs from the engine. */
+export interface EnqueuerHost {
   ledger: DownloadLedger;
   /** The batch the jobs join (the command line's run); null for the app's queue. */
   batchId: string | null;
@@ -57,7 +57,7 @@ export interface IntakeHost {
 
 /**
  * Where in the download folder an entry goes: a relative sub-folder ('' for the folder itself), from a campaign's
- * folder layout. It must stay inside the folder; the intake checks that again.
+ * folder layout. It must stay inside the folder; the enqueuer checks that again.
  */
 export type Placement = (entry: FileEntry) => string;
 
@@ -80,11 +80,11 @@ interface Plan {
   reusedFrom?: Reused;
 }
 
-/** What one piece comes to: merged into the intake's result only once the piece is queued. */
+/** What one piece comes to: merged into the enqueuer's result only once the piece is queued. */
 interface PieceOutcome extends EnqueueResult {
   /** The piece's names, each with its Placed code (the folder it was placed in, and whether it was accepted). */
   names: Map<string, Placed>;
-  /** Keys the piece added to ListingIntake.oddlyCased: taken out again if the piece fails. */
+  /** Keys the piece added to ListingEnqueuer.oddlyCased: taken out again if the piece fails. */
   oddlyCased: string[];
   plans: Plan[];
   /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
@@ -94,7 +94,7 @@ interface PieceOutcome extends EnqueueResult {
 /** Disk checks of one piece run this many at once: enough to keep the thread pool busy, few enough to stay gentle. */
 const DISK_CHECKS_AT_ONCE = 16;
 
-export class ListingIntake {
+export class ListingEnqueuer {
   /** Everything taken so far, over all pieces. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [], reused: [] };
   /** Names taken so far, each with its Placed code: kept compact, a listing can hold a million. */
@@ -119,7 +119,7 @@ export class ListingIntake {
   private readonly reuseFinder: ReuseFinder;
 
   private constructor(
-    private readonly host: IntakeHost,
+    private readonly host: EnqueuerHost,
     private readonly folder: string,
     private readonly policy: ExistingFilePolicy,
     private readonly folderNames: FolderNamesByFolder,
@@ -129,9 +129,9 @@ export class ListingIntake {
     this.reuseFinder = new ReuseFinder(host.ledger, host.reuseBy ?? 'copy', host.signal);
   }
 
-  /** An intake for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
-  static async open(host: IntakeHost, folder: string, policy: ExistingFilePolicy, placement?: Placement): Promise<ListingIntake> {
-    return new ListingIntake(host, folder, policy, new FolderNamesByFolder(), placement);
+  /** An enqueuer for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
+  static async open(host: EnqueuerHost, folder: string, policy: ExistingFilePolicy, placement?: Placement): Promise<ListingEnqueuer> {
+    return new ListingEnqueuer(host, folder, policy, new FolderNamesByFolder(), placement);
   }
 
   /**
@@ -423,7 +423,7 @@ interface DiskFacts {
 }
 
 /**
- * What the intake remembers of a name it was given: NO_FOLDER when it was refused before it had a place, otherwise
+ * What the enqueuer remembers of a name it was given: NO_FOLDER when it was refused before it had a place, otherwise
  * the number of the folder it was placed in, shifted left once, with ACCEPTED set when it was taken (not refused).
  */
 type Placed = number;
@@ -431,7 +431,7 @@ const NO_FOLDER: Placed = -1;
 const ACCEPTED = 1;
 const folderKey = (folderNumber: number, folded: string): string => `${folderNumber}/${folded}`;
 
-/** A folder the intake placed names in, with what each of its names is checked and joined with. */
+/** A folder the enqueuer placed names in, with what each of its names is checked and joined with. */
 interface PlacedFolder {
   path: string;
   /** The path with the separator a name follows. */
@@ -445,7 +445,7 @@ const MOST_PLACES = 10_000;
 const NOT_ON_DISK: DiskFacts = { finishedStillThere: false, completeInFolder: false };
 
 /**
- * The names in the download folder when the intake began, read once: checking 100,000 listed names one by one
+ * The names in the download folder when the enqueuer began, read once: checking 100,000 listed names one by one
  * on the disk would take seconds. Only a prefilter: a name it may hold is still checked on the disk. Compared
  * case-folded and normalised, so a case-insensitive file system's "A.fts" still counts as "a.fts".
  */

@@ -23,15 +23,15 @@ describe('a listing taken in piece by piece', () => {
     const files = await listing(emulator(), hour);
     const h = await harness({ batchId: 'pieces' });
     h.engine.pauseAll();
-    const intake = await h.engine.openIntake(h.folder);
-    await intake.add(files.slice(0, 100));
+    const enqueuer = await h.engine.openEnqueuer(h.folder);
+    await enqueuer.add(files.slice(0, 100));
     expect(h.ledger.counts('pieces').queued).toBe(100);
     // The second piece repeats ten names of the first (and one of its own).
-    await intake.add([...files.slice(90, 200), files[150]!]);
-    await intake.add(files.slice(200));
+    await enqueuer.add([...files.slice(90, 200), files[150]!]);
+    await enqueuer.add(files.slice(200));
 
-    expect(intake.result.queued).toHaveLength(files.length);
-    expect(new Set(intake.result.queued).size).toBe(files.length);
+    expect(enqueuer.result.queued).toHaveLength(files.length);
+    expect(new Set(enqueuer.result.queued).size).toBe(files.length);
     const jobs = h.ledger.list({ batchId: 'pieces' });
     expect(jobs.map((job) => job.filename).sort()).toEqual(files.map((file) => file.filename).sort());
   });
@@ -41,11 +41,11 @@ describe('a listing taken in piece by piece', () => {
     // Room for 150 files at 1.5 x their listed size.
     const h = await harness({ batchId: 'space', freeSpace: async () => 150 * 1500 });
     h.engine.pauseAll();
-    const intake = await h.engine.openIntake(h.folder);
-    await intake.add(files.slice(0, 100));
-    await intake.add(files.slice(100, 140));
+    const enqueuer = await h.engine.openEnqueuer(h.folder);
+    await enqueuer.add(files.slice(0, 100));
+    await enqueuer.add(files.slice(100, 140));
 
-    const error = await intake.add(files.slice(140, 180)).catch((e: unknown) => e);
+    const error = await enqueuer.add(files.slice(140, 180)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientSpaceError);
     // The need counts every file taken so far with the refused piece: 180 x 1500 bytes.
     expect((error as InsufficientSpaceError).neededBytes).toBe(180 * 1500);
@@ -60,11 +60,11 @@ describe('a listing taken in piece by piece', () => {
         .map((file) => file.filename)
         .sort(),
     );
-    expect(intake.result.queued).toHaveLength(140);
+    expect(enqueuer.result.queued).toHaveLength(140);
     expect((await readdir(h.folder)).filter(isTemporaryName)).toEqual([]);
 
     // A smaller piece that still fits after the refusal is taken: the refused one was not counted.
-    await intake.add(files.slice(140, 150));
+    await enqueuer.add(files.slice(140, 150));
     expect(h.ledger.counts('space').queued).toBe(150);
   });
 
@@ -88,12 +88,12 @@ describe('a listing taken in piece by piece', () => {
     h.engine.pauseAll();
     const updates: ProgressUpdate[] = [];
     h.engine.on('progress', (update) => updates.push(update));
-    const intake = await h.engine.openIntake(h.folder);
-    await intake.add(files);
+    const enqueuer = await h.engine.openEnqueuer(h.folder);
+    await enqueuer.add(files);
     const announcedJobs = () => new Map(updates.flatMap((update) => update.jobs).map((job) => [job.id, job]));
-    await waitFor(() => intake.result.queued.every((id) => announcedJobs().has(id)), 'every queued job to be announced');
+    await waitFor(() => enqueuer.result.queued.every((id) => announcedJobs().has(id)), 'every queued job to be announced');
     const announced = announcedJobs();
-    expect([...announced.keys()].sort((a, b) => a - b)).toEqual([...intake.result.queued].sort((a, b) => a - b));
+    expect([...announced.keys()].sort((a, b) => a - b)).toEqual([...enqueuer.result.queued].sort((a, b) => a - b));
     for (const job of h.engine.jobs()) expect(announced.get(job.id)).toEqual(job);
   });
 });
@@ -105,17 +105,17 @@ describe('a listing of 100,000 files', () => {
   it('is queued whole as it streams in: every entry once, none twice', async () => {
     const h = await bigHarness({ batchId: 'big' });
     h.engine.pauseAll();
-    const intake = await h.engine.openIntake(h.folder);
+    const enqueuer = await h.engine.openEnqueuer(h.folder);
     let pieces = 0;
     const { count } = await h.client.streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-16' } }, async (entries) => {
       pieces += 1;
-      await intake.add(entries);
+      await enqueuer.add(entries);
     });
 
     expect(count).toBeGreaterThanOrEqual(100_000);
     expect(pieces).toBeGreaterThan(10);
-    expect(intake.result.queued).toHaveLength(count);
-    expect(new Set(intake.result.queued).size).toBe(count);
+    expect(enqueuer.result.queued).toHaveLength(count);
+    expect(new Set(enqueuer.result.queued).size).toBe(count);
     expect(h.ledger.counts('big')).toMatchObject({ queued: count, active: 0, done: 0 });
   }, 120_000);
 });

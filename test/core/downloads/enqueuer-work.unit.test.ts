@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ListingIntake, type IntakeHost } from '../../../src-main/core/downloads/listing-intake';
+import { ListingEnqueuer, type EnqueuerHost } from '../../../src-main/core/downloads/listing-enqueuer';
 import { TakenNames } from '../../../src-main/core/downloads/taken-names';
 import { MAX_NEW_VIEWS, ProgressBoard } from '../../../src-main/core/downloads/progress-board';
 import { RunTally } from '../../../src-main/core/downloads/run-tally';
@@ -68,7 +68,7 @@ const runsOf = (counted: CountedLedger, pattern: RegExp): { runs: number; rows: 
   return total;
 };
 
-function host(ledger: DownloadLedger): IntakeHost {
+function host(ledger: DownloadLedger): EnqueuerHost {
   return {
     ledger,
     batchId: 'work',
@@ -105,14 +105,14 @@ describe('the work of queuing a listing', () => {
   it("reads no job rows for a piece whose places and names lie past every job in the ledger (a listing's next piece)", async () => {
     const counted = countedLedger();
     const folder = await temporaryFolder();
-    const intake = await ListingIntake.open(host(counted.ledger), folder, 'skip');
-    await intake.add(entries(0, 500));
-    counted.ledger.markDone(intake.result.queued[0]!, { sha256: '0'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
+    const enqueuer = await ListingEnqueuer.open(host(counted.ledger), folder, 'skip');
+    await enqueuer.add(entries(0, 500));
+    counted.ledger.markDone(enqueuer.result.queued[0]!, { sha256: '0'.repeat(64), bytesReceived: 1, bytesWritten: 1 });
     const before = runsOf(counted, /^SELECT \* FROM jobs/).runs;
 
-    await intake.add(entries(500, 500));
+    await enqueuer.add(entries(500, 500));
 
-    expect(intake.result.queued).toHaveLength(1000);
+    expect(enqueuer.result.queued).toHaveLength(1000);
     expect(runsOf(counted, /^SELECT \* FROM jobs/).runs - before).toBe(0);
   });
 
@@ -121,14 +121,14 @@ describe('the work of queuing a listing', () => {
     const folder = await temporaryFolder();
     const listed = entries(0, 30);
     // An earlier run queued every other file of the listing, in this folder.
-    const earlier = await ListingIntake.open(host(counted.ledger), folder, 'skip');
+    const earlier = await ListingEnqueuer.open(host(counted.ledger), folder, 'skip');
     await earlier.add(listed.filter((_, index) => index % 2 === 0));
-    const intake = await ListingIntake.open(host(counted.ledger), folder, 'skip');
-    await intake.add(listed);
+    const enqueuer = await ListingEnqueuer.open(host(counted.ledger), folder, 'skip');
+    await enqueuer.add(listed);
 
     expect(counted.ledger.list({ batchId: 'work' })).toHaveLength(30);
-    expect(new Set(intake.result.queued).size).toBe(30);
-    expect(intake.result.queued.filter((id) => earlier.result.queued.includes(id))).toHaveLength(15);
+    expect(new Set(enqueuer.result.queued).size).toBe(30);
+    expect(enqueuer.result.queued.filter((id) => earlier.result.queued.includes(id))).toHaveLength(15);
   });
 
   it("finds jobs at places whose order in UTF-16 is not their order in UTF-8 (SQLite's)", () => {
@@ -149,11 +149,11 @@ describe('the work of queuing a listing', () => {
     const relative = vi.spyOn(path, 'relative');
     const join = vi.spyOn(path, 'join');
     // A folder a day: 1,000 entries 15 s apart from midnight fall on one day; add a few of the next.
-    const intake = await ListingIntake.open(host(counted.ledger), folder, 'skip', (entry) => `days/${entry['date-obs'].slice(0, 10)}`);
-    await intake.add(entries(5700, 1000));
+    const enqueuer = await ListingEnqueuer.open(host(counted.ledger), folder, 'skip', (entry) => `days/${entry['date-obs'].slice(0, 10)}`);
+    await enqueuer.add(entries(5700, 1000));
     const pathCalls = resolve.mock.calls.length + relative.mock.calls.length + join.mock.calls.length;
 
-    expect(intake.result.queued).toHaveLength(1000);
+    expect(enqueuer.result.queued).toHaveLength(1000);
     const jobs = counted.ledger.list({ batchId: 'work' });
     expect(new Set(jobs.map((job) => job.folder))).toEqual(new Set([path.join(folder, 'days', '2025-03-24'), path.join(folder, 'days', '2025-03-25')]));
     expect(jobs.every((job) => job.targetPath === path.join(job.folder, job.filename))).toBe(true);
@@ -188,13 +188,13 @@ describe('the work of queuing a listing', () => {
       pause: () => ({ queuePaused: false, pauseReason: null }),
     });
     const folder = await temporaryFolder();
-    const intake = await ListingIntake.open({ ...host(counted.ledger), onQueued: (jobs) => board.queued(jobs) }, folder, 'skip');
-    await intake.add(entries(0, 3 * MAX_NEW_VIEWS));
+    const enqueuer = await ListingEnqueuer.open({ ...host(counted.ledger), onQueued: (jobs) => board.queued(jobs) }, folder, 'skip');
+    await enqueuer.add(entries(0, 3 * MAX_NEW_VIEWS));
     const getMany = vi.spyOn(counted.ledger, 'getMany');
     const described: number[] = [];
     while (board.hasNews()) for (const view of board.update(true).jobs) described.push(view.id);
 
-    expect(described).toEqual(intake.result.queued);
+    expect(described).toEqual(enqueuer.result.queued);
     expect(getMany.mock.calls.flatMap(([ids]) => ids)).toEqual([]);
   });
 });
