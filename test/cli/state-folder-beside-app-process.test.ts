@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CampaignOverview, VerifyReport } from '../../src-shared/campaigns/campaign-types';
 import { DEMO_EMAIL } from '../../src-main/emulator';
-import { leftAsSealed } from '../../src-main/core/state/ledger-seal';
+import { unchangedSinceCleanClose } from '../../src-main/core/state/clean-close-mark';
 import { runBuiltCli, startBuiltCli, stopBuiltCli, type StartedRun } from '../helpers/built-cli';
 import { temporaryFolder, useEmulator } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait-for';
@@ -86,11 +86,11 @@ describe('the command line beside web mode on the same state folder', () => {
     expect(await mlsoDl(state, 'movie', '--campaign', 'corona', '--out', movie)).toMatchObject({ status: 0 });
     expect(existsSync(movie)).toBe(true);
 
-    // Web mode still holds the folder and works on; once it closes it seals the ledger as ever: the readers beside it
-    // neither broke the seal nor left anything that would keep it from sealing.
+    // Web mode still holds the folder and works on; once it closes it marks the ledger's clean close as ever: the readers beside it
+    // neither cleared the mark nor left anything that would keep it from marking.
     expect(existsSync(path.join(state, 'engine.lock'))).toBe(true);
     await stopWebMode(web);
-    expect(leftAsSealed(path.join(state, 'downloads.sqlite'))).toBe(true);
+    expect(unchangedSinceCleanClose(path.join(state, 'downloads.sqlite'))).toBe(true);
   });
 
   it(

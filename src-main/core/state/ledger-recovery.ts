@@ -6,7 +6,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { MlsoError } from '../errors';
 import { fileSystemCode, inPlainWords } from '../folder-errors';
-import { breakSeal, leftAsSealed } from './ledger-seal';
+import { clearCleanCloseMark, unchangedSinceCleanClose } from './clean-close-mark';
 import { isDamagedDatabaseError, isSqliteError } from './sqlite-errors';
 import { StateDatabase } from './state-database';
 import type { StateTables } from './state-migrations';
@@ -37,9 +37,9 @@ export function describeLedgerRecovery(recovery: LedgerRecovery): string {
 export function openLedgerRecovering(file: string, tables: readonly StateTables[]): { database: StateDatabase; recovered?: LedgerRecovery } {
   let reason: string | undefined;
   try {
-    // A ledger left sound and untouched since needs only its schema looked at (ledger-seal.ts).
-    reason = StateDatabase.findDamage(file, tables, !leftAsSealed(file));
-    if (reason === undefined) return { database: openSealing(file, tables) };
+    // A ledger left sound and untouched since needs only its schema looked at (clean-close-mark.ts).
+    reason = StateDatabase.findDamage(file, tables, !unchangedSinceCleanClose(file));
+    if (reason === undefined) return { database: openMarkingCleanClose(file, tables) };
   } catch (error) {
     // Damage that only a writing connection meets (while replaying the -wal, say) is damage all the same.
     reason = damageOf(error);
@@ -47,17 +47,17 @@ export function openLedgerRecovering(file: string, tables: readonly StateTables[
   }
   const movedTo = moveAside(file, reason);
   try {
-    return { database: openSealing(file, tables), recovered: { damagedFile: file, movedTo, reason } };
+    return { database: openMarkingCleanClose(file, tables), recovered: { damagedFile: file, movedTo, reason } };
   } catch (error) {
     throw unavailable(file, error);
   }
 }
 
-/** Opens the ledger for writing, its seal broken first so that a crash leaves none, and sealed again at a clean close. */
-function openSealing(file: string, tables: readonly StateTables[]): StateDatabase {
-  breakSeal(file);
+/** Opens the ledger for writing, its clean-close mark cleared first so that a crash leaves none, and marked again at a clean close. */
+function openMarkingCleanClose(file: string, tables: readonly StateTables[]): StateDatabase {
+  clearCleanCloseMark(file);
   const database = StateDatabase.open(file, tables);
-  database.sealWhenClosed();
+  database.markWhenClosedCleanly();
   return database;
 }
 

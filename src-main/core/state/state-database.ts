@@ -5,13 +5,13 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { schemaProblem } from './ledger-schema';
-import { sealAsLeft } from './ledger-seal';
+import { markCleanClose } from './clean-close-mark';
 import { isDamagedDatabaseError } from './sqlite-errors';
 import { LedgerVersionError, migrationsInOrder, type BulkInsertWatch, type StateMigration, type StateTables } from './state-migrations';
 
 export class StateDatabase {
-  /** Set by sealWhenClosed: the file is sealed as left when it closes cleanly (ledger-seal.ts). */
-  private sealing = false;
+  /** Set by markWhenClosedCleanly: the file is marked as left when it closes cleanly (clean-close-mark.ts). */
+  private markOnClose = false;
 
   private constructor(
     /**
@@ -55,8 +55,8 @@ export class StateDatabase {
 
   /**
    * Opens an existing database file to read only, beside the program that holds the state folder and writes it
-   * (WAL lets readers read beside one writer). Nothing is created, migrated, checked for damage or sealed, and
-   * nothing is written: the file, its -wal and its seal stay the writer's. The writer brought the tables up to date
+   * (WAL lets readers read beside one writer). Nothing is created, migrated, checked for damage or marked, and
+   * nothing is written: the file, its -wal and its clean-close mark stay the writer's. The writer brought the tables up to date
    * when it opened the file; a file at another schema version is refused, saying which way.
    */
   static openToRead(file: string, tables: readonly StateTables[]): StateDatabase {
@@ -84,7 +84,7 @@ export class StateDatabase {
    * It looks read-only, so that a damaged file and its -wal and -shm stay as they were (a writing
    * connection would checkpoint into the file and delete the -wal on closing). SQLite's quick check reads
    * every page (but does not match indexes against their tables), so its time grows with the ledger;
-   * `readPages` false skips it for a file known to be as it was left sound (ledger-seal.ts).
+   * `readPages` false skips it for a file known to be as it was left sound (clean-close-mark.ts).
    * A file whose tables do not match its schema version (dropped or altered since) is damaged too.
    * Problems that are not damage (a lock held elsewhere, a file that cannot be opened) are thrown.
    */
@@ -142,15 +142,15 @@ export class StateDatabase {
     });
   }
 
-  /** Seals the file when it closes (ledger-seal.ts): for a ledger whose opening found it sound. */
-  sealWhenClosed(): void {
-    this.sealing = true;
+  /** Marks the file when it closes cleanly (clean-close-mark.ts): for a ledger whose opening found it sound. */
+  markWhenClosedCleanly(): void {
+    this.markOnClose = true;
   }
 
   close(): void {
     const file = this.location;
     this.connection.close();
-    if (this.sealing && file !== undefined) sealAsLeft(file);
+    if (this.markOnClose && file !== undefined) markCleanClose(file);
   }
 }
 

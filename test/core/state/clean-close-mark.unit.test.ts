@@ -1,12 +1,12 @@
-// The seal that spares a ledger left sound its whole-file check at the next opening (ledger-seal.ts): a clean close
-// seals it, and a write by anyone, a crash or a -wal left behind each mean the pages are read again.
+// The clean-close mark that spares a ledger left sound its whole-file check at the next opening (clean-close-mark.ts): a clean close
+// marks it, and a write by anyone, a crash or a -wal left behind each mean the pages are read again.
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STATE_DOMAINS } from '../../../src-main/core/app/open-engine';
 import { openLedgerRecovering } from '../../../src-main/core/state/ledger-recovery';
-import { leftAsSealed } from '../../../src-main/core/state/ledger-seal';
+import { unchangedSinceCleanClose } from '../../../src-main/core/state/clean-close-mark';
 import { StateDatabase } from '../../../src-main/core/state/state-database';
 import { corruptIndexPage } from '../downloads/ledger-damage';
 import { temporaryFolder } from '../../helpers/fixtures';
@@ -32,9 +32,9 @@ function nextOpeningReadsPages(file: string): boolean {
 }
 
 describe('a ledger closed cleanly after a sound opening', () => {
-  it('is opened next time without reading every page, and sealed again when closed', async () => {
+  it('is opened next time without reading every page, and marked again when closed', async () => {
     const file = await ledgerLeftSound();
-    expect(leftAsSealed(file)).toBe(true);
+    expect(unchangedSinceCleanClose(file)).toBe(true);
     expect(nextOpeningReadsPages(file)).toBe(false);
     expect(nextOpeningReadsPages(file)).toBe(false);
   });
@@ -44,11 +44,11 @@ describe('a ledger closed cleanly after a sound opening', () => {
     const db = new Database(file);
     db.prepare("INSERT INTO settings (key, value) VALUES ('written', 'by another program')").run();
     db.close();
-    expect(leftAsSealed(file)).toBe(false);
+    expect(unchangedSinceCleanClose(file)).toBe(false);
     expect(nextOpeningReadsPages(file)).toBe(true);
 
     // One page overwritten, the size unchanged.
-    expect(leftAsSealed(file)).toBe(true);
+    expect(unchangedSinceCleanClose(file)).toBe(true);
     await corruptIndexPage(file, 'jobs_batch');
     const { database, recovered } = openLedgerRecovering(file, STATE_DOMAINS);
     database.close();
@@ -60,34 +60,34 @@ describe('a ledger closed cleanly after a sound opening', () => {
     utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1));
     expect(nextOpeningReadsPages(file)).toBe(true);
     // chmod moves the change time and nothing else: what a program setting the modification time back cannot hide.
-    expect(leftAsSealed(file)).toBe(true);
+    expect(unchangedSinceCleanClose(file)).toBe(true);
     const { mode } = statSync(file);
     chmodSync(file, 0o600);
     chmodSync(file, mode);
     expect(statSync(file).mode).toBe(mode);
-    expect(leftAsSealed(file)).toBe(false);
+    expect(unchangedSinceCleanClose(file)).toBe(false);
   });
 
-  it('has no seal while it is open, so a crash leaves it to be read page by page', async () => {
+  it('has no mark while it is open, so a crash leaves it to be read page by page', async () => {
     const file = await ledgerLeftSound();
     const { database } = openLedgerRecovering(file, STATE_DOMAINS);
-    expect(leftAsSealed(file)).toBe(false);
+    expect(unchangedSinceCleanClose(file)).toBe(false);
     database.close();
-    expect(leftAsSealed(file)).toBe(true);
+    expect(unchangedSinceCleanClose(file)).toBe(true);
   });
 
-  it('is not sealed while another connection keeps its -wal, nor trusted with a -wal beside it', async () => {
+  it('is not marked while another connection keeps its -wal, nor trusted with a -wal beside it', async () => {
     const file = await ledgerLeftSound();
     const other = new Database(file);
     other.prepare("INSERT INTO settings (key, value) VALUES ('other', 'connection')").run();
     const { database } = openLedgerRecovering(file, STATE_DOMAINS);
     database.close();
     expect(existsSync(`${file}-wal`)).toBe(true);
-    expect(leftAsSealed(file)).toBe(false);
+    expect(unchangedSinceCleanClose(file)).toBe(false);
     other.close();
     expect(nextOpeningReadsPages(file)).toBe(true);
-    expect(leftAsSealed(file)).toBe(true);
+    expect(unchangedSinceCleanClose(file)).toBe(true);
     writeFileSync(`${file}-wal`, '');
-    expect(leftAsSealed(file)).toBe(false);
+    expect(unchangedSinceCleanClose(file)).toBe(false);
   });
 });
