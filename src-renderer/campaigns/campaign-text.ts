@@ -1,7 +1,7 @@
 // How a campaign's parts read on screen: a query as one short line, a sync's time as "5 min ago", the example
 // path a layout template gives. Presentation only; the rules themselves live in src-shared/campaigns.
 import type { CampaignQuery } from '../../src-shared/campaigns/campaign-types';
-import { placeEntry } from '../../src-shared/campaigns/folder-layout';
+import { layoutFolderOf } from '../../src-shared/campaigns/folder-layout';
 import type { FilesQuery } from '../../src-shared/contract/contract';
 import { FILTER_LABELS, FILTER_NAMES, type FilterQuery } from '../../src-shared/filters/filter-rules';
 import { utMinute } from '../../src-shared/format/ut-minute';
@@ -65,7 +65,7 @@ export function examplePath(folder: string, template: string, query: CampaignQue
   const day = /^\d{4}-\d{2}-\d{2}/.exec(query?.filters['start-date'] ?? '')?.[0] ?? '2025-03-24';
   const compact = day.replaceAll('-', '');
   const filename = instrument === 'kcor' ? `${compact}_180000_kcor_l2_${product}.fts` : `${compact}.180000.${instrument}.1074.${product}.fts`;
-  const placed = placeEntry(template, { instrument, product, 'date-obs': `${day}T18:00:00`, 'wave-region': '1074', 'obs-plan': 'synoptic' });
+  const placed = layoutFolderOf(template, { instrument, product, 'date-obs': `${day}T18:00:00`, 'wave-region': '1074', 'obs-plan': 'synoptic' });
   // Show the path with the folder's own separator, so a Windows folder does not read half with slashes.
   const separator = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
   const base = folder.replace(/[\\/]+$/, '');

@@ -44,7 +44,7 @@ export function checkLayout(raw: string): LayoutCheck {
     }
   }
   if (/[{}]/.test(template.replace(PLACEHOLDER, 'x'))) return refuse('has a brace that opens or closes no placeholder');
-  // Spaces around a folder name are dropped (file systems and placeEntry drop them too), so the template
+  // Spaces around a folder name are dropped (file systems and layoutFolderOf drop them too), so the template
   // stored is the one that checks the same again: "{instrument} /" is "{instrument}".
   const folders = template
     .split(/\/+/)
@@ -58,19 +58,19 @@ export function checkLayout(raw: string): LayoutCheck {
  * The sub-folder (relative, `/` separators, '' for the folder itself) a listed file goes into under a checked
  * template. A placeholder the entry has no value for becomes `unknown`; a value is cut to one safe folder name.
  */
-export function placeEntry(template: string, entry: Placeable): string {
+export function layoutFolderOf(template: string, entry: LayoutEntry): string {
   if (template === '') return '';
-  let placer = placers.get(template);
-  if (!placer) {
-    if (placers.size >= MOST_TEMPLATES) placers.clear();
-    placer = compileTemplate(template);
-    placers.set(template, placer);
+  let rule = layoutRules.get(template);
+  if (!rule) {
+    if (layoutRules.size >= MOST_TEMPLATES) layoutRules.clear();
+    rule = compileTemplate(template);
+    layoutRules.set(template, rule);
   }
-  return placer(entry);
+  return rule(entry);
 }
 
-type Placeable = Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
-type Placer = (entry: Placeable) => string;
+type LayoutEntry = Pick<FileEntry, 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
+type LayoutFolderRule = (entry: LayoutEntry) => string;
 /** A folder of a template: its text, with each placeholder read from the entry (or `unknown`: not one we know). */
 type FolderParts = readonly (string | (typeof PLACEHOLDERS)[number])[];
 
@@ -78,12 +78,12 @@ type FolderParts = readonly (string | (typeof PLACEHOLDERS)[number])[];
  * Templates read into their parts once, by their text: a campaign sync places a million files under one template,
  * and reading it again for each (and making each folder name safe again) would cost that work a million times.
  */
-const placers = new Map<string, Placer>();
+const layoutRules = new Map<string, LayoutFolderRule>();
 const MOST_TEMPLATES = 64;
 /** Safe folder names a template remembers (by their text): a KCor mirror's days are a few thousand. */
 const MOST_FOLDER_NAMES = 10_000;
 
-function compileTemplate(template: string): Placer {
+function compileTemplate(template: string): LayoutFolderRule {
   const folders: FolderParts[] = template
     .split('/')
     .map((folder) => folder.split(PLACEHOLDER).map((part, index) => (index % 2 === 0 ? part : (PLACEHOLDERS_BY_NAME.get(part) ?? 'unknown'))));

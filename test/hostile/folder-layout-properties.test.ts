@@ -5,7 +5,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LAYOUT_PLACEHOLDERS, checkLayout, placeEntry } from '../../src-shared/campaigns/folder-layout';
+import { LAYOUT_PLACEHOLDERS, checkLayout, layoutFolderOf } from '../../src-shared/campaigns/folder-layout';
 import { checkSafeFilename, toSafeName, utf8Length } from '../../src-shared/files/safe-filename';
 
 const RUNS = { numRuns: 300 };
@@ -82,7 +82,7 @@ describe('a file placed by a checked layout, whatever the server listed', () => 
         const checked = checkLayout(raw);
         fc.pre(checked.ok);
         if (!checked.ok) return;
-        const placed = placeEntry(checked.template, listed);
+        const placed = layoutFolderOf(checked.template, listed);
         if (checked.template === '') {
           expect(placed).toBe('');
           return;
@@ -109,11 +109,11 @@ describe('a file placed by a checked layout, whatever the server listed', () => 
     ['{obs_plan}', '..', '_'],
     ['{obs_plan}/{yyyy}', 'a/../b', 'a_.._b/2025'],
   ])('places %s with an observing plan of %j in %j', (layout, plan, expected) => {
-    expect(placeEntry(layout, { instrument: 'ucomp', product: 'l2', 'date-obs': '2025-03-24T21:03:04', 'obs-plan': plan })).toBe(expected);
+    expect(layoutFolderOf(layout, { instrument: 'ucomp', product: 'l2', 'date-obs': '2025-03-24T21:03:04', 'obs-plan': plan })).toBe(expected);
   });
 
   it('keeps a long folder name within what a file system takes, cut between characters', () => {
-    const placed = placeEntry('{obs_plan}', { instrument: 'ucomp', product: 'l2', 'date-obs': '2025-03-24', 'obs-plan': '😀'.repeat(200) });
+    const placed = layoutFolderOf('{obs_plan}', { instrument: 'ucomp', product: 'l2', 'date-obs': '2025-03-24', 'obs-plan': '😀'.repeat(200) });
     expect(checkSafeFilename(placed)).toEqual({ ok: true });
     expect(Buffer.from(placed).toString()).toBe(placed);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAYOUT_PLACEHOLDERS, checkLayout, placeEntry } from '../../src-shared/campaigns/folder-layout';
+import { LAYOUT_PLACEHOLDERS, checkLayout, layoutFolderOf } from '../../src-shared/campaigns/folder-layout';
 import { campaignSlug, checkCampaignName } from '../../src-shared/campaigns/campaign-name';
 
 const KCOR = { instrument: 'kcor', product: 'pb', 'date-obs': '2025-03-24T21:03:04', filename: 'a.fts' };
@@ -48,11 +48,11 @@ describe('folder layout templates', () => {
   });
 
   it('places entries by their own values, and "unknown" where an entry has none', () => {
-    expect(placeEntry('', KCOR)).toBe('');
-    expect(placeEntry('{instrument}/{product}/{yyyy}/{mm}/{dd}', KCOR)).toBe('kcor/pb/2025/03/24');
-    expect(placeEntry('{instrument}/{wave_region}/{obs_plan}', UCOMP)).toBe('ucomp/1074/synoptic-original-lines.cbk');
-    expect(placeEntry('{instrument}/{wave_region}', KCOR)).toBe('kcor/unknown');
-    expect(placeEntry('{yyyy}', { ...KCOR, 'date-obs': 'not a date' })).toBe('unknown');
+    expect(layoutFolderOf('', KCOR)).toBe('');
+    expect(layoutFolderOf('{instrument}/{product}/{yyyy}/{mm}/{dd}', KCOR)).toBe('kcor/pb/2025/03/24');
+    expect(layoutFolderOf('{instrument}/{wave_region}/{obs_plan}', UCOMP)).toBe('ucomp/1074/synoptic-original-lines.cbk');
+    expect(layoutFolderOf('{instrument}/{wave_region}', KCOR)).toBe('kcor/unknown');
+    expect(layoutFolderOf('{yyyy}', { ...KCOR, 'date-obs': 'not a date' })).toBe('unknown');
   });
 
   it('knows its placeholders in the order the help and the form list them, each with its value', () => {
@@ -63,15 +63,15 @@ describe('folder layout templates', () => {
         'The folder layout "{year}" uses an unknown placeholder {year} (known: {instrument}, {product}, {yyyy}, {mm}, {dd}, {wave_region}, {obs_plan}). Use folders and placeholders inside the campaign folder, e.g. {instrument}/{product}/{yyyy}/{mm}/{dd}.',
     });
     const all = '{dd}-{mm}-{yyyy}/{obs_plan}_{wave_region}/{product}.{instrument}';
-    expect(placeEntry(all, UCOMP)).toBe('24-03-2025/synoptic-original-lines.cbk_1074/l2.ucomp');
-    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03', 'wave-region': 1074.5, 'obs-plan': Number.NaN })).toBe(
+    expect(layoutFolderOf(all, UCOMP)).toBe('24-03-2025/synoptic-original-lines.cbk_1074/l2.ucomp');
+    expect(layoutFolderOf(all, { ...UCOMP, 'date-obs': '2025-03', 'wave-region': 1074.5, 'obs-plan': Number.NaN })).toBe(
       'unknown-unknown-unknown/unknown_1074.5/l2.ucomp',
     );
-    expect(placeEntry(all, { ...UCOMP, 'date-obs': '2025-03-24', 'wave-region': ' 789 ', 'obs-plan': null })).toBe('24-03-2025/unknown_789/l2.ucomp');
+    expect(layoutFolderOf(all, { ...UCOMP, 'date-obs': '2025-03-24', 'wave-region': ' 789 ', 'obs-plan': null })).toBe('24-03-2025/unknown_789/l2.ucomp');
   });
 
   it('turns hostile values from the server into one safe folder name each', () => {
-    const hostile = (plan: unknown) => placeEntry('{instrument}/{obs_plan}', { ...KCOR, 'obs-plan': plan });
+    const hostile = (plan: unknown) => layoutFolderOf('{instrument}/{obs_plan}', { ...KCOR, 'obs-plan': plan });
     expect(hostile('../../etc')).toBe('kcor/_._.._etc');
     expect(hostile('..')).toBe('kcor/_');
     expect(hostile('a/b\\c:d')).toBe('kcor/a_b_c_d');

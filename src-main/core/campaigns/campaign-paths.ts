@@ -1,13 +1,13 @@
 // Where a campaign's file goes: `sub/folders/filename` inside the campaign's folder, by its layout.
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
-import { placeEntry } from '../../../src-shared/campaigns/folder-layout';
+import { layoutFolderOf } from '../../../src-shared/campaigns/folder-layout';
 import { pathBeforeName } from '../downloads/path-limits';
 
-type Placeable = Pick<FileEntry, 'filename' | 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
+type LayoutEntry = Pick<FileEntry, 'filename' | 'instrument' | 'product' | 'date-obs'> & Record<string, unknown>;
 
-export function relativePathOf(layout: string, entry: Placeable): string {
-  return inFolder(placeEntry(layout, entry), entry.filename);
+export function relativePathOf(layout: string, entry: LayoutEntry): string {
+  return inFolder(layoutFolderOf(layout, entry), entry.filename);
 }
 
 const inFolder = (folder: string, filename: string): string => (folder === '' ? filename : `${folder}/${filename}`);
@@ -17,10 +17,10 @@ export function targetPathOf(campaignFolder: string, relativePath: string): stri
 }
 
 /**
- * The places of a campaign's listed files, as relativePathOf and targetPathOf give them, with each sub-folder's path
+ * The paths of a campaign's listed files, as relativePathOf and targetPathOf give them, with each sub-folder's path
  * on disk joined once: a sync places a million files in a few hundred folders.
  */
-export class CampaignPlaces {
+export class CampaignFilePaths {
   /** Each sub-folder's target path up to its files' names (ending in a separator). */
   private readonly folderPaths = new Map<string, string>();
 
@@ -30,8 +30,8 @@ export class CampaignPlaces {
   ) {}
 
   /** The entry's relative path; `targetPath` is its place on disk. A safe name is required (checkSafeFilename). */
-  of(entry: Placeable): { relativePath: string; targetPath: string } {
-    const folder = placeEntry(this.layout, entry);
+  of(entry: LayoutEntry): { relativePath: string; targetPath: string } {
+    const folder = layoutFolderOf(this.layout, entry);
     let folderPath = this.folderPaths.get(folder);
     if (folderPath === undefined) {
       if (this.folderPaths.size >= MOST_FOLDERS) this.folderPaths.clear();

@@ -31,7 +31,7 @@ import type { DownloadEngine } from '../downloads/download-engine';
 import type { DownloadLedger, Job } from '../downloads/download-ledger';
 import type { ListingEnqueuer } from '../downloads/listing-enqueuer';
 import { listedBit, type CampaignFileState, type CampaignStore, type ListedBy, type StoredCampaign, type SyncCountsOfSet } from './campaign-store';
-import { CampaignPlaces, entryOfStored } from './campaign-paths';
+import { CampaignFilePaths, entryOfStored } from './campaign-paths';
 import { CancelledError } from '../errors';
 import { moveToListedPlaces } from './campaign-moves';
 import { fixedWindows, type FixedWindow } from '../api/listing-windows';
@@ -146,9 +146,9 @@ class StreamingSync {
    * Each queued entry's sub-folder in the layout, while its piece is in the listing enqueuer (which asks only then):
    * a Map emptied after each piece costs V8 less than a WeakMap of a million entries.
    */
-  private readonly places = new Map<FileEntry, string>();
+  private readonly subfolders = new Map<FileEntry, string>();
   private enqueuer: ListingEnqueuer | undefined;
-  private readonly placesOfFiles: CampaignPlaces;
+  private readonly filePaths: CampaignFilePaths;
   /** The API's base URL this sync lists from, which each window it lists remembers. */
   private readonly server: string;
   /** Windows left as they were (settled), with what listing one again needs. */
@@ -166,7 +166,7 @@ class StreamingSync {
     private readonly campaign: StoredCampaign,
     readonly at: string,
   ) {
-    this.placesOfFiles = new CampaignPlaces(campaign.folder, campaign.layout);
+    this.filePaths = new CampaignFilePaths(campaign.folder, campaign.layout);
     this.server = deps.client.settings.baseUrl;
     this.addresses = new CampaignAddresses(this.server, deps.store.serversListedFrom(campaign.id));
   }
@@ -326,7 +326,7 @@ class StreamingSync {
     let refused = 0;
     for (const entry of entries) {
       if (names.has(entry.filename)) continue;
-      const record = fileOfListed(entry, this.placesOfFiles, this.deps.client, this.at);
+      const record = fileOfListed(entry, this.filePaths, this.deps.client, this.at);
       if ('refused' in record) {
         this.refuse({ filename: entry.filename, reason: record.refused });
         names.set(entry.filename, 0);
@@ -415,13 +415,13 @@ class StreamingSync {
     const entries = rest.map((file) => {
       const entry = entryOfStored(file);
       const folder = path.posix.dirname(file.relativePath);
-      this.places.set(entry, folder === '.' ? '' : folder);
+      this.subfolders.set(entry, folder === '.' ? '' : folder);
       return entry;
     });
     try {
       if (entries.length > 0) await enqueuer.add(entries);
     } finally {
-      this.places.clear();
+      this.subfolders.clear();
     }
     // Files of the set the queue refuses now (recorded while other servers were allowed, say) are reported with
     // the reason, not only counted as missing.
@@ -438,7 +438,7 @@ class StreamingSync {
   private async openEnqueuer(): Promise<ListingEnqueuer> {
     this.enqueuer ??= await this.deps.engine.openEnqueuer(this.campaign.folder, {
       existingFiles: this.deps.existingFiles ?? 'overwrite',
-      placement: (entry) => this.places.get(entry) ?? '',
+      subfolderOf: (entry) => this.subfolders.get(entry) ?? '',
     });
     return this.enqueuer;
   }
@@ -476,13 +476,13 @@ const holds = (span: ListedSpan, file: { instrument: string; dateObs: string | n
  * A listed entry as a campaign file first seen at `firstSeenAt` and as yet without a job (filesAsRecorded gives it the
  * ledger's, if any: one object a file from listing to queue), or why it cannot be one.
  */
-function fileOfListed(entry: FileEntry, places: CampaignPlaces, client: MlsoClient, firstSeenAt: string): CampaignFileState | { refused: string } {
+function fileOfListed(entry: FileEntry, paths: CampaignFilePaths, client: MlsoClient, firstSeenAt: string): CampaignFileState | { refused: string } {
   const safe = checkSafeFilename(entry.filename);
   if (!safe.ok) return { refused: `unsafe file name: ${safe.reason}` };
   // Refused here as the listing enqueuer would refuse it, so the sync's report says why the file is not fetched.
   const addressRefusal = client.downloadAddressRefusal(entry.url);
   if (addressRefusal) return { refused: addressRefusal.message };
-  const { relativePath, targetPath } = places.of(entry);
+  const { relativePath, targetPath } = paths.of(entry);
   return {
     relativePath,
     targetPath,

@@ -20,7 +20,7 @@ import type { ExistingFilePolicy } from './existing-files';
 import { decideFailure } from './failure-decision';
 import type { OpenFileSink } from './file-sink';
 import type { ResumePoint } from './resume-file';
-import { ListingEnqueuer, type EnqueueResult, type EnqueuerHost, type Placement } from './listing-enqueuer';
+import { ListingEnqueuer, type EnqueueResult, type EnqueuerHost, type SubfolderOf } from './listing-enqueuer';
 import type { ReuseBy } from './reuse-finder';
 import { ProgressBoard } from './progress-board';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
@@ -63,7 +63,7 @@ export interface DownloadEngineOptions {
 export interface EnqueueOptions {
   existingFiles?: ExistingFilePolicy;
   /** Spreads the files over sub-folders of the download folder (a campaign's folder layout). */
-  placement?: Placement;
+  subfolderOf?: SubfolderOf;
 }
 
 export type { EnqueueResult };
@@ -208,7 +208,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
         this.nudge();
       },
     };
-    return ListingEnqueuer.open(host, absolute, options.existingFiles ?? this.existingFiles, options.placement);
+    return ListingEnqueuer.open(host, absolute, options.existingFiles ?? this.existingFiles, options.subfolderOf);
   }
 
   // ---- Controls --------------------------------------------------------------------------------

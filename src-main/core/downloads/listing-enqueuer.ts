@@ -59,7 +59,7 @@ export interface EnqueuerHost {
  * Where in the download folder an entry goes: a relative sub-folder ('' for the folder itself), from a campaign's
  * folder layout. It must stay inside the folder; the enqueuer checks that again.
  */
-export type Placement = (entry: FileEntry) => string;
+export type SubfolderOf = (entry: FileEntry) => string;
 
 interface Candidate {
   entry: FileEntry;
@@ -102,8 +102,8 @@ export class ListingEnqueuer {
   /** The folders of Placed codes, by number, and their numbers. */
   private readonly folders: PlacedFolder[] = [];
   private readonly folderNumbers = new Map<string, number>();
-  /** The folder of each place the layout gave (undefined: outside the download folder), worked out once a place. */
-  private readonly places = new Map<string, string | undefined>();
+  /** The folder of each sub-folder the layout gave (undefined: outside the download folder), worked out once each. */
+  private readonly foldersBySubfolder = new Map<string, string | undefined>();
   /**
    * Accepted names whose case-folded form (see `fold`) differs from them, by `folderKey`: the first taken for each.
    * "A.fts" and "a.fts" are one file on a case-insensitive disk (macOS's and Windows' default), where the second
@@ -123,15 +123,15 @@ export class ListingEnqueuer {
     private readonly folder: string,
     private readonly policy: ExistingFilePolicy,
     private readonly folderNames: FolderNamesByFolder,
-    private readonly placement: Placement | undefined,
+    private readonly subfolderOf: SubfolderOf | undefined,
   ) {
     this.madeFolders.add(folder);
     this.reuseFinder = new ReuseFinder(host.ledger, host.reuseBy ?? 'copy', host.signal);
   }
 
-  /** An enqueuer for `folder`, which must exist and be writable; `placement` spreads the files over its sub-folders. */
-  static async open(host: EnqueuerHost, folder: string, policy: ExistingFilePolicy, placement?: Placement): Promise<ListingEnqueuer> {
-    return new ListingEnqueuer(host, folder, policy, new FolderNamesByFolder(), placement);
+  /** An enqueuer for `folder`, which must exist and be writable; `subfolderOf` spreads the files over its sub-folders. */
+  static async open(host: EnqueuerHost, folder: string, policy: ExistingFilePolicy, subfolderOf?: SubfolderOf): Promise<ListingEnqueuer> {
+    return new ListingEnqueuer(host, folder, policy, new FolderNamesByFolder(), subfolderOf);
   }
 
   /**
@@ -381,16 +381,16 @@ export class ListingEnqueuer {
     return `it is listed again for another place in the folder layout (${shown(folder)}, first ${shown(takenFolder)}); only the first is taken`;
   }
 
-  /** The folder an entry goes into, or undefined when its layout place would leave the download folder. */
+  /** The folder an entry goes into, or undefined when its layout sub-folder would leave the download folder. */
   private folderOf(entry: FileEntry): string | undefined {
-    if (!this.placement) return this.folder;
-    const place = this.placement(entry);
-    if (this.places.has(place)) return this.places.get(place);
-    if (this.places.size >= MOST_PLACES) this.places.clear();
-    const folder = path.resolve(this.folder, place);
+    if (!this.subfolderOf) return this.folder;
+    const subfolder = this.subfolderOf(entry);
+    if (this.foldersBySubfolder.has(subfolder)) return this.foldersBySubfolder.get(subfolder);
+    if (this.foldersBySubfolder.size >= MOST_SUBFOLDERS) this.foldersBySubfolder.clear();
+    const folder = path.resolve(this.folder, subfolder);
     const relative = path.relative(this.folder, folder);
     const inside = relative === '' || !(relative.startsWith('..') || path.isAbsolute(relative)) ? folder : undefined;
-    this.places.set(place, inside);
+    this.foldersBySubfolder.set(subfolder, inside);
     return inside;
   }
 
@@ -439,8 +439,8 @@ interface PlacedFolder {
   limit: FolderPathLimit;
 }
 
-/** Places of a layout remembered at most (a day's folder each for 27 years): past it they are worked out again. */
-const MOST_PLACES = 10_000;
+/** Sub-folders of a layout remembered at most (a day's folder each for 27 years): past it they are worked out again. */
+const MOST_SUBFOLDERS = 10_000;
 
 const NOT_ON_DISK: DiskFacts = { finishedStillThere: false, completeInFolder: false };
 

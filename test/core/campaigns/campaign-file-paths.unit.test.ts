@@ -1,9 +1,9 @@
-// CampaignPlaces (campaign-paths.ts) places a sync's listed files with each sub-folder's path joined once and the
+// CampaignFilePaths (campaign-paths.ts) places a sync's listed files with each sub-folder's path joined once and the
 // layout's folder names remembered (folder-layout.ts): the places must be those relativePathOf and targetPathOf
 // give one file at a time, whatever the campaign's folder, the layout and the server's values.
 import { describe, expect, it } from 'vitest';
-import { CampaignPlaces, relativePathOf, targetPathOf } from '../../../src-main/core/campaigns/campaign-paths';
-import { placeEntry } from '../../../src-shared/campaigns/folder-layout';
+import { CampaignFilePaths, relativePathOf, targetPathOf } from '../../../src-main/core/campaigns/campaign-paths';
+import { layoutFolderOf } from '../../../src-shared/campaigns/folder-layout';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -31,7 +31,7 @@ describe('the places of a campaign sync', () => {
     ['relative/mirror', ''],
     ['/data/./a/../mirror', 'by-plan/{obs_plan}/{dd}'],
   ])('in %j with the layout %j are those of one file at a time', (folder, layout) => {
-    const places = new CampaignPlaces(folder, layout);
+    const places = new CampaignFilePaths(folder, layout);
     for (const entry of entries(40, ['synoptic', '../../etc', ' ', 'a/b', null, 'CON'])) {
       const relativePath = relativePathOf(layout, entry as never);
       expect(places.of(entry as never)).toEqual({ relativePath, targetPath: targetPathOf(folder, relativePath) });
@@ -40,11 +40,12 @@ describe('the places of a campaign sync', () => {
 
   it('keeps each layout to its own folder names, and places right past the names it remembers', () => {
     const kcor = entries(1)[0]!;
-    expect(placeEntry('{yyyy}/{mm}/{dd}', kcor as never)).toBe('2025/12/30');
-    expect(placeEntry('{obs_plan}/{dd}', { ...kcor, 'obs-plan': '..' } as never)).toBe('_/30');
-    expect(placeEntry('{obs_plan}', { ...kcor, 'obs-plan': '..' } as never)).toBe('_');
-    expect(placeEntry('{obs_plan}', { ...kcor, 'obs-plan': '30' } as never)).toBe('30');
+    expect(layoutFolderOf('{yyyy}/{mm}/{dd}', kcor as never)).toBe('2025/12/30');
+    expect(layoutFolderOf('{obs_plan}/{dd}', { ...kcor, 'obs-plan': '..' } as never)).toBe('_/30');
+    expect(layoutFolderOf('{obs_plan}', { ...kcor, 'obs-plan': '..' } as never)).toBe('_');
+    expect(layoutFolderOf('{obs_plan}', { ...kcor, 'obs-plan': '30' } as never)).toBe('30');
     // More distinct values than a layout remembers names of: each is still its own folder.
-    for (let index = 0; index < 25_000; index += 1) expect(placeEntry('{obs_plan}', { ...kcor, 'obs-plan': `plan.${index}.` } as never)).toBe(`plan.${index}`);
+    for (let index = 0; index < 25_000; index += 1)
+      expect(layoutFolderOf('{obs_plan}', { ...kcor, 'obs-plan': `plan.${index}.` } as never)).toBe(`plan.${index}`);
   });
 });
