@@ -1,6 +1,6 @@
 // `files --download`: streams the listing into the durable download engine and reports what happened. The
 // listing's request goes out first; loading and opening the engine and signing in happen while it is on its way,
-// and files start downloading as soon as the first piece of the listing is queued, while the rest is still
+// and files start downloading as soon as the first chunk of the listing is queued, while the rest is still
 // arriving. The ledger lives in the state folder, so running the same command again resumes where it stopped.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -55,19 +55,19 @@ export async function downloadListing(context: CliContext, request: FilesRequest
   const batchId = randomUUID();
   const stopListing = new AbortController();
   const listingSignal = context.signal ? AbortSignal.any([context.signal, stopListing.signal]) : stopListing.signal;
-  // Opened once signed in and the folder is checked: until then the pieces of the listing wait (and with them
+  // Opened once signed in and the folder is checked: until then the chunks of the listing wait (and with them
   // the reading of the rest), so a wrong e-mail or an unusable folder leaves nothing queued.
   const enqueuerReady = Promise.withResolvers<ListingEnqueuer>();
   // A refusal no one waits for yet is not unhandled.
   enqueuerReady.promise.catch(() => undefined);
-  // No enqueuer after all (the engine, the sign-in or the folder refused): a piece of the listing already waiting
+  // No enqueuer after all (the engine, the sign-in or the folder refused): a chunk of the listing already waiting
   // for it is told, and the listing stopped.
   const refuseEnqueuer = (error: unknown): void => {
     enqueuerReady.reject(error);
     stopListing.abort();
   };
   let firstQueuedAt: number | undefined;
-  // Entries listed whose piece is not in the ledger yet (waiting for the enqueuer, or being checked by it): still to
+  // Entries listed whose chunk is not in the ledger yet (waiting for the enqueuer, or being checked by it): still to
   // do, though no job says so, when a signal stops the run.
   let notYetQueued = 0;
   let listingFinished = false;

@@ -13,7 +13,7 @@ export interface BodyBounds {
   maxBytes: number;
   /** The failure for a body over the cap. */
   tooLarge: () => Error;
-  /** Called for every piece that arrives (the idle timer listens). */
+  /** Called for every chunk that arrives (the idle timer listens). */
   heard: () => void;
 }
 

@@ -10,7 +10,7 @@ export interface ClientSettings {
   apiVersion: string;
   /** Sent as the `client` query value on the files endpoint. */
   clientName: string;
-  /** Milliseconds of silence allowed: waiting for an answer to start, and between two pieces of it. */
+  /** Milliseconds of silence allowed: waiting for an answer to start, and between two chunks of it. */
   timeoutMs: number;
   /** Milliseconds a whole catalogue answer may take, redirects and body included (the file listing is the big one). */
   listingDeadlineMs: number;

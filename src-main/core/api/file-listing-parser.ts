@@ -3,7 +3,7 @@
 // a parsed tree and a checked copy of that tree, several times the answer's size. Everything but
 // the entries is checked with fileListingSchema at the end: unknown fields survive, and the messages for
 // an answer that is not a listing are those of checking the whole answer at once. Memory is also bounded
-// piece by piece, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
+// chunk by chunk, not only by the answer's overall cap: an entry (a real one is some 300 bytes) may not pass
 // 64 KB, and everything besides the entries 4 MB, so one 50 MB string is refused once 64 KB of it are in,
 // instead of being buffered whole by the tokenizer. Nesting is bounded too (MAX_NESTING), so that what is accepted
 // can be written out again.
@@ -38,15 +38,15 @@ interface FilesScan {
   escaped: boolean;
   /** The element is a number, true, false or null. */
   bare: boolean;
-  /** The bytes of the element under way at the end of the pieces read so far. */
+  /** The bytes of the element under way at the end of the chunks read so far. */
   pending: Buffer[];
 }
 
 const UTF8_BOM_BYTES = 3;
 
 /**
- * Where the string under way from `from` ends: the index of its closing quote, or -1 when it goes on past the piece
- * (then `scan.escaped` says whether the piece ends in the middle of an escape).
+ * Where the string under way from `from` ends: the index of its closing quote, or -1 when it goes on past the chunk
+ * (then `scan.escaped` says whether the chunk ends in the middle of an escape).
  */
 function closingQuote(scan: FilesScan, chunk: Uint8Array, from: number): number {
   let searchFrom = from;
@@ -57,7 +57,7 @@ function closingQuote(scan: FilesScan, chunk: Uint8Array, from: number): number 
   for (;;) {
     const quote = chunk.indexOf(QUOTE, searchFrom);
     const end = quote < 0 ? chunk.length : quote;
-    // The backslashes just before the quote (or the piece's end): an odd number escape it (or what comes next).
+    // The backslashes just before the quote (or the chunk's end): an odd number escape it (or what comes next).
     let backslashes = 0;
     while (end - backslashes - 1 >= searchFrom && chunk[end - backslashes - 1] === BACKSLASH) backslashes += 1;
     if (quote < 0) {
@@ -136,8 +136,8 @@ export class FileListingParser {
       if (tokenizer !== this.tokenizer || this.scanFrom !== undefined) return;
       this.route(token);
       // The scan takes the files array from here: throwing ends the tokenizer's write (it reports the throw to
-      // onError, not heard, and is dropped) rather than letting it read the rest of the piece for nothing, which
-      // for a piece holding thousands of files arrays was quadratic.
+      // onError, not heard, and is dropped) rather than letting it read the rest of the chunk for nothing, which
+      // for a chunk holding thousands of files arrays was quadratic.
       if (this.scanFrom !== undefined) throw FILES_ARRAY_BEGINS;
     };
     tokenizer.onError = (error) => {
@@ -145,7 +145,7 @@ export class FileListingParser {
     };
   }
 
-  /** Feeds the next piece of the answer; throws InvalidResponseError once it is clearly not a listing. */
+  /** Feeds the next chunk of the answer; throws InvalidResponseError once it is clearly not a listing. */
   write(chunk: Uint8Array): void {
     this.keepHead(chunk);
     // The first tokenizer counts no offset for a byte order mark at the start.
@@ -172,7 +172,7 @@ export class FileListingParser {
     return batch;
   }
 
-  /** A piece of the answer that begins at `start`: to the tokenizer, and the elements of a files array to the scan. */
+  /** A chunk of the answer that begins at `start`: to the tokenizer, and the elements of a files array to the scan. */
   private feed(chunk: Uint8Array, start: number): void {
     let from = 0;
     while (from < chunk.length && this.failure === undefined) {
@@ -190,16 +190,16 @@ export class FileListingParser {
   }
 
   /**
-   * Scans a files array's bytes from `from` (`start` is where the piece begins in the answer) and reads the elements
+   * Scans a files array's bytes from `from` (`start` is where the chunk begins in the answer) and reads the elements
    * complete in it; returns where the answer goes on after the array's closing bracket (a new tokenizer reads on from
    * there), or undefined while the array is open or once the answer failed.
    */
   private scanFiles(scan: FilesScan, chunk: Uint8Array, from: number, start: number): number | undefined {
-    // The elements complete in this piece: from runFrom (after what `pending` holds) to runEnd, `complete` of them.
+    // The elements complete in this chunk: from runFrom (after what `pending` holds) to runEnd, `complete` of them.
     let runFrom = scan.at === At.InElement ? from : -1;
     let runEnd = -1;
     let complete = 0;
-    // Where the element under way began in this piece (-1: in an earlier one).
+    // Where the element under way began in this chunk (-1: in an earlier one).
     let elementFrom = -1;
     for (let index = from; index < chunk.length; index += 1) {
       const byte = chunk[index]!;
@@ -262,7 +262,7 @@ export class FileListingParser {
   }
 
   /**
-   * Reads `count` complete elements, those `pending` held first and then the piece's from `from` to `end`, in one
+   * Reads `count` complete elements, those `pending` held first and then the chunk's from `from` to `end`, in one
    * JSON.parse, and checks each; false once the answer failed (they are not JSON, or an entry is wrong).
    */
   private readElements(scan: FilesScan, chunk: Uint8Array, from: number, end: number, count: number): boolean {

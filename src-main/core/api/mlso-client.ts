@@ -203,7 +203,7 @@ export class MlsoClient {
 
   /**
    * Streams a listing: `onEntries` gets each batch of checked entries as the answer arrives (a batch per
-   * piece received), and the next piece is read only once the promise it returns settles, so a slow
+   * chunk received), and the next chunk is read only once the promise it returns settles, so a slow
    * consumer (a pipe, the ledger) holds the reading back instead of piling entries up in memory.
    * Resolves with the rest of the answer (`files` empty) and the number of entries handed over.
    * A query over more than a month is asked for in windows (listing-windows.ts), one answer after another, and a

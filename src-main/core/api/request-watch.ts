@@ -1,5 +1,5 @@
 // The clocks of one request as a single abort signal that remembers which of them fired: the caller's
-// cancel, the idle timeout (silence before the answer starts, or between two pieces of it) and, for
+// cancel, the idle timeout (silence before the answer starts, or between two chunks of it) and, for
 // catalogue answers, the overall deadline that a server trickling one byte at a time cannot dodge.
 export type StopCause = 'cancelled' | 'idle' | 'deadline';
 

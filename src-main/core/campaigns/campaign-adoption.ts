@@ -53,7 +53,7 @@ const fold = (name: string): string => name.normalize('NFC').toLowerCase();
 
 /**
  * Takes in the jobless files that are in the folder and are what the set expects (the SHA-256 a shared file list
- * gave, or, without one, a complete FITS file): each is recorded as a finished job, a piece's in one transaction.
+ * gave, or, without one, a complete FITS file): each is recorded as a finished job, a chunk's in one transaction.
  */
 export async function adoptFilesAlreadyThere(
   ledger: DownloadLedger,

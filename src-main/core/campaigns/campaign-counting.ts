@@ -71,7 +71,7 @@ export const COUNTING_TRIGGERS: ReadonlyMap<string, string> = new Map(
  * with `c` its campaign) LEFT JOIN `j`, as the triggers count them; `where` narrows it, and `anyJobs` false (SQL)
  * says no file has a job (none is looked up). The files are read in rowid
  * order (NOT INDEXED): an index would hand SQLite the campaigns in order, and it then walks the whole index for a
- * piece's new rows (`f.rowid > @after`) instead of reading just those.
+ * chunk's new rows (`f.rowid > @after`) instead of reading just those.
  */
 export function countingSelect(where: string, since = 'c.counted_since', anyJobs = 'true'): string {
   return `SELECT f.campaign_id, ${standingSql(f, j, 'c.listed_whole_at')} AS standing, ${arrivalSql(j, since)} AS arrival, COUNT(*) AS files

@@ -59,7 +59,7 @@ export const CAMPAIGN_MIGRATIONS: readonly StateMigration[] = [
   // reordering queries keeps their windows and changing one drops its windows. Each file also remembers the sync that
   // last listed it and which of that sync's queries did (a bit per query position), so a sync's per-query figures
   // are counted in SQL instead of held in memory, and files are found by name (a listed file's earlier place, one
-  // piece of the listing at a time) without reading the whole set.
+  // chunk of the listing at a time) without reading the whole set.
   {
     version: 7,
     sql: `CREATE TABLE campaign_windows (

@@ -21,7 +21,7 @@ export interface MoveDeps {
 
 /**
  * Gives each listed file whose record is at another place that place; returns what moved (or will be fetched). Called
- * with a piece of a listing at a time, and the campaign's files of the piece's names (`named`, store.filesNamed).
+ * with a chunk of a listing at a time, and the campaign's files of the chunk's names (`named`, store.filesNamed).
  */
 export async function moveToListedPlaces(
   deps: MoveDeps,

@@ -265,7 +265,7 @@ export class CampaignStore {
     this.db.transaction(() => {
       // A relisted window's files are nearly all in the set: refreshed in one statement, and when that was every
       // file, nothing is inserted (an insert that finds each key taken, then an update a file, cost seconds at a
-      // million). A first sync's pieces lie past every file of the set, and skip it.
+      // million). A first sync's chunks lie past every file of the set, and skip it.
       const known = this.refreshKnown(id, files, listed, refreshFile, stored);
       if (known === files.length) return;
       const stamp = now();
@@ -383,7 +383,7 @@ export class CampaignStore {
     return this.db.prepare<[number], FileRow>(`${FILE_STATE_SELECT} WHERE f.campaign_id = ? ORDER BY f.date_obs, f.relative_path`).all(id).map(toFileState);
   }
 
-  /** The campaign's files of these names, wherever they are (one query for a piece of a listing). */
+  /** The campaign's files of these names, wherever they are (one query for a chunk of a listing). */
   filesNamed(id: number, filenames: readonly string[]): StoredFileState[] {
     return this.filesWhereIn(id, 'filename', filenames);
   }
@@ -395,7 +395,7 @@ export class CampaignStore {
 
   /**
    * The campaign's files whose `column` is one of `values`, after one look into its index between the first and last
-   * of them (textSpan): a first sync's pieces lie past every file recorded before them, and need no look per name.
+   * of them (textSpan): a first sync's chunks lie past every file recorded before them, and need no look per name.
    */
   private filesWhereIn(id: number, column: 'filename' | 'relative_path', values: readonly string[]): StoredFileState[] {
     if (values.length === 0) return [];

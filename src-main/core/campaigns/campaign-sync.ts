@@ -5,8 +5,8 @@
 // the command line (which then waits for the queue) and the app; its summary is counted by the campaign's own counts
 // (campaignCounts), so it says what the card says: downloaded, already there, failed, and queued while files move.
 //
-// A sync streams: each piece of a listing is recorded, its files already in the folder taken in and the rest queued
-// before the next piece is read, so a million-file campaign is never in memory, and its report is counted in SQL.
+// A sync streams: each chunk of a listing is recorded, its files already in the folder taken in and the rest queued
+// before the next chunk is read, so a million-file campaign is never in memory, and its report is counted in SQL.
 // A query is listed in windows of fixed bounds (calendar months, fixedWindows); a window whose listing has settled
 // (campaign-windows.ts) is not listed again: its listing is trusted to the ledger, never its files on disk. Every
 // finished file of the set is looked at while the listings are read (quick-check-pass.ts: exists, size and
@@ -132,7 +132,7 @@ async function syncSteps(deps: SyncDeps, campaign: StoredCampaign): Promise<Sync
   return { campaignId: campaign.id, report, windows: sync.windows, refresh };
 }
 
-/** One sync's way through the listings, piece by piece, and what it found on the way. */
+/** One sync's way through the listings, chunk by chunk, and what it found on the way. */
 class StreamingSync {
   listedCount = 0;
   readonly windows: WindowTally = { listed: 0, settled: 0, changed: 0 };
@@ -143,8 +143,8 @@ class StreamingSync {
   private readonly refusedNames = new Set<string>();
   private readonly prefilter = new FolderPrefilter();
   /**
-   * Each queued entry's sub-folder in the layout, while its piece is in the listing enqueuer (which asks only then):
-   * a Map emptied after each piece costs V8 less than a WeakMap of a million entries.
+   * Each queued entry's sub-folder in the layout, while its chunk is in the listing enqueuer (which asks only then):
+   * a Map emptied after each chunk costs V8 less than a WeakMap of a million entries.
    */
   private readonly subfolders = new Map<FileEntry, string>();
   private enqueuer: ListingEnqueuer | undefined;
@@ -317,7 +317,7 @@ class StreamingSync {
   }
 
   /**
-   * A piece of a listing: recorded in the set (moved first when the listing places a file elsewhere), then its files
+   * A chunk of a listing: recorded in the set (moved first when the listing places a file elsewhere), then its files
    * already in the folder taken in and the rest queued. `names` are the listing's names so far (off the heap: a
    * month of KCor is 170,000): a name listed again is one file, kept at its first place.
    */
@@ -350,7 +350,7 @@ class StreamingSync {
     if (!inPlace) for (const move of await moveToListedPlaces(this.deps, this.campaign, records, named)) this.moved.push(move);
     const added = store.recordFiles(this.campaign.id, records, listedBy, inPlace ? named : undefined);
     this.addedByQuery[position] = (this.addedByQuery[position] ?? 0) + added;
-    // The piece's files as they now stand, from what was read before recording them: the set's files of its names
+    // The chunk's files as they now stand, from what was read before recording them: the set's files of its names
     // (with the listing's address and size) and, for names new to the set, whatever job the ledger has at their
     // places. Read back only when a file moved.
     const files = inPlace ? filesAsRecorded(records, named, ledger) : store.filesAt(this.campaign.id, [...recordPaths]);
@@ -512,7 +512,7 @@ function fileOfListed(entry: FileEntry, paths: CampaignFilePaths, client: MlsoCl
 }
 
 /**
- * A piece's files as recordFiles left them, none moved: those of the set (`stored`, read before) with the address,
+ * A chunk's files as recordFiles left them, none moved: those of the set (`stored`, read before) with the address,
  * size and shared hash the listing gave; the others just added, given the ledger's job at each place when there is
  * one (downloaded through Browse, say).
  */

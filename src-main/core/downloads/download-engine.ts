@@ -188,8 +188,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   }
 
   /**
-   * Takes a listing into the queue piece by piece as it arrives (`add` per piece): each piece's files can start
-   * while later pieces are still on their way. The folder is created and checked here, before any piece.
+   * Takes a listing into the queue chunk by chunk as it arrives (`add` per chunk): each chunk's files can start
+   * while later chunks are still on their way. The folder is created and checked here, before any chunk.
    */
   async openEnqueuer(folder: string, options: EnqueueOptions = {}): Promise<ListingEnqueuer> {
     const absolute = path.resolve(folder);

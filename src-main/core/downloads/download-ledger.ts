@@ -199,7 +199,7 @@ const now = (): string => new Date().toISOString();
 /**
  * The first and last of `texts` as SQLite orders them (BINARY: by their UTF-8 bytes), or undefined when there are
  * none or JavaScript's order (by UTF-16 units) may differ: only for a text with a unit from U+D800 up (a surrogate
- * sorts below U+E000-U+FFFF in UTF-16, above in UTF-8). A listing comes in order, so a piece's places lie past every
+ * sorts below U+E000-U+FFFF in UTF-16, above in UTF-8). A listing comes in order, so a chunk's places lie past every
  * job queued before it: a look into the index between its first and last answers "none of them" at once.
  */
 export function textSpan(texts: readonly string[]): [string, string] | undefined {
@@ -293,7 +293,7 @@ export class DownloadLedger {
 
   /**
    * What the views of the jobs with ids from `first` to `last` show, by id: newly queued jobs are described a
-   * thousand at a time, and their ids come in runs (a piece's jobs are inserted together).
+   * thousand at a time, and their ids come in runs (a chunk's jobs are inserted together).
    */
   viewedBetween(first: number, last: number): ViewedJob[] {
     return this.sql<[number, number], ViewedJobRow>(
@@ -332,7 +332,7 @@ export class DownloadLedger {
   }
 
   /**
-   * The jobs of several target paths in one query, by target path (a piece of a listing is looked up at once), after
+   * The jobs of several target paths in one query, by target path (a chunk of a listing is looked up at once), after
    * one look between the first and last of them (textSpan) that usually finds none.
    */
   findByTargets(targetPaths: readonly string[]): Map<string, Job> {
@@ -352,11 +352,11 @@ export class DownloadLedger {
 
   /**
    * Finished jobs with a recorded SHA-256 whose address is one of `urls` or whose name is one of `filenames`: where a
-   * piece of a listing may find its files already downloaded elsewhere (reuse-finder.ts), in one query per piece.
+   * chunk of a listing may find its files already downloaded elsewhere (reuse-finder.ts), in one query per chunk.
    */
   findFinishedCopies(urls: readonly string[], filenames: readonly string[]): Job[] {
     if (urls.length === 0 && filenames.length === 0) return [];
-    // As in findByTargets: none finished between the piece's first and last address, nor its first and last name (a
+    // As in findByTargets: none finished between the chunk's first and last address, nor its first and last name (a
     // first listing into an empty ledger), and none of them is looked up.
     const byUrl = textSpan(urls);
     const byName = textSpan(filenames);
@@ -419,7 +419,7 @@ export class DownloadLedger {
     // The kept beginning of a body stays: it is resumed only if the server still has that version (If-Range).
   }
 
-  /** Tags already finished jobs with the current batch, so the batch's summary counts them (a piece's in one statement). */
+  /** Tags already finished jobs with the current batch, so the batch's summary counts them (a chunk's in one statement). */
   adoptIntoBatch(ids: readonly number[], batchId: string | null): void {
     if (ids.length === 0) return;
     const list = JSON.stringify(ids);

@@ -54,7 +54,7 @@ export const DOWNLOAD_TABLES: StateTables = {
       sql: `ALTER TABLE jobs ADD COLUMN checked_mtime_ms REAL;`,
     },
     // 6: finished files by address and by name, so a listing finds the copies it can reuse (reuse-finder.ts) with
-    // one query per piece; only finished rows are indexed, so queuing a million files does not pay for it.
+    // one query per chunk; only finished rows are indexed, so queuing a million files does not pay for it.
     {
       version: 6,
       sql: `CREATE INDEX jobs_done_url ON jobs (url) WHERE state = 'done';

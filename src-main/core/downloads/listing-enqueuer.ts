@@ -1,7 +1,7 @@
-// Takes a listing into the ledger piece by piece, as it arrives, so downloads can start before its end. Each
-// piece is checked (safe names, addresses the client will fetch, files already downloaded or complete in the
+// Takes a listing into the ledger chunk by chunk, as it arrives, so downloads can start before its end. Each
+// chunk is checked (safe names, addresses the client will fetch, files already downloaded or complete in the
 // folder, paths the system takes, room on the disk for everything taken so far) and then queued in one
-// transaction; a name seen in an earlier piece is not queued again (and is refused, with why, when that listing
+// transaction; a name seen in an earlier chunk is not queued again (and is refused, with why, when that listing
 // places it in another folder). A file finished in another folder is taken from there instead of fetched
 // (reuse-finder.ts): its job is recorded done at once.
 import { mkdir, readdir } from 'node:fs/promises';
@@ -49,9 +49,9 @@ export interface EnqueuerHost {
   freeSpace: FreeSpaceProbe;
   /** How a file finished in another folder is reused: copied (a reflink where possible, the default) or hard-linked. */
   reuseBy?: ReuseBy;
-  /** Stops the work on files already on disk (the engine closing): the piece being added then fails with it. */
+  /** Stops the work on files already on disk (the engine closing): the chunk being added then fails with it. */
   signal?: AbortSignal;
-  /** Called with the jobs of a piece once they are committed, so the workers can take them and progress show them. */
+  /** Called with the jobs of a chunk once they are committed, so the workers can take them and progress show them. */
   onQueued(jobs: readonly QueuedJob[]): void;
 }
 
@@ -80,22 +80,22 @@ interface Plan {
   reusedFrom?: Reused;
 }
 
-/** What one piece comes to: merged into the enqueuer's result only once the piece is queued. */
-interface PieceOutcome extends EnqueueResult {
-  /** The piece's names, each with its Placed code (the folder it was placed in, and whether it was accepted). */
+/** What one chunk comes to: merged into the enqueuer's result only once the chunk is queued. */
+interface ChunkOutcome extends EnqueueResult {
+  /** The chunk's names, each with its Placed code (the folder it was placed in, and whether it was accepted). */
   names: Map<string, Placed>;
-  /** Keys the piece added to ListingEnqueuer.oddlyCased: taken out again if the piece fails. */
+  /** Keys the chunk added to ListingEnqueuer.oddlyCased: taken out again if the chunk fails. */
   oddlyCased: string[];
   plans: Plan[];
   /** Finished jobs of an earlier run whose files are still there: they join this batch as skipped. */
   adopted: number[];
 }
 
-/** Disk checks of one piece run this many at once: enough to keep the thread pool busy, few enough to stay gentle. */
+/** Disk checks of one chunk run this many at once: enough to keep the thread pool busy, few enough to stay gentle. */
 const DISK_CHECKS_AT_ONCE = 16;
 
 export class ListingEnqueuer {
-  /** Everything taken so far, over all pieces. */
+  /** Everything taken so far, over all chunks. */
   readonly result: EnqueueResult = { queued: [], skipped: [], rejected: [], reused: [] };
   /** Names taken so far, each with its Placed code: kept compact, a listing can hold a million. */
   private readonly seen = new TakenNames();
@@ -114,7 +114,7 @@ export class ListingEnqueuer {
   /** Sub-folders of the layout already made (or found). */
   private readonly madeFolders = new Set<string>();
   private plannedBytes = 0;
-  /** Free space when the first file needed room: later pieces are counted against it, with everything before them. */
+  /** Free space when the first file needed room: later chunks are counted against it, with everything before them. */
   private freeAtStart: number | undefined;
   private readonly reuseFinder: ReuseFinder;
 
@@ -135,30 +135,30 @@ export class ListingEnqueuer {
   }
 
   /**
-   * Checks and queues one piece of the listing. Throws InsufficientSpaceError when the files taken so far and
-   * this piece's would not fit in the space that was free at the start: then nothing of the piece is queued or
+   * Checks and queues one chunk of the listing. Throws InsufficientSpaceError when the files taken so far and
+   * this chunk's would not fit in the space that was free at the start: then nothing of the chunk is queued or
    * remembered.
    */
   async add(entries: readonly FileEntry[]): Promise<void> {
-    const piece: PieceOutcome = { names: new Map(), oddlyCased: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [], reused: [] };
+    const chunk: ChunkOutcome = { names: new Map(), oddlyCased: [], plans: [], adopted: [], queued: [], skipped: [], rejected: [], reused: [] };
     let queued: QueuedJob[];
     try {
-      const candidates = this.candidates(entries, piece);
-      await this.plan(candidates, await this.diskFacts(candidates), piece);
-      await this.checkFreeSpace(piece.plans);
-      await this.makeFolders(piece.plans);
-      await this.reuse(piece.plans);
-      queued = this.commit(piece);
+      const candidates = this.candidates(entries, chunk);
+      await this.plan(candidates, await this.diskFacts(candidates), chunk);
+      await this.checkFreeSpace(chunk.plans);
+      await this.makeFolders(chunk.plans);
+      await this.reuse(chunk.plans);
+      queued = this.commit(chunk);
     } catch (error) {
-      for (const key of piece.oddlyCased) this.oddlyCased.delete(key);
+      for (const key of chunk.oddlyCased) this.oddlyCased.delete(key);
       throw error;
     }
-    for (const [name, placed] of piece.names) this.seen.set(name, placed);
-    for (const id of piece.queued) this.result.queued.push(id);
+    for (const [name, placed] of chunk.names) this.seen.set(name, placed);
+    for (const id of chunk.queued) this.result.queued.push(id);
     for (const job of queued) this.result.queued.push(job.id);
-    for (const skip of piece.skipped) this.result.skipped.push(skip);
-    for (const reject of piece.rejected) this.result.rejected.push(reject);
-    for (const reused of piece.reused) this.result.reused.push(reused);
+    for (const skip of chunk.skipped) this.result.skipped.push(skip);
+    for (const reject of chunk.rejected) this.result.rejected.push(reject);
+    for (const reused of chunk.reused) this.result.reused.push(reused);
     if (queued.length > 0) this.host.onQueued(queued);
   }
 
@@ -176,17 +176,17 @@ export class ListingEnqueuer {
     for (const file of files) this.result.skipped.push({ filename: file.filename, reason: 'already downloaded', jobId: file.jobId });
   }
 
-  /** The piece's new, safe names with the ledger's jobs for them (one query for the piece). */
-  private candidates(entries: readonly FileEntry[], piece: PieceOutcome): Candidate[] {
+  /** The chunk's new, safe names with the ledger's jobs for them (one query for the chunk). */
+  private candidates(entries: readonly FileEntry[], chunk: ChunkOutcome): Candidate[] {
     const named: Candidate[] = [];
     for (const entry of entries) {
-      const taken = piece.names.get(entry.filename) ?? this.seen.get(entry.filename);
+      const taken = chunk.names.get(entry.filename) ?? this.seen.get(entry.filename);
       if (taken !== undefined) {
         const elsewhere = this.placedElsewhere(entry, taken === NO_FOLDER ? undefined : this.folders[taken >> 1]!.path);
-        if (elsewhere) piece.rejected.push({ filename: entry.filename, reason: elsewhere });
+        if (elsewhere) chunk.rejected.push({ filename: entry.filename, reason: elsewhere });
         continue;
       }
-      const candidate = this.candidate(entry, piece);
+      const candidate = this.candidate(entry, chunk);
       if (candidate) named.push(candidate);
     }
     const known = this.host.ledger.findByTargets(named.map((candidate) => candidate.targetPath));
@@ -195,15 +195,15 @@ export class ListingEnqueuer {
   }
 
   /**
-   * A name not seen before: the candidate it makes, or undefined when it is refused (its reason added to the piece).
-   * Either way the piece remembers the name, with the folder it was placed in and whether it was taken.
+   * A name not seen before: the candidate it makes, or undefined when it is refused (its reason added to the chunk).
+   * Either way the chunk remembers the name, with the folder it was placed in and whether it was taken.
    */
-  private candidate(entry: FileEntry, piece: PieceOutcome): Candidate | undefined {
+  private candidate(entry: FileEntry, chunk: ChunkOutcome): Candidate | undefined {
     const { filename } = entry;
     let placed = NO_FOLDER;
     const refuse = (reason: string): undefined => {
-      piece.names.set(filename, placed);
-      piece.rejected.push({ filename, reason });
+      chunk.names.set(filename, placed);
+      chunk.rejected.push({ filename, reason });
       return undefined;
     };
     const safe = checkSafeFilename(filename);
@@ -218,13 +218,13 @@ export class ListingEnqueuer {
     const tooLong = limit.problemOf(filename);
     if (tooLong !== undefined) return refuse(tooLong);
     const folded = fold(filename);
-    const sameButCase = this.sameButCase(filename, folded, folderNumber, piece);
+    const sameButCase = this.sameButCase(filename, folded, folderNumber, chunk);
     if (sameButCase !== undefined) return refuse(`its name differs from "${sameButCase}" only in letter case; many disks would store both as one file`);
-    piece.names.set(filename, placed | ACCEPTED);
+    chunk.names.set(filename, placed | ACCEPTED);
     if (folded !== filename) {
       const key = folderKey(folderNumber, folded);
       this.oddlyCased.set(key, filename);
-      piece.oddlyCased.push(key);
+      chunk.oddlyCased.push(key);
     }
     // A safe name is one plain last segment, which path.join would only append to the folder's path.
     return { entry, folder, targetPath: prefix + filename, known: undefined };
@@ -235,8 +235,8 @@ export class ListingEnqueuer {
    * folded form itself (an accepted name of `seen`), or a name of `oddlyCased`. Only one of them can be there:
    * whichever came first refused the other.
    */
-  private sameButCase(name: string, folded: string, folderNumber: number, piece: PieceOutcome): string | undefined {
-    if (folded !== name && (piece.names.get(folded) ?? this.seen.get(folded)) === ((folderNumber << 1) | ACCEPTED)) return folded;
+  private sameButCase(name: string, folded: string, folderNumber: number, chunk: ChunkOutcome): string | undefined {
+    if (folded !== name && (chunk.names.get(folded) ?? this.seen.get(folded)) === ((folderNumber << 1) | ACCEPTED)) return folded;
     return this.oddlyCased.size === 0 ? undefined : this.oddlyCased.get(folderKey(folderNumber, folded));
   }
 
@@ -275,25 +275,25 @@ export class ListingEnqueuer {
   }
 
   /** Decides, in listing order, what each candidate needs: nothing (skipped), a new job, or its old job again. */
-  private async plan(candidates: readonly Candidate[], onDisk: ReadonlyMap<Candidate, DiskFacts>, piece: PieceOutcome): Promise<void> {
-    // Target paths given to this piece's jobs, which the ledger does not hold yet: keep-both names avoid them too.
+  private async plan(candidates: readonly Candidate[], onDisk: ReadonlyMap<Candidate, DiskFacts>, chunk: ChunkOutcome): Promise<void> {
+    // Target paths given to this chunk's jobs, which the ledger does not hold yet: keep-both names avoid them too.
     const promised = new Set<string>();
     for (const candidate of candidates) {
       const { entry, known } = candidate;
       const facts = onDisk.get(candidate) ?? NOT_ON_DISK;
       let targetPath = candidate.targetPath;
       if (known?.state === 'done' && facts.finishedStillThere) {
-        piece.adopted.push(known.id);
-        piece.skipped.push({ filename: entry.filename, reason: 'already downloaded', jobId: known.id });
+        chunk.adopted.push(known.id);
+        chunk.skipped.push({ filename: entry.filename, reason: 'already downloaded', jobId: known.id });
         continue;
       }
       if (known?.state === 'active' && this.host.isRunning(known.id)) {
-        piece.queued.push(known.id);
+        chunk.queued.push(known.id);
         continue;
       }
       if (!known && facts.completeInFolder) {
         if (this.policy === 'skip') {
-          piece.skipped.push({ filename: entry.filename, reason: 'already in the folder' });
+          chunk.skipped.push({ filename: entry.filename, reason: 'already in the folder' });
           continue;
         }
         if (this.policy === 'keep-both') {
@@ -306,11 +306,11 @@ export class ListingEnqueuer {
         }
       }
       if (this.policy === 'keep-both') promised.add(targetPath);
-      piece.plans.push(known ? { entry, folder: candidate.folder, targetPath, resume: known } : { entry, folder: candidate.folder, targetPath });
+      chunk.plans.push(known ? { entry, folder: candidate.folder, targetPath, resume: known } : { entry, folder: candidate.folder, targetPath });
     }
   }
 
-  /** Puts in place the planned files finished in another folder (one ledger query for the piece); marks their plans. */
+  /** Puts in place the planned files finished in another folder (one ledger query for the chunk); marks their plans. */
   private async reuse(plans: Plan[]): Promise<void> {
     const placed = await this.reuseFinder.place(plans);
     if (placed.size === 0) return;
@@ -320,15 +320,15 @@ export class ListingEnqueuer {
     }
   }
 
-  /** Writes the piece into the ledger in one transaction; returns the jobs it queued (not those reused: they are done). */
-  private commit(piece: PieceOutcome): QueuedJob[] {
+  /** Writes the chunk into the ledger in one transaction; returns the jobs it queued (not those reused: they are done). */
+  private commit(chunk: ChunkOutcome): QueuedJob[] {
     const { ledger, batchId } = this.host;
     return ledger.transaction(() => {
-      ledger.adoptIntoBatch(piece.adopted, batchId);
+      ledger.adoptIntoBatch(chunk.adopted, batchId);
       const resumed: QueuedJob[] = [];
       const fresh: FreshJob[] = [];
       const reused: { plan: Plan; from: Reused }[] = [];
-      for (const plan of piece.plans) {
+      for (const plan of chunk.plans) {
         const { entry, resume, reusedFrom } = plan;
         if (reusedFrom) {
           reused.push({ plan, from: reusedFrom });
@@ -340,7 +340,7 @@ export class ListingEnqueuer {
         }
       }
       const ids = ledger.insertMany(fresh);
-      this.commitReused(reused, piece);
+      this.commitReused(reused, chunk);
       for (let index = 0; index < fresh.length; index += 1) {
         const job = fresh[index]!;
         job.id = ids[index]!;
@@ -351,7 +351,7 @@ export class ListingEnqueuer {
   }
 
   /** Records each reused file's job done, with the SHA-256 of the file it was taken from (the same bytes). */
-  private commitReused(reused: readonly { plan: Plan; from: Reused }[], piece: PieceOutcome): void {
+  private commitReused(reused: readonly { plan: Plan; from: Reused }[], chunk: ChunkOutcome): void {
     const { ledger, batchId } = this.host;
     const newIds = ledger.insertMany(reused.filter(({ plan }) => !plan.resume).map(({ plan }) => ({ ...newJobOf(plan, batchId), state: 'done' as const })));
     let next = 0;
@@ -366,7 +366,7 @@ export class ListingEnqueuer {
       }
       const mtimeMs = writtenMtimeOf(plan.targetPath);
       ledger.markReused(id, { sha256: source.sha256!, bytesWritten: source.bytesWritten, from: source.folder, ...(mtimeMs !== undefined ? { mtimeMs } : {}) });
-      piece.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id, ...(notLinked === undefined ? {} : { notLinked }) });
+      chunk.reused.push({ filename: plan.entry.filename, from: source.folder, jobId: id, ...(notLinked === undefined ? {} : { notLinked }) });
     }
   }
 
@@ -394,7 +394,7 @@ export class ListingEnqueuer {
     return inside;
   }
 
-  /** The layout's sub-folders of a piece, made before its jobs are committed (a worker may take them at once). */
+  /** The layout's sub-folders of a chunk, made before its jobs are committed (a worker may take them at once). */
   private async makeFolders(plans: readonly Plan[]): Promise<void> {
     for (const { folder } of plans) {
       if (this.madeFolders.has(folder)) continue;

@@ -93,7 +93,7 @@ export class ProgressBoard {
   /** The update due now; `force` reads the ledger's counts afresh whatever their cost. */
   update(force: boolean): ProgressUpdate {
     for (const id of this.source.running.keys()) this.changed.add(id);
-    // Changed jobs are read back in one query; a piece of a long listing makes thousands of jobs new at once,
+    // Changed jobs are read back in one query; a chunk of a long listing makes thousands of jobs new at once,
     // and those untouched since are described from what the enqueuer queued.
     const jobs = this.source.ledger.getMany([...this.changed]).map((job) => this.view(job));
     for (const [id, queued] of this.newlyQueued) if (!this.changed.has(id)) jobs.push(queuedView(queued));

@@ -27,7 +27,7 @@ export interface Reused {
   notLinked?: string;
 }
 
-/** Hashes and copies of one piece run this many at once. */
+/** Hashes and copies of one chunk run this many at once. */
 const AT_ONCE = 8;
 
 /** The regular file an old download's name leads to, found intact: its real path, and what it was when hashed. */

@@ -247,7 +247,7 @@ describe("a campaign's kept counts", () => {
 });
 
 describe('what keeping the counts reads', () => {
-  it('reads only the rows concerned: a piece of new files or jobs, the jobs finished since a sync began, the files verify marked', () => {
+  it('reads only the rows concerned: a chunk of new files or jobs, the jobs finished since a sync began, the files verify marked', () => {
     const { ledger, state } = openStateFile(':memory:');
     opened.push(ledger);
     const db = state.connection;

@@ -1,6 +1,6 @@
-// A sync looks up each piece of a listing in the campaign's set (its files of the piece's names, at the piece's
-// paths). A first sync's pieces come in order, past every file recorded before them: one look into the index between
-// the piece's first and last answers "none" at once, instead of a look per name (a million of them).
+// A sync looks up each chunk of a listing in the campaign's set (its files of the chunk's names, at the chunk's
+// paths). A first sync's chunks come in order, past every file recorded before them: one look into the index between
+// the chunk's first and last answers "none" at once, instead of a look per name (a million of them).
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { CampaignStore } from '../../../src-main/core/campaigns/campaign-store';
@@ -26,7 +26,7 @@ function statementsDuring<T>(connection: { prepare: (sql: string) => unknown }, 
 const perName = (statements: readonly string[]): string[] => statements.filter((sql) => /IN \(SELECT value FROM json_each/.test(sql));
 
 describe("a sync's look-ups in the campaign's set", () => {
-  it('find the files of a piece by name and by path, and look no name up when the piece lies past them all', async () => {
+  it('find the files of a chunk by name and by path, and look no name up when the chunk lies past them all', async () => {
     const { state } = openStateFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
     const store = new CampaignStore(state);
     const campaign = store.create({ name: 'mirror', folder: '/data/mirror', layout: '', queries: [], autoSyncHours: null });
@@ -78,7 +78,7 @@ describe("a sync's look-ups in the campaign's set", () => {
     expect(store.filesAt(campaign.id, ['f0000.fts', 'f0300.fts']).map((file) => file.filesize)).toEqual([9, 9]);
   });
 
-  it('refreshes a relisted piece whose files the set has, in one statement and without inserting', async () => {
+  it('refreshes a relisted chunk whose files the set has, in one statement and without inserting', async () => {
     const { state } = openStateFile(path.join(await temporaryFolder(), 'ledger.sqlite'));
     const store = new CampaignStore(state);
     const campaign = store.create({ name: 'mirror', folder: '/data/mirror', layout: '', queries: [], autoSyncHours: null });

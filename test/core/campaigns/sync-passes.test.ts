@@ -34,8 +34,8 @@ const groupedPasses = (statements: readonly string[]): string[] => statements.fi
 
 /**
  * Statements that read the campaign's whole set (or walk it): those on its files that do not name the files they
- * want (by a piece's names, paths or targets, or the span between a piece's first and last), nor ask for the last
- * rowid (where a piece's new files start: StateDatabase.insertingMany).
+ * want (by a chunk's names, paths or targets, or the span between a chunk's first and last), nor ask for the last
+ * rowid (where a chunk's new files start: StateDatabase.insertingMany).
  */
 const wholeSetPasses = (statements: readonly string[]): string[] =>
   statements.filter(
@@ -90,7 +90,7 @@ describe('what a campaign sync asks of the state database', () => {
     const second = await statementsDuring(h, () => service.sync(campaign.name, h.engine));
     expect(wholeSetPasses(second.statements)).toHaveLength(1);
     expect(second.statements.filter(isQuickCheck)).toHaveLength(1);
-    // Each piece's files are read once, by their names (for moves), not again by their places.
+    // Each chunk's files are read once, by their names (for moves), not again by their places.
     expect(second.statements.filter((sql) => /f\.relative_path IN \(SELECT value FROM json_each/.test(sql))).toEqual([]);
     // Files downloaded and still there join the run as they are: their jobs came with them, and are not looked up again.
     expect(lookUps).not.toHaveBeenCalled();

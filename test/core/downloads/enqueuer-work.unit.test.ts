@@ -1,7 +1,7 @@
 // What queuing a listing costs per entry, counted rather than timed (the million-entry timings are the bench's,
-// enqueue-million): the ledger's statements a piece runs, the rows it reads back, and the path work per entry. A
-// listing of a million files comes through here piece by piece, so each piece's work must not be per entry where it
-// can be per piece or per folder.
+// enqueue-million): the ledger's statements a chunk runs, the rows it reads back, and the path work per entry. A
+// listing of a million files comes through here chunk by chunk, so each chunk's work must not be per entry where it
+// can be per chunk or per folder.
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -102,7 +102,7 @@ describe('the work of queuing a listing', () => {
     expect(counted.ledger.getMany(more).map((job) => job.filename)).toEqual(['g0.fts', 'g1.fts']);
   });
 
-  it("reads no job rows for a piece whose places and names lie past every job in the ledger (a listing's next piece)", async () => {
+  it("reads no job rows for a chunk whose places and names lie past every job in the ledger (a listing's next chunk)", async () => {
     const counted = countedLedger();
     const folder = await temporaryFolder();
     const enqueuer = await ListingEnqueuer.open(host(counted.ledger), folder, 'skip');
@@ -116,7 +116,7 @@ describe('the work of queuing a listing', () => {
     expect(runsOf(counted, /^SELECT \* FROM jobs/).runs - before).toBe(0);
   });
 
-  it('still finds the jobs of a piece that falls among places the ledger holds', async () => {
+  it('still finds the jobs of a chunk that falls among places the ledger holds', async () => {
     const counted = countedLedger();
     const folder = await temporaryFolder();
     const listed = entries(0, 30);

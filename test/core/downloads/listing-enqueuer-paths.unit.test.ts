@@ -57,9 +57,9 @@ function isOneComponent(name: string): boolean {
   return name !== '.' && name !== '..' && !name.includes('\0') && path.posix.basename(name) === name && path.win32.basename(name) === name && !/[:]/.test(name);
 }
 
-// Pieces a hostile name is made of: separators, dots, drive letters, device names, controls, long runs of
+// Chunks a hostile name is made of: separators, dots, drive letters, device names, controls, long runs of
 // multi-byte characters (UTF-8 bytes pile up faster than characters), lone surrogates.
-const piece = fc.oneof(
+const chunk = fc.oneof(
   fc.constantFrom(
     '..',
     '.',
@@ -91,7 +91,7 @@ const nearTheLimit = fc
   .tuple(fc.constantFrom('a', 'é', '€', '𝔸'), fc.integer({ min: 200, max: 260 }))
   .map(([char, bytes]) => char.repeat(Math.floor(bytes / utf8Length(char))) + '.fts');
 const hostileName = fc.oneof(
-  fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join('')),
+  fc.array(chunk, { maxLength: 6 }).map((chunks) => chunks.join('')),
   fc.string({ unit: 'binary', maxLength: 300 }),
   nearTheLimit,
 );
@@ -150,10 +150,10 @@ describe('a listed file name, whatever it is', () => {
 });
 
 describe('names that differ only in letter case', () => {
-  it('are taken once per folder: the later one is refused with the earlier one named, also across pieces', async () => {
+  it('are taken once per folder: the later one is refused with the earlier one named, also across chunks', async () => {
     const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip');
     await enqueuer.add([entry('KCOR_case.fts'), entry('kcor_case.fts'), entry('other_case.fts')]);
-    // A later piece, and a name equal once normalised (é as e + combining accent) and case-folded.
+    // A later chunk, and a name equal once normalised (é as e + combining accent) and case-folded.
     await enqueuer.add([entry('Kcor_Case.FTS'), entry('accent_\u00e9.fts'), entry('ACCENT_E\u0301.fts')]);
     expect(enqueuer.result.rejected).toEqual([
       { filename: 'kcor_case.fts', reason: 'its name differs from "KCOR_case.fts" only in letter case; many disks would store both as one file' },
@@ -163,7 +163,7 @@ describe('names that differ only in letter case', () => {
     expect(enqueuer.result.queued.map((id) => path.basename(ledger.get(id)!.targetPath))).toEqual(['KCOR_case.fts', 'other_case.fts', 'accent_\u00e9.fts']);
   });
 
-  it('of a piece that could not be queued are forgotten with it: the same names queue later', async () => {
+  it('of a chunk that could not be queued are forgotten with it: the same names queue later', async () => {
     let free = 10;
     const enqueuer = await ListingEnqueuer.open({ ...host(), freeSpace: async () => free }, folder, 'skip');
     const big = (filename: string): FileEntry => ({ ...entry(filename), filesize: 1_000 });
@@ -191,7 +191,7 @@ describe('a place from the folder layout', () => {
     expect(enqueuer.result.queued).toEqual([]);
   });
 
-  it('given to a name already taken for another folder is refused and reported, in the same piece or a later one; the same place again is skipped quietly', async () => {
+  it('given to a name already taken for another folder is refused and reported, in the same chunk or a later one; the same place again is skipped quietly', async () => {
     const places = new Map([
       ['again_a.fts', ['first', 'second']],
       ['again_b.fts', ['first', 'first']],
@@ -220,7 +220,7 @@ describe('a place from the folder layout', () => {
     ]);
   });
 
-  it('whose path would pass the system limit is refused with the length, and the other files of the piece are queued', async () => {
+  it('whose path would pass the system limit is refused with the length, and the other files of the chunk are queued', async () => {
     // Folders of 100 bytes, past the limit under any temporary folder; nothing is made on the disk for it.
     const deep = Array.from({ length: Math.ceil(LONGEST_PATH_BYTES / 101) + 1 }, (_, index) => `${index}`.padEnd(100, 'd')).join('/');
     const enqueuer = await ListingEnqueuer.open(host(), folder, 'skip', (listed) => (listed.filename === 'deep_one.fts' ? deep : 'shallow'));

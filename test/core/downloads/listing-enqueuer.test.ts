@@ -1,4 +1,4 @@
-// A listing taken into the queue piece by piece, as `files --download` streams it: names seen in an earlier piece,
+// A listing taken into the queue chunk by chunk, as `files --download` streams it: names seen in an earlier chunk,
 // the free-space check over everything taken so far, the progress views of new jobs, and a listing of 100,000.
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -18,25 +18,25 @@ const hour = { 'start-date': '2025-03-24T18:00:00', 'end-date': '2025-03-24T19:0
 /** Listed sizes made known and equal, so a test can say exactly what fits. */
 const sized = (files: readonly FileEntry[], filesize: number): FileEntry[] => files.map((file) => ({ ...file, filesize }));
 
-describe('a listing taken in piece by piece', () => {
-  it('queues each piece as it comes, and a name already seen in an earlier piece only once', async () => {
+describe('a listing taken in chunk by chunk', () => {
+  it('queues each chunk as it comes, and a name already seen in an earlier chunk only once', async () => {
     const files = await listing(emulator(), hour);
-    const h = await harness({ batchId: 'pieces' });
+    const h = await harness({ batchId: 'chunks' });
     h.engine.pauseAll();
     const enqueuer = await h.engine.openEnqueuer(h.folder);
     await enqueuer.add(files.slice(0, 100));
-    expect(h.ledger.counts('pieces').queued).toBe(100);
-    // The second piece repeats ten names of the first (and one of its own).
+    expect(h.ledger.counts('chunks').queued).toBe(100);
+    // The second chunk repeats ten names of the first (and one of its own).
     await enqueuer.add([...files.slice(90, 200), files[150]!]);
     await enqueuer.add(files.slice(200));
 
     expect(enqueuer.result.queued).toHaveLength(files.length);
     expect(new Set(enqueuer.result.queued).size).toBe(files.length);
-    const jobs = h.ledger.list({ batchId: 'pieces' });
+    const jobs = h.ledger.list({ batchId: 'chunks' });
     expect(jobs.map((job) => job.filename).sort()).toEqual(files.map((file) => file.filename).sort());
   });
 
-  it('checks free space over everything taken so far: the piece that no longer fits is refused whole, nothing partial', async () => {
+  it('checks free space over everything taken so far: the chunk that no longer fits is refused whole, nothing partial', async () => {
     const files = sized(await listing(emulator(), hour), 1000);
     // Room for 150 files at 1.5 x their listed size.
     const h = await harness({ batchId: 'space', freeSpace: async () => 150 * 1500 });
@@ -47,7 +47,7 @@ describe('a listing taken in piece by piece', () => {
 
     const error = await enqueuer.add(files.slice(140, 180)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientSpaceError);
-    // The need counts every file taken so far with the refused piece: 180 x 1500 bytes.
+    // The need counts every file taken so far with the refused chunk: 180 x 1500 bytes.
     expect((error as InsufficientSpaceError).neededBytes).toBe(180 * 1500);
     expect(
       h.ledger
@@ -63,7 +63,7 @@ describe('a listing taken in piece by piece', () => {
     expect(enqueuer.result.queued).toHaveLength(140);
     expect((await readdir(h.folder)).filter(isTemporaryName)).toEqual([]);
 
-    // A smaller piece that still fits after the refusal is taken: the refused one was not counted.
+    // A smaller chunk that still fits after the refusal is taken: the refused one was not counted.
     await enqueuer.add(files.slice(140, 150));
     expect(h.ledger.counts('space').queued).toBe(150);
   });
@@ -106,14 +106,14 @@ describe('a listing of 100,000 files', () => {
     const h = await bigHarness({ batchId: 'big' });
     h.engine.pauseAll();
     const enqueuer = await h.engine.openEnqueuer(h.folder);
-    let pieces = 0;
+    let chunks = 0;
     const { count } = await h.client.streamFiles({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-16' } }, async (entries) => {
-      pieces += 1;
+      chunks += 1;
       await enqueuer.add(entries);
     });
 
     expect(count).toBeGreaterThanOrEqual(100_000);
-    expect(pieces).toBeGreaterThan(10);
+    expect(chunks).toBeGreaterThan(10);
     expect(enqueuer.result.queued).toHaveLength(count);
     expect(new Set(enqueuer.result.queued).size).toBe(count);
     expect(h.ledger.counts('big')).toMatchObject({ queued: count, active: 0, done: 0 });

@@ -149,7 +149,7 @@ describe('the progress board', () => {
       dateObs,
       expectedSize,
     }));
-    // Queued in two pieces, as the enqueuer hands them over between two updates; one of them started meanwhile.
+    // Queued in two chunks, as the enqueuer hands them over between two updates; one of them started meanwhile.
     board.queued(jobs.slice(0, 4_000));
     board.queued(jobs.slice(4_000));
     ledger.setState(ids[9_000]!, 'active');
