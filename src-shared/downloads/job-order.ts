@@ -1,6 +1,6 @@
 // The order of the download list, written once: by default the work in progress first (what moves, then what waits,
 // then what failed, then what finished, newest first), or by a column the user picked. The core turns these tables
-// into SQL (src-main/core/downloads/job-pages.ts); the window sorts with the comparator below to tell whether a
+// into SQL (src-main/core/downloads/job-pages.ts); the renderer sorts with the comparator below to tell whether a
 // changed job moves (DownloadsStore.apply). Ties end on the queue's own order, which a job keeps.
 import type { JobState } from './job-state';
 import type { JobSort, SortKey } from './job-page';

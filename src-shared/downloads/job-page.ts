@@ -1,6 +1,6 @@
-// A window of the download list as the Downloads screen asks for it: the rows from `offset` in the chosen order,
+// A page of the download list as the Downloads screen asks for it: the rows from `offset` in the chosen order,
 // among the files of the chosen states and place. The core computes the order, filter and counts in SQL
-// (job-pages.ts), so a queue of a million jobs never crosses to the window whole.
+// (job-pages.ts), so a queue of a million jobs never crosses to the renderer whole.
 import type { JobState } from './job-state';
 import type { JobCounts, JobView, OverallProgress } from './progress-types';
 

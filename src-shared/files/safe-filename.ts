@@ -61,7 +61,7 @@ const utf8Bytes = (codePoint: number): number => (codePoint < 0x80 ? 1 : codePoi
 
 const ENCODER = new TextEncoder();
 
-/** Bytes of `text` in UTF-8, as file systems count a name (TextEncoder: this module also runs in the window). */
+/** Bytes of `text` in UTF-8, as file systems count a name (TextEncoder: this module also runs in the renderer). */
 export function utf8Length(text: string): number {
   return ENCODER.encode(text).length;
 }

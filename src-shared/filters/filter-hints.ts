@@ -1,6 +1,6 @@
 // The line under each filter field: what the typed value means, or an example while it is empty.
 // Pure functions of the value, the current instant and the chosen instrument's coverage, so they read the same in
-// the window and in tests.
+// the renderer and in tests.
 import { carringtonRotationAt, carringtonRotationSpan } from '../../src-science/astro/carrington';
 import type { TimeRange } from './ut-timestamp';
 import { plural } from '../format/counts';

@@ -1,5 +1,5 @@
 // The one table of the files endpoint's filters: each filter's name, label, command-line option and form field.
-// The rules (filter-rules.ts), the command line's options (src-main/cli/filter-options.ts), the window's fields
+// The rules (filter-rules.ts), the command line's options (src-main/cli/filter-options.ts), the app's fields
 // and their hints (filter-hints.ts) are all read from it, so a filter added here is added everywhere, and
 // TypeScript names any per-filter rule or hint still missing. A leaf module: the command line loads it at start-up.
 import { DATE_FORMS } from './ut-timestamp';
@@ -42,7 +42,7 @@ interface SelectField {
 export interface FilterDefinition<Name extends string = string> {
   /** The files endpoint's query parameter. */
   name: Name;
-  /** The name people see: the window's field label, and the start of the rules' messages. */
+  /** The name people see: the app's field label, and the start of the rules' messages. */
   label: string;
   /** Offered when a product's metadata does not list its filters, and before a product is chosen. */
   basic: boolean;
@@ -52,7 +52,7 @@ export interface FilterDefinition<Name extends string = string> {
 
 const DATE_FIELD: TextField = { kind: 'text', placeholder: 'YYYY-MM-DD', suffix: 'UT', monospace: true };
 
-/** In the order the window shows the fields and the rules report problems. */
+/** In the order the app shows the fields and the rules report problems. */
 const FILTER_TABLE = [
   {
     name: 'start-date',

@@ -1,4 +1,4 @@
-// Counts for people, the same in the window and in the shared hints: thousands separated, a noun that agrees.
+// Counts for people, the same in the app and in the shared hints: thousands separated, a noun that agrees.
 
 // Made on first use: the first number format of a process loads ICU's locale data, which every start of the
 // command line would pay (this module loads with the engine) whether or not it printed a count.

@@ -1,4 +1,4 @@
-// Instants shown to the minute, as the filter hints and the window write them.
+// Instants shown to the minute, as the filter hints and the app write them.
 
 const MINUTE_MS = 60_000;
 

@@ -1,5 +1,5 @@
 // The one table of a listing's fields: for each field the files endpoint gives (and a new instrument may add), its
-// column in the command line's files table, in the window's results grid and in a campaign's manifest, and the
+// column in the command line's files table, in the app's results grid and in a campaign's manifest, and the
 // folder-layout placeholders it fills. The files table (src-main/cli/output/tables.ts), the results grid
 // (ResultsTable.svelte, via the listing summary), the manifest (campaign-manifest.ts) and the folder layout
 // (folder-layout.ts) all read it, so a field added here shows up in each. A leaf module: the command line loads it.
@@ -21,7 +21,7 @@ interface CliColumn {
   text(entry: ListedFields): string;
 }
 
-/** A column of the window's results grid. */
+/** A column of the app's results grid. */
 interface GridColumn {
   header: string;
   /** The header's tooltip. */
@@ -54,7 +54,7 @@ export interface ListingColumn {
   optional: boolean;
   /** Its column in the command line's files table, if it has one. */
   cli: CliColumn | null;
-  /** Its column in the window's results grid, if it has one. */
+  /** Its column in the app's results grid, if it has one. */
   grid: GridColumn | null;
   /**
    * Its column in a campaign's manifest (CSV header, JSON key), if it has one. The value is read from the campaign's
@@ -82,7 +82,7 @@ export const LISTING_COLUMNS: readonly ListingColumn[] = [
     field: 'date-obs',
     optional: false,
     cli: { header: 'Date/time', order: 1, width: 20, align: 'left', text: (entry) => fieldText(entry, 'date-obs') },
-    // The window shows the timestamp (`YYYY-MM-DDTHH:MM:SS`, already UT) with a space for readability.
+    // The app shows the timestamp (`YYYY-MM-DDTHH:MM:SS`, already UT) with a space for readability.
     grid: { header: 'Date-obs (UT)', track: '156px', text: (entry) => fieldText(entry, 'date-obs').replace('T', ' ') },
     manifest: 'date_obs',
     placeholders: [

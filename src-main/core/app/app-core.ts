@@ -67,7 +67,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     await connection.close();
     throw error;
   });
-  // A damaged ledger was replaced (its campaigns restored): say so on stderr, the app's log (the window does not show it yet).
+  // A damaged ledger was replaced (its campaigns restored): say so on stderr, the app's log (the renderer does not show it yet).
   if (opened.notice) console.warn(opened.notice);
   const { engine } = opened;
   engine.on('progress', (update) => emit('downloads:progress', update));

@@ -146,7 +146,7 @@ export class AppCampaigns {
     }
   }
 
-  /** Hashes every file of a campaign on all cores, telling the window how many are done; Cancel stops it. */
+  /** Hashes every file of a campaign on all cores, telling the renderer how many are done; Cancel stops it. */
   private async verify(name: string): Promise<VerifyReport> {
     const { service, emit } = this.deps;
     const { id: key, name: campaign } = service.store.require(name);
@@ -178,14 +178,14 @@ export class AppCampaigns {
     this.announceTimer.unref();
   }
 
-  /** Tells the window every campaign with its counts (kept by the state database: a few rows a campaign). */
+  /** Tells the renderer every campaign with its counts (kept by the state database: a few rows a campaign). */
   private announce(): void {
     if (this.closed) return;
     let overviews: CampaignOverview[];
     try {
       overviews = this.deps.service.overviews();
     } catch {
-      // A state database that cannot be read (which the requests reading it report): the window keeps the counts it has.
+      // A state database that cannot be read (which the requests reading it report): the renderer keeps the counts it has.
       return;
     }
     this.deps.emit('campaigns:changed', overviews);

@@ -1,5 +1,5 @@
 // The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
-// query the core lists itself): the window never hands URLs to the core.
+// query the core lists itself): the renderer never hands URLs to the core.
 import { tallyReused } from '../../../src-shared/downloads/reused-files';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';

@@ -9,7 +9,7 @@ import type { FileBytes } from '../../../src-shared/contract/contract';
 import type { DownloadLedger } from '../downloads/download-ledger';
 import { InvalidInputError } from '../errors';
 
-/** Quick-look reads whole files; a larger one is refused rather than held in memory twice (here and in the window). */
+/** Quick-look reads whole files; a larger one is refused rather than held in memory twice (here and in the renderer). */
 const LARGEST_READ_BYTES = 1024 * 1024 * 1024;
 
 /**

@@ -1,6 +1,6 @@
-// The listings the window searched for, kept in the core so that "Download" names a listing and the chosen
+// The listings the renderer searched for, kept in the core so that "Download" names a listing and the chosen
 // rows instead of sending 100,000 file entries (URLs included) back across IPC or the WebSocket. Only the most
-// recent listings are kept, bounded by their total number of entries: the window shows one at a time.
+// recent listings are kept, bounded by their total number of entries: the renderer shows one at a time.
 import { randomUUID } from 'node:crypto';
 import type { FileEntry, FileListing } from '../../../src-shared/api/schemas';
 import { InvalidInputError } from '../errors';

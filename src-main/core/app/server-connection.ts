@@ -9,13 +9,13 @@ import type { ClientSettings } from '../api/client-settings';
 import { MlsoClient, type ListingAdvice } from '../api/mlso-client';
 import type { DemoServerStarter } from './app-ports';
 
-/** The window's way to raise a listing limit. */
+/** The renderer's way to raise a listing limit. */
 const APP_LISTING_ADVICE: ListingAdvice = {
   tooLarge: 'narrow the search (fewer dates, or one file per period) or raise the listing size limit in Settings',
   tooSlow: 'try again later, narrow the search (fewer dates, or one file per period) or raise the listing time limit in Settings',
 };
 
-/** The window's way to let downloads from other servers in. */
+/** The renderer's way to let downloads from other servers in. */
 const APP_OTHER_SERVERS_ADVICE = 'turn on "Allow downloads from other servers" in Settings';
 
 type DemoServer = Awaited<ReturnType<DemoServerStarter>>;

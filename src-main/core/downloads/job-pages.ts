@@ -1,6 +1,6 @@
-// The Downloads screen's rows computed in SQL: a window of the list in the chosen order, among the chosen states and
-// place, and the place's counts by state (one GROUP BY), so a queue of a million jobs never crosses to the window
-// whole. The orders are made from the tables the window's comparator is made from (src-shared/downloads/job-order.ts):
+// The Downloads screen's rows computed in SQL: a page of the list in the chosen order, among the chosen states and
+// place, and the place's counts by state (one GROUP BY), so a queue of a million jobs never crosses to the renderer
+// whole. The orders are made from the tables the renderer's comparator is made from (src-shared/downloads/job-order.ts):
 // ties end on the queue's own order (priority, then id), which is where the engine's list puts each job.
 import { JOB_STATES, type JobState } from '../../../src-shared/downloads/job-state';
 import type { JobPageRequest, JobSort } from '../../../src-shared/downloads/job-page';
@@ -59,7 +59,7 @@ function placeClause(request: Pick<JobPageRequest, 'place' | 'states'>): { where
 /** The WHERE terms of a place alone (none for every folder). */
 function placeOnly(place: JobPageRequest['place']): { where: string[]; values: string[] } {
   if (place === null) return { where: [], values: [] };
-  // substr rather than LIKE: a folder's own % and _ would be patterns to LIKE. Either separator, as in the window.
+  // substr rather than LIKE: a folder's own % and _ would be patterns to LIKE. Either separator, as in the renderer.
   if (!place.nested) return { where: ['folder = ?'], values: [place.folder] };
   return { where: [`(folder = ? OR substr(folder, 1, length(?) + 1) IN (? || '/', ? || '\\'))`], values: Array<string>(4).fill(place.folder) };
 }
