@@ -6,12 +6,6 @@ import { describe, expect, it } from 'vitest';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 
-/**
- * Files that issue 33's other branches add (CHANGELOG, CONTRIBUTING, the benchmarks page, the glossary): until they
- * are merged beside this one, a link to one of them is not counted dead. Once a file exists it is checked like any other.
- */
-const ARRIVING_WITH_ISSUE_33 = new Set(['CHANGELOG.md', 'CONTRIBUTING.md', 'docs/benchmarks.md', 'docs/glossary.md']);
-
 /** The Markdown whose links are checked: the README, SECURITY, CONTRIBUTING, CHANGELOG and everything under docs/. */
 function checkedFiles(): string[] {
   const top = ['README.md', 'SECURITY.md', 'CONTRIBUTING.md', 'CHANGELOG.md'].filter((file) => existsSync(path.join(projectRoot, file)));
@@ -99,7 +93,7 @@ function deadLinks(file: string, markdown: string, root = projectRoot): string[]
     }
     const onDisk = path.join(root, into);
     if (pathPart !== '' && !existsSync(onDisk)) {
-      if (!ARRIVING_WITH_ISSUE_33.has(into)) problems.push(`${where}: ${into} does not exist`);
+      problems.push(`${where}: ${into} does not exist`);
       continue;
     }
     if (anchor === undefined || anchor === '') continue;
@@ -113,7 +107,42 @@ function deadLinks(file: string, markdown: string, root = projectRoot): string[]
   return problems;
 }
 
+/** Source files the text names in code spans (`listing-enqueuer.ts`, `core/downloads/ledger.ts`): a rename leaves them behind. */
+function missingSourceNames(file: string, markdown: string, tracked: readonly string[]): string[] {
+  const problems: string[] = [];
+  outsideFences(markdown).forEach((line, index) => {
+    for (const [, name] of line.matchAll(/`([\w./-]+\.(?:ts|svelte|mjs|cjs|js|py|sh))`/g)) {
+      if (name!.startsWith('dist/')) continue; // built, not kept in the project
+      if (!tracked.some((each) => each === name || each.endsWith(`/${name!}`))) problems.push(`${file}:${index + 1}: ${name!} names no file of the project`);
+    }
+  });
+  return problems;
+}
+
+function trackedFiles(): string[] {
+  const files: string[] = [];
+  for (const top of readdirSync(projectRoot)) {
+    if (top === 'node_modules' || top === 'dist' || top.startsWith('.')) continue;
+    const full = path.join(projectRoot, top);
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full, { recursive: true, encoding: 'utf8' })) files.push(path.posix.join(top, name.split(path.sep).join('/')));
+    } else {
+      files.push(top);
+    }
+  }
+  return files;
+}
+
 describe("the Markdown's relative links", () => {
+  it('name only source files that exist', () => {
+    const tracked = trackedFiles();
+    const problems = checkedFiles().flatMap((file) => missingSourceNames(file, readFileSync(path.join(projectRoot, file), 'utf8'), tracked));
+    expect(problems).toEqual([]);
+    expect(missingSourceNames('PLANTED.md', 'The `listing-intake.ts` module and `core/downloads/download-engine.ts`.', tracked)).toEqual([
+      'PLANTED.md:1: listing-intake.ts names no file of the project',
+    ]);
+  });
+
   it('each lead to a file that exists and a heading it holds', () => {
     const files = checkedFiles();
     expect(files).toContain('README.md');
