@@ -41,6 +41,7 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
       clientName: options.clientName,
       listingDeadlineMs: options.listingTimeout * 1000,
       maxListingBytes: options.maxListingSize,
+      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
     },
     { log: (url) => out.detail(`GET ${url}`), listingAdvice: CLI_LISTING_ADVICE, otherServersAdvice: CLI_OTHER_SERVERS_ADVICE },
   );

@@ -14,6 +14,8 @@ export interface GlobalOptions {
   listingTimeout: number;
   /** Bytes a catalogue answer may hold (--max-listing-size). */
   maxListingSize: number;
+  /** --proxy: a proxy's address, or "direct"; unset, the environment's proxy variables decide. */
+  proxy?: string;
   verbose?: boolean;
   quiet?: boolean;
 }

@@ -74,6 +74,10 @@ export function buildProgram(io: CliIo, commands: 'on-demand' | 'in-full' = 'in-
         .default(DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024, `${DEFAULT_MAX_LISTING_MEGABYTES}MB`)
         .argParser(positive(parseByteSize, '512MB')),
     )
+    .option(
+      '--proxy <address>',
+      'send every request through this proxy, e.g. http://proxy.example.org:3128, or "direct" for none (default: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY)',
+    )
     .option('--verbose', 'print the server information first, then each request URL')
     .option('-q, --quiet', 'print only results and errors: tables without their header, no progress bars, summaries or notes')
     .showHelpAfterError('(run with --help for usage)')
@@ -150,6 +154,7 @@ export function buildProgram(io: CliIo, commands: 'on-demand' | 'in-full' = 'in-
       .addOption(new Option('--body-form <form>', 'how downloads are sent').choices(['gzip-body', 'content-encoding', 'alternate']))
       .addOption(new Option('--no-byte-ranges', 'send every download whole, ignoring Range requests (as a server without resume support does)'))
       .addOption(new Option('--seed <n>', 'seed of every random choice').argParser(integerParser(0, 2 ** 31)))
+      .option('--tls', "serve https with a throwaway certificate (made with openssl); clients trust it through the authority's file it prints")
       .action(async (options: MockServerOptions) => {
         const { mockServerCommand } = await import('./commands/mock-server-command');
         exitCode = await mockServerCommand(await context(), options);

@@ -75,6 +75,25 @@ export class NetworkError extends MlsoError {
   }
 }
 
+/**
+ * The proxy in front of the service failed the request: it could not be reached, or it asks for a sign-in this
+ * client did not give. Named by scheme, host and port only, so a password in its address never shows.
+ */
+export class ProxyError extends MlsoError {
+  readonly kind = 'network' as const;
+  constructor(
+    readonly reason: 'unreachable' | 'sign-in',
+    readonly proxy: string,
+    detail?: string,
+  ) {
+    super(
+      reason === 'unreachable'
+        ? `Cannot reach the proxy ${proxy}${detail ? ` (${detail})` : ''}. Check the proxy address (the proxy setting, or HTTPS_PROXY and HTTP_PROXY), then try again.`
+        : `The proxy ${proxy} asks for a user name and password. Put them in the proxy address (http://user:password@host:port), or check the ones there.`,
+    );
+  }
+}
+
 export class InvalidInputError extends MlsoError {
   readonly kind = 'invalid-input' as const;
   constructor(

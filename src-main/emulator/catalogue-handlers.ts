@@ -89,7 +89,7 @@ export async function handleFiles(
 
   const catalog = ctx.catalog();
   const files = applyFileFilters(catalog.files(instrument, product.id), parsed.filters);
-  const origin = ctx.options().publicBaseUrl?.replace(/\/+$/, '') ?? requestOrigin(req.headers.host, ctx.listenAddress());
+  const origin = ctx.options().publicBaseUrl?.replace(/\/+$/, '') ?? requestOrigin(req, ctx.listenAddress());
   // The client name sent here comes back inside every download URL (API when none was sent).
   const client = encodeURIComponent(query.get('client') ?? 'API');
   const downloadPrefix = `${origin}/v1/download?obsday-id=`;

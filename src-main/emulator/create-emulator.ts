@@ -1,5 +1,6 @@
 // Starts the emulator: a real HTTP server imitating the MLSO data API, plus the knobs tests and the benchmark turn.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BodyCache } from './body-cache';
@@ -20,7 +21,13 @@ import type { RunningEmulator } from './running-emulator';
 
 const BODY_CACHE_BYTES = 512 * 1024 * 1024;
 
-export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Promise<RunningEmulator> {
+/** Serves https with this certificate and key (PEM) instead of plain http (throwaway-tls.ts makes a pair). */
+export interface EmulatorTls {
+  cert: Buffer | string;
+  key: Buffer | string;
+}
+
+export async function createEmulator(partial: Partial<EmulatorOptions> = {}, tls?: EmulatorTls): Promise<RunningEmulator> {
   let options = resolveOptions(partial);
   let catalog: Catalog | undefined;
   let address = '';
@@ -43,7 +50,10 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
 
   // Replaced once the port is known (port 0 asks the system for one).
   let controlRule = new ServerAddressRule(options.host, options.port);
-  const server = createServer((req, res) => void handleRequest(ctx, emulator, controlRule, req, res));
+  const handler = (req: IncomingMessage, res: ServerResponse): void => void handleRequest(ctx, emulator, controlRule, req, res);
+  const server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
+  // A client that does not trust the certificate hangs up during the handshake: its problem, not the server's.
+  server.on('tlsClientError', () => undefined);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     stats.connectionOpened();
@@ -74,7 +84,7 @@ export async function createEmulator(partial: Partial<EmulatorOptions> = {}): Pr
 
   let closing: Promise<void> | undefined;
   const emulator: RunningEmulator = {
-    url: `http://${address}`,
+    url: `${tls ? 'https' : 'http'}://${address}`,
     port,
     boundAddress,
     get options() {
@@ -159,7 +169,7 @@ async function handleRequest(
     const query = new URLSearchParams(rawQuery);
     switch (route.kind) {
       case 'add-slash': {
-        const location = `${requestOrigin(req.headers.host, ctx.listenAddress())}${rawPath}/${rawQuery ? `?${rawQuery}` : ''}`;
+        const location = `${requestOrigin(req, ctx.listenAddress())}${rawPath}/${rawQuery ? `?${rawQuery}` : ''}`;
         return sendJson(res, ctx.options().redirectStatus, { message: `moved to ${location}` }, { Location: location });
       }
       case 'about':

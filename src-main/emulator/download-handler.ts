@@ -64,7 +64,7 @@ function sendRedirectFault(ctx: EmulatorContext, req: IncomingMessage, res: Serv
   const target = (req.url ?? '/').replace(/^https?:\/\/[^/]*/i, '');
   let next = target;
   if (fault === 'redirect-loop') next = target.endsWith(LOOP_MARK) ? target.slice(0, -LOOP_MARK.length) : `${target}${LOOP_MARK}`;
-  const location = `${requestOrigin(req.headers.host, ctx.listenAddress())}${next}`;
+  const location = `${requestOrigin(req, ctx.listenAddress())}${next}`;
   sendJson(res, 302, { message: `moved to ${location}` }, { Location: location });
 }
 

@@ -1,5 +1,5 @@
 // Response helpers. The service answers JSON the way Flask's jsonify does: compact, keys sorted, trailing newline.
-import type { ServerResponse, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, ServerResponse, OutgoingHttpHeaders } from 'node:http';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
   sendJsonText(res, status, `${JSON.stringify(body)}\n`, headers);
@@ -28,7 +28,9 @@ export function sendText(res: ServerResponse, status: number, contentType: strin
   res.end(text);
 }
 
-/** scheme://host the client used to reach us, for absolute Locations and download URLs. */
-export function requestOrigin(hostHeader: string | undefined, fallbackHost: string): string {
-  return `http://${hostHeader && hostHeader.length > 0 ? hostHeader : fallbackHost}`;
+/** scheme://host the client used to reach us, for absolute Locations and download URLs (https when served with --tls). */
+export function requestOrigin(req: IncomingMessage, fallbackHost: string): string {
+  const host = req.headers.host;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${scheme}://${host && host.length > 0 ? host : fallbackHost}`;
 }

@@ -15,6 +15,8 @@ export interface EmulatorStats {
   /** TCP connections open right now, and the most at once. */
   activeConnections: number;
   peakConnections: number;
+  /** TCP connections accepted in all (a proxy's tunnels each count one). */
+  connectionsOpened: number;
   authentications: number;
   failedAuthentications: number;
   /** Started downloads per listed file name (without .gz). */
@@ -69,6 +71,7 @@ export class StatsRecorder {
   }
 
   connectionOpened(): void {
+    this.stats.connectionsOpened++;
     this.stats.activeConnections++;
     this.stats.peakConnections = Math.max(this.stats.peakConnections, this.stats.activeConnections);
   }
@@ -141,6 +144,7 @@ function emptyStats(activeDownloads: number, activeConnections: number, activeLi
     peakActiveDownloads: activeDownloads,
     activeConnections,
     peakConnections: activeConnections,
+    connectionsOpened: 0,
     authentications: 0,
     failedAuthentications: 0,
     downloadsByFile: {},

@@ -59,9 +59,9 @@ export interface FinishedRun {
   stderr: string;
 }
 
-/** Runs mlso-dl to its end with its output captured. */
-export function runBuiltCli(args: readonly string[]): Promise<FinishedRun> {
-  const child = track(spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
+/** Runs mlso-dl to its end with its output captured; `env`, when given, is its whole environment. */
+export function runBuiltCli(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<FinishedRun> {
+  const child = track(spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) }));
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout: stdout().toString(), stderr: stderr().toString() })));
@@ -80,11 +80,18 @@ export interface StartOptions {
   nodeOptions?: readonly string[];
   /** A file descriptor to give mlso-dl as its stdout, instead of a pipe to the test. */
   stdout?: number;
+  /** mlso-dl's whole environment (the test's own by default). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Starts mlso-dl with its output captured; the test decides when (and how) it ends. */
 export function startBuiltCli(args: readonly string[], options: StartOptions = {}): StartedRun {
-  const child = track(spawn(process.execPath, [...(options.nodeOptions ?? []), bin, ...args], { stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [...(options.nodeOptions ?? []), bin, ...args], {
+      stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
+      ...(options.env ? { env: options.env } : {}),
+    }),
+  );
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);
   const exited = new Promise<number | string>((resolve) => child.on('close', (status, signal) => resolve(status ?? signal ?? 'unknown')));

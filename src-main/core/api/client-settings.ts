@@ -2,6 +2,7 @@
 import { DEFAULT_API_VERSION, DEFAULT_BASE_URL, DEFAULT_CLIENT_NAME } from '../../../src-shared/api/service-facts';
 import { DEFAULT_LISTING_TIMEOUT_MINUTES, DEFAULT_MAX_LISTING_MEGABYTES } from '../../../src-shared/settings/default-settings';
 import { InvalidInputError } from '../errors';
+import { proxyChoiceOf } from '../network/proxy-setting';
 
 export interface ClientSettings {
   /** Scheme and host of the service, e.g. http://api.mlso.ucar.edu. */
@@ -18,6 +19,8 @@ export interface ClientSettings {
   maxListingBytes: number;
   /** Download files whose address (listed, or a redirect) is on another server than the API's; never with the session cookie. */
   allowOtherHosts: boolean;
+  /** The proxy: '' for the environment's variables, 'direct', 'system' (the desktop app's), or a proxy's address. */
+  proxy: string;
 }
 
 export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
@@ -28,6 +31,7 @@ export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
   listingDeadlineMs: DEFAULT_LISTING_TIMEOUT_MINUTES * 60_000,
   maxListingBytes: DEFAULT_MAX_LISTING_MEGABYTES * 1024 * 1024,
   allowOtherHosts: false,
+  proxy: '',
 };
 
 /** Checks and tidies settings typed by a person (a trailing slash on the URL, spaces, a "/v1" pasted into the base URL). */
@@ -56,7 +60,9 @@ export function normaliseSettings(partial: Partial<ClientSettings>): ClientSetti
   requirePositive(settings.maxListingBytes, 'The listing size limit');
   // Only a real true opens the fence: a value of the wrong type keeps it shut.
   const allowOtherHosts = settings.allowOtherHosts === true;
-  return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName, allowOtherHosts };
+  if (typeof settings.proxy !== 'string') throw new InvalidInputError('The proxy must be an address, "direct", "system" or empty.', 'proxy');
+  proxyChoiceOf(settings.proxy);
+  return { ...settings, baseUrl: `${parsed.origin}${path}`, apiVersion, clientName, allowOtherHosts, proxy: settings.proxy.trim() };
 }
 
 function requirePositive(value: unknown, label: string): void {

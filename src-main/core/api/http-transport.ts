@@ -12,10 +12,13 @@ import {
   InvalidResponseError,
   MlsoError,
   NetworkError,
+  ProxyError,
   RedirectError,
   type AnswerSubject,
 } from '../errors';
 import { isWebAddress } from './api-server';
+import { proxyLabel } from '../network/proxy-setting';
+import type { ProxyRoutes } from '../network/proxy-routes';
 import { ACCEPTED_ENCODINGS, boundedBody } from './bounded-body';
 import { refusalOfRedirect, type DownloadFence } from './download-fence';
 import { RequestWatch } from './request-watch';
@@ -100,10 +103,14 @@ export class HttpTransport {
     userAgent: string,
     private readonly limits: TransportLimits,
     private readonly fence: DownloadFence,
+    private readonly routes: ProxyRoutes,
     private readonly log?: RequestLogger,
   ) {
     this.axios = axios.create({
       maxRedirects: 0,
+      // The proxy is chosen by ProxyRoutes, one rule for http and https; axios's own reading of HTTP_PROXY would
+      // send https to a proxy without the CONNECT tunnel proxies expect.
+      proxy: false,
       validateStatus: () => true,
       headers: { 'User-Agent': userAgent },
     });
@@ -199,14 +206,24 @@ export class HttpTransport {
       kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*', ...extraHeaders };
     const cookie = await this.cookies.headerFor(url);
     if (cookie) headers['Cookie'] = cookie;
-    const response = await this.axios.get(url, {
-      headers,
-      signal,
-      responseType: 'stream',
-      // Raw bytes either way: catalogue answers are decoded (and counted) by boundedBody, downloads by the download code.
-      decompress: false,
-    });
+    const route = await this.routes.routeFor(url);
+    const response = await this.axios
+      .get(url, {
+        headers,
+        signal,
+        responseType: 'stream',
+        // Raw bytes either way: catalogue answers are decoded (and counted) by boundedBody, downloads by the download code.
+        decompress: false,
+        ...(route.agent ? { httpAgent: route.agent, httpsAgent: route.agent } : {}),
+      })
+      .catch((error: unknown) => {
+        throw route.proxy ? proxyFailure(error, route.proxy) : error;
+      });
     const data = response.data as Readable;
+    if (route.proxy && response.status === 407) {
+      data.destroy();
+      throw new ProxyError('sign-in', proxyLabel(route.proxy));
+    }
     try {
       await this.cookies.storeFrom(response.headers['set-cookie'], url);
     } catch (error) {
@@ -259,6 +276,14 @@ export async function textOf(chunks: AsyncIterable<Buffer>, limit = Infinity): P
   return Buffer.concat(pieces)
     .toString('utf8')
     .replace(/^\uFEFF/, '');
+}
+
+/** Failures to connect at all are the proxy's: through a proxy, the client connects to nothing else. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function proxyFailure(error: unknown, proxy: URL): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && CONNECT_FAILURES.has(code) ? new ProxyError('unreachable', proxyLabel(proxy), code) : error;
 }
 
 function toNetworkError(error: unknown, url: string): NetworkError {

@@ -36,6 +36,8 @@ import {
 } from './http-transport';
 import { parseJsonAnswer } from './json-answer';
 import { SessionCookieJar } from './session-cookie-jar';
+import { ProxyRoutes } from '../network/proxy-routes';
+import type { SystemProxyResolver } from '../network/system-proxy';
 
 const USER_AGENT = 'mlso-downloader/0.1 (+https://github.com/mlso-downloader)';
 
@@ -61,6 +63,8 @@ export interface ClientOptions {
   listingAdvice?: ListingAdvice;
   /** How the front end lets downloads from other servers in, as a clause: "add --allow-other-hosts". */
   otherServersAdvice?: string;
+  /** The system's proxy (the desktop app's session), for the proxy setting "system". */
+  systemProxy?: SystemProxyResolver;
 }
 
 const DEFAULT_OTHER_SERVERS_ADVICE = 'allow downloads from other servers in the settings';
@@ -113,7 +117,8 @@ export class MlsoClient {
 
   private newTransport(): HttpTransport {
     const limits = { timeoutMs: this.current.timeoutMs, answerDeadlineMs: this.current.listingDeadlineMs, maxAnswerBytes: this.current.maxListingBytes };
-    return new HttpTransport(this.cookies, USER_AGENT, limits, this.fence, this.options.log);
+    const routes = new ProxyRoutes(this.current.proxy, this.options.systemProxy);
+    return new HttpTransport(this.cookies, USER_AGENT, limits, this.fence, routes, this.options.log);
   }
 
   private newFence(): DownloadFence {

@@ -1,7 +1,7 @@
 // Which failures are worth another attempt, and how long to wait before it: exponential backoff with
 // full jitter (so parallel workers that failed together do not retry together), never sooner than a
 // server's Retry-After.
-import { DownloadError, MlsoError, NetworkError, ServerError, SessionError, UnknownUserError } from '../errors';
+import { DownloadError, MlsoError, NetworkError, ProxyError, ServerError, SessionError, UnknownUserError } from '../errors';
 import { SignInRequiredError } from './session-keeper';
 
 export interface BackoffSettings {
@@ -25,7 +25,9 @@ export function handlingFor(error: unknown): FailureHandling {
   if (error instanceof UnknownUserError || error instanceof SignInRequiredError) return { action: 'pause-queue' };
   // A body longer than its FITS headers declare is what the server holds: asking again gets the same bytes.
   if (error instanceof DownloadError && error.reason === 'oversized') return { action: 'fail' };
-  if (error instanceof NetworkError) return { action: 'retry' };
+  // No file can pass a proxy that wants a sign-in until the user gives one: stop and say so.
+  if (error instanceof ProxyError && error.reason === 'sign-in') return { action: 'pause-queue' };
+  if (error instanceof NetworkError || error instanceof ProxyError) return { action: 'retry' };
   if (error instanceof DownloadError && (error.reason === 'truncated' || error.reason === 'corrupt')) return { action: 'retry' };
   if (error instanceof ServerError && (error.status >= 500 || error.status === 429)) {
     return error.retryAfterSeconds !== undefined ? { action: 'retry', retryAfterMs: error.retryAfterSeconds * 1000 } : { action: 'retry' };
