@@ -43,6 +43,7 @@ export interface CampaignCommandOptions extends FilterOptions {
   concurrency?: number;
   retries?: number;
   retryDelay?: number;
+  limitRate?: number | null;
   onExisting?: 'overwrite' | 'skip';
   allowOtherHosts?: boolean;
   link?: boolean;
@@ -469,6 +470,7 @@ async function syncCommand(context: CliContext, name: string, options: CampaignC
       maxAttempts: options.retries! + 1,
       backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelay! * 1000 },
       reuseBy: reuseByOf(options),
+      rateLimit: options.limitRate ?? null,
       batchId,
       program: programOf('sync'),
     }),

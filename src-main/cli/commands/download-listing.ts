@@ -29,6 +29,8 @@ export interface DownloadListingOptions {
   retryDelayMs: number;
   existingFiles: ExistingFilePolicy;
   reuseBy: ReuseBy;
+  /** The run's speed cap in bytes per second (null: none). */
+  rateLimit: number | null;
   json: boolean;
   /** Wait for the program holding the state folder to finish, instead of stopping with status 75. */
   wait: boolean;
@@ -109,6 +111,7 @@ export async function downloadListing(context: CliContext, request: FilesRequest
         backoff: { ...DEFAULT_BACKOFF, baseMs: options.retryDelayMs },
         existingFiles: options.existingFiles,
         reuseBy: options.reuseBy,
+        rateLimit: options.rateLimit,
         batchId,
         // The displays (download-display.ts) show a file once it starts.
         describeNewJobs: false,

@@ -42,6 +42,7 @@ export async function filesCommand(context: CliContext, options: FilesOptions): 
       retryDelayMs: options.retryDelay * 1000,
       existingFiles: options.onExisting,
       reuseBy: reuseByOf(options),
+      rateLimit: options.limitRate ?? null,
       json: Boolean(options.json),
       wait: Boolean(options.wait),
     });

@@ -27,6 +27,7 @@ import { DEFAULT_BACKOFF, type BackoffSettings } from './retry-policy';
 import { RunTally } from './run-tally';
 import { SessionKeeper } from './session-keeper';
 import { SpeedMeter } from './speed-meter';
+import { SharedRateLimit } from '../network/shared-rate-limit';
 
 import { CONCURRENCY_LIMITS, DEFAULT_MAX_ATTEMPTS } from './download-limits';
 const QUEUE_PAUSED_SETTING = 'queue-paused';
@@ -55,6 +56,8 @@ export interface DownloadEngineOptions {
   openSink?: OpenFileSink;
   /** Bytes of a body held in memory before any is written to its resume file (resume-file-writer.ts). */
   heldBodyBytes?: number;
+  /** The whole run's download rate cap in bytes per second, over all its connections (null or absent: none). */
+  rateLimit?: number | null;
   /** Creates a download folder (and its parents); a port so tests can meet file systems they cannot mount. */
   makeFolder?: MakeFolder;
   random?: () => number;
@@ -113,6 +116,8 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
   /** The work in progress now, as the status bar reports it (the progress figures are the whole list's). */
   private readonly currentRun = new RunTally();
   private readonly progress: ProgressBoard;
+  /** One cap shared by every transfer, so the total holds whatever the concurrency. */
+  private readonly pace: SharedRateLimit;
 
   constructor(private readonly options: DownloadEngineOptions) {
     super();
@@ -123,6 +128,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     this.existingFiles = options.existingFiles ?? 'skip';
     this.reuseBy = options.reuseBy ?? 'copy';
+    this.pace = new SharedRateLimit(options.rateLimit ?? null);
     this.persistsPause = options.batchId === undefined;
     this.queuePaused = this.persistsPause && this.ledger.getSetting(QUEUE_PAUSED_SETTING) === 'true';
     this.progress = new ProgressBoard({
@@ -229,6 +235,11 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
 
   setReuseBy(reuseBy: ReuseBy): void {
     this.reuseBy = reuseBy;
+  }
+
+  /** A new speed cap in bytes per second (null: none), taken at once by transfers in flight too. */
+  setRateLimit(bytesPerSecond: number | null): void {
+    this.pace.setRate(bytesPerSecond);
   }
 
   get settings(): { concurrency: number; maxAttempts: number; existingFiles: ExistingFilePolicy } {
@@ -461,6 +472,7 @@ export class DownloadEngine extends EventEmitter<EngineEventMap> {
           ...(this.options.stallTimeoutMs !== undefined ? { stallTimeoutMs: this.options.stallTimeoutMs } : {}),
           ...(this.options.openSink ? { openSink: this.options.openSink } : {}),
           ...(this.options.heldBodyBytes !== undefined ? { heldBodyBytes: this.options.heldBodyBytes } : {}),
+          rateLimit: this.pace,
           onProgress: (progress) => {
             const received = progress.bytesReceived - run.bytesReceived;
             const written = progress.bytesWritten - run.bytesWritten;

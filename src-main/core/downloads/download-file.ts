@@ -13,6 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { checkSafeFilename } from '../../../src-shared/files/safe-filename';
 import { displayName } from '../../../src-shared/format/display-text';
 import type { DownloadRequestOptions, HttpResponse } from '../api/http-transport';
+import type { RateLimit } from '../network/shared-rate-limit';
 import { retryAfterSeconds, serverMessage } from '../api/mlso-client';
 import { CancelledError, DiskFullError, DownloadError, MlsoError, NetworkError, ServerError, SessionError } from '../errors';
 import { openFileSink, type FileSink, type OpenFileSink } from './file-sink';
@@ -79,6 +80,8 @@ export interface DownloadOptions {
   onResumePoint?: (point: ResumePoint | null) => void;
   /** Bytes of the body held in memory before any is written to the resume file (default: resume-file-writer.ts). */
   heldBodyBytes?: number;
+  /** The run's speed cap, shared with its other downloads: each read of the body waits for its share. */
+  rateLimit?: RateLimit;
 }
 
 export interface DownloadResult {
@@ -174,7 +177,10 @@ export async function downloadFile(openDownload: OpenDownload, target: DownloadT
       transform(chunk: Buffer, _encoding, done) {
         progress.bytesReceived += chunk.length;
         watchdog.fed();
-        const wait = keeper?.take(chunk);
+        const kept = keeper?.take(chunk);
+        // Waiting for the cap is this client's own doing, not the server's silence: the watchdog waits with it.
+        const paced = options.rateLimit ? watchdog.pausedDuring(options.rateLimit.take(chunk.length, options.signal)) : undefined;
+        const wait = kept && paced ? Promise.all([kept, paced]) : (kept ?? paced);
         const piece = pieces.add(chunk);
         // Once the file is open, as before any progress: a file with bytes received has its temporary file.
         if (!piece && sink) options.onProgress?.(progress);
@@ -358,7 +364,10 @@ class StallWatchdog {
   ) {
     this.fed();
   }
+  private stopped = false;
+  private pauses = 0;
   fed(): void {
+    if (this.stopped || this.pauses > 0) return;
     // refresh() re-arms the same timer: cheaper than a new one for every chunk.
     if (this.timer) this.timer.refresh();
     else
@@ -367,7 +376,19 @@ class StallWatchdog {
         this.body.destroy(new Error('stalled'));
       }, this.timeoutMs);
   }
+  /** No stall is counted while `wait` is pending; the clock starts again when it settles. */
+  pausedDuring<T>(wait: Promise<T>): Promise<T> {
+    this.pauses += 1;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const resume = (): void => {
+      this.pauses -= 1;
+      this.fed();
+    };
+    return wait.finally(resume);
+  }
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
   }
 }
