@@ -15,6 +15,7 @@ import { electronPlatformShell } from './platform-shell';
 import { createQuitGuard, type QuitGuard } from './quit-guard';
 import { electronSessionSlot } from './session-slot';
 import { safeStorageSessionVault } from './session-vault';
+import { sessionSystemProxy } from './system-proxy';
 import { boundsToRestore, trackWindowBounds } from './window-bounds';
 import { windowEventSink } from './window-event-sink';
 
@@ -45,6 +46,7 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
     shell: electronPlatformShell(currentWindow),
     startDemoServer,
     emit: windowEventSink(currentWindow),
+    systemProxy: sessionSystemProxy(session.defaultSession),
   });
   registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), {
     rendererIndex: locations.rendererIndex,

@@ -88,6 +88,13 @@ export const SETTING_DEFINITIONS = {
    * archive relisted.
    */
   settleDays: { label: 'The days before a month is settled', kind: 'whole', range: { min: 0, max: 3650 }, default: 7 },
+  /**
+   * The proxy every request goes through: empty for the environment's variables (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY,
+   * NO_PROXY), "direct" for none, "system" for the system's (the desktop app asks its session), or an address.
+   */
+  proxy: { label: 'The proxy', kind: 'text', default: '' },
+  /** The whole queue's download rate cap, as --limit-rate takes it (5M, 5MB/s, 500K); empty for none. */
+  limitRate: { label: 'The speed cap', kind: 'text', default: '' },
 } as const satisfies Record<string, KindedDefinition>;
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;

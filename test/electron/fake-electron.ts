@@ -132,6 +132,8 @@ function createState() {
       showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 1, checkboxChecked: false })),
       showErrorBox: vi.fn(),
     },
+    /** The session's answer for an address's proxy (PAC form): "DIRECT" unless a test says otherwise. */
+    resolveProxy: vi.fn(async (_url: string) => 'DIRECT'),
     headersListener: undefined as Listener | undefined,
     permissionRequestHandler: undefined as Listener | undefined,
     safeStorage: {
@@ -199,6 +201,7 @@ export const fakeElectron = {
           fake.permissionRequestHandler = handler;
         },
         setPermissionCheckHandler: () => undefined,
+        resolveProxy: (url: string) => fake.resolveProxy(url),
       };
     },
   },

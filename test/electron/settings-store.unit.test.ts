@@ -44,6 +44,8 @@ describe('the desktop settings store', () => {
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,
       settleDays: 7,
+      proxy: '',
+      limitRate: '',
     } satisfies Settings);
     expect(defaultDownloadFolder(downloads)).toBe(path.join(downloads, 'MLSO'));
   });

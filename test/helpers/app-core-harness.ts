@@ -4,6 +4,7 @@ import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
 import type { PlatformShell, SessionVault, SettingsPersistence } from '../../src-main/core/app/app-ports';
+import type { SystemProxyResolver } from '../../src-main/core/network/system-proxy';
 import { startDemoServer } from '../../src-main/emulator/demo-server';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { temporaryFolder } from './fixtures';
@@ -20,7 +21,7 @@ export interface CoreHarness {
 
 export async function coreHarness(
   emulator: RunningEmulator,
-  options: { shell?: boolean; settings?: Partial<Settings>; vaultValue?: string | null; stateFolder?: string } = {},
+  options: { shell?: boolean; settings?: Partial<Settings>; vaultValue?: string | null; stateFolder?: string; systemProxy?: SystemProxyResolver } = {},
 ): Promise<CoreHarness> {
   const downloadFolder = await temporaryFolder();
   const settings = {
@@ -66,6 +67,7 @@ export async function coreHarness(
       return demo;
     },
     emit: (event, payload) => events.push({ event, payload }),
+    ...(options.systemProxy ? { systemProxy: options.systemProxy } : {}),
   });
   return { core, settings, events, shellCalls, vault, demoStarts, downloadFolder };
 }

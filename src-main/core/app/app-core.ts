@@ -10,7 +10,7 @@ import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';
 import { AppCampaigns } from './campaign-handlers';
 import { catalogHandlers } from './catalog-handlers';
-import { downloadHandlers } from './download-handlers';
+import { downloadHandlers, rateLimitOf } from './download-handlers';
 import { KeptListings } from './kept-listings';
 import { ServerConnection } from './server-connection';
 import { AppSession, pausedForSignIn } from './session-handlers';
@@ -38,7 +38,7 @@ export interface AppCore {
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { emit } = options;
   const settings = new SettingsKeeper(options.settings, emit);
-  const connection = await ServerConnection.open(settings.value, options.startDemoServer);
+  const connection = await ServerConnection.open(settings.value, options.startDemoServer, options.systemProxy);
   const { client } = connection;
   const session = new AppSession({
     client,
@@ -60,6 +60,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     maxAttempts: settings.value.retries + 1,
     existingFiles: settings.value.existingFiles,
     reuseBy: settings.value.linkReused ? 'link' : 'copy',
+    rateLimit: rateLimitOf(settings.value),
     // Named in the message a command line run gets while the app holds the state folder.
     program: options.transport === 'web' ? 'web mode' : 'the desktop app',
   }).catch(async (error: unknown) => {

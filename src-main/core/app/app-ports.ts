@@ -3,6 +3,7 @@
 // platform-specific comes in through these ports, so the core runs and is tested in plain Node.
 import type { EventSink } from '../../../src-shared/contract/contract';
 import type { Settings } from '../../../src-shared/settings/settings-types';
+import type { SystemProxyResolver } from '../network/system-proxy';
 
 /** Preferences storage: electron-store in the desktop app, a JSON file written atomically in web mode, memory in tests. */
 export interface SettingsPersistence {
@@ -38,4 +39,6 @@ export interface AppCoreOptions {
   shell?: PlatformShell;
   startDemoServer: DemoServerStarter;
   emit: EventSink;
+  /** The system's proxy for an address (the desktop app's session), for the proxy setting "system". */
+  systemProxy?: SystemProxyResolver;
 }

@@ -1,6 +1,7 @@
 // The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
 // query the core lists itself): the renderer never hands URLs to the core.
 import { tallyReused } from '../../../src-shared/downloads/reused-files';
+import { parseRateLimit } from '../../../src-shared/downloads/rate-limit-text';
 import path from 'node:path';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ContractHandlers, EnqueueRequest, EnqueueSummary } from '../../../src-shared/contract/contract';
@@ -54,6 +55,13 @@ export function applyEngineSettings(engine: DownloadEngine, settings: Settings):
   engine.setMaxAttempts(settings.retries + 1);
   engine.setExistingFilePolicy(settings.existingFiles);
   engine.setReuseBy(settings.linkReused ? 'link' : 'copy');
+  engine.setRateLimit(rateLimitOf(settings));
+}
+
+/** The speed cap the settings ask for in bytes per second, or null (the rules checked the text before it was saved). */
+export function rateLimitOf(settings: Settings): number | null {
+  const rate = parseRateLimit(settings.limitRate);
+  return rate.ok ? rate.bytesPerSecond : null;
 }
 
 export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, DownloadChannels> {

@@ -8,6 +8,7 @@ import type { Settings } from '../../../src-shared/settings/settings-types';
 import type { ClientSettings } from '../api/client-settings';
 import { MlsoClient, type ListingAdvice } from '../api/mlso-client';
 import type { DemoServerStarter } from './app-ports';
+import type { SystemProxyResolver } from '../network/system-proxy';
 
 /** The renderer's way to raise a listing limit. */
 const APP_LISTING_ADVICE: ListingAdvice = {
@@ -29,15 +30,20 @@ export class ServerConnection {
     settings: Settings,
     demo: DemoServer | undefined,
     private readonly startDemoServer: DemoServerStarter,
+    systemProxy: SystemProxyResolver | undefined,
   ) {
     this.settings = settings;
     this.demo = demo;
-    this.client = new MlsoClient(this.clientSettings(), { listingAdvice: APP_LISTING_ADVICE, otherServersAdvice: APP_OTHER_SERVERS_ADVICE });
+    this.client = new MlsoClient(this.clientSettings(), {
+      listingAdvice: APP_LISTING_ADVICE,
+      otherServersAdvice: APP_OTHER_SERVERS_ADVICE,
+      ...(systemProxy ? { systemProxy } : {}),
+    });
   }
 
-  static async open(settings: Settings, startDemoServer: DemoServerStarter): Promise<ServerConnection> {
+  static async open(settings: Settings, startDemoServer: DemoServerStarter, systemProxy?: SystemProxyResolver): Promise<ServerConnection> {
     const demo = settings.useDemoServer ? await startDemoServer() : undefined;
-    return new ServerConnection(settings, demo, startDemoServer);
+    return new ServerConnection(settings, demo, startDemoServer, systemProxy);
   }
 
   /** The address actually used for API calls (the demo server's while it is on). */
@@ -82,6 +88,8 @@ export class ServerConnection {
       listingDeadlineMs: this.settings.listingTimeoutMinutes * 60_000,
       maxListingBytes: this.settings.maxListingMegabytes * 1024 * 1024,
       allowOtherHosts: this.settings.allowOtherHosts,
+      // The demo server runs on this computer, inside the app: no proxy stands between them.
+      proxy: this.demo ? 'direct' : this.settings.proxy,
     };
   }
 }

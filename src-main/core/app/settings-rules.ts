@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Settings } from '../../../src-shared/settings/settings-types';
 import { SETTING_NAMES } from '../../../src-shared/settings/default-settings';
 import { SETTING_DEFINITIONS, WHOLE_NUMBER_SETTINGS, wholeNumberRefusal, type WholeNumberSetting } from '../../../src-shared/settings/setting-definitions';
+import { parseRateLimit } from '../../../src-shared/downloads/rate-limit-text';
 import { normaliseSettings } from '../api/client-settings';
+import { proxyChoiceOf } from '../network/proxy-setting';
 import { InvalidInputError } from '../errors';
 
 const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
@@ -89,6 +91,13 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   if (typeof next.allowOtherHosts !== 'boolean') {
     throw new InvalidInputError('Allowing downloads from other servers is either on or off (true or false).', 'allowOtherHosts');
   }
+  if (typeof next.proxy !== 'string') throw new InvalidInputError('The proxy is an address, "direct", "system" or empty.', 'proxy');
+  next.proxy = next.proxy.trim();
+  proxyChoiceOf(next.proxy);
+  if (typeof next.limitRate !== 'string') throw new InvalidInputError('The speed cap is a speed such as 5M, or empty for none.', 'limitRate');
+  const rate = parseRateLimit(next.limitRate);
+  if (!rate.ok) throw new InvalidInputError(rate.reason, 'limitRate');
+  next.limitRate = next.limitRate.trim();
   // A window of no size is forgotten (as electron-store's schema would refuse it), so the window opens at its default.
   const bounds = next.windowBounds as unknown as Record<string, unknown> | null;
   const validBounds =
