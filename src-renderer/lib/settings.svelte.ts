@@ -23,6 +23,8 @@ export interface SettingsDraft {
   listingTimeoutMinutes: number | null;
   maxListingMegabytes: number | null;
   settleDays: number | null;
+  proxy: string;
+  limitRate: string;
 }
 
 const DRAFT_KEYS = [
@@ -40,6 +42,8 @@ const DRAFT_KEYS = [
   'listingTimeoutMinutes',
   'maxListingMegabytes',
   'settleDays',
+  'proxy',
+  'limitRate',
 ] as const satisfies readonly (keyof SettingsDraft & keyof Settings)[];
 
 function draftOf(settings: Settings): SettingsDraft {

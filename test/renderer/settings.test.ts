@@ -209,4 +209,40 @@ describe('state survives screens', () => {
     screen.getByText('20 files');
     screen.getByText('20 selected');
   });
+
+  it('shows and saves the proxy and the speed cap, and shows a refused speed at its field', async () => {
+    const { fake } = await openSettings({ settings: { proxy: 'http://proxy.example.org:3128' } });
+    const proxy = screen.getByRole('textbox', { name: 'Proxy' }) as HTMLInputElement;
+    const cap = screen.getByRole('textbox', { name: 'Speed cap' }) as HTMLInputElement;
+    expect(proxy.value).toBe('http://proxy.example.org:3128');
+    expect(cap.value).toBe('');
+    expect(proxy.getAttribute('aria-describedby')).toBe('settings-proxy-detail');
+    await waitFor(() =>
+      expect(document.getElementById('settings-proxy-detail')?.textContent?.replace(/\s+/g, ' ')).toMatch(/, or system for the system's proxy settings\./),
+    );
+
+    fake.fail('settings:update', {
+      kind: 'invalid-input',
+      message: '"fast" is not a speed. Use a speed such as 5M, 5MB/s or 500K (bytes per second), or leave it empty for no cap.',
+      field: 'limitRate',
+    });
+    await fireEvent.input(cap, { target: { value: 'fast' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(messageUnder(cap)).toMatch(/^"fast" is not a speed/));
+    await waitFor(() => expect(document.activeElement).toBe(cap));
+
+    fake.handle('settings:update', (changes) => (fake.settings = { ...fake.settings, ...changes }));
+    await fireEvent.input(cap, { target: { value: '5MB/s' } });
+    await fireEvent.input(proxy, { target: { value: 'direct' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved.');
+    expect(fake.callsTo('settings:update').at(-1)).toEqual({ limitRate: '5MB/s', proxy: 'direct' });
+  });
+
+  it('offers "system" for the proxy only in the desktop app, where the system can be asked', async () => {
+    await openSettings({ appInfo: { transport: 'web', canUseNativeDialogs: false } });
+    const detail = (document.getElementById('settings-proxy-detail')?.textContent ?? '').replace(/\s+/g, ' ');
+    expect(detail).toMatch(/, or direct for none\. Empty follows/);
+    expect(detail).not.toMatch(/system/);
+  });
 });
