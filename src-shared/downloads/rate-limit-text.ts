@@ -5,10 +5,10 @@
 const MULTIPLES: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** The slowest cap: a file's socket read (64 KB) must pass well within the stall timeout (a minute). */
-export const MIN_RATE_LIMIT_BYTES = 10 * 1024;
+const MIN_RATE_LIMIT_BYTES = 10 * 1024;
 
 /** What to type, for a refusal. */
-export const RATE_LIMIT_HINT = 'Use a speed such as 5M, 5MB/s or 500K (bytes per second), or leave it empty for no cap.';
+const RATE_LIMIT_HINT = 'Use a speed such as 5M, 5MB/s or 500K (bytes per second), or leave it empty for no cap.';
 
 /** The cap in bytes per second, null for none (empty or 0); a string saying what to type when the text is not a speed. */
 export function parseRateLimit(text: string): { ok: true; bytesPerSecond: number | null } | { ok: false; reason: string } {

@@ -45,12 +45,6 @@ export class ProxyRoutes {
     return { proxy, agent };
   }
 
-  /** Closes the kept-alive connections to proxies. */
-  close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
-  }
-
   private async proxyFor(url: string): Promise<URL | undefined> {
     switch (this.choice.kind) {
       case 'direct':
@@ -68,7 +62,7 @@ export class ProxyRoutes {
 }
 
 /** The proxy the environment's variables name for `url`, or undefined (none, or NO_PROXY covers it). */
-export function environmentProxyFor(url: string): URL | undefined {
+function environmentProxyFor(url: string): URL | undefined {
   const named = getProxyForUrl(url);
   if (named === '') return undefined;
   return proxyAddress(named, 'http');

@@ -26,10 +26,6 @@ export class SharedRateLimit implements RateLimit {
 
   constructor(private bytesPerSecond: number | null = null) {}
 
-  get rate(): number | null {
-    return this.bytesPerSecond;
-  }
-
   /** A new cap (null: none) for the reads waiting now and all after. */
   setRate(bytesPerSecond: number | null): void {
     this.bytesPerSecond = bytesPerSecond;

@@ -67,7 +67,6 @@ describe('ProxyRoutes', () => {
     expect(secure.agent).toBeInstanceOf(HttpsProxyAgent);
     expect(plain.agent).toBeInstanceOf(HttpProxyAgent);
     expect((await routes.routeFor('https://other.example.org/')).agent).toBe(secure.agent);
-    routes.close();
   });
 
   it("reads the environment as curl does: the scheme's variable, then ALL_PROXY, either case, NO_PROXY around them", async () => {
