@@ -1,7 +1,16 @@
 // The decision about a failed attempt, case by case: what each failure leads to (retry when, sign in again,
 // pause the queue, fail) and the reason the ledger keeps for the file.
 import { describe, expect, it } from 'vitest';
-import { DiskFullError, DownloadError, InvalidResponseError, NetworkError, ServerError, SessionError, UnknownUserError } from '../../../src-main/core/errors';
+import {
+  DiskFullError,
+  DownloadError,
+  InvalidResponseError,
+  NetworkError,
+  ProxyError,
+  ServerError,
+  SessionError,
+  UnknownUserError,
+} from '../../../src-main/core/errors';
 import { decideFailure, withNote, type FailedAttempt, type FailureDecision } from '../../../src-main/core/downloads/failure-decision';
 import { SignInRequiredError } from '../../../src-main/core/downloads/session-keeper';
 
@@ -136,5 +145,15 @@ describe('the note on a failed file', () => {
     ['A message from the server without a full stop', 'gave up after 2 attempts', 'A message from the server without a full stop (gave up after 2 attempts).'],
   ])('%s', (message, note, expected) => {
     expect(withNote(message, note)).toBe(expected);
+  });
+});
+
+describe('a proxy that fails', () => {
+  it('is retried when it cannot be reached, and pauses the queue when it wants a password no retry will give', () => {
+    const unreachable = new ProxyError('unreachable', 'http://proxy.example.org:3128', 'ECONNREFUSED');
+    expect(decide(unreachable, 1)).toMatchObject({ action: 'retry', error: { kind: 'network', message: unreachable.message } });
+    expect(decide(unreachable, 5)).toMatchObject({ action: 'fail' });
+    const signIn = new ProxyError('sign-in', 'http://proxy.example.org:3128');
+    expect(decide(signIn, 1)).toEqual({ action: 'pause-queue', error: { kind: 'network', message: signIn.message } });
   });
 });
