@@ -82,15 +82,16 @@ export class NetworkError extends MlsoError {
 export class ProxyError extends MlsoError {
   readonly kind = 'network' as const;
   constructor(
-    readonly reason: 'unreachable' | 'sign-in',
+    readonly reason: 'unreachable' | 'sign-in' | 'refused',
     readonly proxy: string,
     detail?: string,
   ) {
-    super(
-      reason === 'unreachable'
-        ? `Cannot reach the proxy ${proxy}${detail ? ` (${detail})` : ''}. Check the proxy address (the proxy setting, or HTTPS_PROXY and HTTP_PROXY), then try again.`
-        : `The proxy ${proxy} asks for a user name and password. Put them in the proxy address (http://user:password@host:port), or check the ones there.`,
-    );
+    const text: Record<ProxyError['reason'], string> = {
+      unreachable: `Cannot reach the proxy ${proxy}${detail ? ` (${detail})` : ''}. Check the proxy address (the proxy setting, or HTTPS_PROXY and HTTP_PROXY), then try again.`,
+      'sign-in': `The proxy ${proxy} asks for a user name and password. Put them in the proxy address (http://user:password@host:port), or check the ones there.`,
+      refused: `The proxy ${proxy} refused to connect to ${detail ?? 'the server'}. Ask whoever runs the proxy, or set the server in NO_PROXY (or the proxy to "direct") if it can be reached without it.`,
+    };
+    super(text[reason]);
   }
 }
 

@@ -175,6 +175,15 @@ describe('mlso-dl through a forward proxy (https)', () => {
     expect(requests).toHaveLength(secure.stats().connectionsOpened);
   });
 
+  it("a proxy that refuses the tunnel is one plain message, not the server's answer", async () => {
+    const proxy = await startForwardProxy({ connectPorts: [443] });
+    const run = await runBuiltCli(['--base-url', secure.url, 'instruments'], envWith({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: tls.caFile }));
+    expect(run.status).not.toBe(0);
+    expect(run.stderr.trim()).toBe(
+      `mlso-dl: The proxy ${proxy.url} refused to connect to ${new URL(secure.url).host} (403). Ask whoever runs the proxy, or set the server in NO_PROXY (or the proxy to "direct") if it can be reached without it.`,
+    );
+  });
+
   it('refuses a server whose certificate the client was not told to trust', async () => {
     const run = await runBuiltCli(['--base-url', secure.url, 'instruments'], envWith({}));
     expect(run.status).not.toBe(0);

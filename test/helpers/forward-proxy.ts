@@ -22,6 +22,8 @@ export interface ProxyOptions {
   basicAuth?: { user: string; password: string };
   /** The port to listen on (a proxy started again where a killed one was); a free one by default. */
   port?: number;
+  /** Tunnels (CONNECT) only to these ports, as proxies that allow https on 443 alone do; any port by default. */
+  connectPorts?: number[];
 }
 
 const started = new Set<ChildProcess>();
@@ -58,6 +60,7 @@ export async function startForwardProxy(options: ProxyOptions = {}): Promise<For
     'MaxClients 200',
     'Allow 127.0.0.1',
     ...(options.basicAuth ? [`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`] : []),
+    ...(options.connectPorts ?? []).map((port) => `ConnectPort ${port}`),
   ];
   await writeFile(path.join(folder, 'tinyproxy.conf'), `${config.join('\n')}\n`);
   const child = spawn('tinyproxy', ['-d', '-c', path.join(folder, 'tinyproxy.conf')], { stdio: 'ignore' });

@@ -224,6 +224,12 @@ export class HttpTransport {
       data.destroy();
       throw new ProxyError('sign-in', proxyLabel(route.proxy));
     }
+    // An https answer that did not come over TLS is the proxy's own refusal of the tunnel (https-proxy-agent hands it
+    // on as the answer), not the server's.
+    if (route.proxy && url.startsWith('https:') && !isEncrypted(response.request)) {
+      data.destroy();
+      throw new ProxyError('refused', proxyLabel(route.proxy), `${new URL(url).host} (${response.status})`);
+    }
     try {
       await this.cookies.storeFrom(response.headers['set-cookie'], url);
     } catch (error) {
@@ -276,6 +282,11 @@ export async function textOf(chunks: AsyncIterable<Buffer>, limit = Infinity): P
   return Buffer.concat(pieces)
     .toString('utf8')
     .replace(/^\uFEFF/, '');
+}
+
+/** Whether the request's answer came over TLS (axios's request is Node's ClientRequest). */
+function isEncrypted(request: unknown): boolean {
+  return (request as { socket?: { encrypted?: boolean } } | undefined)?.socket?.encrypted === true;
 }
 
 /** Failures to connect at all are the proxy's: through a proxy, the client connects to nothing else. */
