@@ -43,7 +43,11 @@ export function createContext(options: GlobalOptions, io: CliIo): CliContext {
       maxListingBytes: options.maxListingSize,
       ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
     },
-    { log: (url) => out.detail(`GET ${url}`), listingAdvice: CLI_LISTING_ADVICE, otherServersAdvice: CLI_OTHER_SERVERS_ADVICE },
+    {
+      log: (url, proxy) => out.detail(`GET ${url}${proxy ? ` through the proxy ${proxy}` : ''}`),
+      listingAdvice: CLI_LISTING_ADVICE,
+      otherServersAdvice: CLI_OTHER_SERVERS_ADVICE,
+    },
   );
   return { client, out, signal: io.signal };
 }

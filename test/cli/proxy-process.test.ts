@@ -105,6 +105,7 @@ describe('mlso-dl through a forward proxy (http)', () => {
       `http://scientist:hunter2@127.0.0.1:${proxy.port}`,
       'instruments',
     ]);
+    expect(signedIn.stderr).toContain(`GET ${emulator().url}/v1/instruments through the proxy ${proxy.url}\n`);
     expect(signedIn.stderr).not.toContain('hunter2');
     expect(signedIn.stdout).not.toContain('hunter2');
     expect(signedIn.status).toBe(0);

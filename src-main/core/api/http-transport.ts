@@ -66,7 +66,8 @@ export interface TransportLimits {
   maxAnswerBytes: number;
 }
 
-export type RequestLogger = (url: string) => void;
+/** Told of every request: its address and, when it goes through one, the proxy's label (never its credentials). */
+export type RequestLogger = (url: string, proxy?: string) => void;
 
 /** What a reader of a catalogue answer may do besides reading it. */
 export interface AnswerReader {
@@ -201,12 +202,12 @@ export class HttpTransport {
   }
 
   private async once(url: string, kind: RequestKind, signal: AbortSignal, extraHeaders: Record<string, string>): Promise<HttpResponse<Readable>> {
-    this.log?.(url);
     const headers: Record<string, string> =
       kind === 'answer' ? { Accept: 'application/json', 'Accept-Encoding': ACCEPTED_ENCODINGS } : { Accept: '*/*', ...extraHeaders };
     const cookie = await this.cookies.headerFor(url);
     if (cookie) headers['Cookie'] = cookie;
     const route = await this.routes.routeFor(url);
+    this.log?.(url, route.proxy ? proxyLabel(route.proxy) : undefined);
     const response = await this.axios
       .get(url, {
         headers,
