@@ -16,7 +16,8 @@ import { SETTINGS_SCHEMA } from './settings-schema';
 export { defaultDownloadFolder };
 
 export function electronSettingsStore(folder: string, osDownloadsFolder: string, warn = warnOnStandardError): SettingsPersistence {
-  const defaults = defaultSettings(defaultDownloadFolder(osDownloadsFolder));
+  // A desktop app follows the system's proxy settings (PAC script included), as the browser beside it does.
+  const defaults: Settings = { ...defaultSettings(defaultDownloadFolder(osDownloadsFolder)), proxy: 'system' };
   const file = path.join(folder, `${SETTINGS_FILE_NAME}.json`);
   const reading = readSettingsFile(file, defaults, warn);
   const store = openStore(folder, file, defaults, warn);

@@ -44,7 +44,7 @@ describe('the desktop settings store', () => {
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,
       settleDays: 7,
-      proxy: '',
+      proxy: 'system',
       limitRate: '',
     } satisfies Settings);
     expect(defaultDownloadFolder(downloads)).toBe(path.join(downloads, 'MLSO'));
@@ -138,5 +138,6 @@ describeBadSettingsFile('the desktop app', {
   folder: temporaryFolder,
   fileName: 'settings.json',
   open: (folder, warn) => electronSettingsStore(folder, downloads, warn),
-  defaults: defaultSettings(path.join(downloads, 'MLSO')),
+  // The desktop app's own defaults: its folder, and the system's proxy.
+  defaults: { ...defaultSettings(path.join(downloads, 'MLSO')), proxy: 'system' },
 });

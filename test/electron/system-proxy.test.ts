@@ -68,6 +68,16 @@ describe('the desktop app with the proxy setting "system"', () => {
     expect(await proxy.requests()).toContain(`GET ${emulator.url}/v1/instruments HTTP/1.1`);
   });
 
+  it('follows the system by default, as the browser beside it does', async () => {
+    const proxy = await startForwardProxy();
+    fake.resolveProxy.mockImplementation(async () => `PROXY 127.0.0.1:${proxy.port}`);
+    await writeFile(path.join(profile, 'settings.json'), JSON.stringify({ baseUrl: emulator.url }));
+    desktop = await runDesktopApp(locations);
+    await expect(invoke('settings:get')).resolves.toMatchObject({ ok: true, value: { proxy: 'system' } });
+    await expect(invoke('catalog:instruments')).resolves.toMatchObject({ ok: true });
+    expect(await proxy.requests()).toContain(`GET ${emulator.url}/v1/instruments HTTP/1.1`);
+  });
+
   it('connects directly when the session answers DIRECT', async () => {
     const proxy = await startForwardProxy();
     await writeFile(path.join(profile, 'settings.json'), JSON.stringify({ baseUrl: emulator.url, proxy: 'system' }));
