@@ -7,7 +7,7 @@ import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isKeptBodyName } from '../../src-main/core/downloads/kept-body';
+import { isResumeFileName } from '../../src-main/core/downloads/resume-file';
 import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { makeThrowawayTls, type ThrowawayTls } from '../../src-main/emulator/throwaway-tls';
 import { downloadArgs } from '../core/downloads/cli-process';
@@ -112,8 +112,8 @@ describe('mlso-dl through a forward proxy (http)', () => {
   });
 });
 
-async function keptSize(folder: string): Promise<number> {
-  const kept = (await readdir(folder)).filter(isKeptBodyName);
+async function resumeFileSize(folder: string): Promise<number> {
+  const kept = (await readdir(folder)).filter(isResumeFileName);
   if (kept.length === 0) return 0;
   return (await stat(path.join(folder, kept[0]!))).size;
 }
@@ -132,7 +132,7 @@ describe('a proxy dropped mid-file', () => {
     const run = startBuiltCli(args, { env: envWith({ HTTP_PROXY: proxy.url }) });
     await waitFor(async () => {
       if (run.child.exitCode !== null) throw new Error(`mlso-dl ended before the transfer was under way: ${run.stderr()}`);
-      return (await keptSize(folder)) > 300_000;
+      return (await resumeFileSize(folder)) > 300_000;
     }, 'part of the file to arrive');
     await proxy.kill();
     emulator().setOptions({ bandwidthBytesPerSecond: 0 });
