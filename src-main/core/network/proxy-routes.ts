@@ -3,8 +3,6 @@
 // HTTP_PROXY, ALL_PROXY, NO_PROXY, either case), by proxy-from-env. An https address goes through a CONNECT
 // tunnel (https-proxy-agent), a plain http one as a proxy request (http-proxy-agent).
 import type { Agent } from 'node:http';
-import { HttpProxyAgent } from 'http-proxy-agent';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
 import { proxyAddress, proxyChoiceOf, type ProxyChoice } from './proxy-setting';
 import { proxyFromPacAnswer, type SystemProxyResolver } from './system-proxy';
@@ -39,7 +37,12 @@ export class ProxyRoutes {
     if (!agent) {
       // A tunnel is the server's own connection and is kept for the next request; a forwarded request's connection is
       // the proxy's, which many (tinyproxy) close after each answer, so it is not reused.
-      agent = tunnel ? new HttpsProxyAgent(proxy, { keepAlive: true }) : new HttpProxyAgent(proxy);
+      // Loaded only when a request goes through a proxy: loading them costs every command's start-up otherwise.
+      const made = tunnel
+        ? new (await import('https-proxy-agent')).HttpsProxyAgent(proxy, { keepAlive: true })
+        : new (await import('http-proxy-agent')).HttpProxyAgent(proxy);
+      // Another request may have made one while the module loaded: one agent per route, so its connections are shared.
+      agent = this.agents.get(key) ?? made;
       this.agents.set(key, agent);
     }
     return { proxy, agent };
