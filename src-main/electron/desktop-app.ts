@@ -1,14 +1,17 @@
 // The desktop app put together: the core behind the contract, the window, the ports it needs, and the
 // way out. Called once the single-instance lock is held.
 import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, screen, session } from 'electron';
+import type { EventSink } from '../../src-shared/contract/contract';
 import type { WindowBounds } from '../../src-shared/settings/settings-types';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { startDemoServer } from '../emulator/demo-server';
+import { FinishWatcher } from '../core/app/finish-notices';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { registerContractHandlers } from './contract-ipc';
 import { electronSettingsStore } from './electron-settings-store';
+import { desktopAttention } from './desktop-attention';
 import { createMainWindow } from './main-window';
 import { denyPermissionRequests } from './permissions';
 import { electronPlatformShell } from './platform-shell';
@@ -37,6 +40,16 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
 
   const stateFolder = app.getPath('userData');
   const settings = electronSettingsStore(stateFolder, osDownloadsFolder());
+  // Reads the switch through the core once it exists (the core owns the preferences); nothing is told before.
+  let notificationsOn = () => false;
+  const finishWatcher = new FinishWatcher(
+    desktopAttention({ currentWindow, notificationsOn: () => notificationsOn(), showWindow: () => bringToFront(window) }),
+  );
+  const toWindow = windowEventSink(currentWindow);
+  const emit: EventSink = (event, payload) => {
+    toWindow(event, payload);
+    finishWatcher.observe(event, payload);
+  };
   const core = await createAppCore({
     version: app.getVersion(),
     transport: 'electron',
@@ -45,9 +58,10 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
     sessionVault: safeStorageSessionVault(electronSessionSlot(stateFolder), safeStorage),
     shell: electronPlatformShell(currentWindow),
     startDemoServer,
-    emit: windowEventSink(currentWindow),
+    emit,
     systemProxy: sessionSystemProxy(session.defaultSession),
   });
+  notificationsOn = () => core.currentSettings().notifyWhenDone;
   registerContractHandlers(ipcMain, (channel, args) => invokeHandler(core.handlers, channel, args), {
     rendererIndex: locations.rendererIndex,
     contents: () => (window && !window.isDestroyed() ? window.webContents : null),

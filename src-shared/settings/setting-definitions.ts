@@ -72,6 +72,10 @@ export const SETTING_DEFINITIONS = {
   /** A file already downloaded into another folder is taken from there: copied (a reflink where possible), or hard-linked. */
   linkReused: { label: 'Hard-link files already downloaded into another folder', kind: 'switch', default: false },
   windowBounds: { label: 'The window position', kind: 'bounds', default: null },
+  /** A desktop notification when downloads or a campaign's sync end, or the queue stops, while the window is not in front. */
+  notifyWhenDone: { label: 'Notify when downloads end', kind: 'switch', default: true },
+  /** The desktop app checks for a new version at start and daily, fetches it in the background and installs it on quit. */
+  autoUpdate: { label: 'Keep the app up to date', kind: 'switch', default: true },
   /**
    * The longest a catalogue answer (a search's file list) may take to arrive, in whole minutes. Ten minutes (a
    * 100,000-file listing, about 33 MB, needs seconds); a day at most: a limit that never ends is no limit.

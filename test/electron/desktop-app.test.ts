@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { INVOKE_CHANNELS, type Result } from '../../src-shared/contract/contract';
 import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { runDesktopApp, type DesktopApp } from '../../src-main/electron/desktop-app';
-import { fake, FakeBrowserWindow, FakeWebContents, resetFakeElectron } from './fake-electron';
+import { runEndText } from '../../src-shared/downloads/run-figures';
+import { fake, FakeBrowserWindow, FakeNotification, FakeWebContents, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
@@ -214,5 +215,17 @@ describe('the desktop app', () => {
     const focus = vi.spyOn(mainWindow(), 'focus');
     fake.app.emit('second-instance');
     expect(focus).toHaveBeenCalled();
+  });
+
+  it('notifies when a run of downloads ends while the window is not in front, and shows its progress on the taskbar', async () => {
+    desktop = await runDesktopApp(locations);
+    await invoke('session:sign-in', { email: DEMO_EMAIL });
+    const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '4hours' } };
+    await expect(invoke('downloads:enqueue', { query })).resolves.toMatchObject({ ok: true, value: { queued: expect.any(Number) } });
+    await vi.waitFor(() => expect(FakeNotification.shown).toHaveLength(1), { timeout: 10_000 });
+    const { run } = (await desktop.core.handlers['downloads:snapshot']()).overall;
+    expect(run.done).toBeGreaterThan(0);
+    expect(FakeNotification.shown[0]!.options).toEqual({ title: 'Downloads finished', body: runEndText(run), urgency: 'normal' });
+    expect(mainWindow().progressBars.at(-1)).toEqual([-1, { mode: 'none' }]);
   });
 });

@@ -41,6 +41,9 @@ export class FakeBrowserWindow extends EventEmitter {
   loadedFile: string | undefined;
   maximized = false;
   destroyed = false;
+  focused = false;
+  /** Every setProgressBar call, as [value, options]. */
+  progressBars: [number, unknown][] = [];
   bounds: { x: number; y: number; width: number; height: number };
   constructor(readonly options: Record<string, unknown>) {
     super();
@@ -65,6 +68,12 @@ export class FakeBrowserWindow extends EventEmitter {
   isMinimized() {
     return false;
   }
+  isFocused() {
+    return this.focused;
+  }
+  setProgressBar(value: number, options?: unknown) {
+    this.progressBars.push([value, options]);
+  }
   getNormalBounds() {
     return { ...this.bounds };
   }
@@ -82,8 +91,29 @@ export class FakeBrowserWindow extends EventEmitter {
   }
 }
 
+/** Notifications shown, in order, each with its options; a test clicks one by emitting 'click'. */
+export class FakeNotification extends EventEmitter {
+  static shown: FakeNotification[] = [];
+  static supported = true;
+  static isSupported() {
+    return FakeNotification.supported;
+  }
+  constructor(readonly options: { title: string; body: string; urgency?: string }) {
+    super();
+  }
+  show() {
+    FakeNotification.shown.push(this);
+  }
+}
+
 class FakeApp extends EventEmitter {
   paths = new Map<string, string>();
+  badgeCount = 0;
+  readonly setBadgeCount = vi.fn((count: number) => {
+    this.badgeCount = count;
+    return true;
+  });
+  readonly setAsDefaultProtocolClient = vi.fn((_scheme: string, ..._rest: unknown[]) => true);
   readonly quit = vi.fn();
   readonly exit = vi.fn();
   readonly requestSingleInstanceLock = vi.fn(() => true);
@@ -160,6 +190,8 @@ export let fake = createState();
 export function resetFakeElectron(): void {
   fake = createState();
   FakeBrowserWindow.instances = [];
+  FakeNotification.shown = [];
+  FakeNotification.supported = true;
 }
 
 // Getters, so a module that imported 'electron' once still sees the state of the current test.
@@ -186,6 +218,7 @@ export const fakeElectron = {
     return fake.ipcRenderer;
   },
   BrowserWindow: FakeBrowserWindow,
+  Notification: FakeNotification,
   screen: {
     getAllDisplays: () => fake.displays,
   },

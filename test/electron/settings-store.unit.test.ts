@@ -41,6 +41,8 @@ describe('the desktop settings store', () => {
       allowOtherHosts: false,
       linkReused: false,
       windowBounds: null,
+      notifyWhenDone: true,
+      autoUpdate: true,
       listingTimeoutMinutes: 10,
       maxListingMegabytes: 256,
       settleDays: 7,

@@ -30,6 +30,8 @@ export interface AppCore {
    * desktop app calls it when the computer wakes from sleep (desktop-app.ts), when the timer may be far behind.
    */
   syncDueCampaigns(nowMs?: number): Promise<string[]>;
+  /** The preferences as they stand (the desktop shell reads its own switches: notifications, updates). */
+  currentSettings(): Settings;
   /** Saves the window's position without announcing a settings change (it happens on every move). */
   saveWindowBounds(bounds: Settings['windowBounds']): void;
   close(): Promise<void>;
@@ -118,6 +120,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     hasActiveDownloads: () => activeCount() > 0,
     countActiveDownloads: () => activeCount(),
     syncDueCampaigns: (nowMs = Date.now()) => campaigns.autoSync.tick(nowMs),
+    currentSettings: () => settings.value,
     saveWindowBounds: (bounds) => settings.saveQuietly({ windowBounds: bounds }),
     close: async () => {
       await campaigns.close();

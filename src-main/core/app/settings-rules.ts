@@ -87,6 +87,8 @@ export function applySettingsChange(current: Settings, change: Partial<Settings>
   if (typeof next.lastEmail !== 'string') next.lastEmail = '';
   next.rememberSession = Boolean(next.rememberSession);
   next.useDemoServer = Boolean(next.useDemoServer);
+  next.notifyWhenDone = Boolean(next.notifyWhenDone);
+  next.autoUpdate = Boolean(next.autoUpdate);
   // Not coerced like the others: this one lowers a guard, so only a real true or false is taken.
   if (typeof next.allowOtherHosts !== 'boolean') {
     throw new InvalidInputError('Allowing downloads from other servers is either on or off (true or false).', 'allowOtherHosts');
