@@ -222,7 +222,7 @@ describe('the desktop app', () => {
     await invoke('session:sign-in', { email: DEMO_EMAIL });
     const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '4hours' } };
     await expect(invoke('downloads:enqueue', { query })).resolves.toMatchObject({ ok: true, value: { queued: expect.any(Number) } });
-    await vi.waitFor(() => expect(FakeNotification.shown).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(FakeNotification.shown).toHaveLength(1), { timeout: 15_000 });
     const { run } = (await desktop.core.handlers['downloads:snapshot']()).overall;
     expect(run.done).toBeGreaterThan(0);
     expect(FakeNotification.shown[0]!.options).toEqual({ title: 'Downloads finished', body: runEndText(run), urgency: 'normal' });

@@ -30,8 +30,8 @@ export interface FinishWatcherOptions {
 
 /** Follows the core's events; `observe` is given every event the window gets. */
 export class FinishWatcher {
-  /** The run seen in progress, whose end is told once. */
-  private runInProgress = 0;
+  /** The last run whose end was told (each is told once). */
+  private lastRunTold = 0;
   /** Campaigns whose sync listed and queued, told once their files are no longer queued. */
   private readonly syncsEnding = new Set<string>();
   private lastDock = '';
@@ -59,12 +59,9 @@ export class FinishWatcher {
     const { run } = overall;
     const goal = runGoal(run);
     this.dock({ fraction: run.inProgress && goal > 0 ? run.done / goal : null, paused: overall.queuePaused, failed: overall.failed });
-    if (run.inProgress) {
-      this.runInProgress = run.number;
-      return;
-    }
-    if (this.runInProgress !== run.number) return;
-    this.runInProgress = 0;
+    // Runs are numbered from 1 since the engine started; a short one may be seen only once it has ended.
+    if (run.inProgress || run.number <= this.lastRunTold) return;
+    this.lastRunTold = run.number;
     // A run the user cancelled whole has nothing to tell.
     if (run.done + run.failed === 0) return;
     const title = run.failed > 0 ? 'Downloads finished with failures' : 'Downloads finished';
