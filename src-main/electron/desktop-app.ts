@@ -8,6 +8,7 @@ import { startDemoServer } from '../emulator/demo-server';
 import { FinishWatcher } from '../core/app/finish-notices';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
+import { listenForAppLinks } from './app-links';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { registerContractHandlers } from './contract-ipc';
 import { electronSettingsStore } from './electron-settings-store';
@@ -28,9 +29,11 @@ export interface DesktopApp {
   quitGuard: QuitGuard;
 }
 
-export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp> {
+/** `argv`: the command line the app started with, which may carry a link or a campaign file to open. */
+export async function runDesktopApp(locations: AppLocations, argv: readonly string[] = process.argv): Promise<DesktopApp> {
   let window: BrowserWindow | null = null;
   const currentWindow = () => window;
+  const links = listenForAppLinks(argv);
   app.on('second-instance', () => bringToFront(window));
   app.on('activate', () => bringToFront(window));
 
@@ -74,6 +77,15 @@ export async function runDesktopApp(locations: AppLocations): Promise<DesktopApp
     bounds: boundsToRestore(settings.read().windowBounds, workAreas),
   });
   window = openedWindow;
+  // Links and files reach the page once it listens; whatever came before (the launch's own) waits until then.
+  openedWindow.webContents.once('did-finish-load', () =>
+    links.pageReady({
+      openLink: (link) => core.openLink(link),
+      openCampaignFile: (file) => core.openCampaignFile(file),
+      currentWindow,
+      showWindow: () => bringToFront(window),
+    }),
+  );
 
   // Saved through the core, which owns the preferences (a direct store write would be overwritten), and
   // without a settings:changed event, which would disturb a Settings screen being edited.

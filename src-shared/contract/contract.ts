@@ -99,6 +99,12 @@ export interface CampaignFileView {
   jobId: number | null;
 }
 
+/**
+ * What a link from the web (mlso-downloader://) or a campaign file opened from the desktop asks the window, checked by
+ * the core: a search to fill Browse with, or a campaign file's text to offer for import. Nothing runs until the user says so.
+ */
+export type OpenRequest = { kind: 'search'; query: FilesQuery } | { kind: 'import'; source: string; text: string };
+
 interface DownloadsSnapshot {
   jobs: JobView[];
   overall: OverallProgress;
@@ -187,6 +193,8 @@ export interface EventChannels {
   'campaigns:changed': CampaignOverview[];
   'campaigns:sync-progress': CampaignSyncProgress;
   'campaigns:verify-progress': CampaignVerifyProgress;
+  /** A link or an opened file asks for a search or an import (desktop app only). */
+  'app:open-request': OpenRequest;
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -254,6 +262,7 @@ const EVENT_CHANNEL_SET = {
   'campaigns:changed': true,
   'campaigns:sync-progress': true,
   'campaigns:verify-progress': true,
+  'app:open-request': true,
 } satisfies Record<EventChannel, true>;
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE_CHANNEL_SET) as InvokeChannel[];

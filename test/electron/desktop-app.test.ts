@@ -213,7 +213,7 @@ describe('the desktop app', () => {
   it('brings the window to the front when a second instance starts', async () => {
     desktop = await runDesktopApp(locations);
     const focus = vi.spyOn(mainWindow(), 'focus');
-    fake.app.emit('second-instance');
+    fake.app.emit('second-instance', {}, ['/opt/mlso/mlso-downloader'], '/home/me');
     expect(focus).toHaveBeenCalled();
   });
 
@@ -227,5 +227,45 @@ describe('the desktop app', () => {
     expect(run.done).toBeGreaterThan(0);
     expect(FakeNotification.shown[0]!.options).toEqual({ title: 'Downloads finished', body: runEndText(run), urgency: 'normal' });
     expect(mainWindow().progressBars.at(-1)).toEqual([-1, { mode: 'none' }]);
+  });
+
+  it('registers its link scheme and fills a search from a launch link once the page has loaded', async () => {
+    const link = 'mlso-downloader://search?instrument=kcor&product=pb&start-date=2025-03-24';
+    desktop = await runDesktopApp(locations, ['/opt/mlso/mlso-downloader', link]);
+    expect(fake.app.setAsDefaultProtocolClient).toHaveBeenCalledWith('mlso-downloader');
+    const openRequests = () =>
+      mainWindow()
+        .webContents.sent.filter(({ channel }) => channel === 'app:open-request')
+        .map(({ payload }) => payload);
+    expect(openRequests()).toEqual([]);
+    mainWindow().webContents.emit('did-finish-load');
+    await vi.waitFor(() =>
+      expect(openRequests()).toEqual([{ kind: 'search', query: { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } } }]),
+    );
+    await expect(invoke('downloads:snapshot')).resolves.toMatchObject({ ok: true, value: { overall: { total: 0 } } });
+  });
+
+  it('refuses a hostile link from a second instance in one line, and offers a campaign file macOS opens', async () => {
+    desktop = await runDesktopApp(locations, ['/opt/mlso/mlso-downloader']);
+    mainWindow().webContents.emit('did-finish-load');
+    fake.app.emit('second-instance', {}, ['/opt/mlso/mlso-downloader', 'mlso-downloader://search?instrument=kcor&product=pb&folder=/etc']);
+    await vi.waitFor(() => expect(fake.dialog.showMessageBox).toHaveBeenCalledOnce());
+    expect(fake.dialog.showMessageBox.mock.calls[0]![1]).toMatchObject({
+      type: 'warning',
+      message: 'This link was not opened: "folder" is not a search field (use instrument, product and the filters\' names).',
+    });
+    const file = path.join(profile, 'eclipse.mlso-campaign.json');
+    await writeFile(file, '{"format":"mlso-campaign"}');
+    let prevented = false;
+    fake.app.emit('open-file', { preventDefault: () => (prevented = true) }, file);
+    expect(prevented).toBe(true);
+    await vi.waitFor(() =>
+      expect(
+        mainWindow()
+          .webContents.sent.filter(({ channel }) => channel === 'app:open-request')
+          .map(({ payload }) => payload),
+      ).toEqual([{ kind: 'import', source: file, text: '{"format":"mlso-campaign"}' }]),
+    );
+    expect(await invoke('campaigns:list')).toEqual({ ok: true, value: [] });
   });
 });

@@ -4,6 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { APP_LINK_SCHEME, CAMPAIGN_FILE_SUFFIX } from '../../src-shared/links/app-link';
 
 type FileSet = string | { filter?: string | string[] };
 
@@ -21,6 +22,9 @@ interface BuilderConfig {
   mac?: PlatformConfig & { target?: string };
   win?: PlatformConfig & { target?: string };
   icon?: string;
+  protocols?: { name: string; schemes: string[] }[];
+  fileAssociations?: { ext: string; name: string }[];
+  publish?: { provider: string; url: string } | null;
 }
 
 type PlatformKey = 'linux' | 'mac' | 'win';
@@ -116,6 +120,12 @@ describe('electron-builder.yml', () => {
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(png.toString('ascii', 12, 16)).toBe('IHDR');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1024, 1024]);
+  });
+
+  it('registers the link scheme and the campaign files the app opens, and names a generic https update feed', () => {
+    expect(config.protocols?.flatMap((protocol) => protocol.schemes)).toEqual([APP_LINK_SCHEME]);
+    expect(config.fileAssociations?.map((association) => `.${association.ext}`)).toEqual([CAMPAIGN_FILE_SUFFIX]);
+    expect(config.publish).toMatchObject({ provider: 'generic', url: expect.stringMatching(/^https:\/\//) });
   });
 
   it('has package.json "main" pointing at the built Electron main', async () => {

@@ -12,6 +12,7 @@ import { AppCampaigns } from './campaign-handlers';
 import { catalogHandlers } from './catalog-handlers';
 import { downloadHandlers, rateLimitOf } from './download-handlers';
 import { KeptListings } from './kept-listings';
+import { openRequestFromFile, openRequestFromLink, type OpenCheck } from './open-requests';
 import { ServerConnection } from './server-connection';
 import { AppSession, pausedForSignIn } from './session-handlers';
 import { SettingsKeeper } from './settings-keeper';
@@ -30,6 +31,12 @@ export interface AppCore {
    * desktop app calls it when the computer wakes from sleep (desktop-app.ts), when the timer may be far behind.
    */
   syncDueCampaigns(nowMs?: number): Promise<string[]>;
+  /**
+   * A link from the web (mlso-downloader://) or a campaign file opened from the desktop: checked, then handed to the
+   * window as an app:open-request event; a refusal's one line is answered instead (nothing is sent).
+   */
+  openLink(link: string): Promise<OpenCheck>;
+  openCampaignFile(file: string): Promise<OpenCheck>;
   /** The preferences as they stand (the desktop shell reads its own switches: notifications, updates). */
   currentSettings(): Settings;
   /** Saves the window's position without announcing a settings change (it happens on every move). */
@@ -115,11 +122,18 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     return overall.active + (overall.queuePaused ? 0 : overall.queued);
   }
 
+  function handOn(check: OpenCheck): OpenCheck {
+    if (check.ok) emit('app:open-request', check.request);
+    return check;
+  }
+
   return {
     handlers,
     hasActiveDownloads: () => activeCount() > 0,
     countActiveDownloads: () => activeCount(),
     syncDueCampaigns: (nowMs = Date.now()) => campaigns.autoSync.tick(nowMs),
+    openLink: async (link) => handOn(await openRequestFromLink(link, { client, serverUrl: () => connection.url })),
+    openCampaignFile: async (file) => handOn(await openRequestFromFile(file)),
     currentSettings: () => settings.value,
     saveWindowBounds: (bounds) => settings.saveQuietly({ windowBounds: bounds }),
     close: async () => {
