@@ -9,6 +9,7 @@ import { FinishWatcher } from '../core/app/finish-notices';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
 import { listenForAppLinks } from './app-links';
+import { startAppUpdates } from './app-updates';
 import { installContentSecurityPolicy } from './content-security-policy';
 import { registerContractHandlers } from './contract-ipc';
 import { electronSettingsStore } from './electron-settings-store';
@@ -105,6 +106,11 @@ export async function runDesktopApp(locations: AppLocations, argv: readonly stri
   };
   powerMonitor.on('resume', syncDueOnWake);
 
+  const updates = startAppUpdates({
+    updatesOn: () => core.currentSettings().autoUpdate,
+    activeDownloads: () => core.countActiveDownloads(),
+  });
+
   const quitGuard = createQuitGuard({
     countActiveDownloads: async () => core.countActiveDownloads(),
     confirmQuit: async (message, detail) => {
@@ -114,6 +120,9 @@ export async function runDesktopApp(locations: AppLocations, argv: readonly stri
       return response === 0;
     },
     shutDown: async () => {
+      // Decided before the core closes, while its queue still tells what was left downloading.
+      updates?.beforeQuit();
+      updates?.stop();
       powerMonitor.off('resume', syncDueOnWake);
       boundsTracker.flush();
       boundsTracker.dispose();
