@@ -5,7 +5,7 @@ import type { EventSink } from '../../src-shared/contract/contract';
 import type { WindowBounds } from '../../src-shared/settings/settings-types';
 import { createAppCore, type AppCore } from '../core/app/app-core';
 import { startDemoServer } from '../emulator/demo-server';
-import { FinishWatcher } from '../core/app/finish-notices';
+import { FinishWatcher } from '../../src-shared/notices/finish-notices';
 import { invokeHandler } from '../core/app/invoke-handler';
 import type { AppLocations } from './app-locations';
 import { listenForAppLinks } from './app-links';

@@ -1,7 +1,7 @@
 // The core's finish notices and dock state shown by the platform: a system notification (unless the window is in
 // front, or the user turned them off in Settings), the taskbar or dock progress bar, and a badge of failed files.
 import { app, Notification, type BrowserWindow } from 'electron';
-import type { DockState, FinishNotice } from '../core/app/finish-notices';
+import type { DockState, FinishNotice } from '../../src-shared/notices/finish-notices';
 
 export interface DesktopAttentionOptions {
   currentWindow(): BrowserWindow | null;

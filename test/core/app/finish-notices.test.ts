@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventChannel, EventChannels } from '../../../src-shared/contract/contract';
 import { syncSummary } from '../../../src-shared/campaigns/count-text';
 import { runEndText } from '../../../src-shared/downloads/run-figures';
-import { FinishWatcher, type DockState, type FinishNotice } from '../../../src-main/core/app/finish-notices';
+import { FinishWatcher, type DockState, type FinishNotice } from '../../../src-shared/notices/finish-notices';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { useEmulator } from '../../helpers/fixtures';

@@ -1,8 +1,8 @@
 // The watcher's own rules, fed the events by hand: each run told once, even one seen only after it ended; a run
 // cancelled whole and a pause by the user told not at all.
 import { describe, expect, it } from 'vitest';
-import type { OverallProgress, RunProgress } from '../../../src-shared/downloads/progress-types';
-import { FinishWatcher, type FinishNotice } from '../../../src-main/core/app/finish-notices';
+import type { OverallProgress, RunProgress } from '../../src-shared/downloads/progress-types';
+import { FinishWatcher, type FinishNotice } from '../../src-shared/notices/finish-notices';
 
 function overall(run: Partial<RunProgress>): OverallProgress {
   const counts = { total: 0, queued: 0, active: 0, paused: 0, done: 0, failed: 0, cancelled: 0 };

@@ -1,13 +1,13 @@
-// What the desktop tells a user whose window is not in front: a run of downloads ended (failures first), a
-// campaign's sync ended, or the queue stopped by itself (a full disk, a lost session); and what the dock or taskbar
-// shows meanwhile (the run's progress, the failed files). Read from the events the window gets, so a notice's
-// numbers are the window's own, worded by the same functions.
-import type { EventChannel, EventChannels } from '../../../src-shared/contract/contract';
-import type { CampaignCounts } from '../../../src-shared/campaigns/campaign-types';
-import { syncSummary } from '../../../src-shared/campaigns/count-text';
-import { runEndText, runGoal } from '../../../src-shared/downloads/run-figures';
-import { formatCount } from '../../../src-shared/format/counts';
-import { displayName } from '../../../src-shared/format/display-text';
+// What the app tells a user whose window is not in front: a run of downloads ended (failures first), a campaign's
+// sync ended, or the queue stopped by itself (a full disk, a lost session); and what the dock or taskbar shows meanwhile
+// (the run's progress, the failed files). Read from the events the window gets, so a notice's numbers are the window's
+// own, worded by the same functions. Plain data: the desktop app's main side and web mode's page both use it.
+import type { EventChannel, EventChannels } from '../contract/contract';
+import type { CampaignCounts } from '../campaigns/campaign-types';
+import { syncSummary } from '../campaigns/count-text';
+import { runEndText, runGoal } from '../downloads/run-figures';
+import { formatCount } from '../format/counts';
+import { displayName } from '../format/display-text';
 
 export interface FinishNotice {
   title: string;
