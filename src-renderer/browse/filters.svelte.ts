@@ -81,6 +81,14 @@ export class FilterStore {
     this.attempted = true;
   }
 
+  /** Puts a saved search's filters in the fields (a link from the web): every other field is emptied, no message shows yet. */
+  fill(filters: FileFilters): void {
+    this.values = perFilter('');
+    for (const name of FILTER_NAMES) this.values[name] = String(filters[name] ?? '');
+    this.touched = perFilter(false);
+    this.attempted = false;
+  }
+
   /** Fills an empty date range with one day (the instrument's latest), so a first search is quick. */
   suggestDay(day: string): void {
     if (this.values['start-date'].trim() === '' && this.values['end-date'].trim() === '') {

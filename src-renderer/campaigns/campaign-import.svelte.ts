@@ -8,6 +8,8 @@ import type { CampaignListStore } from './campaign-list.svelte';
 
 export class CampaignImportStore {
   isOpen = $state(false);
+  /** A campaign file the desktop handed over (a link from the web, a double-click): its text and where it came from. */
+  offered = $state.raw<{ text: string; source: string } | null>(null);
 
   private readonly request = new Request<CampaignOverview>();
 
@@ -31,7 +33,15 @@ export class CampaignImportStore {
 
   close(): void {
     this.isOpen = false;
+    this.offered = null;
     this.dismissError();
+  }
+
+  /** Opens the form with a file the core already read and checked for size; it is imported only on Import. */
+  offer(text: string, source: string): void {
+    this.dismissError();
+    this.offered = { text, source };
+    this.isOpen = true;
   }
 
   dismissError(): void {
@@ -49,6 +59,7 @@ export class CampaignImportStore {
     if (!result?.ok) return false;
     this.list.saved(result.value);
     this.isOpen = false;
+    this.offered = null;
     this.list.note = `Imported the campaign "${result.value.name}" into ${result.value.folder}. Press Sync to fetch its files.`;
     return true;
   }

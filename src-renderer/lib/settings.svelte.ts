@@ -20,6 +20,8 @@ export interface SettingsDraft {
   rememberSession: boolean;
   allowOtherHosts: boolean;
   linkReused: boolean;
+  notifyWhenDone: boolean;
+  autoUpdate: boolean;
   listingTimeoutMinutes: number | null;
   maxListingMegabytes: number | null;
   settleDays: number | null;
@@ -39,6 +41,8 @@ const DRAFT_KEYS = [
   'rememberSession',
   'allowOtherHosts',
   'linkReused',
+  'notifyWhenDone',
+  'autoUpdate',
   'listingTimeoutMinutes',
   'maxListingMegabytes',
   'settleDays',

@@ -2,7 +2,9 @@
 // stores and the shell's own (the connection, the free disk space). App.svelte provides each part through its
 // feature's context, so nothing is lost when a screen is left and re-entered and no feature imports the shell.
 import { createContext } from 'svelte';
+import type { OpenRequest } from '../../src-shared/contract/contract';
 import type { ApiClient } from '../lib/api';
+import { showWebNotices } from '../lib/web-notices';
 import { WindowState, provideWindowState, type Screen, type SettingsMove } from '../lib/window-state.svelte';
 import { BrowseState, provideBrowse } from '../browse/browse-state.svelte';
 import { CampaignsState, provideCampaigns } from '../campaigns/campaigns-state.svelte';
@@ -24,6 +26,25 @@ export class AppState extends WindowState {
     this.downloads = new DownloadsStore(client);
     this.disk = new DiskStore(client);
     this.campaigns = new CampaignsState(client);
+    client.on('app:open-request', (request) => void this.openRequested(request));
+    showWebNotices(client, () => this.settings.saved?.notifyWhenDone === true);
+  }
+
+  /**
+   * A link from the web or a campaign file the desktop opened, checked by the core: Browse filled with the search, or
+   * the import form opened with the file. Nothing is listed, downloaded or imported until the user presses the button.
+   */
+  async openRequested(request: OpenRequest): Promise<void> {
+    if (request.kind === 'import') {
+      this.go('campaigns');
+      this.campaigns.importer.offer(request.text, request.source);
+      return;
+    }
+    const { instrument, product, filters } = request.query;
+    this.go('browse');
+    await this.browse.catalog.chooseInstrument(instrument);
+    await this.browse.catalog.chooseProduct(product);
+    this.browse.filters.fill(filters);
   }
 
   protected override settingsMoved(move: SettingsMove): void {
