@@ -8,7 +8,7 @@ import { APP_LINK_SCHEME } from '../../src-shared/links/app-link';
 import type { OpenCheck } from '../core/app/open-requests';
 import { openTargetsIn, type OpenTarget } from './launch-arguments';
 
-export interface AppLinksOptions {
+interface AppLinksOptions {
   openLink(link: string): Promise<OpenCheck>;
   openCampaignFile(file: string): Promise<OpenCheck>;
   currentWindow(): BrowserWindow | null;

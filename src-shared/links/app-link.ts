@@ -17,7 +17,7 @@ export const MAX_APP_LINK_LENGTH = 2048;
 /** The end of a shared campaign file's name, as `campaign export` names it and the desktop opens it. */
 export const CAMPAIGN_FILE_SUFFIX = '.mlso-campaign.json';
 
-export type AppLink = { kind: 'search'; query: FilesQuery } | { kind: 'import'; url: string };
+type AppLink = { kind: 'search'; query: FilesQuery } | { kind: 'import'; url: string };
 export type AppLinkCheck = { ok: true; link: AppLink } | { ok: false; message: string };
 
 /** Instrument and product names as the API writes them (kcor, ucomp, pb, l2, ...). */

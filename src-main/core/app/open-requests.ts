@@ -18,7 +18,7 @@ export type OpenCheck = { ok: true; request: OpenRequest } | { ok: false; messag
 export const MAX_OPENED_CAMPAIGN_BYTES = 64 * 1024 * 1024;
 
 /** The observatory's own web servers, whose pages may hand the app a campaign file (and their sub-domains). */
-export const OBSERVATORY_DOMAINS = ['mlso.ucar.edu', 'hao.ucar.edu'] as const;
+const OBSERVATORY_DOMAINS = ['mlso.ucar.edu', 'hao.ucar.edu'] as const;
 
 const FETCH_TIMEOUT_MS = 30_000;
 

@@ -5,7 +5,7 @@
 // small port, so this runs and is tested in plain Node.
 
 /** A day: the usual rhythm of desktop apps' update checks, and far under any release cadence. */
-export const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
+const UPDATE_CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 
 /** What this needs of electron-updater's AppUpdater. */
 export interface UpdaterPort {
@@ -27,7 +27,7 @@ export interface UpdateKeeperOptions {
 }
 
 /** The one rule: an update is installed only while the user wants updates and nothing is downloading. */
-export function mayInstallUpdate(updatesOn: boolean, activeDownloads: number): boolean {
+function mayInstallUpdate(updatesOn: boolean, activeDownloads: number): boolean {
   return updatesOn && activeDownloads === 0;
 }
 
