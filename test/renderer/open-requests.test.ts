@@ -37,7 +37,7 @@ describe('a link or a file handed to the window', () => {
     });
     fake.emit('app:open-request', { kind: 'import', source: 'https://mlso.hao.ucar.edu/c/eclipse.mlso-campaign.json', text });
     const form = await screen.findByRole('region', { name: 'Import campaign' });
-    within(form).getByText('https://mlso.hao.ucar.edu/c/eclipse.mlso-campaign.json');
+    expect((within(form).getByLabelText('Campaign file') as HTMLInputElement).value).toBe('https://mlso.hao.ucar.edu/c/eclipse.mlso-campaign.json');
     await waitFor(() => expect(document.activeElement).toBe(within(form).getByLabelText('Folder')));
     expect(fake.callsTo('campaigns:import')).toEqual([]);
     await fireEvent.click(within(form).getByRole('button', { name: 'Import' }));
