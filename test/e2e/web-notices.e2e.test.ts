@@ -34,17 +34,18 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['notifications'], { origin: new URL(app.server.openUrl).origin });
   // The real Notification, recorded as it is made; and the page behind another window, as a long download leaves it.
-  await context.addInitScript(() => {
-    const shown: { title: string; body: string | undefined }[] = [];
-    Object.assign(window, { __notices: shown });
-    const Real = window.Notification;
-    window.Notification = class extends Real {
-      constructor(title: string, options?: NotificationOptions) {
-        super(title, options);
-        shown.push({ title, body: options?.body });
-      }
-    };
-    document.hasFocus = () => false;
+  await context.addInitScript({
+    content: `
+      window.__notices = [];
+      const Real = window.Notification;
+      window.Notification = class extends Real {
+        constructor(title, options) {
+          super(title, options);
+          window.__notices.push({ title, body: options?.body });
+        }
+      };
+      document.hasFocus = () => false;
+    `,
   });
   page = await context.newPage();
   await page.goto(app.server.openUrl);
@@ -56,7 +57,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const notices = () => page.evaluate(() => (window as unknown as { __notices: { title: string; body: string | undefined }[] }).__notices);
+const notices = () => page.evaluate<{ title: string; body: string | undefined }[]>('window.__notices');
 
 describe('notices in web mode', () => {
   it('tells the end of a run of downloads through the browser, with the figures of the status bar', async () => {
