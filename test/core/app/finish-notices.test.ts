@@ -14,7 +14,7 @@ const emulator = useEmulator({ imageSize: 32 });
 const open: CoreHarness[] = [];
 afterEach(async () => {
   emulator().clearFaults();
-  emulator().setOptions({ registeredEmails: [DEMO_EMAIL] });
+  emulator().setOptions({ registeredEmails: [DEMO_EMAIL], bandwidthBytesPerSecond: 0 });
   await Promise.all(open.splice(0).map((h) => h.core.close()));
 });
 
@@ -42,6 +42,8 @@ describe('the notices when work ends', () => {
     const listing = await h.core.handlers['catalog:files'](QUERY);
     const broken = listing.files[1]!.filename;
     emulator().injectFault(broken, 'status-404', 5);
+    // Slow enough that the run outlasts a few progress events, whatever the machine's load: the dock shows it moving.
+    emulator().setOptions({ bandwidthBytesPerSecond: 4_000 });
     await h.core.handlers['downloads:enqueue']({ listingId: listing.listingId });
     await waitFor(() => notices.length > 0, 'the notice of the run');
     const { run } = (await h.core.handlers['downloads:snapshot']()).overall;
