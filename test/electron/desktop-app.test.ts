@@ -1,30 +1,23 @@
 // The desktop app put together with Electron mocked and everything else real: the app core over the
 // emulator, electron-store files in a temporary profile, IPC from the app's page, and the way out.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { INVOKE_CHANNELS, type Result } from '../../src-shared/contract/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS } from '../../src-shared/contract/contract';
 import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { runDesktopApp, type DesktopApp } from '../../src-main/electron/desktop-app';
 import { runEndText } from '../../src-shared/downloads/run-figures';
-import { fake, FakeBrowserWindow, FakeNotification, FakeWebContents, resetFakeElectron } from './fake-electron';
+import { DESKTOP_LOCATIONS, invokeFromPage, useDesktopProfile } from './desktop-session';
+import { fake, FakeBrowserWindow, FakeNotification, FakeWebContents } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
 
-const locations = {
-  preload: path.resolve('/opt/mlso/dist/electron/preload.cjs'),
-  rendererIndex: path.resolve('/opt/mlso/dist/renderer/index.html'),
-};
-const appPageUrl = pathToFileURL(locations.rendererIndex).href;
-
 let emulator: RunningEmulator;
 let profile: string;
 let desktop: DesktopApp | undefined;
-let signalListeners: { SIGINT: Set<unknown>; SIGTERM: Set<unknown> };
+const profileFolder = useDesktopProfile('mlso-electron-app-', () => desktop);
 
 beforeAll(async () => {
   emulator = await createEmulator({ imageSize: 32 });
@@ -34,30 +27,9 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  resetFakeElectron();
-  profile = await mkdtemp(path.join(tmpdir(), 'mlso-electron-app-'));
-  fake.app.setPath('userData', profile);
-  fake.app.setPath('downloads', path.join(profile, 'Downloads'));
+  profile = profileFolder.folder();
   await writeFile(path.join(profile, 'settings.json'), JSON.stringify({ baseUrl: emulator.url, rememberSession: true }));
-  signalListeners = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
 });
-
-afterEach(async () => {
-  // The app listens for SIGINT/SIGTERM; the test process must not keep those listeners.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) if (!signalListeners[signal].has(listener)) process.off(signal, listener);
-  }
-  if (desktop && !desktop.quitGuard.mayQuit) await desktop.quitGuard.requestQuit({ ask: false });
-  desktop = undefined;
-  await rm(profile, { recursive: true, force: true });
-});
-
-/** An invoke as the app's page in the main window sends it (or as `sender`, any other web contents, would). */
-async function invoke(channel: string, args?: unknown, sender: unknown = mainWindow().webContents): Promise<Result<unknown>> {
-  const handler = fake.ipcMain.handlers.get(channel) as ((event: unknown, args: unknown) => Promise<Result<unknown>>) | undefined;
-  if (!handler) throw new Error(`no handler for ${channel}`);
-  return handler({ sender, senderFrame: { url: appPageUrl, parent: null } }, args);
-}
 
 /** Every file under `folder`, with its text and, decoded, every run of it that could be base64 (encoding hides nothing). */
 async function filesUnder(folder: string): Promise<{ file: string; text: string }[]> {
@@ -80,22 +52,22 @@ function mainWindow(): FakeBrowserWindow {
 
 describe('the desktop app', () => {
   it('answers every contract channel over IPC from its page, as the electron transport', async () => {
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     expect([...fake.ipcMain.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
     const { handlers } = desktop.core;
     expect(INVOKE_CHANNELS.filter((channel) => typeof handlers[channel] !== 'function')).toEqual([]);
-    await expect(invoke('app:info')).resolves.toMatchObject({
+    await expect(invokeFromPage('app:info')).resolves.toMatchObject({
       ok: true,
       value: { transport: 'electron', version: '0.0.0-test', serverUrl: emulator.url, canUseNativeDialogs: true },
     });
-    await expect(invoke('settings:get')).resolves.toMatchObject({
+    await expect(invokeFromPage('settings:get')).resolves.toMatchObject({
       ok: true,
       value: { downloadFolder: path.join(profile, 'Downloads', 'MLSO'), baseUrl: emulator.url },
     });
   });
 
   it('checks for campaigns due an automatic sync as soon as the computer wakes, not at the next minute', async () => {
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     const syncDue = vi.spyOn(desktop.core, 'syncDueCampaigns');
     fake.powerMonitor.emit('resume');
     expect(syncDue).toHaveBeenCalledTimes(1);
@@ -106,9 +78,9 @@ describe('the desktop app', () => {
   });
 
   it('loads the renderer in a secure window and sets the CSP header', async () => {
-    desktop = await runDesktopApp(locations);
-    expect(mainWindow().loadedFile).toBe(locations.rendererIndex);
-    expect(mainWindow().options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, preload: locations.preload });
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    expect(mainWindow().loadedFile).toBe(DESKTOP_LOCATIONS.rendererIndex);
+    expect(mainWindow().options.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, preload: DESKTOP_LOCATIONS.preload });
     expect(fake.headersListener).toBeDefined();
   });
 
@@ -119,8 +91,8 @@ describe('the desktop app', () => {
       vi.spyOn(process.stderr, 'write'),
     ];
     try {
-      desktop = await runDesktopApp(locations);
-      await invoke('session:sign-in', { email: DEMO_EMAIL });
+      desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+      await invokeFromPage('session:sign-in', { email: DEMO_EMAIL });
       await desktop.quitGuard.requestQuit({ ask: false });
       expect(printers.flatMap((printer) => printer.mock.calls)).toEqual([]);
     } finally {
@@ -129,8 +101,8 @@ describe('the desktop app', () => {
   });
 
   it('sends core events to the window and keeps the remembered session encrypted', async () => {
-    desktop = await runDesktopApp(locations);
-    await expect(invoke('session:sign-in', { email: DEMO_EMAIL })).resolves.toMatchObject({ ok: true, value: { signedIn: true } });
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await expect(invokeFromPage('session:sign-in', { email: DEMO_EMAIL })).resolves.toMatchObject({ ok: true, value: { signedIn: true } });
     expect(mainWindow().webContents.sent.map(({ channel }) => channel)).toContain('session:changed');
     const vaultFile = await readFile(path.join(profile, 'session.json'), 'utf8');
     expect(JSON.parse(vaultFile).encryptedSession).toMatch(/^[A-Za-z0-9+/]+=*$/);
@@ -138,8 +110,8 @@ describe('the desktop app', () => {
   });
 
   it('holds no secret in plain text anywhere in its profile: not in the preferences, not in the session file', async () => {
-    desktop = await runDesktopApp(locations);
-    await invoke('session:sign-in', { email: DEMO_EMAIL });
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await invokeFromPage('session:sign-in', { email: DEMO_EMAIL });
     // The session cookie, from what the vault handed safeStorage to encrypt.
     const sealed = JSON.parse(fake.safeStorage.encryptStringAsync.mock.calls.at(-1)?.[0] ?? '{}') as { jar?: { cookies?: { key: string; value: string }[] } };
     const cookie = sealed.jar?.cookies?.find(({ key }) => key === 'session')?.value;
@@ -150,27 +122,30 @@ describe('the desktop app', () => {
   });
 
   it('refuses bad arguments over IPC before they reach the core, naming the argument', async () => {
-    desktop = await runDesktopApp(locations);
-    await expect(invoke('catalog:files', { instrument: 5 })).resolves.toEqual({
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await expect(invokeFromPage('catalog:files', { instrument: 5 })).resolves.toEqual({
       ok: false,
       error: { kind: 'invalid-input', message: 'instrument must be text.' },
     });
-    await expect(invoke('downloads:pause')).resolves.toEqual({
+    await expect(invokeFromPage('downloads:pause')).resolves.toEqual({
       ok: false,
       error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' },
     });
-    await expect(invoke('settings:update', { concurrency: '8' })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'concurrency' } });
-    await expect(invoke('app:info', { unexpected: true })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    await expect(invokeFromPage('settings:update', { concurrency: '8' })).resolves.toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'concurrency' },
+    });
+    await expect(invokeFromPage('app:info', { unexpected: true })).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
   it("answers only its own window's page: the same page in other web contents is refused", async () => {
-    desktop = await runDesktopApp(locations);
-    await expect(invoke('app:info', undefined, new FakeWebContents())).resolves.toMatchObject({ ok: false, error: { kind: 'unsupported' } });
-    await expect(invoke('app:info')).resolves.toMatchObject({ ok: true });
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await expect(invokeFromPage('app:info', undefined, new FakeWebContents())).resolves.toMatchObject({ ok: false, error: { kind: 'unsupported' } });
+    await expect(invokeFromPage('app:info')).resolves.toMatchObject({ ok: true });
   });
 
   it('remembers the window place on close, then closes the core and quits', async () => {
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     const window = mainWindow();
     window.bounds = { x: 30, y: 40, width: 1111, height: 777 };
     window.emit('resize');
@@ -189,12 +164,12 @@ describe('the desktop app', () => {
       path.join(profile, 'settings.json'),
       JSON.stringify({ baseUrl: emulator.url, windowBounds: { x: 200, y: 150, width: 1000, height: 700, maximized: false } }),
     );
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     expect(mainWindow().options).toMatchObject({ x: 200, y: 150, width: 1000, height: 700 });
   });
 
   it('asks before quitting while downloads are in progress', async () => {
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     vi.spyOn(desktop.core, 'countActiveDownloads').mockReturnValue(1);
     fake.dialog.showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
     let prevented = false;
@@ -211,17 +186,17 @@ describe('the desktop app', () => {
   });
 
   it('brings the window to the front when a second instance starts', async () => {
-    desktop = await runDesktopApp(locations);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
     const focus = vi.spyOn(mainWindow(), 'focus');
     fake.app.emit('second-instance', {}, ['/opt/mlso/mlso-downloader'], '/home/me');
     expect(focus).toHaveBeenCalled();
   });
 
   it('notifies when a run of downloads ends while the window is not in front, and shows its progress on the taskbar', async () => {
-    desktop = await runDesktopApp(locations);
-    await invoke('session:sign-in', { email: DEMO_EMAIL });
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await invokeFromPage('session:sign-in', { email: DEMO_EMAIL });
     const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', 'end-date': '2025-03-24T23:59:59', every: '4hours' } };
-    await expect(invoke('downloads:enqueue', { query })).resolves.toMatchObject({ ok: true, value: { queued: expect.any(Number) } });
+    await expect(invokeFromPage('downloads:enqueue', { query })).resolves.toMatchObject({ ok: true, value: { queued: expect.any(Number) } });
     await vi.waitFor(() => expect(FakeNotification.shown).toHaveLength(1), { timeout: 15_000 });
     const { run } = (await desktop.core.handlers['downloads:snapshot']()).overall;
     expect(run.done).toBeGreaterThan(0);
@@ -231,7 +206,7 @@ describe('the desktop app', () => {
 
   it('registers its link scheme and fills a search from a launch link once the page has loaded', async () => {
     const link = 'mlso-downloader://search?instrument=kcor&product=pb&start-date=2025-03-24';
-    desktop = await runDesktopApp(locations, ['/opt/mlso/mlso-downloader', link]);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS, ['/opt/mlso/mlso-downloader', link]);
     expect(fake.app.setAsDefaultProtocolClient).toHaveBeenCalledWith('mlso-downloader');
     const openRequests = () =>
       mainWindow()
@@ -242,11 +217,11 @@ describe('the desktop app', () => {
     await vi.waitFor(() =>
       expect(openRequests()).toEqual([{ kind: 'search', query: { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24' } } }]),
     );
-    await expect(invoke('downloads:snapshot')).resolves.toMatchObject({ ok: true, value: { overall: { total: 0 } } });
+    await expect(invokeFromPage('downloads:snapshot')).resolves.toMatchObject({ ok: true, value: { overall: { total: 0 } } });
   });
 
   it('refuses a hostile link from a second instance in one line, and offers a campaign file macOS opens', async () => {
-    desktop = await runDesktopApp(locations, ['/opt/mlso/mlso-downloader']);
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS, ['/opt/mlso/mlso-downloader']);
     mainWindow().webContents.emit('did-finish-load');
     fake.app.emit('second-instance', {}, ['/opt/mlso/mlso-downloader', 'mlso-downloader://search?instrument=kcor&product=pb&folder=/etc']);
     await vi.waitFor(() => expect(fake.dialog.showMessageBox).toHaveBeenCalledOnce());
@@ -266,6 +241,6 @@ describe('the desktop app', () => {
           .map(({ payload }) => payload),
       ).toEqual([{ kind: 'import', source: file, text: '{"format":"mlso-campaign"}' }]),
     );
-    expect(await invoke('campaigns:list')).toEqual({ ok: true, value: [] });
+    expect(await invokeFromPage('campaigns:list')).toEqual({ ok: true, value: [] });
   });
 });
