@@ -1,0 +1,161 @@
+// The search Browse shows, kept by the core: its listing streams into a result table as it arrives (windowed and
+// parsed as it comes, as `files --download` takes it), and the window reads pages of it, so the first rows show
+// while the rest still arrives and no listing size limit stands between a user and a large search (the limit
+// guards each answer, which the windows keep small, not the rows, which are on disk). A new search replaces the
+// last: its listing is stopped and its rows dropped.
+import { randomUUID } from 'node:crypto';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { FilesQuery } from '../../../src-shared/contract/contract';
+import type { ErrorData } from '../../../src-shared/errors';
+import { RESULT_PAGE_MAX_ROWS, type ResultPage, type ResultPageRequest, type SearchProgress } from '../../../src-shared/search/result-page';
+import type { RequestOptions } from '../api/http-transport';
+import type { FilesRequest } from '../api/mlso-client';
+import { InvalidInputError, toErrorData } from '../errors';
+import { ReplacedSearchError, type ResultDatabase, type ResultTable } from './result-table';
+
+/** What a search lists from: MlsoClient's streamed, windowed listing. */
+export interface ListingSource {
+  streamFiles(request: FilesRequest, onEntries: (entries: FileEntry[]) => Promise<void> | void, options?: RequestOptions): Promise<unknown>;
+}
+
+/** Entries handed to the download queue at once by "download all": a chunk is one ledger transaction. */
+const ENQUEUE_CHUNK = 2000;
+
+const CANCELLED: ErrorData = { kind: 'cancelled', message: 'The search was stopped before the listing ended; the files listed until then are shown.' };
+
+class KeptSearch {
+  readonly id = randomUUID();
+  complete = false;
+  failure: ErrorData | null = null;
+  readonly stop = new AbortController();
+  /** Called when rows arrive or the listing ends: "download all" waits on it for the rest. */
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    readonly query: FilesQuery,
+    readonly table: ResultTable,
+  ) {}
+
+  get settled(): boolean {
+    return this.complete || this.failure !== null;
+  }
+
+  progress(): SearchProgress {
+    return { searchId: this.id, count: this.table.count, complete: this.complete, failure: this.failure };
+  }
+
+  changed(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  nextChange(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
+export class SearchKeeper {
+  private current: KeptSearch | undefined;
+
+  /** `onProgress` hears of every batch kept and of the listing's end (the caller throttles what it shows). */
+  constructor(
+    private readonly results: ResultDatabase,
+    private readonly listings: ListingSource,
+    private readonly onProgress: (progress: SearchProgress) => void = () => {},
+  ) {}
+
+  /** Starts a search, replacing the last; its listing goes on in the background (see `whenSettled`). */
+  start(query: FilesQuery): SearchProgress {
+    this.current?.stop.abort();
+    const search = new KeptSearch(query, this.results.newTable());
+    this.current = search;
+    const keep = (entries: FileEntry[]): void => {
+      if (!search.table.append(entries)) throw new ReplacedSearchError();
+      search.changed();
+      this.onProgress(search.progress());
+    };
+    void this.listings
+      .streamFiles(query, keep, { signal: search.stop.signal })
+      .then(
+        () => {
+          search.complete = true;
+        },
+        (error: unknown) => {
+          search.failure = search.stop.signal.aborted ? CANCELLED : toErrorData(error);
+        },
+      )
+      .finally(() => {
+        search.changed();
+        if (this.current === search) this.onProgress(search.progress());
+      });
+    return search.progress();
+  }
+
+  /** Stops the search's listing (the rows kept so far stay readable); false when it had ended or was replaced. */
+  cancel(searchId: string): boolean {
+    const search = this.current;
+    if (search?.id !== searchId || search.settled) return false;
+    search.stop.abort();
+    return true;
+  }
+
+  progress(searchId: string): SearchProgress {
+    return this.search(searchId).progress();
+  }
+
+  /** Resolves once the search's listing has ended, completely or not. */
+  async whenSettled(searchId: string): Promise<SearchProgress> {
+    const search = this.search(searchId);
+    while (!search.settled) await search.nextChange();
+    return search.progress();
+  }
+
+  page(request: ResultPageRequest): ResultPage {
+    const search = this.search(request.searchId);
+    const limit = Math.min(request.limit, RESULT_PAGE_MAX_ROWS);
+    // The count is read before the rows: a page never holds rows past the count it reports.
+    const progress = search.progress();
+    return { ...progress, offset: request.offset, rows: search.table.page(request.offset, Math.min(limit, progress.count - request.offset), request.sort) };
+  }
+
+  /**
+   * Hands the search's files to `add` (the download queue's enqueuer) in listing order: those at `positions`, or
+   * every one (null), following a listing still arriving to its end. Rejects with why when the listing ended early:
+   * the files handed over until then stay queued.
+   */
+  async enqueue(searchId: string, positions: readonly number[] | null, add: (entries: FileEntry[]) => Promise<void>): Promise<number> {
+    const search = this.search(searchId);
+    if (positions !== null) {
+      const entries = search.table.entriesAt(positions);
+      for (let start = 0; start < entries.length; start += ENQUEUE_CHUNK) await add(entries.slice(start, start + ENQUEUE_CHUNK));
+      return entries.length;
+    }
+    let next = 0;
+    for (;;) {
+      const settled = search.settled;
+      const entries = search.table.entriesFrom(next, ENQUEUE_CHUNK);
+      if (entries.length > 0) {
+        await add(entries);
+        next += entries.length;
+        continue;
+      }
+      if (settled) break;
+      await search.nextChange();
+    }
+    if (search.failure) throw new InvalidInputError(`Only the first ${next} files were queued: ${search.failure.message}`);
+    return next;
+  }
+
+  close(): void {
+    this.current?.stop.abort();
+    this.current = undefined;
+    this.results.close();
+  }
+
+  private search(searchId: string): KeptSearch {
+    const search = this.current;
+    if (search?.id !== searchId) throw new ReplacedSearchError();
+    return search;
+  }
+}

@@ -1,0 +1,46 @@
+// A page of a search's results as Browse asks for it: the rows from `offset` in the chosen order, with how many the
+// listing has given so far and whether it has ended. The core keeps the rows (src-main/core/search/), so a listing
+// of a million files never crosses to the window whole.
+import type { FileEntry } from '../api/schemas';
+import type { ErrorData } from '../errors';
+
+/** The orders Browse offers: the listing's own, or a column's (its ties in the listing's order). */
+export const RESULT_SORT_KEYS = ['listed', 'date-obs', 'filename', 'filesize', 'wave-region', 'obs-plan'] as const;
+export type ResultSortKey = (typeof RESULT_SORT_KEYS)[number];
+export interface ResultSort {
+  key: ResultSortKey;
+  direction: 'ascending' | 'descending';
+}
+
+/** The most rows one page carries. */
+export const RESULT_PAGE_MAX_ROWS = 500;
+
+export interface ResultPageRequest {
+  /** The search the window shows: a page of another (an earlier, replaced one) is refused. */
+  searchId: string;
+  offset: number;
+  limit: number;
+  sort: ResultSort;
+}
+
+/** A search's rows so far, and whether the listing has ended (and how). */
+export interface SearchProgress {
+  searchId: string;
+  /** Rows kept so far: every row, once `complete`. */
+  count: number;
+  /** The listing ended and every row of it is kept. */
+  complete: boolean;
+  /** Why the listing stopped before its end (the rows kept until then stay readable), or null. */
+  failure: ErrorData | null;
+}
+
+/** A row with its place in the listing (0 for the first file listed): what a selection and a download name. */
+export interface ResultRow {
+  position: number;
+  entry: FileEntry;
+}
+
+export interface ResultPage extends SearchProgress {
+  offset: number;
+  rows: ResultRow[];
+}

@@ -1,0 +1,166 @@
+// Browse's search kept by the core, against the emulator over real HTTP: the listing streams into a result table
+// and pages are read from it while it still arrives, in every order Browse offers, counted; a listing past the
+// listing size limit is kept whole; a new search stops and drops the last; "download all" follows the listing.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../../src-shared/api/schemas';
+import type { FilesQuery } from '../../../src-shared/contract/contract';
+import { RESULT_SORT_KEYS, type ResultRow, type ResultSort } from '../../../src-shared/search/result-page';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
+import { AnswerTooLargeError } from '../../../src-main/core/errors';
+import { ResultDatabase } from '../../../src-main/core/search/result-table';
+import { SearchKeeper } from '../../../src-main/core/search/search-keeper';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { waitFor } from '../../helpers/wait-for';
+
+// Some 120 days ending 2025-03-24, a file every 2 minutes: about 11,000 KCor pB entries, some 3.5 MB of listing.
+const emulator = useEmulator({ days: 120, cadenceSeconds: 120 });
+
+const oneDay: FilesQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-20', 'end-date': '2025-03-21' } };
+const months: FilesQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2024-11-25', 'end-date': '2025-03-25' } };
+const ucompDays: FilesQuery = { instrument: 'ucomp', product: 'all', filters: { 'start-date': '2025-03-20' } };
+const LOW_LIMIT = 1024 * 1024;
+
+let keepers: SearchKeeper[] = [];
+afterEach(() => {
+  for (const keeper of keepers) keeper.close();
+  keepers = [];
+});
+
+async function keeper(settings: ConstructorParameters<typeof MlsoClient>[0] = {}): Promise<SearchKeeper> {
+  const client = new MlsoClient({ baseUrl: emulator().url, ...settings });
+  const made = new SearchKeeper(ResultDatabase.open(path.join(await temporaryFolder(), 'search-results.sqlite')), client);
+  keepers.push(made);
+  return made;
+}
+
+/** The whole listing as one answer, with no limit: what every page is checked against. */
+async function wholeListing(query: FilesQuery): Promise<FileEntry[]> {
+  return (await new MlsoClient({ baseUrl: emulator().url, maxListingBytes: 1024 ** 3 }).files(query)).files;
+}
+
+/** Every row, read page after page in `sort`'s order. */
+function everyRow(search: SearchKeeper, searchId: string, sort: ResultSort, pageSize: number): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const page = search.page({ searchId, offset, limit: pageSize, sort });
+    for (const row of page.rows) rows.push(row);
+    if (offset + pageSize >= page.count) return rows;
+  }
+}
+
+const VALUE_OF: Record<ResultSort['key'], (entry: FileEntry, position: number) => string | number | null> = {
+  listed: (_entry, position) => position,
+  'date-obs': (entry) => entry['date-obs'],
+  filename: (entry) => entry.filename,
+  filesize: (entry) => (entry.filesize > 0 ? entry.filesize : null),
+  'wave-region': (entry) => (entry['wave-region'] === undefined || entry['wave-region'] === '' ? null : String(entry['wave-region'])),
+  'obs-plan': (entry) => (entry['obs-plan'] === undefined || entry['obs-plan'] === '' ? null : String(entry['obs-plan'])),
+};
+
+/** The order a sort promises, worked out in JavaScript: missing values first, ties in listing order; descending is its reverse. */
+function expectedOrder(entries: readonly FileEntry[], sort: ResultSort): number[] {
+  const value = VALUE_OF[sort.key];
+  const positions = entries.map((_entry, position) => position);
+  positions.sort((a, b) => {
+    const [x, y] = [value(entries[a]!, a), value(entries[b]!, b)];
+    if (x !== y) {
+      if (x === null) return -1;
+      if (y === null) return 1;
+      return x < y ? -1 : 1;
+    }
+    return a - b;
+  });
+  return sort.direction === 'ascending' ? positions : positions.reverse();
+}
+
+describe('a search kept by the core', () => {
+  it('shows its first rows while the listing is still arriving', async () => {
+    const whole = await wholeListing(oneDay);
+    // After its real entries the listing falls silent and never ends.
+    emulator().setOptions({ endlessListing: 'silent' });
+    const search = await keeper({ timeoutMs: 60_000 });
+    const { searchId } = search.start(oneDay);
+    await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
+    const page = search.page({ searchId, offset: 0, limit: 50, sort: { key: 'listed', direction: 'ascending' } });
+    expect(page.complete).toBe(false);
+    expect(page.rows.map((row) => row.entry)).toEqual(whole.slice(0, page.rows.length));
+    expect(page.rows.length).toBe(Math.min(50, page.count));
+    expect(search.cancel(searchId)).toBe(true);
+    const ended = await search.whenSettled(searchId);
+    expect(ended).toMatchObject({ complete: false, failure: { kind: 'cancelled' } });
+    // What was listed stays readable.
+    expect(search.page({ searchId, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } }).rows).toHaveLength(5);
+    await waitFor(() => emulator().stats().activeListings === 0, 'the listing’s connection to close');
+  });
+
+  it('counts every file of the listing and says when it is complete', async () => {
+    const whole = await wholeListing(oneDay);
+    const search = await keeper();
+    const { searchId } = search.start(oneDay);
+    expect(await search.whenSettled(searchId)).toEqual({ searchId, count: whole.length, complete: true, failure: null });
+    const rows = everyRow(search, searchId, { key: 'listed', direction: 'ascending' }, 97);
+    expect(rows.map((row) => row.position)).toEqual(whole.map((_entry, position) => position));
+    expect(rows.map((row) => row.entry)).toEqual(whole);
+  });
+
+  it.each(RESULT_SORT_KEYS.flatMap((key) => (['ascending', 'descending'] as const).map((direction) => ({ key, direction }))))(
+    'reads pages in the order of $key, $direction, from either end',
+    async (sort) => {
+      const whole = await wholeListing(ucompDays);
+      // Several files share a date-obs and a wave region, and some sizes are unknown: the ties are part of the order.
+      expect(new Set(whole.map((entry) => entry['date-obs'])).size).toBeLessThan(whole.length);
+      const search = await keeper();
+      const { searchId } = search.start(ucompDays);
+      await search.whenSettled(searchId);
+      const positions = everyRow(search, searchId, sort, 13).map((row) => row.position);
+      expect(positions).toEqual(expectedOrder(whole, sort));
+    },
+  );
+
+  it('keeps a listing larger than the listing size limit, which one answer of it would break', async () => {
+    await expect(new MlsoClient({ baseUrl: emulator().url, maxListingBytes: LOW_LIMIT }).files(months)).rejects.toBeInstanceOf(AnswerTooLargeError);
+    const whole = await wholeListing(months);
+    const search = await keeper({ maxListingBytes: LOW_LIMIT });
+    const { searchId } = search.start(months);
+    expect(await search.whenSettled(searchId)).toEqual({ searchId, count: whole.length, complete: true, failure: null });
+    const last = search.page({ searchId, offset: whole.length - 3, limit: 10, sort: { key: 'listed', direction: 'ascending' } });
+    expect(last.rows.map((row) => row.entry)).toEqual(whole.slice(-3));
+  });
+
+  it('stops and drops the last search when a new one starts', async () => {
+    emulator().setOptions({ endlessListing: 'silent' });
+    const search = await keeper({ timeoutMs: 60_000 });
+    const first = search.start(oneDay).searchId;
+    await waitFor(() => search.progress(first).count > 0, 'the first search’s rows');
+    emulator().setOptions({ endlessListing: 'off' });
+    const second = search.start({ ...oneDay, filters: { ...oneDay.filters, every: '1hour' } }).searchId;
+    expect(() => search.page({ searchId: first, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } })).toThrow(
+      'Those search results were replaced by a newer search: search again.',
+    );
+    const settled = await search.whenSettled(second);
+    expect(settled.complete).toBe(true);
+    expect(settled.count).toBe((await wholeListing({ ...oneDay, filters: { ...oneDay.filters, every: '1hour' } })).length);
+    await waitFor(() => emulator().stats().activeListings === 0, 'the first listing’s connection to close');
+  });
+
+  it('hands every file to the queue in listing order, following a listing still arriving, or the chosen ones', async () => {
+    const whole = await wholeListing(months);
+    const search = await keeper({ maxListingBytes: LOW_LIMIT });
+    const { searchId } = search.start(months);
+    const handed: FileEntry[] = [];
+    let batches = 0;
+    const add = async (entries: FileEntry[]): Promise<void> => {
+      batches += 1;
+      for (const entry of entries) handed.push(entry);
+    };
+    // Asked for at once: the rows are read as the listing brings them.
+    expect(await search.enqueue(searchId, null, add)).toBe(whole.length);
+    expect(handed).toEqual(whole);
+    expect(batches).toBeGreaterThan(1);
+    handed.length = 0;
+    expect(await search.enqueue(searchId, [5, 2, 5, whole.length - 1], add)).toBe(3);
+    expect(handed).toEqual([whole[2], whole[5], whole.at(-1)]);
+    await expect(search.enqueue(searchId, [whole.length], add)).rejects.toThrow(`Row ${whole.length} is not in those search results`);
+  });
+});
