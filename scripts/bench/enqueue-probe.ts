@@ -8,6 +8,8 @@ import { MlsoClient } from '../../src-main/core/api/mlso-client';
 import { downloadHandlers } from '../../src-main/core/app/download-handlers';
 import { KeptListings } from '../../src-main/core/app/kept-listings';
 import { openDownloadEngine } from '../../src-main/core/app/open-engine';
+import { ResultDatabase } from '../../src-main/core/search/result-table';
+import { SearchKeeper } from '../../src-main/core/search/search-keeper';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import type { ProgressUpdate } from '../../src-shared/downloads/progress-types';
 import { ownPeakRssBytes } from './peak-rss';
@@ -85,6 +87,7 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
         ledger: opened.ledger,
         client,
         kept: new KeptListings(),
+        searches: new SearchKeeper(ResultDatabase.open(':memory:'), client),
         settings: () => defaultSettings(job.outputDir),
         signedIn: async () => true,
       });

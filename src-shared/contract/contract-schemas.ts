@@ -7,6 +7,7 @@ import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
 import { JOB_PAGE_MAX_ROWS, SORT_KEYS } from '../downloads/job-page';
 import { JOB_STATES } from '../downloads/job-state';
 import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
+import { RESULT_PAGE_MAX_ROWS, RESULT_SORT_KEYS } from '../search/result-page';
 import { rangeText, SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting-definitions';
 import type { Settings } from '../settings/settings-types';
 import type { ArgsOf, InvokeChannel } from './contract';
@@ -78,10 +79,11 @@ const campaignDraft = {
 const enqueueRequest = z.union(
   [
     z.strictObject({ listingId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
+    z.strictObject({ searchId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
     z.strictObject({ query: filesQuery, folder: path().optional() }),
   ],
   // Said when the call matches neither form (neither key, or both), so that no one form's complaint misleads.
-  { error: 'must name what to download: a listingId (with the chosen entries) or a query, not both' },
+  { error: 'must name what to download: a listingId or a searchId (with the chosen entries), or a query; only one' },
 );
 
 const job = z.strictObject({ id: whole() });
@@ -94,6 +96,12 @@ const jobPage = z.strictObject({
   counted: z.boolean(),
 });
 const campaign = z.strictObject({ name: name() });
+const resultPage = z.strictObject({
+  searchId: name(),
+  offset: whole().min(0),
+  limit: whole().min(1).max(RESULT_PAGE_MAX_ROWS),
+  sort: z.strictObject({ key: z.enum(RESULT_SORT_KEYS), direction: z.enum(['ascending', 'descending']) }),
+});
 
 /** A setting's label (how its refusals name it) and the type of its value. */
 interface SettingArgument<T> {
@@ -151,6 +159,9 @@ export const INVOKE_ARGUMENTS = {
   'catalog:products': z.strictObject({ instrument: name() }),
   'catalog:product': z.strictObject({ instrument: name(), product: name() }),
   'catalog:files': filesQuery,
+  'search:start': filesQuery,
+  'search:page': resultPage,
+  'search:cancel': z.strictObject({ searchId: name() }),
   'downloads:enqueue': enqueueRequest,
   'downloads:snapshot': NO_ARGUMENTS,
   'downloads:page': jobPage,

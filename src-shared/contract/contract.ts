@@ -20,6 +20,7 @@ import type { FileStanding } from '../campaigns/file-standing';
 import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
+import type { ResultPage, ResultPageRequest, SearchProgress } from '../search/result-page';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
 import type { Settings } from '../settings/settings-types';
@@ -62,7 +63,9 @@ export type KeptFileListing = FileListing & { listingId: string };
  * What to queue: rows of a listing the core kept (their positions in `files`; all of them when `entries` is absent),
  * or a query the core lists itself. The window never sends file entries or URLs.
  */
-export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { query: FilesQuery }) & { folder?: string };
+export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { searchId: string; entries?: number[] } | { query: FilesQuery }) & {
+  folder?: string;
+};
 
 export interface EnqueueSummary {
   /** Files added to (or resumed in) the queue. */
@@ -124,6 +127,15 @@ interface InvokeChannels {
   'catalog:products': { args: { instrument: string }; result: ProductEntry[] };
   'catalog:product': { args: { instrument: string; product: string }; result: ProductMetadata };
   'catalog:files': { args: FilesQuery; result: KeptFileListing };
+  /**
+   * Starts a search the core keeps (replacing the last), answering once its first rows are in or its listing ended;
+   * the rest streams in (search:progress), read by search:page. A search that fails before any row is refused.
+   */
+  'search:start': { args: FilesQuery; result: SearchProgress };
+  /** A window of the search's rows in an order, with the count so far and whether the listing is complete. */
+  'search:page': { args: ResultPageRequest; result: ResultPage };
+  /** Stops the search's listing (its rows so far stay); false when it had ended or was replaced. */
+  'search:cancel': { args: { searchId: string }; result: boolean };
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
   'downloads:enqueue': { args: EnqueueRequest; result: EnqueueSummary };
   'downloads:snapshot': { args: void; result: DownloadsSnapshot };
@@ -195,6 +207,8 @@ export interface EventChannels {
   'campaigns:verify-progress': CampaignVerifyProgress;
   /** A link or an opened file asks for a search or an import (desktop app only). */
   'app:open-request': OpenRequest;
+  /** The kept search's rows grew or its listing ended (throttled to at most 10 a second; the end always said). */
+  'search:progress': SearchProgress;
 }
 
 export type InvokeChannel = keyof InvokeChannels;
@@ -218,6 +232,9 @@ const INVOKE_CHANNEL_SET = {
   'catalog:products': true,
   'catalog:product': true,
   'catalog:files': true,
+  'search:start': true,
+  'search:page': true,
+  'search:cancel': true,
   'downloads:enqueue': true,
   'downloads:snapshot': true,
   'downloads:page': true,
@@ -263,6 +280,7 @@ const EVENT_CHANNEL_SET = {
   'campaigns:sync-progress': true,
   'campaigns:verify-progress': true,
   'app:open-request': true,
+  'search:progress': true,
 } satisfies Record<EventChannel, true>;
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE_CHANNEL_SET) as InvokeChannel[];

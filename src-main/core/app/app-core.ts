@@ -2,6 +2,7 @@
 // download engine and the settings. The Electron shell and web mode host it the same way; neither adds
 // behaviour of its own. Each domain (settings, the server connection, the session, the catalogue, downloads,
 // the shell) keeps its handlers in a module of its own; this file only wires them together.
+import path from 'node:path';
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers } from '../../../src-shared/contract/contract';
 import type { Settings } from '../../../src-shared/settings/settings-types';
@@ -19,6 +20,10 @@ import { SettingsKeeper } from './settings-keeper';
 import { settingsHandlers } from './settings-handlers';
 import { folderHandlers } from './folder-handlers';
 import { shellHandlers } from './shell-handlers';
+import { searchHandlers } from './search-handlers';
+import { pacedProgress } from '../search/progress-pace';
+import { ResultDatabase } from '../search/result-table';
+import { SearchKeeper } from '../search/search-keeper';
 
 export interface AppCore {
   handlers: ContractHandlers;
@@ -43,6 +48,9 @@ export interface AppCore {
   saveWindowBounds(bounds: Settings['windowBounds']): void;
   close(): Promise<void>;
 }
+
+/** Browse's kept search, in the state folder (on the user's disk, not a /tmp that may be memory) beside the ledger. */
+const SEARCH_RESULTS_FILE = 'search-results.sqlite';
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { emit } = options;
@@ -85,6 +93,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   engine.on('queue-resumed', () => emit('downloads:queue-resumed', null));
 
   const kept = new KeptListings();
+  // Opened only once the state folder is held (above): another program's search file is never emptied.
+  const searches = new SearchKeeper(
+    ResultDatabase.open(path.join(options.stateFolder, SEARCH_RESULTS_FILE)),
+    client,
+    pacedProgress((progress) => emit('search:progress', progress)),
+  );
   const signedIn = async (): Promise<boolean> => (await session.state()).signedIn;
   const campaigns = new AppCampaigns({
     service: new CampaignService({ ledger: opened.ledger, state: opened.state, client }),
@@ -110,7 +124,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...settingsHandlers({ settings, connection, session, engine, shell: options.shell }),
     ...session.handlers(),
     ...catalogHandlers(client, kept),
-    ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, settings: () => settings.value, signedIn }),
+    ...searchHandlers(searches),
+    ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, searches, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
     ...folderHandlers(),
     ...campaigns.handlers(),
@@ -137,6 +152,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     currentSettings: () => settings.value,
     saveWindowBounds: (bounds) => settings.saveQuietly({ windowBounds: bounds }),
     close: async () => {
+      searches.close();
       await campaigns.close();
       await opened.close();
       await connection.close();

@@ -15,12 +15,14 @@ import { InvalidInputError } from '../errors';
 import { finishedIds, jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
 import { readFinishedFile } from './finished-file';
 import type { KeptListings } from './kept-listings';
+import type { SearchKeeper } from '../search/search-keeper';
 
 export interface DownloadDeps {
   engine: DownloadEngine;
   ledger: DownloadLedger;
   client: MlsoClient;
   kept: KeptListings;
+  searches: SearchKeeper;
   settings: () => Settings;
   signedIn: () => Promise<boolean>;
 }
@@ -109,6 +111,12 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
 async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: string): Promise<EnqueueResult> {
   // The contract's schema let through exactly one of the two forms (see invoke-handler.ts).
   if ('listingId' in request) return deps.engine.enqueue(deps.kept.entries(request.listingId, request.entries), folder);
+  if ('searchId' in request) {
+    // The kept search's rows go from its table to the queue in chunks: no list crosses to the window and back.
+    const enqueuer = await deps.engine.openEnqueuer(folder);
+    await deps.searches.enqueue(request.searchId, request.entries ?? null, (entries) => enqueuer.add(entries));
+    return enqueuer.result;
+  }
   // A query: the listing streams into the queue as it arrives, as on the command line.
   const enqueuer = await deps.engine.openEnqueuer(folder);
   await deps.client.streamFiles(request.query, (entries: FileEntry[]) => enqueuer.add(entries));

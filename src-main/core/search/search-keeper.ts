@@ -27,6 +27,8 @@ class KeptSearch {
   readonly id = randomUUID();
   complete = false;
   failure: ErrorData | null = null;
+  /** What ended the listing early, as thrown: a search that fails before any row is refused with it. */
+  cause: unknown;
   readonly stop = new AbortController();
   /** Called when rows arrive or the listing ends: "download all" waits on it for the rest. */
   private waiters: (() => void)[] = [];
@@ -82,6 +84,7 @@ export class SearchKeeper {
           search.complete = true;
         },
         (error: unknown) => {
+          search.cause = error;
           search.failure = search.stop.signal.aborted ? CANCELLED : toErrorData(error);
         },
       )
@@ -108,6 +111,17 @@ export class SearchKeeper {
   async whenSettled(searchId: string): Promise<SearchProgress> {
     const search = this.search(searchId);
     while (!search.settled) await search.nextChange();
+    return search.progress();
+  }
+
+  /**
+   * Resolves once the search has its first rows or its listing ended; rejects with what ended it when that was
+   * before any row (a refused filter, a server that cannot be reached), as a search of the whole listing would.
+   */
+  async firstRows(searchId: string): Promise<SearchProgress> {
+    const search = this.search(searchId);
+    while (search.table.count === 0 && !search.settled) await search.nextChange();
+    if (search.table.count === 0 && search.failure && search.failure.kind !== 'cancelled') throw search.cause;
     return search.progress();
   }
 

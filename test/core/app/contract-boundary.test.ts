@@ -87,12 +87,23 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
       { args: { ...QUERY, filters: { 'obs-plan': 'a\u0000b' } }, names: 'filters.obs-plan' },
     ],
   },
+  'search:start': { valid: QUERY, nested: [{ args: { ...QUERY, filters: { every: true } }, names: 'filters.every' }] },
+  'search:page': {
+    valid: { searchId: 'search-1', offset: 0, limit: 100, sort: { key: 'filesize', direction: 'descending' } },
+    nested: [
+      { args: { searchId: 'search-1', offset: -1, limit: 100, sort: { key: 'listed', direction: 'ascending' } }, names: 'offset' },
+      { args: { searchId: 'search-1', offset: 0, limit: 100_000, sort: { key: 'listed', direction: 'ascending' } }, names: 'limit' },
+      { args: { searchId: 'search-1', offset: 0, limit: 100, sort: { key: 'url', direction: 'ascending' } }, names: 'sort.key' },
+    ],
+  },
+  'search:cancel': { valid: { searchId: 'search-1' } },
   'downloads:enqueue': {
     valid: { listingId: 'listing-1', entries: [0, 1], folder },
     optional: ['entries', 'folder'],
     nested: [
       { args: {}, names: 'listingId' },
       { args: { listingId: 'listing-1', query: QUERY }, names: 'listingId' },
+      { args: { searchId: 'search-1', entries: [-0.5] }, names: 'entries[0]' },
       { args: { listingId: 'listing-1', entries: [0, 1.5] }, names: 'entries[1]' },
       { args: { listingId: 'listing-1', entries: ['0'] }, names: 'entries[0]' },
       { args: { query: { ...QUERY, instrument: 5 } }, names: 'query.instrument' },
@@ -259,7 +270,9 @@ describe('the contract boundary', () => {
 
   it('says which form downloads:enqueue takes when a call matches neither', async () => {
     expect(await invokeHandler(h.core.handlers, 'downloads:enqueue', { listingId: 'a', query: QUERY })).toMatchObject({
-      error: { message: 'The arguments of downloads:enqueue must name what to download: a listingId (with the chosen entries) or a query, not both.' },
+      error: {
+        message: 'The arguments of downloads:enqueue must name what to download: a listingId or a searchId (with the chosen entries), or a query; only one.',
+      },
     });
   });
 

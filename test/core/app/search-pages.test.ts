@@ -1,0 +1,80 @@
+// Browse's search through the app core's channels: a search past the listing size limit works without changing
+// Settings (the search keeps the rows; catalog:files, which holds the whole listing, still stops at the limit), its
+// count grows in throttled search:progress events and ends saying it is complete, pages come in any order, and
+// "download all" or chosen rows go from the kept rows to the queue by the search's id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FilesQuery } from '../../../src-shared/contract/contract';
+import type { SearchProgress } from '../../../src-shared/search/result-page';
+import { DEMO_EMAIL } from '../../../src-main/emulator';
+import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { useEmulator } from '../../helpers/fixtures';
+import { waitFor } from '../../helpers/wait-for';
+
+// About 11,000 KCor pB files over 120 days, some 3.5 MB of listing: past a 1 MB listing size limit.
+const emulator = useEmulator({ days: 120, cadenceSeconds: 120, imageSize: 16 });
+const months: FilesQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2024-11-25', 'end-date': '2025-03-25' } };
+let h: CoreHarness;
+
+beforeAll(async () => {
+  h = await coreHarness(emulator(), { settings: { maxListingMegabytes: 1 } });
+  await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
+});
+
+afterAll(async () => {
+  await h?.core.close();
+});
+
+const progressEvents = (searchId: string): SearchProgress[] =>
+  h.events
+    .filter((event) => event.event === 'search:progress' && (event.payload as SearchProgress).searchId === searchId)
+    .map((event) => event.payload as SearchProgress);
+
+describe('a search kept by the app core', () => {
+  it('lists past the listing size limit without a change of Settings, its count growing to complete', async () => {
+    await expect(h.core.handlers['catalog:files'](months)).rejects.toThrow(/larger than the 1 MB limit/);
+    const started = await h.core.handlers['search:start'](months);
+    expect(started.count).toBeGreaterThan(0);
+    await waitFor(() => progressEvents(started.searchId).some((progress) => progress.complete), 'the search to complete');
+    const events = progressEvents(started.searchId);
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ complete: true, failure: null });
+    expect(last.count).toBeGreaterThan(10_000);
+    // The count only grows, and the events are paced: far fewer than the batches of rows that came.
+    expect(events.map((progress) => progress.count)).toEqual([...events.map((progress) => progress.count)].sort((a, b) => a - b));
+    expect(events.length).toBeLessThan(last.count / 1000);
+    const page = await h.core.handlers['search:page']({
+      searchId: started.searchId,
+      offset: last.count - 2,
+      limit: 100,
+      sort: { key: 'listed', direction: 'ascending' },
+    });
+    expect(page).toMatchObject({ count: last.count, complete: true, offset: last.count - 2 });
+    expect(page.rows.map((row) => row.position)).toEqual([last.count - 2, last.count - 1]);
+    const biggest = await h.core.handlers['search:page']({
+      searchId: started.searchId,
+      offset: 0,
+      limit: 3,
+      sort: { key: 'filesize', direction: 'descending' },
+    });
+    expect(biggest.rows[0]!.entry.filesize).toBeGreaterThanOrEqual(biggest.rows[2]!.entry.filesize);
+  });
+
+  it('refuses a search whose filters the product does not take, in the service check’s words', async () => {
+    await expect(h.core.handlers['search:start']({ ...months, filters: { ...months.filters, 'wave-region': '1074' } })).rejects.toMatchObject({
+      kind: 'invalid-input',
+    });
+  });
+
+  it('queues every file of the search, or the chosen rows, by its id', async () => {
+    const day: FilesQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } };
+    const { searchId } = await h.core.handlers['search:start'](day);
+    await waitFor(() => progressEvents(searchId).some((progress) => progress.complete), 'the search to complete');
+    const { count } = progressEvents(searchId).at(-1)!;
+    const chosen = await h.core.handlers['downloads:enqueue']({ searchId, entries: [0, 2] });
+    expect(chosen.queued).toBe(2);
+    const all = await h.core.handlers['downloads:enqueue']({ searchId });
+    // The two chosen are queued already (or done): the rest are new.
+    expect(all.queued + all.skipped.length).toBe(count);
+    await waitFor(async () => (await h.core.handlers['downloads:snapshot']()).overall.done === count, 'every file of the search');
+  });
+});
