@@ -101,17 +101,31 @@ export class ResultTable {
     const take = Math.max(0, Math.min(limit, this.rows - offset));
     if (take === 0) return [];
     const column = COLUMN_OF[sort.key];
+    // The listing's order is the positions themselves, 0 to count - 1: a page is a range of them, with nothing to step over.
+    if (column === 'position')
+      return sort.direction === 'ascending'
+        ? this.range(offset, offset + take - 1, 'ASC')
+        : this.range(this.rows - offset - take, this.rows - offset - 1, 'DESC');
     this.ensureIndex(column);
     const fromEnd = offset > this.rows / 2;
     const descending = (sort.direction === 'descending') !== fromEnd;
     const direction = descending ? 'DESC' : 'ASC';
-    const order = column === 'position' ? `position ${direction}` : `${column} ${direction}, position ${direction}`;
+    const order = `${column} ${direction}, position ${direction}`;
     const skip = fromEnd ? this.rows - offset - take : offset;
     const rows = this.db
       .prepare<[number, number], { position: number; entry: string }>(`SELECT position, entry FROM ${this.name} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(take, skip)
       .map((row) => ({ position: row.position, entry: JSON.parse(row.entry) as FileEntry }));
     return fromEnd ? rows.reverse() : rows;
+  }
+
+  private range(first: number, last: number, direction: 'ASC' | 'DESC'): ResultRow[] {
+    return this.db
+      .prepare<[number, number], { position: number; entry: string }>(
+        `SELECT position, entry FROM ${this.name} WHERE position BETWEEN ? AND ? ORDER BY position ${direction}`,
+      )
+      .all(first, last)
+      .map((row) => ({ position: row.position, entry: JSON.parse(row.entry) as FileEntry }));
   }
 
   /** The entries at these positions, in listing order; throws with the first position not kept. */
@@ -143,7 +157,7 @@ export class ResultTable {
 
   /** An order's index, made the first time it is asked for (rows appended later join it). */
   private ensureIndex(column: string): void {
-    if (column === 'position' || this.indexed.has(column)) return;
+    if (this.indexed.has(column)) return;
     this.db.exec(`CREATE INDEX ${this.name}_${column} ON ${this.name} (${column}, position)`);
     this.indexed.add(column);
   }
