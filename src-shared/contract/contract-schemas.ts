@@ -161,6 +161,7 @@ export const INVOKE_ARGUMENTS = {
   'catalog:files': filesQuery,
   'search:start': filesQuery,
   'search:page': resultPage,
+  'search:timeline': z.strictObject({ searchId: name() }),
   'search:cancel': z.strictObject({ searchId: name() }),
   'downloads:enqueue': enqueueRequest,
   'downloads:snapshot': NO_ARGUMENTS,

@@ -20,7 +20,7 @@ import type { FileStanding } from '../campaigns/file-standing';
 import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
-import type { ResultPage, ResultPageRequest, SearchProgress } from '../search/result-page';
+import type { ResultPage, ResultPageRequest, ResultTimeline, SearchProgress } from '../search/result-page';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
 import type { Settings } from '../settings/settings-types';
@@ -134,6 +134,8 @@ interface InvokeChannels {
   'search:start': { args: FilesQuery; result: SearchProgress };
   /** A window of the search's rows in an order, with the count so far and whether the listing is complete. */
   'search:page': { args: ResultPageRequest; result: ResultPage };
+  /** The search's files per bin of the coverage timeline, from the rows kept so far; null before any row. */
+  'search:timeline': { args: { searchId: string }; result: ResultTimeline | null };
   /** Stops the search's listing (its rows so far stay); false when it had ended or was replaced. */
   'search:cancel': { args: { searchId: string }; result: boolean };
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
@@ -234,6 +236,7 @@ const INVOKE_CHANNEL_SET = {
   'catalog:files': true,
   'search:start': true,
   'search:page': true,
+  'search:timeline': true,
   'search:cancel': true,
   'downloads:enqueue': true,
   'downloads:snapshot': true,

@@ -196,7 +196,11 @@ export function countPerBin(scale: TimelineScale, dateObs: readonly string[]): U
 /** The timeline of a listing: its files per bin over `range` (see searchedRange for the range a search covers). */
 export function coverageBins(dateObs: readonly string[], range: TimeRange): TimelineBins {
   const scale = timelineScale(range);
-  const counts = countPerBin(scale, dateObs);
+  return binsOf(scale, countPerBin(scale, dateObs));
+}
+
+/** The timeline of counts per bin of `scale` (counted in one pass, or chunk by chunk and added up). */
+export function binsOf(scale: TimelineScale, counts: Uint32Array): TimelineBins {
   let total = 0;
   let filled = 0;
   let max = 0;

@@ -2,6 +2,7 @@
 // listing has given so far and whether it has ended. The core keeps the rows (src-main/core/search/), so a listing
 // of a million files never crosses to the window whole.
 import type { FileEntry } from '../api/schemas';
+import type { TimelineScale } from '../coverage/timeline-bins';
 import type { ErrorData } from '../errors';
 
 /** The orders Browse offers: the listing's own, or a column's (its ties in the listing's order). */
@@ -23,6 +24,18 @@ export interface ResultPageRequest {
   sort: ResultSort;
 }
 
+/** What a search's rows come to so far, added up as they arrive: the summary line's figures. */
+export interface ResultSummary {
+  /** The listed sizes added up; a file of unknown size (0) adds nothing and makes the sum a lower bound. */
+  bytes: number;
+  unknownSizes: boolean;
+  /** The first and last date-obs listed; null before any row. */
+  firstDateObs: string | null;
+  lastDateObs: string | null;
+  /** The optional columns (listing-columns.ts) some row has a value for: the grid shows those. */
+  optionalFields: string[];
+}
+
 /** A search's rows so far, and whether the listing has ended (and how). */
 export interface SearchProgress {
   searchId: string;
@@ -32,12 +45,18 @@ export interface SearchProgress {
   complete: boolean;
   /** Why the listing stopped before its end (the rows kept until then stay readable), or null. */
   failure: ErrorData | null;
+  summary: ResultSummary;
 }
 
 /** A row with its place in the listing (0 for the first file listed): what a selection and a download name. */
 export interface ResultRow {
   position: number;
   entry: FileEntry;
+}
+
+/** A search's files per bin of its coverage timeline (counts as a plain list, to cross as JSON). */
+export interface ResultTimeline extends TimelineScale {
+  counts: number[];
 }
 
 export interface ResultPage extends SearchProgress {

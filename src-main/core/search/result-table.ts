@@ -149,6 +149,15 @@ export class ResultTable {
       .map((row) => JSON.parse(row.entry) as FileEntry);
   }
 
+  /** The date-obs of the rows at positions `first` to `last`, in listing order. */
+  dateObsFrom(first: number, last: number): string[] {
+    this.checkOpen();
+    return this.db
+      .prepare<[number, number], string>(`SELECT date_obs FROM ${this.name} WHERE position BETWEEN ? AND ? ORDER BY position`)
+      .pluck()
+      .all(first, last);
+  }
+
   drop(): void {
     if (this.dropped) return;
     this.dropped = true;

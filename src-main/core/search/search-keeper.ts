@@ -4,19 +4,32 @@
 // guards each answer, which the windows keep small, not the rows, which are on disk). A new search replaces the
 // last: its listing is stopped and its rows dropped.
 import { randomUUID } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
+import { searchedRange } from '../../../src-shared/coverage/searched-range';
+import { countPerBin, timelineScale } from '../../../src-shared/coverage/timeline-bins';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import type { ErrorData } from '../../../src-shared/errors';
-import { RESULT_PAGE_MAX_ROWS, type ResultPage, type ResultPageRequest, type SearchProgress } from '../../../src-shared/search/result-page';
+import {
+  RESULT_PAGE_MAX_ROWS,
+  type ResultPage,
+  type ResultPageRequest,
+  type ResultTimeline,
+  type SearchProgress,
+} from '../../../src-shared/search/result-page';
 import type { RequestOptions } from '../api/http-transport';
 import type { FilesRequest } from '../api/mlso-client';
 import { InvalidInputError, toErrorData } from '../errors';
 import { ReplacedSearchError, type ResultDatabase, type ResultTable } from './result-table';
+import { ResultTally } from './result-tally';
 
 /** What a search lists from: MlsoClient's streamed, windowed listing. */
 export interface ListingSource {
   streamFiles(request: FilesRequest, onEntries: (entries: FileEntry[]) => Promise<void> | void, options?: RequestOptions): Promise<unknown>;
 }
+
+/** Rows binned for the timeline between two turns of the event loop. */
+const TIMELINE_CHUNK = 50_000;
 
 /** Entries handed to the download queue at once by "download all": a chunk is one ledger transaction. */
 const ENQUEUE_CHUNK = 2000;
@@ -30,6 +43,7 @@ class KeptSearch {
   /** What ended the listing early, as thrown: a search that fails before any row is refused with it. */
   cause: unknown;
   readonly stop = new AbortController();
+  readonly tally = new ResultTally();
   /** Called when rows arrive or the listing ends: "download all" waits on it for the rest. */
   private waiters: (() => void)[] = [];
 
@@ -43,7 +57,7 @@ class KeptSearch {
   }
 
   progress(): SearchProgress {
-    return { searchId: this.id, count: this.table.count, complete: this.complete, failure: this.failure };
+    return { searchId: this.id, count: this.table.count, complete: this.complete, failure: this.failure, summary: this.tally.summary() };
   }
 
   changed(): void {
@@ -74,6 +88,7 @@ export class SearchKeeper {
     this.current = search;
     const keep = (entries: FileEntry[]): void => {
       if (!search.table.append(entries)) throw new ReplacedSearchError();
+      search.tally.add(entries);
       search.changed();
       this.onProgress(search.progress());
     };
@@ -131,6 +146,27 @@ export class SearchKeeper {
     // The count is read before the rows: a page never holds rows past the count it reports.
     const progress = search.progress();
     return { ...progress, offset: request.offset, rows: search.table.page(request.offset, Math.min(limit, progress.count - request.offset), request.sort) };
+  }
+
+  /**
+   * The search's files per bin of the coverage timeline over the span it covered (searched-range.ts, the window's
+   * one rule), counted from the rows kept so far a chunk at a time (countPerBin, the same binning), yielding between
+   * chunks so pages are answered meanwhile. Null before any row.
+   */
+  async timeline(searchId: string): Promise<ResultTimeline | null> {
+    const search = this.search(searchId);
+    const { firstDateObs, lastDateObs } = search.tally.summary();
+    const range = firstDateObs === null || lastDateObs === null ? null : searchedRange(search.query.filters, [firstDateObs, lastDateObs]);
+    if (range === null) return null;
+    const scale = timelineScale(range);
+    const counts = new Uint32Array(Math.max(0, scale.edges.length - 1));
+    const rows = search.table.count;
+    for (let first = 0; first < rows; first += TIMELINE_CHUNK) {
+      const part = countPerBin(scale, search.table.dateObsFrom(first, Math.min(rows, first + TIMELINE_CHUNK) - 1));
+      for (let bin = 0; bin < part.length; bin++) counts[bin]! += part[bin]!;
+      await setImmediate();
+    }
+    return { size: scale.size, edges: scale.edges, counts: Array.from(counts) };
   }
 
   /**

@@ -96,6 +96,7 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
       { args: { searchId: 'search-1', offset: 0, limit: 100, sort: { key: 'url', direction: 'ascending' } }, names: 'sort.key' },
     ],
   },
+  'search:timeline': { valid: { searchId: 'search-1' } },
   'search:cancel': { valid: { searchId: 'search-1' } },
   'downloads:enqueue': {
     valid: { listingId: 'listing-1', entries: [0, 1], folder },

@@ -57,6 +57,9 @@ describe('a search kept by the app core', () => {
       sort: { key: 'filesize', direction: 'descending' },
     });
     expect(biggest.rows[0]!.entry.filesize).toBeGreaterThanOrEqual(biggest.rows[2]!.entry.filesize);
+    const timeline = await h.core.handlers['search:timeline']({ searchId: started.searchId });
+    expect(timeline!.counts.reduce((sum, count) => sum + count, 0)).toBe(last.count);
+    expect(last.summary).toMatchObject({ firstDateObs: expect.stringMatching(/^2024-11-25T/), lastDateObs: expect.stringMatching(/^2025-03-24T/) });
   });
 
   it('refuses a search whose filters the product does not take, in the service check’s words', async () => {

@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import { RESULT_SORT_KEYS, type ResultRow, type ResultSort } from '../../../src-shared/search/result-page';
+import { searchedRange } from '../../../src-shared/coverage/searched-range';
+import { coverageBins } from '../../../src-shared/coverage/timeline-bins';
+import { listingTotal } from '../../../src-shared/format/human-size';
+import { columnsShown } from '../../../src-shared/listing/listing-columns';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { AnswerTooLargeError } from '../../../src-main/core/errors';
 import { ResultDatabase } from '../../../src-main/core/search/result-table';
@@ -98,7 +102,7 @@ describe('a search kept by the core', () => {
     const whole = await wholeListing(oneDay);
     const search = await keeper();
     const { searchId } = search.start(oneDay);
-    expect(await search.whenSettled(searchId)).toEqual({ searchId, count: whole.length, complete: true, failure: null });
+    expect(await search.whenSettled(searchId)).toMatchObject({ searchId, count: whole.length, complete: true, failure: null });
     const rows = everyRow(search, searchId, { key: 'listed', direction: 'ascending' }, 97);
     expect(rows.map((row) => row.position)).toEqual(whole.map((_entry, position) => position));
     expect(rows.map((row) => row.entry)).toEqual(whole);
@@ -123,7 +127,7 @@ describe('a search kept by the core', () => {
     const whole = await wholeListing(months);
     const search = await keeper({ maxListingBytes: LOW_LIMIT });
     const { searchId } = search.start(months);
-    expect(await search.whenSettled(searchId)).toEqual({ searchId, count: whole.length, complete: true, failure: null });
+    expect(await search.whenSettled(searchId)).toMatchObject({ searchId, count: whole.length, complete: true, failure: null });
     const last = search.page({ searchId, offset: whole.length - 3, limit: 10, sort: { key: 'listed', direction: 'ascending' } });
     expect(last.rows.map((row) => row.entry)).toEqual(whole.slice(-3));
   });
@@ -162,5 +166,33 @@ describe('a search kept by the core', () => {
     expect(await search.enqueue(searchId, [5, 2, 5, whole.length - 1], add)).toBe(3);
     expect(handed).toEqual([whole[2], whole[5], whole.at(-1)]);
     await expect(search.enqueue(searchId, [whole.length], add)).rejects.toThrow(`Row ${whole.length} is not in those search results`);
+  });
+
+  it.each([
+    { name: 'KCor over months', query: months, optional: [] },
+    { name: 'UCoMP, with its optional columns', query: ucompDays, optional: ['wave-region', 'obs-plan'] },
+  ])('sums up $name as the window did from the whole listing, and bins its timeline the same way', async ({ query, optional }) => {
+    const whole = await wholeListing(query);
+    const search = await keeper();
+    const { searchId } = search.start(query);
+    const { summary } = await search.whenSettled(searchId);
+    const dates = whole.map((entry) => entry['date-obs']);
+    const total = listingTotal(whole.map((entry) => entry.filesize));
+    expect(summary).toEqual({
+      bytes: total.bytes,
+      unknownSizes: total.lowerBound,
+      firstDateObs: [...dates].sort()[0],
+      lastDateObs: [...dates].sort().at(-1),
+      optionalFields: columnsShown(whole)
+        .filter((column) => column.optional)
+        .map((column) => column.field),
+    });
+    expect(summary.optionalFields).toEqual(optional);
+    expect(summary.unknownSizes).toBe(true);
+    const expected = coverageBins(dates, searchedRange(query.filters, dates)!);
+    const timeline = (await search.timeline(searchId))!;
+    expect(timeline.edges).toEqual(expected.edges);
+    expect(timeline.counts).toEqual(Array.from(expected.counts));
+    expect(timeline.counts.reduce((sum, count) => sum + count, 0)).toBe(whole.length);
   });
 });
