@@ -76,14 +76,16 @@ const campaignDraft = {
   autoSyncHours: z.number().nullable().optional(),
 };
 
+const resultSort = z.strictObject({ key: z.enum(RESULT_SORT_KEYS), direction: z.enum(['ascending', 'descending']) });
+const resultSelection = z.strictObject({ sort: resultSort, ranges: z.array(z.strictObject({ first: whole().min(0), last: whole().min(0) })) });
 const enqueueRequest = z.union(
   [
     z.strictObject({ listingId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
-    z.strictObject({ searchId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
+    z.strictObject({ searchId: name(), selection: resultSelection.optional(), folder: path().optional() }),
     z.strictObject({ query: filesQuery, folder: path().optional() }),
   ],
   // Said when the call matches neither form (neither key, or both), so that no one form's complaint misleads.
-  { error: 'must name what to download: a listingId or a searchId (with the chosen entries), or a query; only one' },
+  { error: 'must name what to download: a listingId (with the chosen entries), a searchId (with the chosen rows) or a query; only one' },
 );
 
 const job = z.strictObject({ id: whole() });
@@ -100,7 +102,7 @@ const resultPage = z.strictObject({
   searchId: name(),
   offset: whole().min(0),
   limit: whole().min(1).max(RESULT_PAGE_MAX_ROWS),
-  sort: z.strictObject({ key: z.enum(RESULT_SORT_KEYS), direction: z.enum(['ascending', 'descending']) }),
+  sort: resultSort,
 });
 
 /** A setting's label (how its refusals name it) and the type of its value. */

@@ -20,7 +20,7 @@ import type { FileStanding } from '../campaigns/file-standing';
 import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
-import type { ResultPage, ResultPageRequest, ResultTimeline, SearchProgress } from '../search/result-page';
+import type { ResultPage, ResultPageRequest, ResultSelection, ResultTimeline, SearchProgress } from '../search/result-page';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
 import type { Settings } from '../settings/settings-types';
@@ -63,7 +63,7 @@ export type KeptFileListing = FileListing & { listingId: string };
  * What to queue: rows of a listing the core kept (their positions in `files`; all of them when `entries` is absent),
  * or a query the core lists itself. The window never sends file entries or URLs.
  */
-export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { searchId: string; entries?: number[] } | { query: FilesQuery }) & {
+export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { searchId: string; selection?: ResultSelection } | { query: FilesQuery }) & {
   folder?: string;
 };
 

@@ -54,6 +54,15 @@ export interface ResultRow {
   entry: FileEntry;
 }
 
+/**
+ * Rows chosen as the window shows them: ranges of row numbers (first to last, inclusive, from 0) in `sort`'s order.
+ * A rule, not a list: "all but a few" of a million rows is a few ranges, however the list is ordered.
+ */
+export interface ResultSelection {
+  sort: ResultSort;
+  ranges: { first: number; last: number }[];
+}
+
 /** A search's files per bin of its coverage timeline (counts as a plain list, to cross as JSON). */
 export interface ResultTimeline extends TimelineScale {
   counts: number[];

@@ -114,7 +114,7 @@ async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: stri
   if ('searchId' in request) {
     // The kept search's rows go from its table to the queue in chunks: no list crosses to the window and back.
     const enqueuer = await deps.engine.openEnqueuer(folder);
-    await deps.searches.enqueue(request.searchId, request.entries ?? null, (entries) => enqueuer.add(entries));
+    await deps.searches.enqueue(request.searchId, request.selection ?? null, (entries) => enqueuer.add(entries));
     return enqueuer.result;
   }
   // A query: the listing streams into the queue as it arrives, as on the command line.

@@ -119,6 +119,30 @@ export class ResultTable {
     return fromEnd ? rows.reverse() : rows;
   }
 
+  /**
+   * The positions of the rows numbered `first` to `last` (inclusive) in `sort`'s order, as `page` would list them;
+   * read without their entries, so a range of a million rows is a list of numbers.
+   */
+  positionsIn(sort: ResultSort, first: number, last: number): number[] {
+    this.checkOpen();
+    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= this.rows) {
+      throw new InvalidInputError(`Rows ${first} to ${last} are not in those search results: search again, then download.`);
+    }
+    const column = COLUMN_OF[sort.key];
+    const take = last - first + 1;
+    const ascending = sort.direction === 'ascending';
+    if (column === 'position') {
+      const start = ascending ? first : this.rows - 1 - first;
+      return Array.from({ length: take }, (_unused, index) => (ascending ? start + index : start - index));
+    }
+    this.ensureIndex(column);
+    const direction = ascending ? 'ASC' : 'DESC';
+    return this.db
+      .prepare<[number, number], number>(`SELECT position FROM ${this.name} ORDER BY ${column} ${direction}, position ${direction} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(take, first);
+  }
+
   private range(first: number, last: number, direction: 'ASC' | 'DESC'): ResultRow[] {
     return this.db
       .prepare<[number, number], { position: number; entry: string }>(

@@ -14,6 +14,7 @@ import {
   RESULT_PAGE_MAX_ROWS,
   type ResultPage,
   type ResultPageRequest,
+  type ResultSelection,
   type ResultTimeline,
   type SearchProgress,
 } from '../../../src-shared/search/result-page';
@@ -170,16 +171,16 @@ export class SearchKeeper {
   }
 
   /**
-   * Hands the search's files to `add` (the download queue's enqueuer) in listing order: those at `positions`, or
-   * every one (null), following a listing still arriving to its end. Rejects with why when the listing ended early:
-   * the files handed over until then stay queued.
+   * Hands the search's files to `add` (the download queue's enqueuer) in listing order: the rows `selection` chooses
+   * (resolved here, whatever the order they were chosen in), or every one (null), following a listing still arriving
+   * to its end. Rejects with why when the listing ended early: the files handed over until then stay queued.
    */
-  async enqueue(searchId: string, positions: readonly number[] | null, add: (entries: FileEntry[]) => Promise<void>): Promise<number> {
+  async enqueue(searchId: string, selection: ResultSelection | null, add: (entries: FileEntry[]) => Promise<void>): Promise<number> {
     const search = this.search(searchId);
-    if (positions !== null) {
-      const entries = search.table.entriesAt(positions);
-      for (let start = 0; start < entries.length; start += ENQUEUE_CHUNK) await add(entries.slice(start, start + ENQUEUE_CHUNK));
-      return entries.length;
+    if (selection !== null) {
+      const positions = chosenPositions(search.table, selection);
+      for (let start = 0; start < positions.length; start += ENQUEUE_CHUNK) await add(search.table.entriesAt(positions.slice(start, start + ENQUEUE_CHUNK)));
+      return positions.length;
     }
     let next = 0;
     for (;;) {
@@ -208,4 +209,13 @@ export class SearchKeeper {
     if (search?.id !== searchId) throw new ReplacedSearchError();
     return search;
   }
+}
+
+/** The positions a selection's ranges cover, each once, in listing order. */
+function chosenPositions(table: ResultTable, selection: ResultSelection): number[] {
+  const chosen = new Uint8Array(table.count);
+  for (const { first, last } of selection.ranges) for (const position of table.positionsIn(selection.sort, first, last)) chosen[position] = 1;
+  const positions: number[] = [];
+  for (let position = 0; position < chosen.length; position++) if (chosen[position] === 1) positions.push(position);
+  return positions;
 }

@@ -104,7 +104,11 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
     nested: [
       { args: {}, names: 'listingId' },
       { args: { listingId: 'listing-1', query: QUERY }, names: 'listingId' },
-      { args: { searchId: 'search-1', entries: [-0.5] }, names: 'entries[0]' },
+      {
+        args: { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: -1, last: 2 }] } },
+        names: 'selection.ranges[0].first',
+      },
+      { args: { searchId: 'search-1', entries: [0] }, names: 'entries' },
       { args: { listingId: 'listing-1', entries: [0, 1.5] }, names: 'entries[1]' },
       { args: { listingId: 'listing-1', entries: ['0'] }, names: 'entries[0]' },
       { args: { query: { ...QUERY, instrument: 5 } }, names: 'query.instrument' },
@@ -272,7 +276,8 @@ describe('the contract boundary', () => {
   it('says which form downloads:enqueue takes when a call matches neither', async () => {
     expect(await invokeHandler(h.core.handlers, 'downloads:enqueue', { listingId: 'a', query: QUERY })).toMatchObject({
       error: {
-        message: 'The arguments of downloads:enqueue must name what to download: a listingId or a searchId (with the chosen entries), or a query; only one.',
+        message:
+          'The arguments of downloads:enqueue must name what to download: a listingId (with the chosen entries), a searchId (with the chosen rows) or a query; only one.',
       },
     });
   });

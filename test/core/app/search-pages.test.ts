@@ -73,7 +73,16 @@ describe('a search kept by the app core', () => {
     const { searchId } = await h.core.handlers['search:start'](day);
     await waitFor(() => progressEvents(searchId).some((progress) => progress.complete), 'the search to complete');
     const { count } = progressEvents(searchId).at(-1)!;
-    const chosen = await h.core.handlers['downloads:enqueue']({ searchId, entries: [0, 2] });
+    const chosen = await h.core.handlers['downloads:enqueue']({
+      searchId,
+      selection: {
+        sort: { key: 'listed', direction: 'ascending' },
+        ranges: [
+          { first: 0, last: 0 },
+          { first: 2, last: 2 },
+        ],
+      },
+    });
     expect(chosen.queued).toBe(2);
     const all = await h.core.handlers['downloads:enqueue']({ searchId });
     // The two chosen are queued already (or done): the rest are new.

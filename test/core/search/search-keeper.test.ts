@@ -163,9 +163,46 @@ describe('a search kept by the core', () => {
     expect(handed).toEqual(whole);
     expect(batches).toBeGreaterThan(1);
     handed.length = 0;
-    expect(await search.enqueue(searchId, [5, 2, 5, whole.length - 1], add)).toBe(3);
+    const listed = { key: 'listed', direction: 'ascending' } as const;
+    const chosen = {
+      sort: listed,
+      ranges: [
+        { first: 5, last: 5 },
+        { first: 2, last: 2 },
+        { first: 5, last: 5 },
+        { first: whole.length - 1, last: whole.length - 1 },
+      ],
+    };
+    expect(await search.enqueue(searchId, chosen, add)).toBe(3);
     expect(handed).toEqual([whole[2], whole[5], whole.at(-1)]);
-    await expect(search.enqueue(searchId, [whole.length], add)).rejects.toThrow(`Row ${whole.length} is not in those search results`);
+    await expect(search.enqueue(searchId, { sort: listed, ranges: [{ first: 3, last: whole.length }] }, add)).rejects.toThrow(
+      `Rows 3 to ${whole.length} are not in those search results`,
+    );
+  });
+
+  it.each([
+    { key: 'filesize', direction: 'descending' },
+    { key: 'filename', direction: 'ascending' },
+    { key: 'listed', direction: 'descending' },
+  ] as const)('hands the rows chosen as ranges of the list ordered by $key, $direction to the queue, each once, in listing order', async (sort) => {
+    const whole = await wholeListing(ucompDays);
+    const search = await keeper();
+    const { searchId } = search.start(ucompDays);
+    await search.whenSettled(searchId);
+    const handed: FileEntry[] = [];
+    const add = async (entries: FileEntry[]): Promise<void> => {
+      for (const entry of entries) handed.push(entry);
+    };
+    // A shift-click range at the top, an overlapping one, and the last rows (as Ctrl+A less the first rows would be).
+    const ranges = [
+      { first: 0, last: 9 },
+      { first: 5, last: 14 },
+      { first: whole.length - 20, last: whole.length - 1 },
+    ];
+    const order = expectedOrder(whole, sort);
+    const expected = [...new Set(ranges.flatMap(({ first, last }) => order.slice(first, last + 1)))].sort((a, b) => a - b);
+    expect(await search.enqueue(searchId, { sort, ranges }, add)).toBe(expected.length);
+    expect(handed).toEqual(expected.map((position) => whole[position]));
   });
 
   it.each([
