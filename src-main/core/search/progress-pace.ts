@@ -3,7 +3,7 @@
 // at once, since a count that says "complete" must not wait.
 import type { SearchProgress } from '../../../src-shared/search/result-page';
 
-export const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 100;
 
 export function pacedProgress(announce: (progress: SearchProgress) => void, intervalMs = PROGRESS_INTERVAL_MS): (progress: SearchProgress) => void {
   let lastAt = -Infinity;
