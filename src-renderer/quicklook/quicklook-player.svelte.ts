@@ -3,9 +3,8 @@
 // as a running difference (each frame minus the one before it). Frames are made one at a time by a single pump that
 // always serves the frame on screen first, then the next few ahead; only a handful of rendered frames are kept here
 // and of decoded ones in the worker, so a sequence of thousands of files costs the memory of a few.
-import type { FileEntry } from '../../src-shared/api/schemas';
 import type { CampaignFileView } from '../../src-shared/contract/contract';
-import type { JobView } from '../../src-shared/downloads/progress-types';
+import type { DownloadedFrame } from '../../src-shared/downloads/downloaded-frames';
 import type { ClipRange } from '../../src-science/fits/image-stretch';
 import type { ApiClient } from '../lib/api';
 import type { FitsClient } from './fits-worker-client';
@@ -18,13 +17,7 @@ import { DEFAULT_DISPLAY } from './quicklook-display';
 import { PixelReadout } from './pixel-readout.svelte';
 import { exportMovie, type ExportedMovie } from './movie-export';
 
-export interface PlayerFrame {
-  jobId: number;
-  /** The file's name on disk. */
-  name: string;
-  /** UT, as the listing (or, once read, the file's header) gives it; null while unknown. */
-  dateObs: string | null;
-}
+export type PlayerFrame = DownloadedFrame;
 
 /** Frames made ahead of the one on screen. */
 export const PREFETCH_FRAMES = 3;
@@ -442,20 +435,4 @@ function inTimeOrder(frames: readonly PlayerFrame[]): PlayerFrame[] {
 /** The campaign's files that are on disk. */
 function campaignFrames(files: readonly CampaignFileView[]): PlayerFrame[] {
   return files.flatMap((file) => (file.state === 'done' && file.jobId !== null ? [{ jobId: file.jobId, name: file.filename, dateObs: file.dateObs }] : []));
-}
-
-/** The listed files that a finished download holds (the newest download when a file was fetched twice). */
-export function downloadedFrames(listed: readonly FileEntry[], jobs: readonly JobView[]): PlayerFrame[] {
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local index, never shown
-  const done = new Map<string, JobView>();
-  for (const job of jobs) {
-    if (job.state !== 'done') continue;
-    const kept = done.get(job.filename);
-    if (!kept || kept.id < job.id) done.set(job.filename, job);
-  }
-  if (done.size === 0) return [];
-  return listed.flatMap((entry) => {
-    const job = done.get(entry.filename);
-    return job ? [{ jobId: job.id, name: job.localName, dateObs: entry['date-obs'] || job.dateObs }] : [];
-  });
 }

@@ -164,6 +164,7 @@ export const INVOKE_ARGUMENTS = {
   'search:start': filesQuery,
   'search:page': resultPage,
   'search:timeline': z.strictObject({ searchId: name() }),
+  'search:downloaded': z.strictObject({ searchId: name() }),
   'search:cancel': z.strictObject({ searchId: name() }),
   'downloads:enqueue': enqueueRequest,
   'downloads:snapshot': NO_ARGUMENTS,

@@ -19,6 +19,7 @@ import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } fr
 import type { FileStanding } from '../campaigns/file-standing';
 import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
+import type { DownloadedFrame } from '../downloads/downloaded-frames';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
 import type { ResultPage, ResultPageRequest, ResultSelection, ResultTimeline, SearchProgress } from '../search/result-page';
 import type { ErrorData } from '../errors';
@@ -136,6 +137,8 @@ interface InvokeChannels {
   'search:page': { args: ResultPageRequest; result: ResultPage };
   /** The search's files per bin of the coverage timeline, from the rows kept so far; null before any row. */
   'search:timeline': { args: { searchId: string }; result: ResultTimeline | null };
+  /** The search's files a finished download holds, in listing order: the player's frames ("Play"). */
+  'search:downloaded': { args: { searchId: string }; result: DownloadedFrame[] };
   /** Stops the search's listing (its rows so far stay); false when it had ended or was replaced. */
   'search:cancel': { args: { searchId: string }; result: boolean };
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
@@ -237,6 +240,7 @@ const INVOKE_CHANNEL_SET = {
   'search:start': true,
   'search:page': true,
   'search:timeline': true,
+  'search:downloaded': true,
   'search:cancel': true,
   'downloads:enqueue': true,
   'downloads:snapshot': true,

@@ -124,7 +124,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...settingsHandlers({ settings, connection, session, engine, shell: options.shell }),
     ...session.handlers(),
     ...catalogHandlers(client, kept),
-    ...searchHandlers(searches),
+    ...searchHandlers(searches, engine, opened.ledger),
     ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, searches, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
     ...folderHandlers(),

@@ -173,6 +173,16 @@ export class ResultTable {
       .map((row) => JSON.parse(row.entry) as FileEntry);
   }
 
+  /** The file names and date-obs of the rows at positions `first` to `last`, in listing order. */
+  namesFrom(first: number, last: number): { filename: string; 'date-obs': string }[] {
+    this.checkOpen();
+    return this.db
+      .prepare<[number, number], { filename: string; 'date-obs': string }>(
+        `SELECT filename, date_obs AS "date-obs" FROM ${this.name} WHERE position BETWEEN ? AND ? ORDER BY position`,
+      )
+      .all(first, last);
+  }
+
   /** The date-obs of the rows at positions `first` to `last`, in listing order. */
   dateObsFrom(first: number, last: number): string[] {
     this.checkOpen();

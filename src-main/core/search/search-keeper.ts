@@ -32,6 +32,9 @@ export interface ListingSource {
 /** Rows binned for the timeline between two turns of the event loop. */
 const TIMELINE_CHUNK = 50_000;
 
+/** Rows whose names are looked up in the ledger at once (one query). */
+const NAMES_CHUNK = 5000;
+
 /** Entries handed to the download queue at once by "download all": a chunk is one ledger transaction. */
 const ENQUEUE_CHUNK = 2000;
 
@@ -168,6 +171,19 @@ export class SearchKeeper {
       await setImmediate();
     }
     return { size: scale.size, edges: scale.edges, counts: Array.from(counts) };
+  }
+
+  /**
+   * The search's rows kept so far, a chunk at a time in listing order (their names and date-obs), yielding between
+   * chunks so pages are answered meanwhile.
+   */
+  async *names(searchId: string): AsyncGenerator<{ filename: string; 'date-obs': string }[]> {
+    const search = this.search(searchId);
+    const rows = search.table.count;
+    for (let first = 0; first < rows; first += NAMES_CHUNK) {
+      yield search.table.namesFrom(first, Math.min(rows, first + NAMES_CHUNK) - 1);
+      await setImmediate();
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
 // "download all" or chosen rows go from the kept rows to the queue by the search's id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
+import { downloadedFrames } from '../../../src-shared/downloads/downloaded-frames';
 import type { SearchProgress } from '../../../src-shared/search/result-page';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
@@ -88,5 +89,11 @@ describe('a search kept by the app core', () => {
     // The two chosen are queued already (or done): the rest are new.
     expect(all.queued + all.skipped.length).toBe(count);
     await waitFor(async () => (await h.core.handlers['downloads:snapshot']()).overall.done === count, 'every file of the search');
+    // Play finds the downloaded files as the window does from a listing it holds (ResultsPane's downloadedFrames).
+    const listing = await h.core.handlers['catalog:files'](day);
+    const finished = await h.core.handlers['downloads:finished-of']({ filenames: listing.files.map((file) => file.filename) });
+    const frames = await h.core.handlers['search:downloaded']({ searchId });
+    expect(frames).toHaveLength(count);
+    expect(frames).toEqual(downloadedFrames(listing.files, finished));
   });
 });
