@@ -165,7 +165,7 @@ export const INVOKE_ARGUMENTS = {
   'search:page': resultPage,
   'search:timeline': z.strictObject({ searchId: name() }),
   'search:downloaded': z.strictObject({ searchId: name() }),
-  'search:cancel': z.strictObject({ searchId: name() }),
+  'search:cancel': z.strictObject({ searchId: name().optional() }),
   'downloads:enqueue': enqueueRequest,
   'downloads:snapshot': NO_ARGUMENTS,
   'downloads:page': jobPage,

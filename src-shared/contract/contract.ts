@@ -139,8 +139,11 @@ interface InvokeChannels {
   'search:timeline': { args: { searchId: string }; result: ResultTimeline | null };
   /** The search's files a finished download holds, in listing order: the player's frames ("Play"). */
   'search:downloaded': { args: { searchId: string }; result: DownloadedFrame[] };
-  /** Stops the search's listing (its rows so far stay); false when it had ended or was replaced. */
-  'search:cancel': { args: { searchId: string }; result: boolean };
+  /**
+   * Stops the search's listing (its rows so far stay), or the current search's when none is named (one whose
+   * search:start has not answered yet); false when it had ended or was replaced.
+   */
+  'search:cancel': { args: { searchId?: string }; result: boolean };
   /** Queues files for the download folder of the settings (or `folder`); needs a session. */
   'downloads:enqueue': { args: EnqueueRequest; result: EnqueueSummary };
   'downloads:snapshot': { args: void; result: DownloadsSnapshot };

@@ -114,10 +114,13 @@ export class SearchKeeper {
     return search.progress();
   }
 
-  /** Stops the search's listing (the rows kept so far stay readable); false when it had ended or was replaced. */
-  cancel(searchId: string): boolean {
+  /**
+   * Stops the search's listing (the rows kept so far stay readable), or the current search's when none is named (the
+   * window has no id until search:start answers, which waits for the first rows); false when it had ended or was replaced.
+   */
+  cancel(searchId?: string): boolean {
     const search = this.current;
-    if (search?.id !== searchId || search.settled) return false;
+    if (!search || (searchId !== undefined && search.id !== searchId) || search.settled) return false;
     search.stop.abort();
     return true;
   }

@@ -98,7 +98,7 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
   },
   'search:timeline': { valid: { searchId: 'search-1' } },
   'search:downloaded': { valid: { searchId: 'search-1' } },
-  'search:cancel': { valid: { searchId: 'search-1' } },
+  'search:cancel': { valid: { searchId: 'search-1' }, optional: ['searchId'] },
   'downloads:enqueue': {
     valid: { listingId: 'listing-1', entries: [0, 1], folder },
     optional: ['entries', 'folder'],

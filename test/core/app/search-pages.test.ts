@@ -63,6 +63,19 @@ describe('a search kept by the app core', () => {
     expect(last.summary).toMatchObject({ firstDateObs: expect.stringMatching(/^2024-11-25T/), lastDateObs: expect.stringMatching(/^2025-03-24T/) });
   });
 
+  it('stops a search whose first rows have not come yet, when the window asks with no id', async () => {
+    emulator().setOptions({ latencyMs: 60_000 });
+    try {
+      const starting = h.core.handlers['search:start'](months);
+      await waitFor(() => emulator().stats().requests > 0, 'the listing asked for');
+      expect(await h.core.handlers['search:cancel']({})).toBe(true);
+      expect(await starting).toMatchObject({ count: 0, complete: false, failure: { kind: 'cancelled' } });
+      expect(await h.core.handlers['search:cancel']({})).toBe(false);
+    } finally {
+      emulator().setOptions({ latencyMs: 0 });
+    }
+  });
+
   it('refuses a search whose filters the product does not take, in the service check’s words', async () => {
     await expect(h.core.handlers['search:start']({ ...months, filters: { ...months.filters, 'wave-region': '1074' } })).rejects.toMatchObject({
       kind: 'invalid-input',
