@@ -5,7 +5,9 @@
 import path from 'node:path';
 import { DEMO_EMAIL, REGISTRATION_URL } from '../../../src-shared/api/service-facts';
 import type { AppInfo, ContractHandlers } from '../../../src-shared/contract/contract';
+import type { SearchProgress } from '../../../src-shared/search/result-page';
 import type { Settings } from '../../../src-shared/settings/settings-types';
+import type { MlsoClient } from '../api/mlso-client';
 import { openDownloadEngine } from './open-engine';
 import { CampaignService } from '../campaigns/campaign-service';
 import type { AppCoreOptions } from './app-ports';
@@ -52,6 +54,10 @@ export interface AppCore {
 /** Browse's kept search, in the state folder (on the user's disk, not a /tmp that may be memory) beside the ledger. */
 const SEARCH_RESULTS_FILE = 'search-results.sqlite';
 
+async function openSearches(file: string, client: MlsoClient, announce: (progress: SearchProgress) => void): Promise<SearchKeeper> {
+  return new SearchKeeper(ResultDatabase.open(file), client, pacedProgress(announce));
+}
+
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const { emit } = options;
   const settings = new SettingsKeeper(options.settings, emit);
@@ -94,10 +100,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const kept = new KeptListings();
   // Opened only once the state folder is held (above): another program's search file is never emptied.
-  const searches = new SearchKeeper(
-    ResultDatabase.open(path.join(options.stateFolder, SEARCH_RESULTS_FILE)),
-    client,
-    pacedProgress((progress) => emit('search:progress', progress)),
+  const searches = await openSearches(path.join(options.stateFolder, SEARCH_RESULTS_FILE), client, (progress) => emit('search:progress', progress)).catch(
+    async (error: unknown) => {
+      // The start ends here (the file cannot be made, say): what was opened goes with it.
+      await opened.close();
+      await connection.close();
+      throw error;
+    },
   );
   const signedIn = async (): Promise<boolean> => (await session.state()).signedIn;
   const campaigns = new AppCampaigns({

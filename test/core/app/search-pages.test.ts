@@ -2,13 +2,15 @@
 // Settings (the search keeps the rows; catalog:files, which holds the whole listing, still stops at the limit), its
 // count grows in throttled search:progress events and ends saying it is complete, pages come in any order, and
 // "download all" or chosen rows go from the kept rows to the queue by the search's id.
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import { downloadedFrames } from '../../../src-shared/downloads/downloaded-frames';
 import type { SearchProgress } from '../../../src-shared/search/result-page';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
-import { useEmulator } from '../../helpers/fixtures';
+import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';
 
 // About 11,000 KCor pB files over 120 days, some 3.5 MB of listing: past a 1 MB listing size limit.
@@ -108,5 +110,17 @@ describe('a search kept by the app core', () => {
     const frames = await h.core.handlers['search:downloaded']({ searchId });
     expect(frames).toHaveLength(count);
     expect(frames).toEqual(downloadedFrames(listing.files, finished));
+  });
+});
+
+describe('the kept search’s file', () => {
+  it('ends a start it cannot be made at, letting go of the state folder', async () => {
+    const stateFolder = await temporaryFolder();
+    await mkdir(path.join(stateFolder, 'search-results.sqlite'));
+    await expect(coreHarness(emulator(), { stateFolder })).rejects.toThrow();
+    // The state folder was let go: a core opens it once the file can be made.
+    await rm(path.join(stateFolder, 'search-results.sqlite'), { recursive: true });
+    const next = await coreHarness(emulator(), { stateFolder });
+    await next.core.close();
   });
 });
