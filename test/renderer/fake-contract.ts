@@ -41,6 +41,12 @@ import { campaignCounts, type Arrival, type FileStanding } from '../../src-share
 import { checkLayout } from '../../src-shared/campaigns/folder-layout';
 import { checkSafeFilename } from '../../src-shared/files/safe-filename';
 import { FOLDER_LISTING_LIMIT, type FolderListing } from '../../src-shared/files/folder-listing';
+import { searchedRange } from '../../src-shared/coverage/searched-range';
+import { coverageBins } from '../../src-shared/coverage/timeline-bins';
+import { downloadedFrames } from '../../src-shared/downloads/downloaded-frames';
+import { listingTotal } from '../../src-shared/format/human-size';
+import { columnsShown } from '../../src-shared/listing/listing-columns';
+import type { ResultSelection, ResultSort, SearchProgress } from '../../src-shared/search/result-page';
 
 const FAKE_HOME = '/home/ada';
 const FAKE_FOLDERS = [
@@ -436,6 +442,61 @@ export class FakeContract implements ContractClient {
     return null;
   }
 
+  /** The kept search, as the core's (search-keeper.ts), its listing there at once and complete. */
+  private keptSearch: { id: string; query: FilesQuery; files: FileEntry[] } | null = null;
+  private searches = 0;
+
+  private searchOf(searchId: string): { id: string; query: FilesQuery; files: FileEntry[] } {
+    if (this.keptSearch?.id !== searchId)
+      throw new FakeFailure({ kind: 'invalid-input', message: 'Those search results were replaced by a newer search: search again.' });
+    return this.keptSearch;
+  }
+
+  private searchProgress({ id, files }: { id: string; files: FileEntry[] }): SearchProgress {
+    const total = listingTotal(files.map((file) => file.filesize));
+    const dates = files.map((file) => file['date-obs']).sort();
+    return {
+      searchId: id,
+      count: files.length,
+      complete: true,
+      failure: null,
+      summary: {
+        bytes: total.bytes,
+        unknownSizes: total.lowerBound,
+        firstDateObs: dates[0] ?? null,
+        lastDateObs: dates.at(-1) ?? null,
+        optionalFields: columnsShown(files)
+          .filter((column) => column.optional)
+          .map((column) => column.field),
+      },
+    };
+  }
+
+  /** The positions of a search's files in a sort's order, as result-table.ts orders them (missing values first). */
+  private static searchOrder(files: readonly FileEntry[], sort: ResultSort): number[] {
+    const valueOf = (entry: FileEntry, position: number): string | number | null => {
+      if (sort.key === 'listed') return position;
+      if (sort.key === 'filesize') return entry.filesize > 0 ? entry.filesize : null;
+      const value = entry[sort.key];
+      return value === undefined || value === null || value === '' ? null : String(value);
+    };
+    const order = files.map((_file, position) => position);
+    order.sort((a, b) => {
+      const [x, y] = [valueOf(files[a]!, a), valueOf(files[b]!, b)];
+      if (x === y) return a - b;
+      if (x === null) return -1;
+      if (y === null) return 1;
+      return x < y ? -1 : 1;
+    });
+    return sort.direction === 'ascending' ? order : order.reverse();
+  }
+
+  private static chosenFiles(files: readonly FileEntry[], selection: ResultSelection): FileEntry[] {
+    const order = FakeContract.searchOrder(files, selection.sort);
+    const positions = new Set(selection.ranges.flatMap(({ first, last }) => order.slice(first, last + 1)));
+    return [...positions].sort((a, b) => a - b).map((position) => files[position]!);
+  }
+
   private readonly defaults: ContractHandlers = {
     'app:info': () => this.appInfo,
     'settings:get': () => this.settings,
@@ -497,6 +558,9 @@ export class FakeContract implements ContractClient {
         const listing = this.keptListings.get(request.listingId);
         if (!listing) throw new Error(`fake: no kept listing ${request.listingId}`);
         files = request.entries ? request.entries.map((position) => listing.files[position]!) : listing.files;
+      } else if ('searchId' in request) {
+        const search = this.searchOf(request.searchId);
+        files = request.selection ? FakeContract.chosenFiles(search.files, request.selection) : search.files;
       } else {
         files = this.listingFor(request.query).files;
       }
@@ -512,6 +576,29 @@ export class FakeContract implements ContractClient {
       if (added.length > 0) this.emitProgress(added);
       return { queued: added.length, skipped, rejected: [], reused: { count: 0, from: [] }, folder: request.folder ?? this.settings.downloadFolder };
     },
+    'search:start': (query) => {
+      this.searches += 1;
+      this.keptSearch = { id: `search-${this.searches}`, query, files: this.listingFor(query).files };
+      const progress = this.searchProgress(this.keptSearch);
+      this.emit('search:progress', progress);
+      return progress;
+    },
+    'search:page': ({ searchId, offset, limit, sort }) => {
+      const search = this.searchOf(searchId);
+      const positions = FakeContract.searchOrder(search.files, sort).slice(offset, offset + limit);
+      return { ...this.searchProgress(search), offset, rows: positions.map((position) => ({ position, entry: search.files[position]! })) };
+    },
+    'search:timeline': ({ searchId }) => {
+      const search = this.searchOf(searchId);
+      const dates = search.files.map((file) => file['date-obs']);
+      const range = dates.length === 0 ? null : searchedRange(search.query.filters, dates);
+      if (range === null) return null;
+      const bins = coverageBins(dates, range);
+      return { size: bins.size, edges: bins.edges, counts: Array.from(bins.counts) };
+    },
+    'search:downloaded': ({ searchId }) => downloadedFrames(this.searchOf(searchId).files, this.jobs),
+    // The fake's search is complete as soon as it starts: there is never a listing to stop.
+    'search:cancel': () => false,
     'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
     // As the core's SQL does (job-pages.ts), over the fake's list in memory: the order the comparators give.
     'downloads:page': ({ offset, limit, states, place, sort, counted }) => {
