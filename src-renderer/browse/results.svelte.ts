@@ -1,13 +1,15 @@
-// The last listing and what is selected in it. Listings can hold 100,000 files, so they are kept as raw
-// (non-proxied) state and summarised once when they arrive, never on every render.
+// The last search and what is selected in it. The core keeps the search's rows (a listing can hold a million
+// files), so the window holds its count and summary, and reads the pages of rows in view, as the Downloads screen
+// does: the first rows show while the rest of the listing still arrives, and the count grows until it is complete.
 import type { FileEntry } from '../../src-shared/api/schemas';
-import type { EnqueueSummary, FilesQuery, KeptFileListing } from '../../src-shared/contract/contract';
-import { searchedRange } from '../../src-shared/coverage/searched-range';
-import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
+import type { EnqueueSummary, FilesQuery } from '../../src-shared/contract/contract';
+import type { DownloadedFrame } from '../../src-shared/downloads/downloaded-frames';
+import { binsOf, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
-import { listingTotal } from '../../src-shared/format/human-size';
+import { totalText } from '../../src-shared/format/human-size';
+import { LISTING_COLUMNS, type ListingColumn } from '../../src-shared/listing/listing-columns';
+import type { ResultPage, ResultSort, SearchProgress } from '../../src-shared/search/result-page';
 import { campaignQueryOf, describeFilters, sameQuery } from '../campaigns/campaign-text';
-import { columnsShown, type ListingColumn } from '../../src-shared/listing/listing-columns';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
 import { Request } from '../lib/request.svelte';
@@ -15,6 +17,8 @@ import { RowSelection } from './row-selection.svelte';
 
 export interface ListingSummary {
   count: number;
+  /** The listing has ended and every row of it is counted. */
+  complete: boolean;
   /** "2.9 GB", or "≥ 2.9 GB" when some sizes are unknown. */
   totalText: string;
   lowerBound: boolean;
@@ -24,70 +28,77 @@ export interface ListingSummary {
   columns: readonly ListingColumn[];
 }
 
-function summarise(files: readonly FileEntry[]): ListingSummary {
-  let first: string | null = null;
-  let last: string | null = null;
-  for (const file of files) {
-    const dateObs = file['date-obs'];
-    if (first === null || dateObs < first) first = dateObs;
-    if (last === null || dateObs > last) last = dateObs;
-  }
-  const total = listingTotal(files.map((file) => file.filesize));
+function summarise(progress: SearchProgress): ListingSummary {
+  const { summary } = progress;
+  const optional = new Set(summary.optionalFields);
   return {
-    count: files.length,
-    totalText: total.text,
-    lowerBound: total.lowerBound,
-    firstDay: first === null ? null : dayOf(first),
-    lastDay: last === null ? null : dayOf(last),
-    columns: columnsShown(files),
+    count: progress.count,
+    complete: progress.complete,
+    totalText: totalText(summary.bytes, summary.unknownSizes),
+    lowerBound: summary.unknownSizes,
+    firstDay: summary.firstDateObs === null ? null : dayOf(summary.firstDateObs),
+    lastDay: summary.lastDateObs === null ? null : dayOf(summary.lastDateObs),
+    columns: LISTING_COLUMNS.filter((column) => !column.optional || optional.has(column.field)),
   };
 }
 
-/** The listing's files per time bin across the range searched, for the coverage timeline; null when none were found. */
-function listingTimeline(query: FilesQuery, files: readonly FileEntry[]): TimelineBins | null {
-  if (files.length === 0) return null;
-  const dateObs = files.map((file) => file['date-obs']);
-  const range = searchedRange(query.filters, dateObs);
-  return range ? coverageBins(dateObs, range) : null;
-}
+/** Rows in a page, the unit the window asks for and keeps. */
+export const RESULT_PAGE_ROWS = 100;
+/** Pages kept (a few screenfuls either side of the view); the oldest read goes first. */
+const PAGES_KEPT = 30;
+/** The pages one request may ask for: the core's most rows a page carries. */
+const PAGES_PER_REQUEST = 5;
+/** The order the rows are shown in: the listing's own. */
+const LISTED: ResultSort = { key: 'listed', direction: 'ascending' };
 
 export type EnqueueOutcome = { summary: EnqueueSummary; requested: number } | { error: ErrorData };
 
 export class ResultsStore {
-  listing = $state.raw<KeptFileListing | null>(null);
-  summary = $state.raw<ListingSummary | null>(null);
-  /** The listing binned in time, once when it arrives. */
+  /** The search on screen: its id, count so far and summary figures (search:progress keeps them current). */
+  kept = $state.raw<SearchProgress | null>(null);
+  readonly summary = $derived(this.kept ? summarise(this.kept) : null);
+  /** The search's files binned in time, by the core: when it starts and when its listing is complete. */
   timeline = $state.raw<TimelineBins | null>(null);
-  /** The query of the listing on screen: a search that fails or is cancelled leaves it as it was. */
+  /** The query of the search on screen: a search that fails or is cancelled leaves it as it was. */
   query = $state.raw<FilesQuery | null>(null);
   /** The query of the search running, or of the last one started. */
   searchedFor = $state.raw<FilesQuery | null>(null);
   /**
-   * The listing no longer answers what the form asks (another product, other dates, a search that failed): it is
+   * The results no longer answer what the form asks (another product, other dates, a search that failed): they are
    * shown dimmed and cannot be downloaded or saved until the search runs again. The form's query is the request
    * Search would send, so one rule (the search's own normalisation, then sameQuery) decides.
    */
   readonly stale = $derived.by(() => {
-    if (!this.listing || !this.query) return false;
+    if (!this.kept || !this.query) return false;
     const asked = this.formQuery();
     return asked === null || !sameQuery(campaignQueryOf(asked), campaignQueryOf(this.query));
   });
   selection = new RowSelection();
   /** What the last "Download" did, shown until dismissed or the next search. */
   enqueueOutcome = $state.raw<EnqueueOutcome | null>(null);
+  /** Goes up whenever the rows loaded change, so the table reads them again. */
+  rowsVersion = $state(0);
 
   private readonly client: ApiClient;
   private readonly formQuery: () => FilesQuery | null;
   /** The search whose answer is still wanted; a cancelled or superseded search's answer is dropped. */
-  private readonly searchRequest = new Request<KeptFileListing>();
+  private readonly searchRequest = new Request<SearchProgress>();
   private readonly enqueueRequest = new Request<EnqueueSummary>();
   /** How many files the Download in flight hands to the queue. */
   private enqueueRequested = $state(0);
+  // The pages are plain (not reactive): rowsVersion says when they changed.
+  /** Loaded pages by number, oldest read first. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private readonly pages = new Map<number, FileEntry[]>();
+  /** The rows in view (first to last), whose pages are asked for. */
+  private view = { first: 0, last: -1 };
+  private fetching = false;
 
-  /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the listing's own. */
+  /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the results' own. */
   constructor(client: ApiClient, formQuery: () => FilesQuery | null = () => this.query) {
     this.client = client;
     this.formQuery = formQuery;
+    client.on('search:progress', (progress) => this.grew(progress));
   }
 
   get searching(): boolean {
@@ -104,41 +115,54 @@ export class ResultsStore {
     return this.enqueueRequest.loading ? this.enqueueRequested : 0;
   }
 
-  get files(): readonly FileEntry[] {
-    return this.listing?.files ?? [];
+  /** The row at `index` in the order shown, if its page is loaded (read `rowsVersion` to follow changes). */
+  rowAt(index: number): FileEntry | undefined {
+    return this.pages.get(Math.floor(index / RESULT_PAGE_ROWS))?.[index % RESULT_PAGE_ROWS];
+  }
+
+  /** The table's rows in view (first to last, overscan included): their pages are asked for if not loaded. */
+  showRows(first: number, last: number): void {
+    this.view = { first, last };
+    void this.loadView();
   }
 
   async search(query: FilesQuery): Promise<void> {
     this.enqueueOutcome = null;
     this.searchedFor = query;
-    const result = await this.searchRequest.run(() => this.client.invoke('catalog:files', query));
+    const result = await this.searchRequest.run(() => this.client.invoke('search:start', query));
     if (!result?.ok) return;
     this.query = query;
-    this.listing = result.value;
-    this.summary = summarise(result.value.files);
-    this.timeline = listingTimeline(query, result.value.files);
-    this.selection.reset(result.value.files.length);
+    this.pages.clear();
+    this.rowsVersion += 1;
+    this.kept = result.value;
+    this.timeline = null;
+    this.selection.reset(result.value.count);
+    void this.loadTimeline(result.value.searchId);
+    void this.loadView();
   }
 
-  /** The service cannot be told to stop, but the window stops waiting and keeps what it showed before. */
+  /** Stops the listing in the core (the rows so far stay), and the window stops waiting for a search not answered yet. */
   cancelSearch(): void {
+    const waiting = this.searchRequest.loading;
     this.searchRequest.cancel();
+    const running = this.kept && !this.kept.complete && !this.kept.failure ? this.kept.searchId : undefined;
+    if (waiting || running) void this.client.invoke('search:cancel', waiting ? {} : { searchId: running });
   }
 
   /**
-   * Queues the listing's files, all or the selected rows. Only the listing's id and the rows' positions go to the
-   * core, which kept the listing: a 100,000-file download does not send 100,000 entries back.
+   * Queues the search's files, all or the selected rows. Only the search's id and the selected rows as ranges go to
+   * the core, which keeps the rows: a million-file download does not send a million entries back.
    */
   async enqueue(which: 'selected' | 'all'): Promise<EnqueueOutcome | null> {
-    const listing = this.listing;
+    const kept = this.kept;
     // One Download at a time: a second press while the first is queued would queue the files twice.
-    if (!listing || this.stale || this.enqueueRequest.loading) return null;
-    const entries = which === 'all' ? undefined : this.selection.indices();
-    const requested = entries?.length ?? listing.files.length;
+    if (!kept || this.stale || this.enqueueRequest.loading) return null;
+    const ranges = which === 'all' ? undefined : this.selection.ranges();
+    const requested = ranges ? this.selection.count : kept.count;
     if (requested === 0) return null;
     this.enqueueRequested = requested;
     const result = await this.enqueueRequest.run(() =>
-      this.client.invoke('downloads:enqueue', { listingId: listing.listingId, ...(entries ? { entries } : {}) }),
+      this.client.invoke('downloads:enqueue', { searchId: kept.searchId, ...(ranges ? { selection: { sort: LISTED, ranges } } : {}) }),
     );
     if (!result) return null;
     const outcome: EnqueueOutcome = result.ok ? { summary: result.value, requested } : { error: result.error };
@@ -146,11 +170,20 @@ export class ResultsStore {
     return outcome;
   }
 
-  /** Forgets the listing on screen (it was another server's): no file of it can be downloaded any more. */
+  /** The search's files a finished download holds, in listing order: Play's frames. */
+  async downloadedFrames(): Promise<DownloadedFrame[]> {
+    const kept = this.kept;
+    if (!kept) return [];
+    const result = await this.client.invoke('search:downloaded', { searchId: kept.searchId });
+    return result.ok ? result.value : [];
+  }
+
+  /** Forgets the results on screen (they were another server's): no file of them can be downloaded any more. */
   clear(): void {
     this.searchRequest.reset();
-    this.listing = null;
-    this.summary = null;
+    this.kept = null;
+    this.pages.clear();
+    this.rowsVersion += 1;
     this.timeline = null;
     this.query = null;
     this.searchedFor = null;
@@ -164,6 +197,65 @@ export class ResultsStore {
 
   dismissOutcome(): void {
     this.enqueueOutcome = null;
+  }
+
+  /** The search on screen counted more rows, or its listing ended: a short last page is read again. */
+  private grew(progress: SearchProgress): void {
+    const kept = this.kept;
+    if (!kept || progress.searchId !== kept.searchId || progress.count < kept.count) return;
+    if (progress.count > kept.count) for (const [number, rows] of this.pages) if (rows.length < RESULT_PAGE_ROWS) this.pages.delete(number);
+    this.kept = progress;
+    this.selection.grow(progress.count);
+    if (progress.complete && !kept.complete) void this.loadTimeline(progress.searchId);
+    void this.loadView();
+  }
+
+  private async loadTimeline(searchId: string): Promise<void> {
+    const result = await this.client.invoke('search:timeline', { searchId });
+    if (!result.ok || this.kept?.searchId !== searchId || !result.value) return;
+    const { size, edges, counts } = result.value;
+    this.timeline = binsOf({ size, edges }, Uint32Array.from(counts));
+  }
+
+  /** Loads the pages in view not loaded yet, one request at a time (the newest view wins). */
+  private async loadView(): Promise<void> {
+    const kept = this.kept;
+    if (this.fetching || !kept || kept.count === 0 || this.view.last < this.view.first) return;
+    const lastRow = Math.min(this.view.last, kept.count - 1);
+    let first = Math.floor(this.view.first / RESULT_PAGE_ROWS);
+    let last = Math.floor(lastRow / RESULT_PAGE_ROWS);
+    while (first <= last && this.pages.has(first)) first++;
+    while (last >= first && this.pages.has(last)) last--;
+    if (first > last) return;
+    last = Math.min(last, first + PAGES_PER_REQUEST - 1);
+    this.fetching = true;
+    try {
+      const result = await this.client.invoke('search:page', {
+        searchId: kept.searchId,
+        offset: first * RESULT_PAGE_ROWS,
+        limit: (last - first + 1) * RESULT_PAGE_ROWS,
+        sort: LISTED,
+      });
+      if (result.ok && this.kept?.searchId === kept.searchId) this.addPages(result.value);
+    } finally {
+      this.fetching = false;
+    }
+    // The view may have moved, or the answer fallen short of it, while the page was on its way.
+    if (this.kept?.searchId === kept.searchId) void this.loadView();
+  }
+
+  private addPages(page: ResultPage): void {
+    const firstPage = Math.floor(page.offset / RESULT_PAGE_ROWS);
+    for (let at = 0; at < page.rows.length; at += RESULT_PAGE_ROWS) {
+      const number = firstPage + at / RESULT_PAGE_ROWS;
+      this.pages.delete(number);
+      this.pages.set(
+        number,
+        page.rows.slice(at, at + RESULT_PAGE_ROWS).map((row) => row.entry),
+      );
+    }
+    while (this.pages.size > PAGES_KEPT) this.pages.delete(this.pages.keys().next().value!);
+    this.rowsVersion += 1;
   }
 }
 

@@ -1,4 +1,4 @@
-// Which rows of a (possibly 100,000-row) listing are selected. A byte per row and a version counter keep
+// Which rows of a (possibly million-row) search are selected. A byte per row and a version counter keep
 // select-all and range selection cheap; readers depend on the version, so visible rows re-render on change.
 export class RowSelection {
   /** How many rows are selected. */
@@ -18,6 +18,15 @@ export class RowSelection {
     this.flags = new Uint8Array(size);
     this.count = 0;
     this.anchor = null;
+    this.version += 1;
+  }
+
+  /** The listing grew to `size` rows: the new ones come unselected, the rest stay as they are. */
+  grow(size: number): void {
+    if (size <= this.flags.length) return;
+    const flags = new Uint8Array(size);
+    flags.set(this.flags);
+    this.flags = flags;
     this.version += 1;
   }
 
@@ -67,10 +76,18 @@ export class RowSelection {
     this.version += 1;
   }
 
-  /** The selected rows' indices, in order. */
-  indices(): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < this.flags.length; i++) if (this.flags[i] === 1) out.push(i);
+  /** The selected rows as ranges (first to last, inclusive), in order: all of a million rows is one range. */
+  ranges(): { first: number; last: number }[] {
+    const out: { first: number; last: number }[] = [];
+    let start = -1;
+    for (let i = 0; i <= this.flags.length; i++) {
+      const on = i < this.flags.length && this.flags[i] === 1;
+      if (on && start < 0) start = i;
+      else if (!on && start >= 0) {
+        out.push({ first: start, last: i - 1 });
+        start = -1;
+      }
+    }
     return out;
   }
 }

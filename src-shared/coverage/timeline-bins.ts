@@ -200,7 +200,7 @@ export function coverageBins(dateObs: readonly string[], range: TimeRange): Time
 }
 
 /** The timeline of counts per bin of `scale` (counted in one pass, or chunk by chunk and added up). */
-function binsOf(scale: TimelineScale, counts: Uint32Array): TimelineBins {
+export function binsOf(scale: TimelineScale, counts: Uint32Array): TimelineBins {
   let total = 0;
   let filled = 0;
   let max = 0;

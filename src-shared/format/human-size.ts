@@ -35,5 +35,10 @@ export function listingTotal(sizes: readonly number[]): { bytes: number; lowerBo
     if (size > 0) bytes += size;
     else lowerBound = true;
   }
-  return { bytes, lowerBound, text: `${lowerBound ? '≥ ' : ''}${humanSize(bytes)}` };
+  return { bytes, lowerBound, text: totalText(bytes, lowerBound) };
+}
+
+/** A listing's total as text: "2.9 GB", or "≥ 2.9 GB" when some sizes are unknown and the sum undercounts. */
+export function totalText(bytes: number, lowerBound: boolean): string {
+  return `${lowerBound ? '≥ ' : ''}${humanSize(bytes)}`;
 }

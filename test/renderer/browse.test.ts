@@ -191,7 +191,7 @@ describe('inline validation with the shared rules', () => {
 });
 
 describe('search', () => {
-  it('sends catalog:files with the checked, normalised filters', async () => {
+  it('sends search:start with the checked, normalised filters', async () => {
     const { fake } = await renderApp();
     await chooseProduct('ucomp', 'l2');
     await typeInto('Start date', '2025-3-24');
@@ -199,8 +199,8 @@ describe('search', () => {
     await typeInto('Observing plan', 'synoptic');
     await fireEvent.change(select('Wave region'), { target: { value: '1074' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
-    expect(fake.callsTo('catalog:files')[0]).toEqual({
+    await waitFor(() => expect(fake.callsTo('search:start')).toHaveLength(1));
+    expect(fake.callsTo('search:start')[0]).toEqual({
       instrument: 'ucomp',
       product: 'l2',
       filters: { 'start-date': '2025-03-24', every: '30minutes', 'wave-region': '1074', 'obs-plan': 'synoptic' },
@@ -211,14 +211,14 @@ describe('search', () => {
     const { fake } = await renderApp();
     await chooseProduct('ucomp', 'l2');
     await fireEvent.keyDown(textbox(name), { key: 'Enter' });
-    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
+    await waitFor(() => expect(fake.callsTo('search:start')).toHaveLength(1));
   });
 
   it('runs on Enter in the Wave region select', async () => {
     const { fake } = await renderApp();
     await chooseProduct('ucomp', 'l2');
     await fireEvent.keyDown(select('Wave region'), { key: 'Enter' });
-    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(1));
+    await waitFor(() => expect(fake.callsTo('search:start')).toHaveLength(1));
   });
 
   it('does not send a search with a broken filter, shows why and focuses the field', async () => {
@@ -229,7 +229,7 @@ describe('search', () => {
     await fireEvent.keyDown(every, { key: 'Enter' });
     expect(messageUnder(every)).toMatch(/Every "sometimes"/);
     expect(document.activeElement).toBe(every);
-    expect(fake.callsTo('catalog:files')).toHaveLength(0);
+    expect(fake.callsTo('search:start')).toHaveLength(0);
   });
 
   it('asks for an instrument before searching', async () => {
@@ -237,12 +237,12 @@ describe('search', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findByText('Choose an instrument and a product first.');
     expect(document.activeElement).toBe(select('Instrument'));
-    expect(fake.callsTo('catalog:files')).toHaveLength(0);
+    expect(fake.callsTo('search:start')).toHaveLength(0);
   });
 
   it("shows a failed search in the server's words and keeps the window usable", async () => {
     const { fake } = await renderApp();
-    fake.fail('catalog:files', { kind: 'server', status: 400, message: 'invalid start-date: 2025-99-99' });
+    fake.fail('search:start', { kind: 'server', status: 400, message: 'invalid start-date: 2025-99-99' });
     await chooseProduct('kcor', 'pb');
     await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findByText('invalid start-date: 2025-99-99');
@@ -252,7 +252,7 @@ describe('search', () => {
 
   it('can stop waiting for a slow search', async () => {
     const { fake } = await renderApp();
-    fake.handle('catalog:files', () => new Promise(() => {}));
+    fake.handle('search:start', () => new Promise(() => {}));
     await chooseProduct('kcor', 'pb');
     await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findByText(/Searching kcor pb/);
@@ -316,7 +316,7 @@ describe('results follow the query', () => {
   it('leaves the old results stale after a failed search for another span', async () => {
     const { fake } = await searchKcorDay();
     await typeInto('Start date', '2025-03-20');
-    fake.fail('catalog:files', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
+    fake.fail('search:start', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
     await fireEvent.click(button('Search'));
     await screen.findByText('The archive is being rebuilt.');
     expect(staleLine()).toBe('Results for kcor pb, from 2025-03-24 UT, open-ended: search again');
@@ -330,8 +330,8 @@ describe('results follow the query', () => {
     const again = button('search again');
     expect(again.tabIndex).toBe(0);
     await fireEvent.click(again);
-    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(2));
-    expect(fake.callsTo('catalog:files')[1]).toMatchObject({ instrument: 'ucomp', product: 'l2' });
+    await waitFor(() => expect(fake.callsTo('search:start')).toHaveLength(2));
+    expect(fake.callsTo('search:start')[1]).toMatchObject({ instrument: 'ucomp', product: 'l2' });
     await waitFor(() => expect(staleLine()).toBeNull());
     expect(button('Download all').disabled).toBe(false);
     // The button went with the line: focus lands on what the search found, not on the page.
@@ -341,7 +341,7 @@ describe('results follow the query', () => {
   it('keeps the focus on "search again" when that search fails, the results still stale', async () => {
     const { fake } = await searchKcorDay();
     await chooseProduct('ucomp', 'l2');
-    fake.fail('catalog:files', { kind: 'network', message: 'Cannot reach the service; check your network, then try again.' });
+    fake.fail('search:start', { kind: 'network', message: 'Cannot reach the service; check your network, then try again.' });
     const again = button('search again');
     again.focus();
     await fireEvent.click(again);
@@ -363,7 +363,7 @@ describe('focus lands on the result of an action, never on the page', () => {
     await chooseProduct('kcor', 'pb');
     await press(button('Search'));
     await screen.findByRole('grid', { name: 'Files found' });
-    const release = fake.hold('catalog:files');
+    const release = fake.hold('search:start');
     await press(button('Search'));
     await screen.findByText(/Searching kcor pb/);
     expect(button('Search').disabled).toBe(false);
@@ -380,12 +380,12 @@ describe('focus lands on the result of an action, never on the page', () => {
   it('puts the focus on Search after Cancel search and after dismissing "Search failed"', async () => {
     const { fake } = await renderApp();
     await chooseProduct('kcor', 'pb');
-    fake.handle('catalog:files', () => new Promise(() => {}));
+    fake.handle('search:start', () => new Promise(() => {}));
     await press(button('Search'));
     await press(await screen.findByRole('button', { name: 'Cancel search' }));
     expect(document.activeElement).toBe(button('Search'));
 
-    fake.fail('catalog:files', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
+    fake.fail('search:start', { kind: 'server', status: 500, message: 'The archive is being rebuilt.' });
     await press(button('Search'));
     await screen.findByText('The archive is being rebuilt.');
     await press(button('Dismiss message'));

@@ -4,7 +4,7 @@
 // span going into the Start and End date fields, and no element per file however long the listing.
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import type { FileEntry, FileListing } from '../../src-shared/api/schemas';
+import type { FileEntry } from '../../src-shared/api/schemas';
 import { breakdownByState, type CoverageState, type StateBreakdown } from '../../src-shared/coverage/state-breakdown';
 import { coverageBins, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { TimeRange } from '../../src-shared/filters/ut-timestamp';
@@ -223,8 +223,7 @@ describe('the timeline in Browse', () => {
   /** The app with KCor pB chosen, searching the dates given, the fake answering with `files`. */
   async function searchWith(files: FileEntry[], dates: { start: string; end: string } = { start: '2025-03-17', end: '2025-03-24' }): Promise<FakeContract> {
     const { fake } = await renderApp();
-    const listing: FileListing = { instrument: 'kcor', product: 'pb', files, total_filesize: 0 };
-    fake.handle('catalog:files', () => ({ ...listing, listingId: `listing-${fake.callsTo('catalog:files').length}` }));
+    fake.handle('search:start', (query) => fake.keepSearch(query, files));
     await fireEvent.change(screen.getByRole('combobox', { name: 'Instrument' }), { target: { value: 'kcor' } });
     await waitFor(() => expect((screen.getByRole('combobox', { name: 'Product' }) as HTMLSelectElement).value).toBe('pb'));
     await fireEvent.input(screen.getByLabelText('Start date'), { target: { value: dates.start } });
@@ -261,8 +260,8 @@ describe('the timeline in Browse', () => {
     await fireEvent.keyDown(slider, { key: 'Enter' });
     const again = screen.getByText(/Start and End date set to/).closest<HTMLElement>('[role="status"]')!;
     await fireEvent.click(within(again).getByRole('button', { name: 'List this span' }));
-    await waitFor(() => expect(fake.callsTo('catalog:files')).toHaveLength(2));
-    expect(fake.callsTo('catalog:files')[1]!.filters).toMatchObject({ 'start-date': '2025-03-17T18:00:00', 'end-date': '2025-03-17T21:00:00' });
+    await waitFor(() => expect(fake.callsTo('search:start')).toHaveLength(2));
+    expect(fake.callsTo('search:start')[1]!.filters).toMatchObject({ 'start-date': '2025-03-17T18:00:00', 'end-date': '2025-03-17T21:00:00' });
     // The new listing's timeline has no notice of the last one's pick.
     await waitFor(() => expect(screen.queryByText(/Start and End date set to/)).toBeNull());
   });

@@ -291,6 +291,14 @@ export interface FakeOptions {
   folders?: string[];
 }
 
+/** A search the fake keeps, as the core's search-keeper does: its listing complete, or still arriving. */
+interface KeptSearch {
+  id: string;
+  query: FilesQuery;
+  files: FileEntry[];
+  complete: boolean;
+}
+
 type Handler<C extends InvokeChannel> = (args: ArgsOf<C>) => ResultOf<C> | Promise<ResultOf<C>>;
 
 export class FakeContract implements ContractClient {
@@ -443,22 +451,43 @@ export class FakeContract implements ContractClient {
   }
 
   /** The kept search, as the core's (search-keeper.ts), its listing there at once and complete. */
-  private keptSearch: { id: string; query: FilesQuery; files: FileEntry[] } | null = null;
+  private keptSearch: KeptSearch | null = null;
   private searches = 0;
 
-  private searchOf(searchId: string): { id: string; query: FilesQuery; files: FileEntry[] } {
+  /**
+   * Keeps `files` (the fake's listing for the query unless given) as the search, as search:start does, and says so.
+   * An incomplete one is a listing still arriving: growSearch brings the rest.
+   */
+  keepSearch(query: FilesQuery, files: FileEntry[] = this.listingFor(query).files, complete = true): SearchProgress {
+    this.searches += 1;
+    this.keptSearch = { id: `search-${this.searches}`, query, files: [...files], complete };
+    const progress = this.searchProgress(this.keptSearch);
+    this.emit('search:progress', progress);
+    return progress;
+  }
+
+  /** The kept search's listing brings more files (and may end there), and a progress event says so, as the core's. */
+  growSearch(more: readonly FileEntry[], complete: boolean): void {
+    const search = this.keptSearch;
+    if (!search) throw new Error('fake: no search to grow');
+    for (const file of more) search.files.push(file);
+    search.complete = complete;
+    this.emit('search:progress', this.searchProgress(search));
+  }
+
+  private searchOf(searchId: string): KeptSearch {
     if (this.keptSearch?.id !== searchId)
       throw new FakeFailure({ kind: 'invalid-input', message: 'Those search results were replaced by a newer search: search again.' });
     return this.keptSearch;
   }
 
-  private searchProgress({ id, files }: { id: string; files: FileEntry[] }): SearchProgress {
+  private searchProgress({ id, files, complete }: KeptSearch): SearchProgress {
     const total = listingTotal(files.map((file) => file.filesize));
     const dates = files.map((file) => file['date-obs']).sort();
     return {
       searchId: id,
       count: files.length,
-      complete: true,
+      complete,
       failure: null,
       summary: {
         bytes: total.bytes,
@@ -576,16 +605,15 @@ export class FakeContract implements ContractClient {
       if (added.length > 0) this.emitProgress(added);
       return { queued: added.length, skipped, rejected: [], reused: { count: 0, from: [] }, folder: request.folder ?? this.settings.downloadFolder };
     },
-    'search:start': (query) => {
-      this.searches += 1;
-      this.keptSearch = { id: `search-${this.searches}`, query, files: this.listingFor(query).files };
-      const progress = this.searchProgress(this.keptSearch);
-      this.emit('search:progress', progress);
-      return progress;
-    },
+    'search:start': (query) => this.keepSearch(query),
     'search:page': ({ searchId, offset, limit, sort }) => {
       const search = this.searchOf(searchId);
-      const positions = FakeContract.searchOrder(search.files, sort).slice(offset, offset + limit);
+      // The listing's own order needs no sorting: a million-row search pages at once.
+      const end = Math.min(offset + limit, search.files.length);
+      const listed = sort.key === 'listed' && sort.direction === 'ascending';
+      const positions = listed
+        ? Array.from({ length: Math.max(0, end - offset) }, (_, at) => offset + at)
+        : FakeContract.searchOrder(search.files, sort).slice(offset, offset + limit);
       return { ...this.searchProgress(search), offset, rows: positions.map((position) => ({ position, entry: search.files[position]! })) };
     },
     'search:timeline': ({ searchId }) => {

@@ -1,7 +1,7 @@
 // A field a new instrument might add, made up here ("polarization"), added to the one column table of the listing
 // and seen in the three places that read it: the command line's files table, the window's results grid and a
 // campaign's manifest. Each is handed the table with the extra row, as the code hands them LISTING_COLUMNS.
-import { render, screen, within } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { columnsShown, fieldText, LISTING_COLUMNS, type ListingColumn } from '../../src-shared/listing/listing-columns';
@@ -9,7 +9,7 @@ import { filesTableLayout } from '../../src-main/cli/output/tables';
 import { manifestCsv, manifestRows } from '../../src-main/core/campaigns/campaign-manifest';
 import type { CampaignFileState } from '../../src-main/core/campaigns/campaign-store';
 import ResultsTable from '../../src-renderer/browse/ResultsTable.svelte';
-import { RowSelection } from '../../src-renderer/browse/row-selection.svelte';
+import { keptResults } from './kept-results';
 
 const POLARIZATION: ListingColumn = {
   field: 'polarization',
@@ -42,18 +42,17 @@ describe('a made-up listing field added to the column table', () => {
     expect(filesTableLayout([entry(3)], TABLE).head()[0]).not.toContain('Pol');
   });
 
-  it('is a column of the results grid, with its own track', () => {
-    const selection = new RowSelection();
-    selection.reset(FILES.length);
-    render(ResultsTable, { props: { files: FILES, selection, columns: columnsShown(FILES, TABLE) } });
+  it('is a column of the results grid, with its own track', async () => {
+    const { results } = await keptResults([...FILES]);
+    render(ResultsTable, { props: { results, count: FILES.length, selection: results.selection, columns: columnsShown(FILES, TABLE) } });
     const grid = screen.getByRole('grid', { name: 'Files found' });
     const headers = within(grid)
       .getAllByRole('columnheader')
       .map((header) => header.textContent?.trim());
     expect(headers).toEqual(['', 'Date-obs (UT)', 'File name', 'Listed size', 'Polarization']);
     expect(grid.style.getPropertyValue('--columns')).toBe('32px 156px minmax(240px, 340px) 88px 96px minmax(0, 1fr)');
-    const cells = within(grid.querySelector<HTMLElement>('#file-row-0')!).getAllByRole('gridcell');
-    expect(cells.at(-1)!.textContent?.trim()).toBe('Q');
+    const lastCell = (): string | undefined => within(grid.querySelector<HTMLElement>('#file-row-0')!).getAllByRole('gridcell').at(-1)!.textContent?.trim();
+    await waitFor(() => expect(lastCell()).toBe('Q'));
   });
 
   it('is a column of the campaign manifest, before the url', () => {

@@ -24,7 +24,7 @@ describe('a link or a file handed to the window', () => {
     expect(field('Start date').value).toBe('2025-03-20');
     expect(field('Every').value).toBe('2hours');
     expect(field('End date').value).toBe('');
-    expect(fake.callsTo('catalog:files')).toEqual([]);
+    expect(fake.callsTo('search:start')).toEqual([]);
     expect(fake.callsTo('downloads:enqueue')).toEqual([]);
   });
 

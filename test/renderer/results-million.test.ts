@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { columnsShown } from '../../src-shared/listing/listing-columns';
 import ResultsTable from '../../src-renderer/browse/ResultsTable.svelte';
-import { RowSelection } from '../../src-renderer/browse/row-selection.svelte';
+import type { RowSelection } from '../../src-renderer/browse/row-selection.svelte';
+import { keptResults } from './kept-results';
 import { scrollsLikeABrowser, spacerOf, VIEW } from './scaled-scroll';
 
 const MANY = 1_000_000;
@@ -24,12 +25,13 @@ const ENTRY: FileEntry = {
   url: 'http://api.example/v1/download?instrument=kcor&filename=20250324_180000_kcor_l2_pb.fts.gz',
 };
 /** The rows are told apart by their index (file-row-N); one entry for all keeps a million of them cheap. */
-const FILES: readonly FileEntry[] = new Array<FileEntry>(MANY).fill(ENTRY);
+const FILES: FileEntry[] = new Array<FileEntry>(MANY).fill(ENTRY);
 
-function renderTable(files: readonly FileEntry[]): { grid: HTMLElement; selection: RowSelection } {
-  const selection = new RowSelection();
-  selection.reset(files.length);
-  const { getByRole } = render(ResultsTable, { props: { files, selection, columns: columnsShown([ENTRY]) } });
+/** The table over a search of `files` kept by the fake core: its rows are read by pages, as the app's are. */
+async function renderTable(files: FileEntry[]): Promise<{ grid: HTMLElement; selection: RowSelection }> {
+  const { results } = await keptResults(files);
+  const { selection } = results;
+  const { getByRole } = render(ResultsTable, { props: { results, count: files.length, selection, columns: columnsShown([ENTRY]) } });
   return { grid: getByRole('grid', { name: 'Files found' }), selection };
 }
 
@@ -67,7 +69,7 @@ const cursorOf = (grid: HTMLElement): string | null => grid.getAttribute('aria-a
 
 describe('a listing taller than a browser lets an element be', () => {
   it('reaches the last of 1,000,000 rows with End and by the scroll bar, with a spacer under the cap', async () => {
-    const { grid, selection } = renderTable(FILES);
+    const { grid, selection } = await renderTable(FILES);
     scrollsLikeABrowser(grid);
     // 28 px x 1M rows would be 28,000,028 px: past Firefox's cap (and the scroll bar's reach in it).
     expect(spacerOf(grid)).toBeLessThanOrEqual(CAP);
@@ -127,7 +129,7 @@ describe('a listing taller than a browser lets an element be', () => {
   });
 
   it('leaves a listing under the cap its whole height and the browser its scrolling', async () => {
-    const { grid } = renderTable(FILES.slice(0, 100_000));
+    const { grid } = await renderTable(FILES.slice(0, 100_000));
     expect(spacerOf(grid)).toBe(ROW + 100_000 * ROW);
     // fireEvent answers false when a listener cancelled the event's default (the browser's scrolling).
     expect(await fireEvent.wheel(grid, { deltaY: 96 })).toBe(true);

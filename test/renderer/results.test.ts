@@ -167,9 +167,9 @@ describe('download', () => {
     await fireEvent.click(row(grid, 3), { shiftKey: true });
     await fireEvent.click(screen.getByRole('button', { name: 'Download selected' }));
     await screen.findByText(/3 files queued for \/home\/ada\/mlso\./);
-    // Only the listing's id and the rows' positions go to the core: no file entries, no URLs.
+    // Only the search's id and the rows chosen, as ranges, go to the core: no file entries, no URLs.
     const [call] = fake.callsTo('downloads:enqueue');
-    expect(call).toEqual({ listingId: 'listing-1', entries: [1, 2, 3] });
+    expect(call).toEqual({ searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: 1, last: 3 }] } });
     expect(JSON.stringify(call)).not.toContain('http');
 
     await fireEvent.click(screen.getByRole('button', { name: 'View queue' }));
@@ -180,7 +180,7 @@ describe('download', () => {
     const { fake } = await search({ listingSize: 40, session: SIGNED_IN });
     await fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
     await screen.findByText(/40 files queued/);
-    expect(fake.callsTo('downloads:enqueue')[0]).toEqual({ listingId: 'listing-1' });
+    expect(fake.callsTo('downloads:enqueue')[0]).toEqual({ searchId: 'search-1' });
 
     await fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
     await screen.findByText(/0 files queued for .*40 files skipped: 20250324_180000_kcor_l2_pb\.fts \(already in the queue\)/);

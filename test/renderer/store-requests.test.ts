@@ -23,16 +23,19 @@ describe('the results store', () => {
     const results = new ResultsStore(apiClientFrom(fake));
     let releaseKcor: () => void = () => {};
     const kcorHeld = new Promise<void>((resolve) => (releaseKcor = resolve));
-    fake.handle('catalog:files', async (query) => {
+    const started = new Map<string, string>();
+    fake.handle('search:start', async (query) => {
       if (query.instrument === 'kcor') await kcorHeld;
-      return { ...fake.listingFor(query), listingId: `listing-${query.instrument}` };
+      const progress = fake.keepSearch(query);
+      started.set(query.instrument, progress.searchId);
+      return progress;
     });
     const older = results.search(KCOR_DAY);
     await results.search(UCOMP_DAY);
     releaseKcor();
     await older;
-    expect(results.listing?.listingId).toBe('listing-ucomp');
-    expect(results.files.every((file) => file.instrument === 'ucomp')).toBe(true);
+    expect(results.kept?.searchId).toBe(started.get('ucomp'));
+    expect(results.query).toEqual(UCOMP_DAY);
     expect(results.searching).toBe(false);
   });
 
@@ -40,43 +43,43 @@ describe('the results store', () => {
     const fake = new FakeContract({ listingSize: 3 });
     const results = new ResultsStore(apiClientFrom(fake));
     await results.search(KCOR_DAY);
-    const shown = results.listing;
-    const release = fake.hold('catalog:files', (query) => ({ ...fake.listingFor(query), listingId: 'too-late' }));
+    const shown = results.kept;
+    const release = fake.hold('search:start');
     const waiting = results.search(UCOMP_DAY);
     expect(results.searching).toBe(true);
     results.cancelSearch();
     expect(results.searching).toBe(false);
     release();
     await waiting;
-    expect(results.listing).toBe(shown);
+    expect(results.kept).toBe(shown);
   });
 
   it("keeps the listing's query when a search for another one fails (Save as campaign must not save the failed one)", async () => {
     const fake = new FakeContract({ listingSize: 3 });
     const results = new ResultsStore(apiClientFrom(fake));
     await results.search(KCOR_DAY);
-    fake.fail('catalog:files', UNREACHABLE);
+    fake.fail('search:start', UNREACHABLE);
     await results.search(UCOMP_DAY);
-    expect(results.listing?.files[0]?.instrument).toBe('kcor');
+    expect(results.kept?.searchId).toBe('search-1');
     expect(results.query).toEqual(KCOR_DAY);
   });
 
   it('puts a failed search away when the next one starts, and clear() forgets it', async () => {
     const fake = new FakeContract({ listingSize: 3 });
     const results = new ResultsStore(apiClientFrom(fake));
-    fake.fail('catalog:files', UNREACHABLE);
+    fake.fail('search:start', UNREACHABLE);
     await results.search(KCOR_DAY);
     expect(results.error).toEqual(UNREACHABLE);
-    const release = fake.hold('catalog:files');
+    const release = fake.hold('search:start');
     const next = results.search(KCOR_DAY);
     expect(results.error).toBeNull();
     release();
     await next;
-    fake.fail('catalog:files', UNREACHABLE);
+    fake.fail('search:start', UNREACHABLE);
     await results.search(KCOR_DAY);
     results.clear();
     expect(results.error).toBeNull();
-    expect(results.listing).toBeNull();
+    expect(results.kept).toBeNull();
   });
 
   it('says how many files are being queued until the queue answers', async () => {

@@ -1,0 +1,89 @@
+// Browse's results read by pages from the search the core keeps: the first rows show while the listing still
+// arrives, the count grows and says when it is complete, and the window holds only the pages near the view.
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../src-shared/api/schemas';
+import { RESULT_PAGE_MAX_ROWS } from '../../src-shared/search/result-page';
+import { makeListing, type FakeOptions } from './fake-contract';
+import { renderApp } from './render-app';
+
+const ROW = 28;
+
+function filesOf(count: number): FileEntry[] {
+  return makeListing({ instrument: 'kcor', product: 'pb', start: '2025-03-24', count }).files;
+}
+
+/** Renders the window and searches KCor pB, the fake's search answering with `first` and, if `complete`, no more. */
+async function searchWith(first: readonly FileEntry[], complete: boolean, options: FakeOptions = {}) {
+  const rendered = await renderApp(options);
+  rendered.fake.handle('search:start', (query) => rendered.fake.keepSearch(query, [...first], complete));
+  await fireEvent.change(screen.getByRole('combobox', { name: 'Instrument' }), { target: { value: 'kcor' } });
+  await waitFor(() => expect((screen.getByRole('combobox', { name: 'Product' }) as HTMLSelectElement).value).toBe('pb'));
+  await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+  const grid = await screen.findByRole('grid', { name: 'Files found' });
+  return { ...rendered, grid };
+}
+
+function cellText(grid: HTMLElement, index: number): string {
+  const row = grid.querySelector<HTMLElement>(`#file-row-${index}`);
+  return row
+    ? within(row)
+        .getAllByRole('gridcell')
+        .map((cell) => cell.textContent?.trim() ?? '')
+        .join(' ')
+    : '';
+}
+
+describe('results read by pages', () => {
+  it('shows the first rows while the listing still arrives, with a count that grows and says when it is complete', async () => {
+    const files = filesOf(1000);
+    const { fake, grid } = await searchWith(files.slice(0, 150), false);
+    await screen.findByText('150 files so far');
+    await waitFor(() => expect(cellText(grid, 0)).toContain(files[0]!.filename));
+    expect(grid.getAttribute('aria-rowcount')).toBe(String(150 + 1));
+
+    fake.growSearch(files.slice(150, 600), false);
+    await screen.findByText('600 files so far');
+    fake.growSearch(files.slice(600), true);
+    await screen.findByText('1,000 files');
+    expect(grid.getAttribute('aria-rowcount')).toBe(String(1000 + 1));
+
+    // The rows past the first answer are read when they come into view, the last one included.
+    grid.scrollTop = ROW * 1000;
+    await fireEvent.scroll(grid);
+    await waitFor(() => expect(cellText(grid, 999)).toContain(files[999]!.filename));
+  });
+
+  it('asks for the pages in view only, however long the list', async () => {
+    const files = filesOf(100_000);
+    const { fake, grid } = await searchWith(files, true);
+    await screen.findByText('100,000 files');
+    for (const to of [40_000, 99_990, 0]) {
+      grid.scrollTop = ROW * to;
+      await fireEvent.scroll(grid);
+      await waitFor(() => expect(cellText(grid, to)).toContain(files[to]!.filename));
+    }
+    const pages = fake.callsTo('search:page');
+    expect(pages.every((page) => page.limit <= RESULT_PAGE_MAX_ROWS)).toBe(true);
+    // Each page asked for once: the pages near the view, not the listing.
+    const rowsAsked = pages.reduce((sum, page) => sum + page.limit, 0);
+    expect(rowsAsked).toBeLessThan(3000);
+  });
+
+  it('downloads a shift-click range of a listing still arriving as a range, not a list of files', async () => {
+    const files = filesOf(1000);
+    const { fake, grid } = await searchWith(files.slice(0, 300), false, { session: { signedIn: true, email: 'ada@example.org', expiresAt: null } });
+    await screen.findByText('300 files so far');
+    await fireEvent.click(grid.querySelector('#file-row-2')!);
+    await fireEvent.click(grid.querySelector('#file-row-12')!, { shiftKey: true });
+    // The rows that arrive later come unselected; the ones chosen stay chosen.
+    fake.growSearch(files.slice(300), true);
+    await screen.findByText('1,000 files');
+    screen.getByText('11 selected');
+    await fireEvent.click(screen.getByRole('button', { name: 'Download selected' }));
+    await screen.findByText(/11 files queued/);
+    expect(fake.callsTo('downloads:enqueue')).toEqual([
+      { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: 2, last: 12 }] } },
+    ]);
+  });
+});
