@@ -17,8 +17,10 @@ import { RowSelection } from './row-selection.svelte';
 
 export interface ListingSummary {
   count: number;
-  /** The listing has ended and every row of it is counted. */
-  complete: boolean;
+  /** The listing is still arriving: the count will grow. */
+  arriving: boolean;
+  /** Why the listing stopped before its end (the rows until then are shown), or null. */
+  stoppedBecause: string | null;
   /** "2.9 GB", or "≥ 2.9 GB" when some sizes are unknown. */
   totalText: string;
   lowerBound: boolean;
@@ -33,7 +35,8 @@ function summarise(progress: SearchProgress): ListingSummary {
   const optional = new Set(summary.optionalFields);
   return {
     count: progress.count,
-    complete: progress.complete,
+    arriving: !progress.complete && progress.failure === null,
+    stoppedBecause: progress.failure?.message ?? null,
     totalText: totalText(summary.bytes, summary.unknownSizes),
     lowerBound: summary.unknownSizes,
     firstDay: summary.firstDateObs === null ? null : dayOf(summary.firstDateObs),

@@ -297,6 +297,7 @@ interface KeptSearch {
   query: FilesQuery;
   files: FileEntry[];
   complete: boolean;
+  failure: ErrorData | null;
 }
 
 type Handler<C extends InvokeChannel> = (args: ArgsOf<C>) => ResultOf<C> | Promise<ResultOf<C>>;
@@ -460,7 +461,7 @@ export class FakeContract implements ContractClient {
    */
   keepSearch(query: FilesQuery, files: FileEntry[] = this.listingFor(query).files, complete = true): SearchProgress {
     this.searches += 1;
-    this.keptSearch = { id: `search-${this.searches}`, query, files: [...files], complete };
+    this.keptSearch = { id: `search-${this.searches}`, query, files: [...files], complete, failure: null };
     const progress = this.searchProgress(this.keptSearch);
     this.emit('search:progress', progress);
     return progress;
@@ -481,14 +482,14 @@ export class FakeContract implements ContractClient {
     return this.keptSearch;
   }
 
-  private searchProgress({ id, files, complete }: KeptSearch): SearchProgress {
+  private searchProgress({ id, files, complete, failure }: KeptSearch): SearchProgress {
     const total = listingTotal(files.map((file) => file.filesize));
     const dates = files.map((file) => file['date-obs']).sort();
     return {
       searchId: id,
       count: files.length,
       complete,
-      failure: null,
+      failure,
       summary: {
         bytes: total.bytes,
         unknownSizes: total.lowerBound,
@@ -625,8 +626,14 @@ export class FakeContract implements ContractClient {
       return { size: bins.size, edges: bins.edges, counts: Array.from(bins.counts) };
     },
     'search:downloaded': ({ searchId }) => downloadedFrames(this.searchOf(searchId).files, this.jobs),
-    // The fake's search is complete as soon as it starts: there is never a listing to stop.
-    'search:cancel': () => false,
+    // As the core's: a listing still arriving stops, its rows so far stay, and a progress event says why.
+    'search:cancel': ({ searchId }) => {
+      const search = this.keptSearch;
+      if (!search || (searchId !== undefined && searchId !== search.id) || search.complete || search.failure) return false;
+      search.failure = { kind: 'cancelled', message: 'The search was stopped before the listing ended; the files listed until then are shown.' };
+      this.emit('search:progress', this.searchProgress(search));
+      return true;
+    },
     'downloads:snapshot': () => ({ jobs: [...this.jobs], overall: this.overall() }),
     // As the core's SQL does (job-pages.ts), over the fake's list in memory: the order the comparators give.
     'downloads:page': ({ offset, limit, states, place, sort, counted }) => {

@@ -87,3 +87,17 @@ describe('results read by pages', () => {
     ]);
   });
 });
+
+describe('a listing still arriving', () => {
+  it('stops with Stop listing, keeps the rows so far and says why the count will not grow', async () => {
+    const files = filesOf(1000);
+    const { fake, grid } = await searchWith(files.slice(0, 200), false);
+    await screen.findByText('200 files so far');
+    await fireEvent.click(screen.getByRole('button', { name: 'Stop listing' }));
+    expect(fake.callsTo('search:cancel')).toEqual([{ searchId: 'search-1' }]);
+    await screen.findByText('The search was stopped before the listing ended; the files listed until then are shown.');
+    screen.getByText('200 files');
+    expect(screen.queryByRole('button', { name: 'Stop listing' })).toBeNull();
+    await waitFor(() => expect(cellText(grid, 0)).toContain(files[0]!.filename));
+  });
+});
