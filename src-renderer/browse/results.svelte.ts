@@ -45,6 +45,10 @@ function summarise(progress: SearchProgress): ListingSummary {
   };
 }
 
+function listingEnded(progress: SearchProgress): boolean {
+  return progress.complete || progress.failure !== null;
+}
+
 /** Rows in a page, the unit the window asks for and keeps. */
 export const RESULT_PAGE_ROWS = 100;
 /** Pages kept (a few screenfuls either side of the view); the oldest read goes first. */
@@ -209,7 +213,8 @@ export class ResultsStore {
     if (progress.count > kept.count) for (const [number, rows] of this.pages) if (rows.length < RESULT_PAGE_ROWS) this.pages.delete(number);
     this.kept = progress;
     this.selection.grow(progress.count);
-    if (progress.complete && !kept.complete) void this.loadTimeline(progress.searchId);
+    // The timeline is binned again once the listing ends, complete or stopped early.
+    if (listingEnded(progress) && !listingEnded(kept)) void this.loadTimeline(progress.searchId);
     void this.loadView();
   }
 

@@ -98,6 +98,8 @@ describe('a listing still arriving', () => {
     await screen.findByText('The search was stopped before the listing ended; the files listed until then are shown.');
     screen.getByText('200 files');
     expect(screen.queryByRole('button', { name: 'Stop listing' })).toBeNull();
+    // The timeline is binned again over the rows kept when the listing stopped.
+    await waitFor(() => expect(fake.callsTo('search:timeline')).toHaveLength(2));
     await waitFor(() => expect(cellText(grid, 0)).toContain(files[0]!.filename));
   });
 });
