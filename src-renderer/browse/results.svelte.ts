@@ -55,6 +55,8 @@ export const RESULT_PAGE_ROWS = 100;
 const PAGES_KEPT = 30;
 /** The pages one request may ask for: the core's most rows a page carries. */
 const PAGES_PER_REQUEST = 5;
+/** How often the timeline is binned again while the listing arrives (the core counts only the rows new since). */
+const TIMELINE_REFRESH_MS = 1000;
 /** The order the rows are shown in: the listing's own. */
 const LISTED: ResultSort = { key: 'listed', direction: 'ascending' };
 
@@ -100,6 +102,8 @@ export class ResultsStore {
   /** The rows in view (first to last), whose pages are asked for. */
   private view = { first: 0, last: -1 };
   private fetching = false;
+  /** When the newest timeline request went out: while the listing arrives, the timeline is asked for again after a while. */
+  private timelineAsked: { at: number } | null = null;
 
   /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the results' own. */
   constructor(client: ApiClient, formQuery: () => FilesQuery | null = () => this.query) {
@@ -213,14 +217,19 @@ export class ResultsStore {
     if (progress.count > kept.count) for (const [number, rows] of this.pages) if (rows.length < RESULT_PAGE_ROWS) this.pages.delete(number);
     this.kept = progress;
     this.selection.grow(progress.count);
-    // The timeline is binned again once the listing ends, complete or stopped early.
-    if (listingEnded(progress) && !listingEnded(kept)) void this.loadTimeline(progress.searchId);
+    // The timeline is binned again once the listing ends, complete or stopped early, and now and then while it arrives.
+    if (listingEnded(progress)) {
+      if (!listingEnded(kept)) void this.loadTimeline(progress.searchId);
+    } else if (!this.timelineAsked || performance.now() - this.timelineAsked.at >= TIMELINE_REFRESH_MS) void this.loadTimeline(progress.searchId);
     void this.loadView();
   }
 
   private async loadTimeline(searchId: string): Promise<void> {
+    const asked = { at: performance.now() };
+    this.timelineAsked = asked;
     const result = await this.client.invoke('search:timeline', { searchId });
-    if (!result.ok || this.kept?.searchId !== searchId || !result.value) return;
+    // Only the answer to the newest request is shown: an older one counted fewer rows.
+    if (!result.ok || this.kept?.searchId !== searchId || !result.value || this.timelineAsked !== asked) return;
     const { size, edges, counts } = result.value;
     this.timeline = binsOf({ size, edges }, Uint32Array.from(counts));
   }

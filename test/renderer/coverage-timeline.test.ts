@@ -11,6 +11,7 @@ import type { TimeRange } from '../../src-shared/filters/ut-timestamp';
 import CoverageTimeline from '../../src-renderer/lib/CoverageTimeline.svelte';
 import { makeListing, type FakeContract } from './fake-contract';
 import { renderApp } from './render-app';
+import { descriptionOf } from './accessible-description';
 
 const ms = (text: string): number => Date.parse(`${text}${text.length === 10 ? 'T00:00:00' : ''}Z`);
 
@@ -40,11 +41,6 @@ function renderTimeline(props: { bins?: TimelineBins; breakdown?: StateBreakdown
 }
 
 const bars = (container: HTMLElement): SVGRectElement[] => [...container.querySelectorAll<SVGRectElement>('rect.bar')];
-const descriptionOf = (element: HTMLElement): string =>
-  (element.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
-    .join(' ');
 /** The middle of bin `index` of the week, in the 840 px box. */
 const xOfBin = (index: number): number => index * 5 + 2.5;
 

@@ -1,10 +1,11 @@
 // Browse's results read by pages from the search the core keeps: the first rows show while the listing still
 // arrives, the count grows and says when it is complete, and the window holds only the pages near the view.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { RESULT_PAGE_MAX_ROWS } from '../../src-shared/search/result-page';
 import { makeListing, type FakeOptions } from './fake-contract';
+import { descriptionOf } from './accessible-description';
 import { renderApp } from './render-app';
 
 const ROW = 28;
@@ -89,6 +90,29 @@ describe('results read by pages', () => {
 });
 
 describe('a listing still arriving', () => {
+  it('bins its timeline again now and then while it arrives, not on every batch', async () => {
+    let now = 1_000_000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const files = filesOf(1000);
+      const { fake } = await searchWith(files.slice(0, 150), false);
+      await screen.findByText('150 files so far');
+      const slider = await screen.findByRole('slider', { name: 'Coverage timeline' });
+      await waitFor(() => expect(descriptionOf(slider)).toContain('Coverage: 150 files'));
+      // Within the refresh interval a batch does not ask for the timeline again.
+      fake.growSearch(files.slice(150, 300), false);
+      await screen.findByText('300 files so far');
+      expect(fake.callsTo('search:timeline')).toHaveLength(1);
+      now += 1000;
+      fake.growSearch(files.slice(300, 600), false);
+      await screen.findByText('600 files so far');
+      await waitFor(() => expect(descriptionOf(slider)).toContain('Coverage: 600 files'));
+      expect(fake.callsTo('search:timeline')).toHaveLength(2);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('stops with Stop listing, keeps the rows so far and says why the count will not grow', async () => {
     const files = filesOf(1000);
     const { fake, grid } = await searchWith(files.slice(0, 200), false);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { searchedRange } from '../../../src-shared/coverage/searched-range';
-import { countPerBin, timelineScale } from '../../../src-shared/coverage/timeline-bins';
+import { countPerBin, timelineScale, type TimelineScale } from '../../../src-shared/coverage/timeline-bins';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import type { ErrorData } from '../../../src-shared/errors';
@@ -48,6 +48,8 @@ class KeptSearch {
   cause: unknown;
   readonly stop = new AbortController();
   readonly tally = new ResultTally();
+  /** The timeline binned so far: its scale, counts and the rows counted into it (the listing only appends). */
+  binned: { scale: TimelineScale; counts: Uint32Array; rows: number } | undefined;
   /** Called when rows arrive or the listing ends: "download all" waits on it for the rest. */
   private waiters: (() => void)[] = [];
 
@@ -158,7 +160,8 @@ export class SearchKeeper {
   /**
    * The search's files per bin of the coverage timeline over the span it covered (searched-range.ts, the window's
    * one rule), counted from the rows kept so far a chunk at a time (countPerBin, the same binning), yielding between
-   * chunks so pages are answered meanwhile. Null before any row.
+   * chunks so pages are answered meanwhile. Asked for again while the listing arrives, only the rows kept since are
+   * counted, unless the span grew (a search without dates spans the files listed so far). Null before any row.
    */
   async timeline(searchId: string): Promise<ResultTimeline | null> {
     const search = this.search(searchId);
@@ -166,13 +169,16 @@ export class SearchKeeper {
     const range = firstDateObs === null || lastDateObs === null ? null : searchedRange(search.query.filters, [firstDateObs, lastDateObs]);
     if (range === null) return null;
     const scale = timelineScale(range);
-    const counts = new Uint32Array(Math.max(0, scale.edges.length - 1));
     const rows = search.table.count;
-    for (let first = 0; first < rows; first += TIMELINE_CHUNK) {
+    const earlier = search.binned && sameScale(search.binned.scale, scale) ? search.binned : undefined;
+    const counts = earlier ? earlier.counts.slice() : new Uint32Array(Math.max(0, scale.edges.length - 1));
+    for (let first = earlier?.rows ?? 0; first < rows; first += TIMELINE_CHUNK) {
       const part = countPerBin(scale, search.table.dateObsFrom(first, Math.min(rows, first + TIMELINE_CHUNK) - 1));
       for (let bin = 0; bin < part.length; bin++) counts[bin]! += part[bin]!;
       await setImmediate();
     }
+    // A newer call may have counted further meanwhile: the furthest count is kept.
+    if (!search.binned || !sameScale(search.binned.scale, scale) || search.binned.rows <= rows) search.binned = { scale, counts, rows };
     return { size: scale.size, edges: scale.edges, counts: Array.from(counts) };
   }
 
@@ -238,3 +244,6 @@ function chosenPositions(table: ResultTable, selection: ResultSelection): number
   for (let position = 0; position < chosen.length; position++) if (chosen[position] === 1) positions.push(position);
   return positions;
 }
+
+const sameScale = (a: TimelineScale, b: TimelineScale): boolean =>
+  a.size === b.size && a.edges.length === b.edges.length && a.edges.every((edge, at) => edge === b.edges[at]);

@@ -2,7 +2,7 @@
 // and pages are read from it while it still arrives, in every order Browse offers, counted; a listing past the
 // listing size limit is kept whole; a new search stops and drops the last; "download all" follows the listing.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import { RESULT_SORT_KEYS, type ResultRow, type ResultSort } from '../../../src-shared/search/result-page';
@@ -12,8 +12,8 @@ import { listingTotal } from '../../../src-shared/format/human-size';
 import { columnsShown } from '../../../src-shared/listing/listing-columns';
 import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { AnswerTooLargeError } from '../../../src-main/core/errors';
-import { ResultDatabase } from '../../../src-main/core/search/result-table';
-import { SearchKeeper } from '../../../src-main/core/search/search-keeper';
+import { ResultDatabase, ResultTable } from '../../../src-main/core/search/result-table';
+import { SearchKeeper, type ListingSource } from '../../../src-main/core/search/search-keeper';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -232,4 +232,56 @@ describe('a search kept by the core', () => {
     expect(timeline.counts).toEqual(Array.from(expected.counts));
     expect(timeline.counts.reduce((sum, count) => sum + count, 0)).toBe(whole.length);
   });
+
+  it.each([
+    { name: 'over set dates (one span throughout)', query: months },
+    { name: 'with no end date (a span that grows with the rows)', query: ucompDays },
+  ])('bins the timeline while the listing arrives $name, counting only the rows new since', async ({ query }) => {
+    const whole = await wholeListing(query);
+    const fed = steppedListing(whole, 4);
+    const search = new SearchKeeper(ResultDatabase.open(':memory:'), fed.source);
+    keepers.push(search);
+    const { searchId } = search.start(query);
+    const counted = vi.spyOn(ResultTable.prototype, 'dateObsFrom');
+    let kept = 0;
+    for (let step = 0; step < 4; step++) {
+      await fed.release();
+      await waitFor(() => search.progress(searchId).count > kept, 'the next rows');
+      const before = kept;
+      kept = search.progress(searchId).count;
+      counted.mockClear();
+      const dates = whole.slice(0, kept).map((entry) => entry['date-obs']);
+      const expected = coverageBins(dates, searchedRange(query.filters, [[...dates].sort()[0]!, [...dates].sort().at(-1)!])!);
+      const timeline = (await search.timeline(searchId))!;
+      expect(timeline.edges).toEqual(expected.edges);
+      expect(timeline.counts).toEqual(Array.from(expected.counts));
+      // Over set dates the span never changes, so a later binning reads only the rows kept since.
+      if (step > 0 && query === months) expect(counted.mock.calls[0]![0]).toBe(before);
+    }
+    counted.mockRestore();
+    expect((await search.whenSettled(searchId)).count).toBe(whole.length);
+  });
 });
+
+/** A listing handed over in `steps` parts, each when the test releases it. */
+function steppedListing(entries: readonly FileEntry[], steps: number): { source: ListingSource; release: () => Promise<void> } {
+  const size = Math.ceil(entries.length / steps);
+  const gates: (() => void)[] = [];
+  const opened: Promise<void>[] = [];
+  for (let step = 0; step < steps; step++) opened.push(new Promise((resolve) => gates.push(resolve)));
+  let released = 0;
+  return {
+    source: {
+      async streamFiles(_request, onEntries) {
+        for (let step = 0; step < steps; step++) {
+          await opened[step];
+          await onEntries(entries.slice(step * size, (step + 1) * size));
+        }
+      },
+    },
+    release: async () => {
+      gates[released++]!();
+      await Promise.resolve();
+    },
+  };
+}
