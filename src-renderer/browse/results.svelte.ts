@@ -102,8 +102,11 @@ export class ResultsStore {
   /** The rows in view (first to last), whose pages are asked for. */
   private view = { first: 0, last: -1 };
   private fetching = false;
-  /** When the newest timeline request went out: while the listing arrives, the timeline is asked for again after a while. */
-  private timelineAsked: { at: number } | null = null;
+  /**
+   * When the newest timeline request went out, and whether it was answered: while the listing arrives, the timeline
+   * is asked for again a while after the last answer (binning a span that grows reads every row again).
+   */
+  private timelineAsked: { at: number; answered: boolean } | null = null;
 
   /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the results' own. */
   constructor(client: ApiClient, formQuery: () => FilesQuery | null = () => this.query) {
@@ -220,14 +223,17 @@ export class ResultsStore {
     // The timeline is binned again once the listing ends, complete or stopped early, and now and then while it arrives.
     if (listingEnded(progress)) {
       if (!listingEnded(kept)) void this.loadTimeline(progress.searchId);
-    } else if (!this.timelineAsked || performance.now() - this.timelineAsked.at >= TIMELINE_REFRESH_MS) void this.loadTimeline(progress.searchId);
+    } else if (!this.timelineAsked || (this.timelineAsked.answered && performance.now() - this.timelineAsked.at >= TIMELINE_REFRESH_MS)) {
+      void this.loadTimeline(progress.searchId);
+    }
     void this.loadView();
   }
 
   private async loadTimeline(searchId: string): Promise<void> {
-    const asked = { at: performance.now() };
+    const asked = { at: performance.now(), answered: false };
     this.timelineAsked = asked;
     const result = await this.client.invoke('search:timeline', { searchId });
+    asked.answered = true;
     // Only the answer to the newest request is shown: an older one counted fewer rows.
     if (!result.ok || this.kept?.searchId !== searchId || !result.value || this.timelineAsked !== asked) return;
     const { size, edges, counts } = result.value;

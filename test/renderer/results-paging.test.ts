@@ -108,6 +108,18 @@ describe('a listing still arriving', () => {
       await screen.findByText('600 files so far');
       await waitFor(() => expect(descriptionOf(slider)).toContain('Coverage: 600 files'));
       expect(fake.callsTo('search:timeline')).toHaveLength(2);
+      // An answer still on its way is waited for: a request is not sent again over it.
+      const answer = fake.hold('search:timeline');
+      now += 1000;
+      fake.growSearch(files.slice(600, 700), false);
+      await screen.findByText('700 files so far');
+      await waitFor(() => expect(fake.callsTo('search:timeline')).toHaveLength(3));
+      now += 1000;
+      fake.growSearch(files.slice(700, 800), false);
+      await screen.findByText('800 files so far');
+      expect(fake.callsTo('search:timeline')).toHaveLength(3);
+      answer();
+      await waitFor(() => expect(descriptionOf(slider)).toContain('Coverage: 800 files'));
     } finally {
       clock.mockRestore();
     }
