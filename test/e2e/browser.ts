@@ -3,9 +3,11 @@ import { chromium, type Browser } from 'playwright-core';
 
 const CHROMIUM_PATH = process.env['MLSO_CHROMIUM'] ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
+/** `scrollBars`: show them (headless Chromium hides them by default), for a spec that drags one. */
+export function launchChromium({ scrollBars = false }: { scrollBars?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
+    ...(scrollBars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--headless',
       '--no-sandbox',

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createEmulator, type RunningEmulator } from '../../src-main/emulator';
+import type { Settings } from '../../src-shared/settings/settings-types';
+import { createEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
+import { fileSettingsStore } from '../../src-main/web/file-settings-store';
 import { startWebApp, type RunningWebApp } from '../../src-main/web/web-app';
 import { temporaryFolder } from '../helpers/fixtures';
 import { launchChromium } from './browser';
@@ -17,32 +19,49 @@ const SCREENSHOTS = process.env.SHOTS_FOLDER ?? path.join(root, 'test-results/sc
 
 export interface WebModeSession {
   emulator: RunningEmulator;
+  /** The app's state folder (its saved settings, ledger and kept search). */
+  stateFolder: string;
   app: RunningWebApp;
   browser: Browser;
   page: Page;
   context: E2eContext;
 }
 
+export interface WebModeSessionOptions {
+  /** The emulator's knobs over the session's own (small images). */
+  emulator?: Partial<EmulatorOptions>;
+  /** Settings saved in the state folder before the app starts, as an earlier run of the user's would leave them. */
+  savedSettings?: Partial<Settings>;
+  /** Chromium shows its scroll bars (headless, it hides them). */
+  scrollBars?: boolean;
+}
+
 /**
  * Opens the session. `server`: the emulator started here (the default), or the app's own demo server (the emulator
  * then only completes the spec context). Whatever opened before a failure is closed again.
  */
-export async function openWebModeSession(server: 'emulator' | 'demo' = 'emulator'): Promise<WebModeSession> {
+export async function openWebModeSession(server: 'emulator' | 'demo' = 'emulator', options: WebModeSessionOptions = {}): Promise<WebModeSession> {
   if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
   await mkdir(SCREENSHOTS, { recursive: true });
   const opened: Partial<WebModeSession> = {};
   try {
-    opened.emulator = await createEmulator({ imageSize: 64 });
+    opened.emulator = await createEmulator({ imageSize: 64, ...options.emulator });
     const downloadFolder = await temporaryFolder();
+    opened.stateFolder = await temporaryFolder();
+    if (options.savedSettings) {
+      // Saved the way the app saves them, so the app reads them as a user's own.
+      const store = fileSettingsStore(opened.stateFolder, downloadFolder);
+      store.write({ ...store.read(), ...options.savedSettings });
+    }
     opened.app = await startWebApp({
       port: 0,
-      stateFolder: await temporaryFolder(),
+      stateFolder: opened.stateFolder,
       rendererFolder,
       version: 'e2e',
       downloadFolder,
       server: server === 'demo' ? { useDemoServer: true } : { baseUrl: opened.emulator.url },
     });
-    opened.browser = await launchChromium();
+    opened.browser = await launchChromium({ scrollBars: options.scrollBars ?? false });
     opened.page = await opened.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await opened.page.goto(opened.app.server.openUrl);
     opened.context = createE2eContext(opened.page, opened.emulator, downloadFolder, SCREENSHOTS);
