@@ -113,7 +113,7 @@ async function benchmark(argv: readonly string[]): Promise<number> {
       }
       if (!options.skipUi) {
         start = begin(FIXED_PARTS.ui);
-        results.ui = await runUiBenchmark(paths.rendererFolder, (line) => progress.step(line));
+        results.ui = await runUiBenchmark(paths.rendererFolder, ctx.emulatorBin, (line) => progress.step(line));
         show('ui', start, uiTable(results.ui));
         start = begin(FIXED_PARTS.quicklook);
         results.quicklook = await runQuickLookBenchmark(paths.rendererFolder, (line) => progress.step(line));

@@ -58,7 +58,7 @@ export interface FilesQuery {
 }
 
 /** A listing as the window gets it: the core keeps it under `listingId`, so downloads can name it instead of carrying it back. */
-export type KeptFileListing = FileListing & { listingId: string };
+type KeptFileListing = FileListing & { listingId: string };
 
 /**
  * What to queue: rows of a listing the core kept (their positions in `files`; all of them when `entries` is absent),
