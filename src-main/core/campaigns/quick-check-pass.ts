@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { StateDatabase } from '../state/state-database';
-import { lookWith, wholeSecondsOf, quickVerdict } from '../downloads/quick-check';
+import { lookWith, quickVerdict } from '../downloads/quick-check';
 import { noLongerListedSql } from './file-standing';
 
 /** A finished file the check found gone or changed (`verdict`), as the page it was read in had it. */
@@ -71,16 +71,15 @@ const PAGE_SQL = `SELECT j.id, f.relative_path, j.target_path, j.bytes_written,
 interface Check {
   look: (file: string) => { size: number; mtimeMs: number };
   verdict: typeof quickVerdict;
-  wholeSeconds: typeof wholeSecondsOf;
 }
 
 /** Looks at each file of a page. Self-contained (the check comes as an argument): the thread runs its source too. */
-function lookAtPage(rows: readonly Row[], { look, verdict: verdictOf, wholeSeconds }: Check): PageFindings {
+function lookAtPage(rows: readonly Row[], { look, verdict: verdictOf }: Check): PageFindings {
   const failed: QuickCheckFailure[] = [];
   const firstLooks: number[] = [];
   for (const [jobId, relativePath, targetPath, bytesWritten, writtenS, checkedS] of rows) {
     const found = look(targetPath);
-    const verdict = verdictOf(found.size, wholeSeconds(found.mtimeMs), bytesWritten, writtenS ?? -1, checkedS ?? -1);
+    const verdict = verdictOf(found.size, found.mtimeMs, bytesWritten, writtenS ?? -1, checkedS ?? -1);
     if (verdict === 'missing' || verdict === 'changed') failed.push({ jobId, relativePath, targetPath, verdict });
     else if (verdict === 'first-look') firstLooks.push(jobId, found.mtimeMs);
   }
@@ -91,7 +90,6 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
 const quickVerdict = (${quickVerdict.toString()});
-const wholeSecondsOf = (${wholeSecondsOf.toString()});
 const lookWith = (${lookWith.toString()});
 const lookAtPage = (${lookAtPage.toString()});
 const { sqlite, file, campaignId, range, sql, pageSize } = workerData;
@@ -105,7 +103,7 @@ try {
 }
 if (db) {
   const page = db.prepare(sql).raw();
-  const check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, wholeSeconds: wholeSecondsOf };
+  const check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict };
   for (let after = range.after; ; ) {
     const rows = page.all({ campaignId, after, upTo: range.upTo, pageSize });
     if (rows.length === 0) break;
@@ -235,7 +233,7 @@ export class QuickCheckPass {
   /** The same pages read and looked at here, the event loop let go between them. */
   private async onMainThread(): Promise<void> {
     const page = this.state.connection.prepare<[{ campaignId: number; after: number; upTo: null; pageSize: number }], Row>(PAGE_SQL).raw();
-    const check: Check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict, wholeSeconds: wholeSecondsOf };
+    const check: Check = { look: (target) => lookWith(lstatSync, target), verdict: quickVerdict };
     for (let after = 0; !this.closed;) {
       this.signal?.throwIfAborted();
       const rows = page.all({ campaignId: this.campaignId, after, upTo: null, pageSize: PAGE });

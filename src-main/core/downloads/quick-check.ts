@@ -21,15 +21,20 @@ type QuickVerdict = 'as-written' | 'first-look' | 'missing' | 'changed';
 
 /**
  * The quick check's one rule, over what a look found (lookWith: `size` -1 when nothing is there, -2 when it is not
- * a regular file) and what the ledger recorded, times in whole seconds (wholeSecondsOf; -1 for none). Whole seconds,
+ * a regular file; its time in milliseconds) and what the ledger recorded, in whole seconds (wholeSecondsOf; -1 for
+ * none). Whole seconds,
  * as rsync compares them: a copy or a restore that keeps times only to the second or the millisecond (tar, zip, many
  * backup tools) is still the file as written, not a million files to fetch again.
  * Self-contained, with numbers only: the sync's stat threads run its source as it is (quick-check-pass.ts).
  */
-export function quickVerdict(size: number, mtimeS: number, bytesWritten: number, writtenS: number, checkedS: number): QuickVerdict {
+export function quickVerdict(size: number, mtimeMs: number, bytesWritten: number, writtenS: number, checkedS: number): QuickVerdict {
   if (size === -1) return 'missing';
   if (size !== bytesWritten) return 'changed';
-  if (mtimeS === writtenS || mtimeS === checkedS) return 'as-written';
+  // A copy that rounds the time to the nearest millisecond (Node's fs.cp does) can carry a time in the last
+  // millisecond of a second onto the next whole second: a time within a millisecond of a second also counts for it.
+  const mtimeS = Math.trunc(mtimeMs / 1000);
+  const roundedUpFromS = Math.trunc((mtimeMs - 1) / 1000);
+  for (const recordedS of [writtenS, checkedS]) if (recordedS !== -1 && (recordedS === mtimeS || recordedS === roundedUpFromS)) return 'as-written';
   return writtenS === -1 && checkedS === -1 ? 'first-look' : 'changed';
 }
 
@@ -48,7 +53,7 @@ export function wholeSecondsOf(ms: number | null): number {
  */
 export function isStillThere(file: WrittenFile): boolean {
   const { size, mtimeMs } = lookWith(lstatSync, file.targetPath);
-  const verdict = quickVerdict(size, wholeSecondsOf(mtimeMs), file.bytesWritten, wholeSecondsOf(file.writtenMtimeMs), wholeSecondsOf(file.checkedMtimeMs));
+  const verdict = quickVerdict(size, mtimeMs, file.bytesWritten, wholeSecondsOf(file.writtenMtimeMs), wholeSecondsOf(file.checkedMtimeMs));
   return verdict === 'as-written' || verdict === 'first-look';
 }
 

@@ -92,6 +92,27 @@ describe("a sync's quick check of a campaign's finished files", () => {
     }
   });
 
+  it('passes a file whose time a copy rounded to the millisecond, up onto the next whole second', async () => {
+    const { state, folder } = await campaignOf(['late.fts']);
+    const file = path.join(folder, 'late.fts');
+    // Written in the last millisecond of a second (a clock tick can fall there), and recorded so.
+    const written = await stat(file);
+    const lateInSecond = Math.trunc(written.mtimeMs / 1000) + 0.9996875;
+    await utimes(file, written.atime, lateInSecond);
+    const recorded = (await stat(file)).mtimeMs;
+    expect(Math.trunc(recorded / 1000)).toBe(Math.trunc(lateInSecond));
+    state.connection.prepare('UPDATE jobs SET written_mtime_ms = ?').run(recorded);
+    // Node's fs.cp with preserveTimestamps: the time to the nearest millisecond, the next second's first.
+    await utimes(file, written.atime, new Date(Math.round(recorded)));
+    expect(Math.trunc((await stat(file)).mtimeMs / 1000)).toBe(Math.trunc(lateInSecond) + 1);
+    const pass = new QuickCheckPass(state, 1, { threads: 1 });
+    try {
+      expect((await pass.finish()).failed).toEqual([]);
+    } finally {
+      await pass.close();
+    }
+  });
+
   it('looks on the main thread, finding the same, where its thread cannot load better-sqlite3', async () => {
     const { state, folder } = await campaignOf(['same.fts', 'gone.fts']);
     await rm(path.join(folder, 'gone.fts'));
