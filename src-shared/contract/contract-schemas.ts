@@ -7,7 +7,7 @@ import { CAMPAIGN_EXPORT_FORMATS } from '../campaigns/campaign-types';
 import { JOB_PAGE_MAX_ROWS, SORT_KEYS } from '../downloads/job-page';
 import { JOB_STATES } from '../downloads/job-state';
 import { FILTER_NAMES, type FilterName } from '../filters/filter-table';
-import { RESULT_PAGE_MAX_ROWS, RESULT_SORT_KEYS } from '../search/result-page';
+import { RESULT_PAGE_MAX_ROWS, RESULT_POSITIONS_MAX_ROWS, RESULT_SORT_KEYS } from '../search/result-page';
 import { rangeText, SETTING_DEFINITIONS, type SettingDefinition } from '../settings/setting-definitions';
 import type { Settings } from '../settings/settings-types';
 import type { ArgsOf, InvokeChannel } from './contract';
@@ -104,6 +104,12 @@ const resultPage = z.strictObject({
   limit: whole().min(1).max(RESULT_PAGE_MAX_ROWS),
   sort: resultSort,
 });
+const resultPositions = z
+  .strictObject({ searchId: name(), sort: resultSort, first: whole().min(0), last: whole().min(0) })
+  .refine(({ first, last }) => last >= first && last - first < RESULT_POSITIONS_MAX_ROWS, {
+    message: `must be from first to ${(RESULT_POSITIONS_MAX_ROWS - 1).toLocaleString('en-US')} rows after it`,
+    path: ['last'],
+  });
 
 /** A setting's label (how its refusals name it) and the type of its value. */
 interface SettingArgument<T> {
@@ -163,6 +169,7 @@ export const INVOKE_ARGUMENTS = {
   'catalog:files': filesQuery,
   'search:start': filesQuery,
   'search:page': resultPage,
+  'search:positions': resultPositions,
   'search:timeline': z.strictObject({ searchId: name() }),
   'search:downloaded': z.strictObject({ searchId: name() }),
   'search:cancel': z.strictObject({ searchId: name().optional() }),

@@ -21,7 +21,15 @@ import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
 import type { DownloadedFrame } from '../downloads/downloaded-frames';
 import type { JobPage, JobPageRequest } from '../downloads/job-page';
-import type { ResultPage, ResultPageRequest, ResultSelection, ResultTimeline, SearchProgress } from '../search/result-page';
+import type {
+  PositionRun,
+  ResultPage,
+  ResultPageRequest,
+  ResultPositionsRequest,
+  ResultSelection,
+  ResultTimeline,
+  SearchProgress,
+} from '../search/result-page';
 import type { ErrorData } from '../errors';
 import type { FileFilters } from '../filters/filter-rules';
 import type { Settings } from '../settings/settings-types';
@@ -135,6 +143,11 @@ interface InvokeChannels {
   'search:start': { args: FilesQuery; result: SearchProgress };
   /** A window of the search's rows in an order, with the count so far and whether the listing is complete. */
   'search:page': { args: ResultPageRequest; result: ResultPage };
+  /**
+   * The listing positions of rows in an order (up to RESULT_POSITIONS_MAX_ROWS of them), as runs in listing order:
+   * what a shift-click range over rows not read yet selects.
+   */
+  'search:positions': { args: ResultPositionsRequest; result: PositionRun[] };
   /** The search's files per bin of the coverage timeline, from the rows kept so far; null before any row. */
   'search:timeline': { args: { searchId: string }; result: ResultTimeline | null };
   /** The search's files a finished download holds, in listing order: the player's frames ("Play"). */
@@ -242,6 +255,7 @@ const INVOKE_CHANNEL_SET = {
   'catalog:files': true,
   'search:start': true,
   'search:page': true,
+  'search:positions': true,
   'search:timeline': true,
   'search:downloaded': true,
   'search:cancel': true,

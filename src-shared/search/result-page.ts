@@ -54,6 +54,23 @@ export interface ResultRow {
   entry: FileEntry;
 }
 
+/** Listing positions `first` to `last` (inclusive): a selection's run, so a million positions in a row are one. */
+export interface PositionRun {
+  first: number;
+  last: number;
+}
+
+/** The most rows one search:positions request covers, so its answer (at most a run per row) stays small. */
+export const RESULT_POSITIONS_MAX_ROWS = 100_000;
+
+/** The rows numbered `first` to `last` (inclusive) in `sort`'s order, whose listing positions are asked for. */
+export interface ResultPositionsRequest {
+  searchId: string;
+  sort: ResultSort;
+  first: number;
+  last: number;
+}
+
 /**
  * Rows chosen as the window shows them: ranges of row numbers (first to last, inclusive, from 0) in `sort`'s order.
  * A rule, not a list: "all but a few" of a million rows is a few ranges, however the list is ordered.

@@ -46,6 +46,7 @@ import { coverageBins } from '../../src-shared/coverage/timeline-bins';
 import { downloadedFrames } from '../../src-shared/downloads/downloaded-frames';
 import { listingTotal } from '../../src-shared/format/human-size';
 import { columnsShown } from '../../src-shared/listing/listing-columns';
+import { runsOf } from '../../src-shared/search/position-runs';
 import type { ResultSelection, ResultSort, SearchProgress } from '../../src-shared/search/result-page';
 
 const FAKE_HOME = '/home/ada';
@@ -616,6 +617,12 @@ export class FakeContract implements ContractClient {
         ? Array.from({ length: Math.max(0, end - offset) }, (_, at) => offset + at)
         : FakeContract.searchOrder(search.files, sort).slice(offset, offset + limit);
       return { ...this.searchProgress(search), offset, rows: positions.map((position) => ({ position, entry: search.files[position]! })) };
+    },
+    'search:positions': ({ searchId, sort, first, last }) => {
+      const search = this.searchOf(searchId);
+      if (last >= search.files.length)
+        throw new FakeFailure({ kind: 'invalid-input', message: `Rows ${first} to ${last} are not in those search results: search again, then download.` });
+      return runsOf(FakeContract.searchOrder(search.files, sort).slice(first, last + 1));
     },
     'search:timeline': ({ searchId }) => {
       const search = this.searchOf(searchId);

@@ -6,12 +6,13 @@ import type { DownloadLedger } from '../downloads/download-ledger';
 import { finishedIds } from '../downloads/job-pages';
 import type { SearchKeeper } from '../search/search-keeper';
 
-type SearchChannels = 'search:start' | 'search:page' | 'search:timeline' | 'search:downloaded' | 'search:cancel';
+type SearchChannels = 'search:start' | 'search:page' | 'search:positions' | 'search:timeline' | 'search:downloaded' | 'search:cancel';
 
 export function searchHandlers(searches: SearchKeeper, engine: DownloadEngine, ledger: DownloadLedger): Pick<ContractHandlers, SearchChannels> {
   return {
     'search:start': (query) => searches.firstRows(searches.start(query).searchId),
     'search:page': (request) => searches.page(request),
+    'search:positions': (request) => searches.positions(request),
     'search:timeline': ({ searchId }) => searches.timeline(searchId),
     'search:downloaded': async ({ searchId }) => {
       // The player's frames, found a chunk of names at a time with the window's own rule (downloaded-frames.ts).

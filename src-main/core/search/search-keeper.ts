@@ -10,10 +10,13 @@ import { countPerBin, timelineScale, type TimelineScale } from '../../../src-sha
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import type { ErrorData } from '../../../src-shared/errors';
+import { runsOf } from '../../../src-shared/search/position-runs';
 import {
   RESULT_PAGE_MAX_ROWS,
+  type PositionRun,
   type ResultPage,
   type ResultPageRequest,
+  type ResultPositionsRequest,
   type ResultSelection,
   type ResultTimeline,
   type SearchProgress,
@@ -155,6 +158,15 @@ export class SearchKeeper {
     // The count is read before the rows: a page never holds rows past the count it reports.
     const progress = search.progress();
     return { ...progress, offset: request.offset, rows: search.table.page(request.offset, Math.min(limit, progress.count - request.offset), request.sort) };
+  }
+
+  /**
+   * The listing positions of the rows `first` to `last` in `sort`'s order, as runs in listing order: a shift-click
+   * range over rows the window has not read. The contract caps the range (RESULT_POSITIONS_MAX_ROWS), so the answer
+   * stays small whatever the order.
+   */
+  positions(request: ResultPositionsRequest): PositionRun[] {
+    return runsOf(this.search(request.searchId).table.positionsIn(request.sort, request.first, request.last));
   }
 
   /**

@@ -96,6 +96,14 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
       { args: { searchId: 'search-1', offset: 0, limit: 100, sort: { key: 'url', direction: 'ascending' } }, names: 'sort.key' },
     ],
   },
+  'search:positions': {
+    valid: { searchId: 'search-1', sort: { key: 'filesize', direction: 'descending' }, first: 0, last: 99_999 },
+    nested: [
+      { args: { searchId: 'search-1', sort: { key: 'listed', direction: 'ascending' }, first: -1, last: 2 }, names: 'first' },
+      { args: { searchId: 'search-1', sort: { key: 'listed', direction: 'ascending' }, first: 5, last: 2 }, names: 'last' },
+      { args: { searchId: 'search-1', sort: { key: 'listed', direction: 'ascending' }, first: 0, last: 100_000 }, names: 'last' },
+    ],
+  },
   'search:timeline': { valid: { searchId: 'search-1' } },
   'search:downloaded': { valid: { searchId: 'search-1' } },
   'search:cancel': { valid: { searchId: 'search-1' }, optional: ['searchId'] },

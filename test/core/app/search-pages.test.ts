@@ -60,6 +60,16 @@ describe('a search kept by the app core', () => {
       sort: { key: 'filesize', direction: 'descending' },
     });
     expect(biggest.rows[0]!.entry.filesize).toBeGreaterThanOrEqual(biggest.rows[2]!.entry.filesize);
+    // A shift-click range over those rows: their listing positions, as runs in listing order.
+    const positions = await h.core.handlers['search:positions']({
+      searchId: started.searchId,
+      sort: { key: 'filesize', direction: 'descending' },
+      first: 0,
+      last: 2,
+    });
+    expect(positions.flatMap((run) => Array.from({ length: run.last - run.first + 1 }, (_unused, at) => run.first + at))).toEqual(
+      biggest.rows.map((row) => row.position).sort((a, b) => a - b),
+    );
     const timeline = await h.core.handlers['search:timeline']({ searchId: started.searchId });
     expect(timeline!.counts.reduce((sum, count) => sum + count, 0)).toBe(last.count);
     expect(last.summary).toMatchObject({ firstDateObs: expect.stringMatching(/^2024-11-25T/), lastDateObs: expect.stringMatching(/^2025-03-24T/) });

@@ -206,6 +206,32 @@ describe('a search kept by the core', () => {
   });
 
   it.each([
+    { key: 'filesize', direction: 'descending' },
+    { key: 'wave-region', direction: 'ascending' },
+    { key: 'listed', direction: 'descending' },
+  ] as const)('answers the listing positions of rows ordered by $key, $direction as runs in listing order', async (sort) => {
+    const whole = await wholeListing(ucompDays);
+    const search = await keeper();
+    const { searchId } = search.start(ucompDays);
+    await search.whenSettled(searchId);
+    const order = expectedOrder(whole, sort);
+    for (const [first, last] of [
+      [0, 0],
+      [3, 40],
+      [0, whole.length - 1],
+    ] as const) {
+      const runs = search.positions({ searchId, sort, first, last });
+      // Runs in listing order, apart (two that touch would be one), covering exactly the rows asked for.
+      for (let at = 1; at < runs.length; at++) expect(runs[at]!.first).toBeGreaterThan(runs[at - 1]!.last + 1);
+      const covered = runs.flatMap((run) => Array.from({ length: run.last - run.first + 1 }, (_unused, index) => run.first + index));
+      expect(covered).toEqual(order.slice(first, last + 1).sort((a, b) => a - b));
+    }
+    // Every row is one run, whatever the order.
+    expect(search.positions({ searchId, sort, first: 0, last: whole.length - 1 })).toEqual([{ first: 0, last: whole.length - 1 }]);
+    expect(() => search.positions({ searchId, sort, first: 0, last: whole.length })).toThrow(`Rows 0 to ${whole.length} are not in those search results`);
+  });
+
+  it.each([
     { name: 'KCor over months', query: months, optional: [] },
     { name: 'UCoMP, with its optional columns', query: ucompDays, optional: ['wave-region', 'obs-plan'] },
   ])('sums up $name as the window did from the whole listing, and bins its timeline the same way', async ({ query, optional }) => {
