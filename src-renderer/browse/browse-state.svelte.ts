@@ -60,8 +60,7 @@ export class BrowseState {
   }
 
   async download(which: 'selected' | 'all'): Promise<void> {
-    const count = which === 'all' ? (this.results.kept?.count ?? 0) : this.results.selection.count;
-    if (count === 0) return;
+    if (this.results.requestedBy(which) === 0) return;
     if (!this.session.signedIn) {
       this.session.requireSignIn(SIGN_IN_TO_DOWNLOAD);
       return;

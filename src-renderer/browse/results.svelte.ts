@@ -1,14 +1,23 @@
 // The last search and what is selected in it. The core keeps the search's rows (a listing can hold a million
 // files), so the window holds its count and summary, and reads the pages of rows in view, as the Downloads screen
 // does: the first rows show while the rest of the listing still arrives, and the count grows until it is complete.
-import type { FileEntry } from '../../src-shared/api/schemas';
 import type { EnqueueSummary, FilesQuery } from '../../src-shared/contract/contract';
 import type { DownloadedFrame } from '../../src-shared/downloads/downloaded-frames';
 import { binsOf, type TimelineBins } from '../../src-shared/coverage/timeline-bins';
 import type { ErrorData } from '../../src-shared/errors';
 import { totalText } from '../../src-shared/format/human-size';
 import { LISTING_COLUMNS, type ListingColumn } from '../../src-shared/listing/listing-columns';
-import type { ResultPage, ResultSort, SearchProgress } from '../../src-shared/search/result-page';
+import { runsOf } from '../../src-shared/search/position-runs';
+import {
+  RESULT_POSITIONS_MAX_ROWS,
+  RESULT_SORT_KEYS,
+  type PositionRun,
+  type ResultPage,
+  type ResultRow,
+  type ResultSort,
+  type ResultSortKey,
+  type SearchProgress,
+} from '../../src-shared/search/result-page';
 import { campaignQueryOf, describeFilters, sameQuery } from '../campaigns/campaign-text';
 import type { ApiClient } from '../lib/api';
 import { dayOf } from '../lib/format';
@@ -57,8 +66,27 @@ const PAGES_KEPT = 30;
 const PAGES_PER_REQUEST = 5;
 /** How often the timeline is binned again while the listing arrives (the core counts only the rows new since). */
 const TIMELINE_REFRESH_MS = 1000;
-/** The order the rows are shown in: the listing's own. */
+/** The listing's own order: the default, and the one a selection is sent in (its row numbers are positions). */
 const LISTED: ResultSort = { key: 'listed', direction: 'ascending' };
+
+/** The order a grid column's field sorts by, if Browse offers one (the sort keys are the listing's field names). */
+export function sortKeyOf(field: string): ResultSortKey | null {
+  return (RESULT_SORT_KEYS as readonly string[]).includes(field) && field !== 'listed' ? (field as ResultSortKey) : null;
+}
+
+/** A column's header clicked: ascending, then descending, then the listing's own order again. */
+export function nextSort(current: ResultSort, key: ResultSortKey): ResultSort {
+  if (current.key !== key) return { key, direction: 'ascending' };
+  return current.direction === 'ascending' ? { key, direction: 'descending' } : LISTED;
+}
+
+const isListed = (sort: ResultSort): boolean => sort.key === 'listed';
+
+/** A page of rows and the count the core had when it read them. */
+interface LoadedPage {
+  rows: ResultRow[];
+  readAt: number;
+}
 
 export type EnqueueOutcome = { summary: EnqueueSummary; requested: number } | { error: ErrorData };
 
@@ -87,6 +115,8 @@ export class ResultsStore {
   enqueueOutcome = $state.raw<EnqueueOutcome | null>(null);
   /** Goes up whenever the rows loaded change, so the table reads them again. */
   rowsVersion = $state(0);
+  /** The order the rows are shown in (the listing's own until a column's header is clicked). */
+  sort = $state.raw<ResultSort>(LISTED);
 
   private readonly client: ApiClient;
   private readonly formQuery: () => FilesQuery | null;
@@ -98,7 +128,7 @@ export class ResultsStore {
   // The pages are plain (not reactive): rowsVersion says when they changed.
   /** Loaded pages by number, oldest read first. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  private readonly pages = new Map<number, FileEntry[]>();
+  private readonly pages = new Map<number, LoadedPage>();
   /** The rows in view (first to last), whose pages are asked for. */
   private view = { first: 0, last: -1 };
   private fetching = false;
@@ -129,9 +159,90 @@ export class ResultsStore {
     return this.enqueueRequest.loading ? this.enqueueRequested : 0;
   }
 
-  /** The row at `index` in the order shown, if its page is loaded (read `rowsVersion` to follow changes). */
-  rowAt(index: number): FileEntry | undefined {
-    return this.pages.get(Math.floor(index / RESULT_PAGE_ROWS))?.[index % RESULT_PAGE_ROWS];
+  /**
+   * The row at `index` in the order shown, if its page is loaded (read `rowsVersion` to follow changes). A page read
+   * before the count last grew is shown until it is read again, so the rows do not blink while a listing arrives.
+   */
+  rowAt(index: number): ResultRow | undefined {
+    return this.pages.get(Math.floor(index / RESULT_PAGE_ROWS))?.rows[index % RESULT_PAGE_ROWS];
+  }
+
+  /** How many files a Download would hand to the queue: the one count the buttons, the notice and the request use. */
+  requestedBy(which: 'selected' | 'all'): number {
+    return which === 'all' ? (this.kept?.count ?? 0) : this.selection.count;
+  }
+
+  /** Shows the rows in another order: pages are read again, the selection (of files, not rows) stays. */
+  sortBy(sort: ResultSort): void {
+    if (sort.key === this.sort.key && sort.direction === this.sort.direction) return;
+    this.sort = sort;
+    this.pages.clear();
+    this.rowsVersion += 1;
+    // A shift range starts from a row of the order shown; in another order that row is another file.
+    this.selection.anchor = null;
+    void this.loadView();
+  }
+
+  /** Click or Space: toggles the file shown at `index` (its position asked for when its page is not loaded). */
+  async toggleRow(index: number): Promise<void> {
+    const known = this.rowAt(index);
+    if (known) {
+      this.selection.toggle(known.position, index);
+      return;
+    }
+    const runs = await this.positionsOf(index, index);
+    if (runs?.length === 1) this.selection.toggle(runs[0]!.first, index);
+  }
+
+  /** Shift-click or Shift+arrow: selects the rows shown from the anchor (or `index` alone) to `index`. */
+  async extendTo(index: number): Promise<void> {
+    const from = this.selection.anchor ?? index;
+    const runs = await this.positionsOf(Math.min(from, index), Math.max(from, index));
+    if (runs) this.selection.add(runs);
+  }
+
+  /**
+   * The listing positions of the rows shown `first` to `last`, as runs; null when the search or the order changed
+   * meanwhile. The listing's order needs no asking, nor do rows whose pages were read at the current count; others
+   * are asked of the core, a capped range at a time, so a range over a million rows is a few small answers.
+   */
+  private async positionsOf(first: number, last: number): Promise<PositionRun[] | null> {
+    const kept = this.kept;
+    const sort = this.sort;
+    if (!kept || first < 0 || last >= kept.count || last < first) return null;
+    if (isListed(sort)) return [sort.direction === 'ascending' ? { first, last } : { first: kept.count - 1 - last, last: kept.count - 1 - first }];
+    const loaded = this.loadedPositions(first, last);
+    if (loaded) return runsOf(loaded);
+    const runs: PositionRun[] = [];
+    for (let from = first; from <= last; from += RESULT_POSITIONS_MAX_ROWS) {
+      const to = Math.min(last, from + RESULT_POSITIONS_MAX_ROWS - 1);
+      const result = await this.client.invoke('search:positions', { searchId: kept.searchId, sort, first: from, last: to });
+      if (!result.ok || this.kept?.searchId !== kept.searchId || this.sort !== sort) return null;
+      for (const run of result.value) runs.push(run);
+    }
+    return runs;
+  }
+
+  /** The positions of rows `first` to `last` when every one of them is on a page read at the current count. */
+  private loadedPositions(first: number, last: number): number[] | null {
+    const positions: number[] = [];
+    for (let index = first; index <= last; index++) {
+      const page = this.pages.get(Math.floor(index / RESULT_PAGE_ROWS));
+      const row = page?.rows[index % RESULT_PAGE_ROWS];
+      if (!page || !row || !this.current(page)) return null;
+      positions.push(row.position);
+    }
+    return positions;
+  }
+
+  /**
+   * Whether a page still shows what the core would answer: read at the current count, or, in the listing's own order
+   * (where rows only arrive at the end), a full page. In a column's order rows arriving land anywhere.
+   */
+  private current(page: LoadedPage): boolean {
+    const count = this.kept?.count ?? 0;
+    if (page.readAt >= count) return true;
+    return this.sort.key === 'listed' && this.sort.direction === 'ascending' && page.rows.length === RESULT_PAGE_ROWS;
   }
 
   /** The table's rows in view (first to last, overscan included): their pages are asked for if not loaded. */
@@ -146,6 +257,7 @@ export class ResultsStore {
     const result = await this.searchRequest.run(() => this.client.invoke('search:start', query));
     if (!result?.ok) return;
     this.query = query;
+    this.sort = LISTED;
     this.pages.clear();
     this.rowsVersion += 1;
     this.kept = result.value;
@@ -171,8 +283,9 @@ export class ResultsStore {
     const kept = this.kept;
     // One Download at a time: a second press while the first is queued would queue the files twice.
     if (!kept || this.stale || this.enqueueRequest.loading) return null;
-    const ranges = which === 'all' ? undefined : this.selection.ranges();
-    const requested = ranges ? this.selection.count : kept.count;
+    // "All" selected is "Download all": the core follows the listing to its end, rows still arriving included.
+    const ranges = which === 'all' || this.selection.all ? undefined : this.selection.ranges();
+    const requested = this.requestedBy(which);
     if (requested === 0) return null;
     this.enqueueRequested = requested;
     const result = await this.enqueueRequest.run(() =>
@@ -198,6 +311,7 @@ export class ResultsStore {
     this.kept = null;
     this.pages.clear();
     this.rowsVersion += 1;
+    this.sort = LISTED;
     this.timeline = null;
     this.query = null;
     this.searchedFor = null;
@@ -213,11 +327,10 @@ export class ResultsStore {
     this.enqueueOutcome = null;
   }
 
-  /** The search on screen counted more rows, or its listing ended: a short last page is read again. */
+  /** The search on screen counted more rows, or its listing ended: the pages no longer current are read again. */
   private grew(progress: SearchProgress): void {
     const kept = this.kept;
     if (!kept || progress.searchId !== kept.searchId || progress.count < kept.count) return;
-    if (progress.count > kept.count) for (const [number, rows] of this.pages) if (rows.length < RESULT_PAGE_ROWS) this.pages.delete(number);
     this.kept = progress;
     this.selection.grow(progress.count);
     // The timeline is binned again once the listing ends, complete or stopped early, and now and then while it arrives.
@@ -245,21 +358,26 @@ export class ResultsStore {
     const kept = this.kept;
     if (this.fetching || !kept || kept.count === 0 || this.view.last < this.view.first) return;
     const lastRow = Math.min(this.view.last, kept.count - 1);
+    const loaded = (number: number): boolean => {
+      const page = this.pages.get(number);
+      return page !== undefined && this.current(page);
+    };
     let first = Math.floor(this.view.first / RESULT_PAGE_ROWS);
     let last = Math.floor(lastRow / RESULT_PAGE_ROWS);
-    while (first <= last && this.pages.has(first)) first++;
-    while (last >= first && this.pages.has(last)) last--;
+    while (first <= last && loaded(first)) first++;
+    while (last >= first && loaded(last)) last--;
     if (first > last) return;
     last = Math.min(last, first + PAGES_PER_REQUEST - 1);
+    const sort = this.sort;
     this.fetching = true;
     try {
       const result = await this.client.invoke('search:page', {
         searchId: kept.searchId,
         offset: first * RESULT_PAGE_ROWS,
         limit: (last - first + 1) * RESULT_PAGE_ROWS,
-        sort: LISTED,
+        sort,
       });
-      if (result.ok && this.kept?.searchId === kept.searchId) this.addPages(result.value);
+      if (result.ok && this.kept?.searchId === kept.searchId && this.sort === sort) this.addPages(result.value);
     } finally {
       this.fetching = false;
     }
@@ -272,10 +390,7 @@ export class ResultsStore {
     for (let at = 0; at < page.rows.length; at += RESULT_PAGE_ROWS) {
       const number = firstPage + at / RESULT_PAGE_ROWS;
       this.pages.delete(number);
-      this.pages.set(
-        number,
-        page.rows.slice(at, at + RESULT_PAGE_ROWS).map((row) => row.entry),
-      );
+      this.pages.set(number, { rows: page.rows.slice(at, at + RESULT_PAGE_ROWS), readAt: page.count });
     }
     while (this.pages.size > PAGES_KEPT) this.pages.delete(this.pages.keys().next().value!);
     this.rowsVersion += 1;

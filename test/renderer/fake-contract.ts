@@ -503,8 +503,20 @@ export class FakeContract implements ContractClient {
     };
   }
 
+  /** The last order worked out: a sorted million-row search is paged without sorting it for every page. */
+  private static lastOrder: { files: readonly FileEntry[]; length: number; sort: string; order: number[] } | null = null;
+
   /** The positions of a search's files in a sort's order, as result-table.ts orders them (missing values first). */
   private static searchOrder(files: readonly FileEntry[], sort: ResultSort): number[] {
+    const last = FakeContract.lastOrder;
+    const key = `${sort.key} ${sort.direction}`;
+    if (last && last.files === files && last.length === files.length && last.sort === key) return last.order;
+    const order = FakeContract.sortedPositions(files, sort);
+    FakeContract.lastOrder = { files, length: files.length, sort: key, order };
+    return order;
+  }
+
+  private static sortedPositions(files: readonly FileEntry[], sort: ResultSort): number[] {
     const valueOf = (entry: FileEntry, position: number): string | number | null => {
       if (sort.key === 'listed') return position;
       if (sort.key === 'filesize') return entry.filesize > 0 ? entry.filesize : null;

@@ -2,7 +2,7 @@
 // listing brings it): 28 px rows are 28M px, past what a browser lets an element be tall, so the spacer stops under
 // the cap and the scroll bar is scaled (sparse-rows.svelte.ts, as the Downloads table). Every row stays reachable:
 // by the keyboard's cursor (End, Home, arrows, pages), by the scroll bar dragged, and a click or Space still selects.
-import { fireEvent, render, within } from '@testing-library/svelte';
+import { fireEvent, render, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src-shared/api/schemas';
 import { columnsShown } from '../../src-shared/listing/listing-columns';
@@ -126,6 +126,52 @@ describe('a listing taller than a browser lets an element be', () => {
     await fireEvent.keyDown(grid, { key: 'ArrowDown', shiftKey: true });
     expect(selection.has(paged + 1)).toBe(true);
     expectInView(grid, paged + 1);
+  });
+
+  it('moves the cursor and selects by the keys in a column’s order, descending, over 1,000,000 rows', async () => {
+    const { grid, selection } = await renderTable(FILES);
+    scrollsLikeABrowser(grid);
+    const size = within(within(grid).getByRole('columnheader', { name: /Listed size/ })).getByRole('button');
+    await fireEvent.click(size);
+    await fireEvent.click(size);
+    expect(size.parentElement!.getAttribute('aria-sort')).toBe('descending');
+    // One size for all: descending is the listing read backwards, so row N shows the file at position MANY - 1 - N.
+    const positionAt = (row: number): number => MANY - 1 - row;
+    grid.focus();
+    await fireEvent.keyDown(grid, { key: 'End' });
+    expect(cursorOf(grid)).toBe(`file-row-${MANY - 1}`);
+    expectInView(grid, MANY - 1);
+    await fireEvent.keyDown(grid, { key: ' ' });
+    await waitFor(() => expect(selection.has(positionAt(MANY - 1))).toBe(true));
+    expect(selection.has(MANY - 1)).toBe(false);
+    await waitFor(() => expect(grid.querySelector(`#file-row-${MANY - 1}`)!.getAttribute('aria-selected')).toBe('true'));
+    // Shift+ArrowUp, twice: the rows from the anchor up, by their files.
+    await fireEvent.keyDown(grid, { key: 'ArrowUp', shiftKey: true });
+    await fireEvent.keyDown(grid, { key: 'ArrowUp', shiftKey: true });
+    await waitFor(() => expect(selection.count).toBe(3));
+    expect(selection.ranges()).toEqual([{ first: 0, last: 2 }]);
+    expectInView(grid, MANY - 3);
+
+    await fireEvent.keyDown(grid, { key: 'Home' });
+    expect(cursorOf(grid)).toBe('file-row-0');
+    expect(grid.scrollTop).toBe(0);
+    await fireEvent.keyDown(grid, { key: 'PageDown' });
+    const paged = Number(cursorOf(grid)!.replace('file-row-', ''));
+    expect(paged).toBe(Math.floor(VIEW / ROW) - 1);
+    expectInView(grid, paged);
+    await fireEvent.keyDown(grid, { key: ' ' });
+    await waitFor(() => expect(selection.has(positionAt(paged))).toBe(true));
+    await fireEvent.keyDown(grid, { key: 'PageUp' });
+    expect(cursorOf(grid)).toBe('file-row-0');
+    // Dragged to the middle: a click there selects the file shown, and the cursor lands on its row.
+    grid.scrollTop = (spacerOf(grid) - VIEW) / 2;
+    await fireEvent.scroll(grid);
+    expectViewFilled(grid);
+    const middle = shownRows(grid).find((row) => row.top >= VIEW / 2)!;
+    await fireEvent.click(grid.querySelector(`#file-row-${middle.index}`)!);
+    await waitFor(() => expect(selection.has(positionAt(middle.index))).toBe(true));
+    expect(cursorOf(grid)).toBe(`file-row-${middle.index}`);
+    expect(selection.count).toBe(5);
   });
 
   it('leaves a listing under the cap its whole height and the browser its scrolling', async () => {

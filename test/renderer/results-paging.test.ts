@@ -1,39 +1,12 @@
 // Browse's results read by pages from the search the core keeps: the first rows show while the listing still
 // arrives, the count grows and says when it is complete, and the window holds only the pages near the view.
-import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { fireEvent, screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { FileEntry } from '../../src-shared/api/schemas';
 import { RESULT_PAGE_MAX_ROWS } from '../../src-shared/search/result-page';
-import { makeListing, type FakeOptions } from './fake-contract';
 import { descriptionOf } from './accessible-description';
-import { renderApp } from './render-app';
+import { cellText, filesOf, searchWith } from './searched-app';
 
 const ROW = 28;
-
-function filesOf(count: number): FileEntry[] {
-  return makeListing({ instrument: 'kcor', product: 'pb', start: '2025-03-24', count }).files;
-}
-
-/** Renders the window and searches KCor pB, the fake's search answering with `first` and, if `complete`, no more. */
-async function searchWith(first: readonly FileEntry[], complete: boolean, options: FakeOptions = {}) {
-  const rendered = await renderApp(options);
-  rendered.fake.handle('search:start', (query) => rendered.fake.keepSearch(query, [...first], complete));
-  await fireEvent.change(screen.getByRole('combobox', { name: 'Instrument' }), { target: { value: 'kcor' } });
-  await waitFor(() => expect((screen.getByRole('combobox', { name: 'Product' }) as HTMLSelectElement).value).toBe('pb'));
-  await fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-  const grid = await screen.findByRole('grid', { name: 'Files found' });
-  return { ...rendered, grid };
-}
-
-function cellText(grid: HTMLElement, index: number): string {
-  const row = grid.querySelector<HTMLElement>(`#file-row-${index}`);
-  return row
-    ? within(row)
-        .getAllByRole('gridcell')
-        .map((cell) => cell.textContent?.trim() ?? '')
-        .join(' ')
-    : '';
-}
 
 describe('results read by pages', () => {
   it('shows the first rows while the listing still arrives, with a count that grows and says when it is complete', async () => {
