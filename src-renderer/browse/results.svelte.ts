@@ -59,7 +59,7 @@ function listingEnded(progress: SearchProgress): boolean {
 }
 
 /** Rows in a page, the unit the window asks for and keeps. */
-export const RESULT_PAGE_ROWS = 100;
+const RESULT_PAGE_ROWS = 100;
 /** Pages kept (a few screenfuls either side of the view); the oldest read goes first. */
 const PAGES_KEPT = 30;
 /** The pages one request may ask for: the core's most rows a page carries. */
