@@ -159,7 +159,7 @@ describe('a selection of files, whatever the order', () => {
     for (const request of asked) expect(request.last - request.first).toBeLessThan(RESULT_POSITIONS_MAX_ROWS);
   });
 
-  it('selects every row with Ctrl+A, those still arriving too, and then downloads what Download all does', async () => {
+  it('selects every row with Ctrl+A or the header’s box, those still arriving too, and downloads what Download all does', async () => {
     const files = filesOf(1000);
     const { fake, grid } = await searchWith(files.slice(0, 300), false, SIGNED_IN);
     await screen.findByText('300 files so far');
@@ -181,9 +181,20 @@ describe('a selection of files, whatever the order', () => {
     await fireEvent.click(grid.querySelector('#file-row-0')!);
     screen.getByText('599 selected');
     expect([box.checked, box.indeterminate]).toEqual([false, true]);
-    fake.growSearch(files.slice(600), true);
-    await screen.findByText('1,000 files');
+    fake.growSearch(files.slice(600, 800), false);
+    await screen.findByText('800 files so far');
     screen.getByText('599 selected');
     expect(isSelected(grid, 1)).toBe('true');
+
+    // The header's box means all as Ctrl+A does (from a part selection, its first click checks it), and clears.
+    await fireEvent.click(box);
+    screen.getByText('800 selected');
+    await fireEvent.click(box);
+    expect(screen.queryByText(/^[\d,]+ selected$/)).toBeNull();
+    await fireEvent.click(box);
+    screen.getByText('800 selected');
+    fake.growSearch(files.slice(800), true);
+    await screen.findByText('1,000 files');
+    screen.getByText('1,000 selected');
   });
 });
