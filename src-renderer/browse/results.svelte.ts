@@ -180,6 +180,7 @@ export class ResultsStore {
     this.rowsVersion += 1;
     // A shift range starts from a row of the order shown; in another order that row is another file.
     this.selection.anchor = null;
+    this.selection.anchorPosition = null;
     void this.loadView();
   }
 
@@ -196,9 +197,24 @@ export class ResultsStore {
 
   /** Shift-click or Shift+arrow: selects the rows shown from the anchor (or `index` alone) to `index`. */
   async extendTo(index: number): Promise<void> {
-    const from = this.selection.anchor ?? index;
+    const from = this.anchorRow() ?? index;
     const runs = await this.positionsOf(Math.min(from, index), Math.max(from, index));
     if (runs) this.selection.add(runs);
+  }
+
+  /**
+   * The row the anchor's file is shown at now: rows arriving in a column's order move it, so it is looked for on the
+   * pages read at the current count; the row number it had when clicked otherwise.
+   */
+  private anchorRow(): number | null {
+    const { anchor, anchorPosition } = this.selection;
+    if (anchor === null || anchorPosition === null) return anchor;
+    for (const [number, page] of this.pages) {
+      if (!this.current(page)) continue;
+      const at = page.rows.findIndex((row) => row.position === anchorPosition);
+      if (at >= 0) return number * RESULT_PAGE_ROWS + at;
+    }
+    return anchor;
   }
 
   /**

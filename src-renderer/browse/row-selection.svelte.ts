@@ -6,6 +6,8 @@ import type { PositionRun } from '../../src-shared/search/result-page';
 export class RowSelection {
   /** Where the last plain click or Space landed, as a row number in the order shown: the start of a shift range. */
   anchor: number | null = null;
+  /** The file there (its listing position): in a column's order, rows arriving move it to another row number. */
+  anchorPosition: number | null = null;
 
   private flags = new Uint8Array(0);
   /** The positions flagged (all of them are counted while `everything` holds). */
@@ -38,6 +40,7 @@ export class RowSelection {
     this.flagged = 0;
     this.everything = false;
     this.anchor = null;
+    this.anchorPosition = null;
     this.version += 1;
   }
 
@@ -65,6 +68,7 @@ export class RowSelection {
     this.flags[position] = next;
     this.flagged += next === 1 ? 1 : -1;
     this.anchor = row;
+    this.anchorPosition = position;
     this.version += 1;
   }
 

@@ -102,6 +102,29 @@ describe('sorting Browse’s results', () => {
     await screen.findByText('1,000 files');
     await waitFor(() => expect(cellText(grid, 0)).toContain(files[999]!.filename));
   });
+
+  it('starts a shift range from the file clicked, wherever rows arriving in a column’s order have moved it', async () => {
+    const files = filesOf(1000);
+    const { fake, grid } = await searchWith(files.slice(0, 300), false, SIGNED_IN);
+    await screen.findByText('300 files so far');
+    await fireEvent.click(sortButton(grid, 'Date-obs'));
+    await fireEvent.click(sortButton(grid, 'Date-obs'));
+    await waitFor(() => expect(cellText(grid, 2)).toContain(files[297]!.filename));
+    await fireEvent.click(grid.querySelector('#file-row-2')!);
+    // A hundred newer files arrive above it: the file clicked is now row 102.
+    fake.growSearch(files.slice(300, 400), false);
+    await screen.findByText('400 files so far');
+    grid.scrollTop = ROW * 90;
+    await fireEvent.scroll(grid);
+    await waitFor(() => expect(cellText(grid, 102)).toContain(files[297]!.filename));
+    await fireEvent.click(grid.querySelector('#file-row-104')!, { shiftKey: true });
+    await screen.findByText('3 selected');
+    await fireEvent.click(screen.getByRole('button', { name: 'Download selected' }));
+    await screen.findByText(/3 files queued/);
+    expect(fake.callsTo('downloads:enqueue')).toEqual([
+      { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: 295, last: 297 }] } },
+    ]);
+  });
 });
 
 describe('a selection of files, whatever the order', () => {
