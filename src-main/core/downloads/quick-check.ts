@@ -43,7 +43,7 @@ export function quickVerdict(size: number, mtimeMs: number, bytesWritten: number
  * CAST cuts it, or -1 for none: the unit the rule compares in, which the SQL of quick-check-pass.ts gives too.
  * Self-contained, as quickVerdict.
  */
-export function wholeSecondsOf(ms: number | null): number {
+function wholeSecondsOf(ms: number | null): number {
   return ms === null ? -1 : Math.trunc(ms / 1000);
 }
 
