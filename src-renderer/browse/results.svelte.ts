@@ -137,6 +137,8 @@ export class ResultsStore {
    * is asked for again a while after the last answer (binning a span that grows reads every row again).
    */
   private timelineAsked: { at: number; answered: boolean } | null = null;
+  /** The search whose timeline waits for its first page of rows. */
+  private timelineAfterRows: string | null = null;
 
   /** `formQuery` is what Search would send now (null while the form cannot send one); without a form, the results' own. */
   constructor(client: ApiClient, formQuery: () => FilesQuery | null = () => this.query) {
@@ -279,7 +281,8 @@ export class ResultsStore {
     this.kept = result.value;
     this.timeline = null;
     this.selection.reset(result.value.count);
-    void this.loadTimeline(result.value.searchId);
+    // The first rows go first: the timeline is asked for once they are in (both take the core's time and the window's).
+    this.timelineAfterRows = result.value.searchId;
     void this.loadView();
   }
 
@@ -352,7 +355,10 @@ export class ResultsStore {
     // The timeline is binned again once the listing ends, complete or stopped early, and now and then while it arrives.
     if (listingEnded(progress)) {
       if (!listingEnded(kept)) void this.loadTimeline(progress.searchId);
-    } else if (!this.timelineAsked || (this.timelineAsked.answered && performance.now() - this.timelineAsked.at >= TIMELINE_REFRESH_MS)) {
+    } else if (
+      this.timelineAfterRows === null &&
+      (!this.timelineAsked || (this.timelineAsked.answered && performance.now() - this.timelineAsked.at >= TIMELINE_REFRESH_MS))
+    ) {
       void this.loadTimeline(progress.searchId);
     }
     void this.loadView();
@@ -396,6 +402,10 @@ export class ResultsStore {
       if (result.ok && this.kept?.searchId === kept.searchId && this.sort === sort) this.addPages(result.value);
     } finally {
       this.fetching = false;
+    }
+    if (this.timelineAfterRows === kept.searchId && this.kept?.searchId === kept.searchId) {
+      this.timelineAfterRows = null;
+      void this.loadTimeline(kept.searchId);
     }
     // The view may have moved, or the answer fallen short of it, while the page was on its way.
     if (this.kept?.searchId === kept.searchId) void this.loadView();

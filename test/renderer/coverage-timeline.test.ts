@@ -231,7 +231,7 @@ describe('the timeline in Browse', () => {
 
   it('sits above the results, over the searched range', async () => {
     await searchWith(WEEK_FILES);
-    const slider = screen.getByRole('slider', { name: 'Coverage timeline' });
+    const slider = await screen.findByRole('slider', { name: 'Coverage timeline' });
     expect(descriptionOf(slider)).toContain('Coverage: 5,040 files in 21 of 168 hourly bins');
     const results = screen.getByRole('region', { name: 'Results' });
     expect(slider.compareDocumentPosition(within(results).getByRole('grid')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -239,7 +239,7 @@ describe('the timeline in Browse', () => {
 
   it('a picked span goes into the Start and End date fields; List this span searches it, Undo puts the dates back', async () => {
     const fake = await searchWith(WEEK_FILES);
-    const slider = screen.getByRole('slider', { name: 'Coverage timeline' });
+    const slider = await screen.findByRole('slider', { name: 'Coverage timeline' });
     await fireEvent.focus(slider);
     await fireEvent.keyDown(slider, { key: 'ArrowRight', shiftKey: true });
     await fireEvent.keyDown(slider, { key: 'ArrowRight', shiftKey: true });
@@ -264,7 +264,7 @@ describe('the timeline in Browse', () => {
 
   it('follows the listing where no dates were set, and whole days picked go in as bare dates', async () => {
     await searchWith(observingDays('2024-11-12', 133, 4), { start: '', end: '' });
-    const slider = screen.getByRole('slider', { name: 'Coverage timeline' });
+    const slider = await screen.findByRole('slider', { name: 'Coverage timeline' });
     expect(descriptionOf(slider)).toContain('Coverage: 532 files in 133 of 133 daily bins');
     await fireEvent.focus(slider);
     await fireEvent.keyDown(slider, { key: 'Enter' });
@@ -276,7 +276,7 @@ describe('the timeline in Browse', () => {
   it('draws a few hundred elements at most for a 100,000-file listing', async () => {
     const files = observingDays('2024-11-12', 139, 720).slice(0, 100_000);
     await searchWith(files);
-    const timeline = screen.getByRole('slider', { name: 'Coverage timeline' }).closest<HTMLElement>('.coverage')!;
+    const timeline = (await screen.findByRole('slider', { name: 'Coverage timeline' })).closest<HTMLElement>('.coverage')!;
     expect(timeline.querySelectorAll('*').length).toBeLessThan(600);
     expect(descriptionOf(screen.getByRole('slider'))).toContain('Coverage: 100,000 files');
   });

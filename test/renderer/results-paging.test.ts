@@ -63,6 +63,15 @@ describe('results read by pages', () => {
 });
 
 describe('a listing still arriving', () => {
+  it('asks for the first rows before the timeline: both take the core’s time and the window’s', async () => {
+    const files = filesOf(1000);
+    const { fake } = await searchWith(files.slice(0, 150), false);
+    await waitFor(() => expect(fake.callsTo('search:timeline')).toHaveLength(1));
+    const asked = fake.calls.map((call) => call.channel).filter((channel) => channel === 'search:page' || channel === 'search:timeline');
+    expect(asked.indexOf('search:page')).toBeGreaterThanOrEqual(0);
+    expect(asked.indexOf('search:page')).toBeLessThan(asked.indexOf('search:timeline'));
+  });
+
   it('bins its timeline again now and then while it arrives, not on every batch', async () => {
     let now = 1_000_000;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);

@@ -33,7 +33,7 @@ export interface ListingSource {
 }
 
 /** Rows binned for the timeline between two turns of the event loop. */
-const TIMELINE_CHUNK = 50_000;
+const TIMELINE_CHUNK = 10_000;
 
 /** Rows whose names are looked up in the ledger at once (one query). */
 const NAMES_CHUNK = 5000;
