@@ -96,8 +96,10 @@ export class SearchKeeper {
     const search = new KeptSearch(query, this.results.newTable());
     this.current = search;
     const keep = (entries: FileEntry[]): void => {
+      const before = search.table.count;
       if (!search.table.append(entries)) throw new ReplacedSearchError();
       search.tally.add(entries);
+      binArriving(search, entries, before);
       search.changed();
       this.onProgress(search.progress());
     };
@@ -177,16 +179,21 @@ export class SearchKeeper {
    */
   async timeline(searchId: string): Promise<ResultTimeline | null> {
     const search = this.search(searchId);
-    const { firstDateObs, lastDateObs } = search.tally.summary();
-    const range = firstDateObs === null || lastDateObs === null ? null : searchedRange(search.query.filters, [firstDateObs, lastDateObs]);
-    if (range === null) return null;
-    const scale = timelineScale(range);
-    const rows = search.table.count;
+    const scale = scaleOf(search);
+    if (scale === null) return null;
     const earlier = search.binned && sameScale(search.binned.scale, scale) ? search.binned : undefined;
     const counts = earlier ? earlier.counts.slice() : new Uint32Array(Math.max(0, scale.edges.length - 1));
-    for (let first = earlier?.rows ?? 0; first < rows; first += TIMELINE_CHUNK) {
-      const part = countPerBin(scale, search.table.dateObsFrom(first, Math.min(rows, first + TIMELINE_CHUNK) - 1));
+    // Rows that arrive meanwhile are counted too while the span stays the same, so the count catches up with the
+    // listing and the rows after it are binned as they come (binArriving).
+    let rows = earlier?.rows ?? 0;
+    const startedAt = search.table.count;
+    for (;;) {
+      const upTo = sameScale(scaleOf(search)!, scale) ? search.table.count : startedAt;
+      if (rows >= upTo) break;
+      const last = Math.min(upTo, rows + TIMELINE_CHUNK) - 1;
+      const part = countPerBin(scale, search.table.dateObsFrom(rows, last));
       for (let bin = 0; bin < part.length; bin++) counts[bin]! += part[bin]!;
+      rows = last + 1;
       await setImmediate();
     }
     // A newer call may have counted further meanwhile: the furthest count is kept.
@@ -259,3 +266,28 @@ function chosenPositions(table: ResultTable, selection: ResultSelection): number
 
 const sameScale = (a: TimelineScale, b: TimelineScale): boolean =>
   a.size === b.size && a.edges.length === b.edges.length && a.edges.every((edge, at) => edge === b.edges[at]);
+
+/** The coverage timeline's scale over what the search covered so far (searched-range.ts); null before any row. */
+function scaleOf(search: KeptSearch): TimelineScale | null {
+  const { firstDateObs, lastDateObs } = search.tally.summary();
+  const range = firstDateObs === null || lastDateObs === null ? null : searchedRange(search.query.filters, [firstDateObs, lastDateObs]);
+  return range === null ? null : timelineScale(range);
+}
+
+/**
+ * Rows arriving after the timeline was first asked for are binned as they come, from the entries in hand, while the
+ * span stays the same (set dates): the window's next request then reads no rows back. `before` is the count the
+ * entries were appended after.
+ */
+function binArriving(search: KeptSearch, entries: readonly FileEntry[], before: number): void {
+  const binned = search.binned;
+  if (!binned || binned.rows !== before) return;
+  const scale = scaleOf(search);
+  if (scale === null || !sameScale(scale, binned.scale)) return;
+  const part = countPerBin(
+    scale,
+    entries.map((entry) => entry['date-obs']),
+  );
+  for (let bin = 0; bin < part.length; bin++) binned.counts[bin]! += part[bin]!;
+  binned.rows += entries.length;
+}
