@@ -74,15 +74,21 @@ export interface FitsFile {
    */
   missingPadding: number;
   /** `length` bytes from `offset` (within the file): a view of them when the file is in memory. */
-  read: (offset: number, length: number) => Uint8Array;
+  read: FitsRead;
   hdus: FitsHdu[];
 }
 
 /** Where a file's bytes come from when it is not in memory: its size and a way to read a piece of it. */
 export interface FitsSource {
   size: number;
-  read: (offset: number, length: number) => Uint8Array;
+  read: FitsRead;
 }
+
+/**
+ * Reads `length` bytes from `offset`. A `passing` read's bytes are used at once and dropped: a source reading from
+ * disk reads them into one buffer it reuses, which the next passing read overwrites.
+ */
+export type FitsRead = (offset: number, length: number, passing?: 'passing') => Uint8Array;
 
 const PRIMARY = asciiBytes(PRIMARY_SIGNATURE);
 const EXTENSION = asciiBytes(EXTENSION_SIGNATURE);

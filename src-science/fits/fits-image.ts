@@ -35,7 +35,7 @@ export function imageReader(file: FitsFile, index: number): ImageReader {
   const blank = hdu.bitpix > 0 && hdu.bitpix < 64 ? blankValue(file, hdu) : undefined;
   const blankHalves = hdu.bitpix === 64 ? blank64(file, hdu) : undefined;
   const readRows = (first: number, count: number, out: Float32Array | Float64Array): void => {
-    const bytes = file.read(hdu.dataOffset + first * width * size, count * width * size);
+    const bytes = file.read(hdu.dataOffset + first * width * size, count * width * size, 'passing');
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     const target = out.subarray(0, count * width);
     if (hdu.bitpix < 0) decodeFloats(view, target, scaled, bscale, bzero);

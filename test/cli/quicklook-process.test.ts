@@ -97,6 +97,8 @@ describe('the built mlso-dl on a large image holds a few bands (quicklook) or th
   // grey levels, the PNG's filtered copy): 5.4 GB for a 600 MB image. Streamed, the image is held a band of a few
   // MB at a time and the PNG compressed as its rows come, so the peak is Node's own 50 MB, the bands and the
   // compressed PNG (small here: the image is mostly one value).
+  // Each band's bytes are read into one buffer the file reuses: a new one for each left a pass's worth of them
+  // (over 60 MB here) waiting outside the heap for a collection, and the peak moved with the collections' timing.
   // header reads the header blocks alone and skips the data units (it read the whole file: 1.1 GB for a 1 GiB image).
   it('header of a 268 MB image: under 100 MB at the peak (it read the whole file)', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
@@ -108,7 +110,7 @@ describe('the built mlso-dl on a large image holds a few bands (quicklook) or th
     expect(run.peakBytes).toBeLessThan(100 * MB);
   });
 
-  it('a 67 MB image shrunk to 512 pixels: under 200 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
+  it('a 67 MB image shrunk to 512 pixels: under 130 MB at the peak (over 600 MB decoded whole)', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
     const input = path.join(folder, 'large.fts');
     await largeImage(input, 8192);
@@ -116,7 +118,7 @@ describe('the built mlso-dl on a large image holds a few bands (quicklook) or th
     const run = await peakMemory(['quicklook', input, '--out', out, '--size', '512']);
     expect(run.status, run.stderr).toBe(0);
     console.log(`quicklook 8192 x 8192 8-bit --size 512: peak ${Math.round(run.peakBytes / MB)} MB`);
-    expect(run.peakBytes).toBeLessThan(200 * MB);
+    expect(run.peakBytes).toBeLessThan(130 * MB);
     const png = await readPng(out);
     expect([png.width, png.height]).toEqual([512, 512]);
   });

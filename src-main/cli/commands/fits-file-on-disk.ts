@@ -4,7 +4,7 @@
 // device such as /dev/zero or a FIFO has no end), never more bytes than it had when opened, and every problem is
 // one UsageError line naming the file.
 import { closeSync, readSync, type Stats } from 'node:fs';
-import { FitsReadError, readFitsFrom, type FitsFile } from '../../../src-science/fits/fits-file';
+import { FitsReadError, readFitsFrom, type FitsFile, type FitsRead } from '../../../src-science/fits/fits-file';
 import { NotRegularFileError, openRegularFileSync } from '../../core/files/regular-file';
 import { UsageError } from '../exit-codes';
 import { readProblem } from './file-problems';
@@ -28,8 +28,11 @@ export function openFitsFile(path: string): OpenFitsFile {
     throw new UsageError(`${path} is not a regular file; give the path of a FITS file.`);
   }
   try {
-    const read = (offset: number, length: number): Uint8Array => {
-      const bytes = new Uint8Array(length);
+    // A new buffer for each band of an image would leave tens of megabytes outside the heap between collections.
+    let reused = new Uint8Array(0);
+    const read: FitsRead = (offset, length, passing) => {
+      if (passing && reused.length < length) reused = new Uint8Array(length);
+      const bytes = passing ? reused.subarray(0, length) : new Uint8Array(length);
       let filled = 0;
       while (filled < length) {
         let count: number;
