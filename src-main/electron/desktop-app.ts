@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, powerMonitor, safeStorage, screen,
 import type { EventSink } from '../../src-shared/contract/contract';
 import type { WindowBounds } from '../../src-shared/settings/settings-types';
 import { createAppCore, type AppCore } from '../core/app/app-core';
+import { keepProxyPasswordIn } from '../core/app/keychain-proxy-password';
 import { startDemoServer } from '../emulator/demo-server';
 import { FinishWatcher } from '../../src-shared/notices/finish-notices';
 import { invokeHandler } from '../core/app/invoke-handler';
@@ -18,8 +19,8 @@ import { createMainWindow } from './main-window';
 import { denyPermissionRequests } from './permissions';
 import { electronPlatformShell } from './platform-shell';
 import { createQuitGuard, type QuitGuard } from './quit-guard';
-import { electronSessionSlot } from './session-slot';
-import { safeStorageSessionVault } from './session-vault';
+import { electronSecretSlot, PROXY_PASSWORD_PLACE, SESSION_PLACE } from './secret-slot';
+import { safeStorageVault } from './secret-vault';
 import { sessionSystemProxy } from './system-proxy';
 import { boundsToRestore, trackWindowBounds } from './window-bounds';
 import { windowEventSink } from './window-event-sink';
@@ -43,7 +44,11 @@ export async function runDesktopApp(locations: AppLocations, argv: readonly stri
   denyPermissionRequests(session.defaultSession);
 
   const stateFolder = app.getPath('userData');
-  const settings = electronSettingsStore(stateFolder, osDownloadsFolder());
+  const settings = await keepProxyPasswordIn(
+    safeStorageVault(electronSecretSlot(stateFolder, PROXY_PASSWORD_PLACE), safeStorage),
+    electronSettingsStore(stateFolder, osDownloadsFolder()),
+    (message) => console.warn(message),
+  );
   // Reads the switch through the core once it exists (the core owns the preferences); nothing is told before.
   let notificationsOn = () => false;
   const finishWatcher = new FinishWatcher(
@@ -59,7 +64,7 @@ export async function runDesktopApp(locations: AppLocations, argv: readonly stri
     transport: 'electron',
     stateFolder,
     settings,
-    sessionVault: safeStorageSessionVault(electronSessionSlot(stateFolder), safeStorage),
+    sessionVault: safeStorageVault(electronSecretSlot(stateFolder, SESSION_PLACE), safeStorage),
     shell: electronPlatformShell(currentWindow),
     startDemoServer,
     emit,
@@ -127,6 +132,7 @@ export async function runDesktopApp(locations: AppLocations, argv: readonly stri
       boundsTracker.flush();
       boundsTracker.dispose();
       await core.close();
+      await settings.saved();
     },
     exit: () => app.quit(),
   });

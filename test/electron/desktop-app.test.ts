@@ -9,7 +9,7 @@ import { DEMO_EMAIL, createEmulator, type RunningEmulator } from '../../src-main
 import { runDesktopApp, type DesktopApp } from '../../src-main/electron/desktop-app';
 import { runEndText } from '../../src-shared/downloads/run-figures';
 import { DESKTOP_LOCATIONS, invokeFromPage, useDesktopProfile } from './desktop-session';
-import { fake, FakeBrowserWindow, FakeNotification, FakeWebContents } from './fake-electron';
+import { fake, FakeBrowserWindow, FakeNotification, FakeWebContents, resetFakeElectron } from './fake-electron';
 
 vi.mock('electron', async () => (await import('./fake-electron')).fakeElectron);
 vi.mock('electron-store', async () => ({ default: (await import('./conf-backed-store')).ConfBackedStore }));
@@ -119,6 +119,23 @@ describe('the desktop app', () => {
     const files = await filesUnder(profile);
     expect(files.map(({ file }) => path.basename(file))).toEqual(expect.arrayContaining(['settings.json', 'session.json']));
     for (const { file, text } of files) expect(text.includes(cookie ?? ''), file).toBe(false);
+  });
+
+  it('keeps a proxy password typed into Settings in the keychain, out of every file of its profile', async () => {
+    const proxy = 'http://lab:Pr0xy-S3cret-Word@127.0.0.1:9';
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await expect(invokeFromPage('settings:update', { proxy })).resolves.toMatchObject({ ok: true, value: { proxy } });
+    await desktop.quitGuard.requestQuit({ ask: false });
+    const files = await filesUnder(profile);
+    expect(files.map(({ file }) => path.basename(file))).toEqual(expect.arrayContaining(['settings.json', 'proxy-password.json']));
+    for (const { file, text } of files) expect(text.includes('Pr0xy-S3cret-Word'), file).toBe(false);
+    expect(JSON.parse(await readFile(path.join(profile, 'settings.json'), 'utf8')).proxy).toBe('http://lab@127.0.0.1:9');
+    // The next start, with the same profile.
+    resetFakeElectron();
+    fake.app.setPath('userData', profile);
+    fake.app.setPath('downloads', path.join(profile, 'Downloads'));
+    desktop = await runDesktopApp(DESKTOP_LOCATIONS);
+    await expect(invokeFromPage('settings:get', undefined)).resolves.toMatchObject({ ok: true, value: { proxy } });
   });
 
   it('refuses bad arguments over IPC before they reach the core, naming the argument', async () => {

@@ -3,7 +3,7 @@ import type { EventChannel } from '../../src-shared/contract/contract';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { createAppCore, type AppCore } from '../../src-main/core/app/app-core';
-import type { PlatformShell, SessionVault, SettingsPersistence } from '../../src-main/core/app/app-ports';
+import type { PlatformShell, SecretVault, SettingsPersistence } from '../../src-main/core/app/app-ports';
 import type { SystemProxyResolver } from '../../src-main/core/network/system-proxy';
 import { startDemoServer } from '../../src-main/emulator/demo-server';
 import type { RunningEmulator } from '../../src-main/emulator';
@@ -14,7 +14,7 @@ export interface CoreHarness {
   settings: SettingsPersistence & { saved: Settings };
   events: { event: EventChannel; payload: unknown }[];
   shellCalls: string[];
-  vault: SessionVault & { value: string | null };
+  vault: SecretVault & { value: string | null };
   demoStarts: RunningEmulator[];
   downloadFolder: string;
 }

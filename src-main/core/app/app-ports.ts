@@ -12,10 +12,13 @@ export interface SettingsPersistence {
   write(settings: Settings): void;
 }
 
-/** Where a remembered session cookie is kept; the desktop app encrypts it with the system keychain (safeStorage). */
-export interface SessionVault {
+/**
+ * Where a secret is kept (the remembered session cookie, the proxy password); the desktop app encrypts it with the
+ * system keychain (safeStorage), or keeps it for the run only where the keychain cannot protect it.
+ */
+export interface SecretVault {
   load(): Promise<string | null>;
-  save(serialized: string | null): Promise<void>;
+  save(secret: string | null): Promise<void>;
 }
 
 /** The platform's dialogs and shell; absent in web mode (the renderer is then told it cannot use them). */
@@ -35,7 +38,7 @@ export interface AppCoreOptions {
   /** Folder of the download ledger (and, in web mode, the preferences file). */
   stateFolder: string;
   settings: SettingsPersistence;
-  sessionVault?: SessionVault;
+  sessionVault?: SecretVault;
   shell?: PlatformShell;
   startDemoServer: DemoServerStarter;
   emit: EventSink;

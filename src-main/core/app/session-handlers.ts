@@ -3,7 +3,7 @@ import type { ContractHandlers, EventSink, SessionState } from '../../../src-sha
 import type { ErrorData } from '../../../src-shared/errors';
 import type { MlsoClient } from '../api/mlso-client';
 import { UnknownUserError } from '../errors';
-import type { SessionVault } from './app-ports';
+import type { SecretVault } from './app-ports';
 import type { SettingsKeeper } from './settings-keeper';
 
 /** Errors that mean "the user has to sign in (again)" rather than "something broke". */
@@ -17,7 +17,7 @@ export function pausedForSignIn(reason: ErrorData | null): boolean {
 export interface SessionDeps {
   client: MlsoClient;
   settings: SettingsKeeper;
-  vault: SessionVault | undefined;
+  vault: SecretVault | undefined;
   emit: EventSink;
   /** Told after every sign-in (the download queue resumes when it waited for one). */
   onSignedIn(): void;

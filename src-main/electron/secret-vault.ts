@@ -1,15 +1,15 @@
-// The remembered session cookie, encrypted with the system keychain (Electron's safeStorage) before it
-// touches the disk. Where the keychain cannot protect it (no keychain, or Linux's "basic_text" fallback,
-// which encrypts with a fixed, public password) nothing is written: the session then lives in memory
-// only and the user signs in again next launch. Plain text is never stored.
+// A secret (the remembered session cookie, the proxy password), encrypted with the system keychain (Electron's
+// safeStorage) before it touches the disk. Where the keychain cannot protect it (no keychain, or Linux's
+// "basic_text" fallback, which encrypts with a fixed, public password) nothing is written: the secret then lives
+// in memory only and is asked for again next launch. Plain text is never stored.
 import type { SafeStorage } from 'electron';
-import type { SessionVault } from '../core/app/app-ports';
+import type { SecretVault } from '../core/app/app-ports';
 
 /** The asynchronous safeStorage calls (the synchronous ones are deprecated in Electron 45). */
 export type Encryptor = Pick<SafeStorage, 'isAsyncEncryptionAvailable' | 'encryptStringAsync' | 'decryptStringAsync' | 'getSelectedStorageBackend'>;
 
-/** Where the encrypted session is kept (a key of a small electron-store file in the app). */
-export interface EncryptedSessionSlot {
+/** Where an encrypted secret is kept (a key of a small electron-store file in the app). */
+export interface EncryptedSlot {
   read(): string | undefined;
   /** Stores base64 ciphertext; never called with anything else. */
   write(ciphertextBase64: string): void;
@@ -21,8 +21,8 @@ async function canProtectSecrets(encryptor: Encryptor, platform: NodeJS.Platform
   return platform !== 'linux' || encryptor.getSelectedStorageBackend() !== 'basic_text';
 }
 
-export function safeStorageSessionVault(slot: EncryptedSessionSlot, encryptor: Encryptor, platform: NodeJS.Platform = process.platform): SessionVault {
-  // Only ever the unprotected case: the session kept for this run when it cannot be written safely.
+export function safeStorageVault(slot: EncryptedSlot, encryptor: Encryptor, platform: NodeJS.Platform = process.platform): SecretVault {
+  // Only ever the unprotected case: the secret kept for this run when it cannot be written safely.
   let inMemory: string | null = null;
 
   return {
@@ -40,17 +40,17 @@ export function safeStorageSessionVault(slot: EncryptedSessionSlot, encryptor: E
         return null;
       }
     },
-    async save(serialized) {
+    async save(secret) {
       inMemory = null;
-      if (serialized === null) {
+      if (secret === null) {
         slot.clear();
         return;
       }
       if (await canProtectSecrets(encryptor, platform)) {
-        slot.write((await encryptor.encryptStringAsync(serialized)).toString('base64'));
+        slot.write((await encryptor.encryptStringAsync(secret)).toString('base64'));
       } else {
         slot.clear();
-        inMemory = serialized;
+        inMemory = secret;
       }
     },
   };
