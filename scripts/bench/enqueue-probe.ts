@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { MlsoClient } from '../../src-main/core/api/mlso-client';
 import { downloadHandlers } from '../../src-main/core/app/download-handlers';
-import { KeptListings } from '../../src-main/core/app/kept-listings';
 import { openDownloadEngine } from '../../src-main/core/app/open-engine';
 import { ResultDatabase } from '../../src-main/core/search/result-table';
 import { SearchKeeper } from '../../src-main/core/search/search-keeper';
@@ -86,7 +85,6 @@ export async function runEnqueueProbe(job: EnqueueProbeJob): Promise<EnqueueProb
         engine: opened.engine,
         ledger: opened.ledger,
         client,
-        kept: new KeptListings(),
         searches: new SearchKeeper(ResultDatabase.open(':memory:'), client),
         settings: () => defaultSettings(job.outputDir),
         signedIn: async () => true,

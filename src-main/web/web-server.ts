@@ -16,7 +16,7 @@ const WEB_SOCKET_PATH = '/ws';
 const LOOPBACK = '127.0.0.1';
 /**
  * The largest message a page may send; a larger one closes its connection (1009) and the server serves on. Queueing
- * is by reference (300,000 rows' positions are some 2 MB), but campaigns:import carries a whole shared campaign
+ * is by reference (a search's id and ranges of its rows), but campaigns:import carries a whole shared campaign
  * file of up to CAMPAIGN_FILE_MAX_CHARS (192 Mi characters): some 210 MiB once escaped as JSON, which sets the size.
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;

@@ -80,12 +80,11 @@ const resultSort = z.strictObject({ key: z.enum(RESULT_SORT_KEYS), direction: z.
 const resultSelection = z.strictObject({ sort: resultSort, ranges: z.array(z.strictObject({ first: whole().min(0), last: whole().min(0) })) });
 const enqueueRequest = z.union(
   [
-    z.strictObject({ listingId: name(), entries: z.array(whole()).optional(), folder: path().optional() }),
     z.strictObject({ searchId: name(), selection: resultSelection.optional(), folder: path().optional() }),
     z.strictObject({ query: filesQuery, folder: path().optional() }),
   ],
   // Said when the call matches neither form (neither key, or both), so that no one form's complaint misleads.
-  { error: 'must name what to download: a listingId (with the chosen entries), a searchId (with the chosen rows) or a query; only one' },
+  { error: 'must name what to download: a searchId (with the chosen rows) or a query; only one' },
 );
 
 const job = z.strictObject({ id: whole() });
@@ -166,7 +165,6 @@ export const INVOKE_ARGUMENTS = {
   'catalog:instruments': NO_ARGUMENTS,
   'catalog:products': z.strictObject({ instrument: name() }),
   'catalog:product': z.strictObject({ instrument: name(), product: name() }),
-  'catalog:files': filesQuery,
   'search:start': filesQuery,
   'search:page': resultPage,
   'search:positions': resultPositions,

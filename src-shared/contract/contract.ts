@@ -15,7 +15,7 @@ import type {
   SyncReport,
   VerifyReport,
 } from '../campaigns/campaign-types';
-import type { FileListing, InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
+import type { InstrumentSummary, ProductEntry, ProductMetadata } from '../api/schemas';
 import type { FileStanding } from '../campaigns/file-standing';
 import type { FolderListing } from '../files/folder-listing';
 import type { JobView, OverallProgress, ProgressUpdate } from '../downloads/progress-types';
@@ -65,14 +65,11 @@ export interface FilesQuery {
   filters: FileFilters;
 }
 
-/** A listing as the window gets it: the core keeps it under `listingId`, so downloads can name it instead of carrying it back. */
-type KeptFileListing = FileListing & { listingId: string };
-
 /**
- * What to queue: rows of a listing the core kept (their positions in `files`; all of them when `entries` is absent),
- * or a query the core lists itself. The window never sends file entries or URLs.
+ * What to queue: rows of a search the core keeps (the chosen ranges in its sort; all of them when `selection` is
+ * absent), or a query the core lists itself. The window never sends file entries or URLs.
  */
-export type EnqueueRequest = ({ listingId: string; entries?: number[] } | { searchId: string; selection?: ResultSelection } | { query: FilesQuery }) & {
+export type EnqueueRequest = ({ searchId: string; selection?: ResultSelection } | { query: FilesQuery }) & {
   folder?: string;
 };
 
@@ -135,7 +132,6 @@ interface InvokeChannels {
   'catalog:instruments': { args: void; result: InstrumentSummary[] };
   'catalog:products': { args: { instrument: string }; result: ProductEntry[] };
   'catalog:product': { args: { instrument: string; product: string }; result: ProductMetadata };
-  'catalog:files': { args: FilesQuery; result: KeptFileListing };
   /**
    * Starts a search the core keeps (replacing the last), answering once its first rows are in or its listing ended;
    * the rest streams in (search:progress), read by search:page. A search that fails before any row is refused.
@@ -252,7 +248,6 @@ const INVOKE_CHANNEL_SET = {
   'catalog:instruments': true,
   'catalog:products': true,
   'catalog:product': true,
-  'catalog:files': true,
   'search:start': true,
   'search:page': true,
   'search:positions': true,

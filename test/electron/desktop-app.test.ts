@@ -140,7 +140,7 @@ describe('the desktop app', () => {
 
   it('refuses bad arguments over IPC before they reach the core, naming the argument', async () => {
     desktop = await runDesktopApp(DESKTOP_LOCATIONS);
-    await expect(invokeFromPage('catalog:files', { instrument: 5 })).resolves.toEqual({
+    await expect(invokeFromPage('search:start', { instrument: 5 })).resolves.toEqual({
       ok: false,
       error: { kind: 'invalid-input', message: 'instrument must be text.' },
     });

@@ -10,6 +10,7 @@ import { defaultSettings } from '../../src-shared/settings/default-settings';
 import { DEMO_EMAIL } from '../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../helpers/app-core-harness';
 import { oddServer, useEmulator } from '../helpers/fixtures';
+import { completedSearch } from '../helpers/kept-search';
 import { otherServer } from '../helpers/other-server';
 
 const emulator = useEmulator({ imageSize: 8 });
@@ -63,10 +64,10 @@ describe('the app, against answers of the wrong shape', () => {
     });
     expect(await invokeHandler(core.handlers, 'catalog:instruments', undefined)).toEqual(problem('expected JSON, got an HTML page'));
     expect(await invokeHandler(core.handlers, 'catalog:products', { instrument: 'kcor' })).toEqual(problem('products[0].title should be text, not a number'));
-    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: window })).toEqual(
+    expect(await invokeHandler(core.handlers, 'search:start', { instrument: 'kcor', product: 'pb', filters: window })).toEqual(
       problem('files[1].url is missing'),
     );
-    expect(await invokeHandler(core.handlers, 'catalog:files', { instrument: 'ucomp', product: 'l2', filters: {} })).toEqual(
+    expect(await invokeHandler(core.handlers, 'search:start', { instrument: 'ucomp', product: 'l2', filters: {} })).toEqual(
       problem('the answer should be an object, not a list'),
     );
   });
@@ -80,8 +81,8 @@ describe('the app, with a listing whose files are on another server', () => {
 
     const refusing = await harness(emulator().url);
     await refusing.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const listing = await refusing.core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: window });
-    const summary = await refusing.core.handlers['downloads:enqueue']({ listingId: listing.listingId });
+    const listing = await completedSearch(refusing.core.handlers, { instrument: 'kcor', product: 'pb', filters: window });
+    const summary = await refusing.core.handlers['downloads:enqueue']({ searchId: listing.searchId });
     expect(summary.queued).toBe(0);
     expect(summary.rejected).toEqual(
       listing.files.map((file) => ({
@@ -94,8 +95,8 @@ describe('the app, with a listing whose files are on another server', () => {
     const allowing = await harness(emulator().url);
     await allowing.core.handlers['settings:update']({ allowOtherHosts: true });
     await allowing.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const again = await allowing.core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: window });
-    expect(await allowing.core.handlers['downloads:enqueue']({ listingId: again.listingId })).toMatchObject({ queued: again.files.length, rejected: [] });
+    const again = await completedSearch(allowing.core.handlers, { instrument: 'kcor', product: 'pb', filters: window });
+    expect(await allowing.core.handlers['downloads:enqueue']({ searchId: again.searchId })).toMatchObject({ queued: again.files.length, rejected: [] });
     await expect.poll(async () => (await allowing.core.handlers['downloads:snapshot']()).overall.done, { timeout: 10_000 }).toBe(again.files.length);
     expect(other.requests).toHaveLength(again.files.length);
     expect(other.requests.every((request) => request.cookie === undefined)).toBe(true);

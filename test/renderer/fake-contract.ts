@@ -322,8 +322,6 @@ export class FakeContract implements ContractClient {
   private nextJobId: number;
   /** The bytes files:read answers with, by job id (tests put FITS files here). */
   readonly fileBytes = new Map<number, Uint8Array>();
-  /** Listings answered, by the id the window gets (the core keeps them the same way). */
-  readonly keptListings = new Map<string, FileListing>();
   /** Campaigns, in memory (see FakeCampaigns at the end of the file). */
   readonly campaigns: FakeCampaigns = new FakeCampaigns(this);
 
@@ -588,20 +586,10 @@ export class FakeContract implements ContractClient {
       if (!found) throw new FakeFailure({ kind: 'server', status: 404, message: `product ${productId} not found` });
       return found;
     },
-    'catalog:files': ({ instrument, product: productId, filters }) => {
-      const listingId = `listing-${this.keptListings.size + 1}`;
-      const listing = this.listingFor({ instrument, product: productId, filters });
-      this.keptListings.set(listingId, listing);
-      return { ...listing, listingId };
-    },
     'downloads:enqueue': (request) => {
-      // As the core does: rows of a listing it kept, or a query it lists itself.
+      // As the core does: rows of the search it keeps, or a query it lists itself.
       let files: FileEntry[];
-      if ('listingId' in request) {
-        const listing = this.keptListings.get(request.listingId);
-        if (!listing) throw new Error(`fake: no kept listing ${request.listingId}`);
-        files = request.entries ? request.entries.map((position) => listing.files[position]!) : listing.files;
-      } else if ('searchId' in request) {
+      if ('searchId' in request) {
         const search = this.searchOf(request.searchId);
         files = request.selection ? FakeContract.chosenFiles(search.files, request.selection) : search.files;
       } else {

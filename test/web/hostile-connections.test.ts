@@ -143,10 +143,12 @@ describe('web mode and the size of messages', () => {
     await expectStillServing(address);
   });
 
-  it('takes the largest message queueing sends: the positions of 300,000 rows', async () => {
-    const entries = Array.from({ length: 300_000 }, (_, index) => index);
-    const text = JSON.stringify({ type: 'invoke', id: 8, channel: 'downloads:enqueue', args: { listingId: 'not-kept', entries } });
-    expect(text.length).toBeGreaterThan(1_900_000);
+  it('takes a large message queueing sends: 300,000 rows chosen one by one', async () => {
+    // Every other row of a sorted list: a range per row, the most a selection of that many rows takes.
+    const ranges = Array.from({ length: 300_000 }, (_, index) => ({ first: 2 * index, last: 2 * index }));
+    const selection = { sort: { key: 'filesize', direction: 'ascending' }, ranges };
+    const text = JSON.stringify({ type: 'invoke', id: 8, channel: 'downloads:enqueue', args: { searchId: 'not-kept', selection } });
+    expect(text.length).toBeGreaterThan(9_000_000);
     const socket = await rawWebSocket(address);
     const answer = readUntilResult(socket);
     socket.write(frame(Buffer.from(text)));

@@ -138,11 +138,16 @@ describe('web mode', () => {
     const ws = await connect(`?token=${token}`, ownOrigin());
     try {
       const call = (id: number, channel: string, args?: unknown) => invokeOver(ws, { type: 'invoke', id, channel, ...(args === undefined ? {} : { args }) });
-      expect(await call(1, 'catalog:files', { instrument: 5 })).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'instrument must be text.' } });
+      expect(await call(1, 'search:start', { instrument: 5 })).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'instrument must be text.' } });
+      // The window's old way to a product's files (the whole listing kept in memory) is no channel any more.
+      expect(await call(7, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: {} })).toEqual({
+        ok: false,
+        error: { kind: 'internal', message: 'Unknown request "catalog:files". Update MLSO Downloader.' },
+      });
       // JSON has no undefined: a call without arguments arrives without the key.
       expect(await call(2, 'downloads:pause')).toEqual({ ok: false, error: { kind: 'invalid-input', message: 'id is missing; it must be a whole number.' } });
       expect(await call(3, 'settings:update', { retries: '2' })).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'retries' } });
-      expect(await call(4, 'downloads:enqueue', { listingId: 'x', entries: [0], files: [{ url: 'http://evil.example/a.fts' }] })).toMatchObject({
+      expect(await call(4, 'downloads:enqueue', { searchId: 'x', files: [{ url: 'http://evil.example/a.fts' }] })).toMatchObject({
         ok: false,
         error: { kind: 'invalid-input', message: '"files" is not an argument of downloads:enqueue.' },
       });
@@ -209,12 +214,14 @@ describe('web mode: file bytes for quick-look', () => {
       return { result: (parsed(frames[index]!) as { result: { ok: boolean } }).result, index };
     };
     await call(10, 'session:sign-in', { email: DEMO_EMAIL });
-    const listing = (await call(11, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '4hours' } })).result
-      .value as { listingId: string; files: { filename: string }[] };
-    const filename = listing.files[0]!.filename;
-    await call(12, 'downloads:enqueue', { listingId: listing.listingId, entries: [0] });
+    const search = (await call(11, 'search:start', { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '4hours' } })).result
+      .value as { searchId: string };
+    const firstRow = { searchId: search.searchId, offset: 0, limit: 1, sort: { key: 'listed', direction: 'ascending' } };
+    const page = (await call(12, 'search:page', firstRow)).result.value as { rows: { entry: { filename: string } }[] };
+    const filename = page.rows[0]!.entry.filename;
+    await call(13, 'downloads:enqueue', { searchId: search.searchId, selection: { sort: firstRow.sort, ranges: [{ first: 0, last: 0 }] } });
     let jobId: number | undefined;
-    let nextId = 13;
+    let nextId = 14;
     await waitFor(
       async () => {
         const snapshot = (await call(nextId++, 'downloads:snapshot', null)).result.value as { jobs: { id: number; filename: string; state: string }[] };

@@ -14,7 +14,6 @@ import type { AppCoreOptions } from './app-ports';
 import { AppCampaigns } from './campaign-handlers';
 import { catalogHandlers } from './catalog-handlers';
 import { downloadHandlers, rateLimitOf } from './download-handlers';
-import { KeptListings } from './kept-listings';
 import { openRequestFromFile, openRequestFromLink, type OpenCheck } from './open-requests';
 import { ServerConnection } from './server-connection';
 import { AppSession, pausedForSignIn } from './session-handlers';
@@ -98,7 +97,6 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   engine.on('queue-paused', (reason) => emit('downloads:queue-paused', reason));
   engine.on('queue-resumed', () => emit('downloads:queue-resumed', null));
 
-  const kept = new KeptListings();
   // Opened only once the state folder is held (above): another program's search file is never emptied.
   const searches = await openSearches(path.join(options.stateFolder, SEARCH_RESULTS_FILE), client, (progress) => emit('search:progress', progress)).catch(
     async (error: unknown) => {
@@ -132,9 +130,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     'app:info': () => info(),
     ...settingsHandlers({ settings, connection, session, engine, shell: options.shell }),
     ...session.handlers(),
-    ...catalogHandlers(client, kept),
+    ...catalogHandlers(client),
     ...searchHandlers(searches, engine, opened.ledger),
-    ...downloadHandlers({ engine, ledger: opened.ledger, client, kept, searches, settings: () => settings.value, signedIn }),
+    ...downloadHandlers({ engine, ledger: opened.ledger, client, searches, settings: () => settings.value, signedIn }),
     ...shellHandlers(options.shell, settings, opened.ledger),
     ...folderHandlers(),
     ...campaigns.handlers(),

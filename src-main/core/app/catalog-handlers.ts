@@ -1,20 +1,12 @@
-// Browsing the catalogue: instruments, products, a product's metadata and its files. File listings are kept
-// (see KeptListings) so that downloads can refer to them.
+// Browsing the catalogue: instruments, products and a product's metadata. A product's files are searched for
+// through the search channels (see search-handlers.ts), which keep them in the core.
 import type { ContractHandlers } from '../../../src-shared/contract/contract';
 import type { MlsoClient } from '../api/mlso-client';
-import type { KeptListings } from './kept-listings';
 
-export function catalogHandlers(
-  client: MlsoClient,
-  kept: KeptListings,
-): Pick<ContractHandlers, 'catalog:instruments' | 'catalog:products' | 'catalog:product' | 'catalog:files'> {
+export function catalogHandlers(client: MlsoClient): Pick<ContractHandlers, 'catalog:instruments' | 'catalog:products' | 'catalog:product'> {
   return {
     'catalog:instruments': () => client.instruments(),
     'catalog:products': async ({ instrument }) => (await client.products(instrument)).products,
     'catalog:product': ({ instrument, product }) => client.productMetadata(instrument, product),
-    'catalog:files': async ({ instrument, product, filters }) => {
-      const listing = await client.files({ instrument, product, filters });
-      return { ...listing, listingId: kept.keep(listing) };
-    },
   };
 }

@@ -1,4 +1,4 @@
-// The download queue behind the contract. Files are queued by reference (a kept listing and the chosen rows, or a
+// The download queue behind the contract. Files are queued by reference (a kept search and the chosen rows, or a
 // query the core lists itself): the renderer never hands URLs to the core.
 import { tallyReused } from '../../../src-shared/downloads/reused-files';
 import { parseRateLimit } from '../../../src-shared/downloads/rate-limit-text';
@@ -14,14 +14,12 @@ import { SignInRequiredError } from '../downloads/session-keeper';
 import { InvalidInputError } from '../errors';
 import { finishedIds, jobFolders, pageIds, placeCounts } from '../downloads/job-pages';
 import { readFinishedFile } from './finished-file';
-import type { KeptListings } from './kept-listings';
 import type { SearchKeeper } from '../search/search-keeper';
 
 export interface DownloadDeps {
   engine: DownloadEngine;
   ledger: DownloadLedger;
   client: MlsoClient;
-  kept: KeptListings;
   searches: SearchKeeper;
   settings: () => Settings;
   signedIn: () => Promise<boolean>;
@@ -109,17 +107,15 @@ export function downloadHandlers(deps: DownloadDeps): Pick<ContractHandlers, Dow
 }
 
 async function enqueue(deps: DownloadDeps, request: EnqueueRequest, folder: string): Promise<EnqueueResult> {
+  const enqueuer = await deps.engine.openEnqueuer(folder);
   // The contract's schema let through exactly one of the two forms (see invoke-handler.ts).
-  if ('listingId' in request) return deps.engine.enqueue(deps.kept.entries(request.listingId, request.entries), folder);
   if ('searchId' in request) {
     // The kept search's rows go from its table to the queue in chunks: no list crosses to the window and back.
-    const enqueuer = await deps.engine.openEnqueuer(folder);
     await deps.searches.enqueue(request.searchId, request.selection ?? null, (entries) => enqueuer.add(entries));
-    return enqueuer.result;
+  } else {
+    // A query: the listing streams into the queue as it arrives, as on the command line.
+    await deps.client.streamFiles(request.query, (entries: FileEntry[]) => enqueuer.add(entries));
   }
-  // A query: the listing streams into the queue as it arrives, as on the command line.
-  const enqueuer = await deps.engine.openEnqueuer(folder);
-  await deps.client.streamFiles(request.query, (entries: FileEntry[]) => enqueuer.add(entries));
   return enqueuer.result;
 }
 

@@ -7,6 +7,7 @@ import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { useEmulator } from '../../helpers/fixtures';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { completedSearch, endedSearch, positionsChosen } from '../../helpers/kept-search';
 import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 64 });
@@ -77,19 +78,19 @@ describe('the app core behind the contract', () => {
     const products = await core.handlers['catalog:products']({ instrument: 'ucomp' });
     expect(products.map((p) => p.id)).toContain('l2');
     expect((await core.handlers['catalog:product']({ instrument: 'ucomp', product: 'l2' })).filters).toContain('wave-region');
-    const listing = await core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
+    const listing = await completedSearch(core.handlers, { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
     expect(listing.files.length).toBeGreaterThan(2);
-    const bad = await invokeHandler(core.handlers, 'catalog:files', { instrument: 'kcor', product: 'pb', filters: { every: 'often' } });
+    const bad = await invokeHandler(core.handlers, 'search:start', { instrument: 'kcor', product: 'pb', filters: { every: 'often' } });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
   it('asks to sign in before downloading, then downloads with live progress', async () => {
     const { core, events, downloadFolder } = await harness({ shell: true });
-    const listing = await core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
-    const refused = await invokeHandler(core.handlers, 'downloads:enqueue', { listingId: listing.listingId });
+    const listing = await completedSearch(core.handlers, { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } });
+    const refused = await invokeHandler(core.handlers, 'downloads:enqueue', { searchId: listing.searchId });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'session' } });
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const summary = await core.handlers['downloads:enqueue']({ listingId: listing.listingId });
+    const summary = await core.handlers['downloads:enqueue']({ searchId: listing.searchId });
     expect(summary).toMatchObject({ queued: listing.files.length, skipped: [], rejected: [], folder: downloadFolder });
     await waitFor(async () => (await core.handlers['downloads:snapshot']()).overall.done === listing.files.length, 'every file to be downloaded', 5_000, 50);
     const snapshot = await core.handlers['downloads:snapshot']();
@@ -107,12 +108,12 @@ describe('the app core behind the contract', () => {
     expect(core.countActiveDownloads()).toBe(0);
   });
 
-  it('queues by reference: chosen rows of a kept listing, or a query it lists itself; never entries from the window', async () => {
+  it('queues by reference: chosen rows of a kept search, or a query it lists itself; never entries from the window', async () => {
     const { core, downloadFolder } = await harness();
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
     const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '2hours' } };
-    const listing = await core.handlers['catalog:files'](query);
-    const chosen = await core.handlers['downloads:enqueue']({ listingId: listing.listingId, entries: [1, 0] });
+    const listing = await completedSearch(core.handlers, query);
+    const chosen = await core.handlers['downloads:enqueue']({ searchId: listing.searchId, selection: positionsChosen(1, 0) });
     expect(chosen.queued).toBe(2);
     const byQuery = await core.handlers['downloads:enqueue']({ query, folder: path.join(downloadFolder, 'by-query') });
     // A chosen file may finish before the second request: then it is reused (copied), not fetched again.
@@ -126,8 +127,8 @@ describe('the app core behind the contract', () => {
         .sort();
     expect(byFolder(downloadFolder)).toEqual([listing.files[0]!.filename, listing.files[1]!.filename].sort());
     expect(byFolder(path.join(downloadFolder, 'by-query'))).toEqual(listing.files.map((f) => f.filename).sort());
-    // Rows that are not in the listing, a listing the core does not keep, and the old way (entries with URLs) are refused.
-    for (const request of [{ listingId: listing.listingId, entries: [listing.files.length] }, { listingId: 'no-such-listing' }, { files: listing.files }]) {
+    // A search the core does not keep, and the old ways (a listing's id, entries with URLs), are refused.
+    for (const request of [{ searchId: 'no-such-search' }, { listingId: 'a-listing', entries: [0] }, { files: listing.files }]) {
       expect(await invokeHandler(core.handlers, 'downloads:enqueue', request)).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
     }
   });
@@ -176,13 +177,12 @@ describe('the app core behind the contract', () => {
     // A listing of a little over 1 MB: refused under the 1 MB limit, read under a 2 MB one.
     emulator().transformListing = (listing) => ({ ...listing, padding: 'x'.repeat(1024 * 1024) });
     const search = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } };
-    const refused = await invokeHandler(core.handlers, 'catalog:files', search);
-    expect(refused).toMatchObject({
-      ok: false,
-      error: { kind: 'invalid-response', message: expect.stringMatching(/is larger than the 1 MB limit; .*raise the listing size limit in Settings\.$/) },
+    expect(await endedSearch(core.handlers, search)).toMatchObject({
+      complete: false,
+      failure: { kind: 'invalid-response', message: expect.stringMatching(/is larger than the 1 MB limit; .*raise the listing size limit in Settings\.$/) },
     });
     await core.handlers['settings:update']({ maxListingMegabytes: 2 });
-    expect((await core.handlers['catalog:files'](search)).files.length).toBeGreaterThan(2);
+    expect((await completedSearch(core.handlers, search)).files.length).toBeGreaterThan(2);
   });
 
   it('switches to the demo server and back, signing out on the way', async () => {

@@ -79,7 +79,7 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
   'catalog:instruments': noArguments,
   'catalog:products': { valid: { instrument: 'kcor' } },
   'catalog:product': { valid: { instrument: 'kcor', product: 'pb' } },
-  'catalog:files': {
+  'search:start': {
     valid: QUERY,
     nested: [
       { args: { ...QUERY, filters: { every: true } }, names: 'filters.every' },
@@ -87,7 +87,6 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
       { args: { ...QUERY, filters: { 'obs-plan': 'a\u0000b' } }, names: 'filters.obs-plan' },
     ],
   },
-  'search:start': { valid: QUERY, nested: [{ args: { ...QUERY, filters: { every: true } }, names: 'filters.every' }] },
   'search:page': {
     valid: { searchId: 'search-1', offset: 0, limit: 100, sort: { key: 'filesize', direction: 'descending' } },
     nested: [
@@ -108,18 +107,22 @@ const CASES: Record<InvokeChannel, ChannelCases> = {
   'search:downloaded': { valid: { searchId: 'search-1' } },
   'search:cancel': { valid: { searchId: 'search-1' }, optional: ['searchId'] },
   'downloads:enqueue': {
-    valid: { listingId: 'listing-1', entries: [0, 1], folder },
-    optional: ['entries', 'folder'],
+    valid: { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: 0, last: 1 }] }, folder },
+    optional: ['selection', 'folder'],
     nested: [
-      { args: {}, names: 'listingId' },
-      { args: { listingId: 'listing-1', query: QUERY }, names: 'listingId' },
+      { args: {}, names: 'searchId' },
+      { args: { searchId: 'search-1', query: QUERY }, names: 'searchId' },
       {
         args: { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: -1, last: 2 }] } },
         names: 'selection.ranges[0].first',
       },
+      {
+        args: { searchId: 'search-1', selection: { sort: { key: 'listed', direction: 'ascending' }, ranges: [{ first: 0, last: 1.5 }] } },
+        names: 'selection.ranges[0].last',
+      },
+      { args: { searchId: 'search-1', selection: { sort: { key: 'url', direction: 'ascending' }, ranges: [] } }, names: 'selection.sort.key' },
       { args: { searchId: 'search-1', entries: [0] }, names: 'entries' },
-      { args: { listingId: 'listing-1', entries: [0, 1.5] }, names: 'entries[1]' },
-      { args: { listingId: 'listing-1', entries: ['0'] }, names: 'entries[0]' },
+      { args: { listingId: 'listing-1', entries: [0] }, names: 'searchId' },
       { args: { query: { ...QUERY, instrument: 5 } }, names: 'query.instrument' },
       { args: { query: QUERY, folder: 7 }, names: 'folder' },
     ],
@@ -261,7 +264,7 @@ describe('the contract boundary', () => {
   });
 
   it('answers the calls the issue found reaching handlers unchecked', async () => {
-    expect(await invokeHandler(h.core.handlers, 'catalog:files', { instrument: 5 })).toEqual({
+    expect(await invokeHandler(h.core.handlers, 'search:start', { instrument: 5 })).toEqual({
       ok: false,
       error: { kind: 'invalid-input', message: 'instrument must be text.' },
     });
@@ -283,10 +286,9 @@ describe('the contract boundary', () => {
   });
 
   it('says which form downloads:enqueue takes when a call matches neither', async () => {
-    expect(await invokeHandler(h.core.handlers, 'downloads:enqueue', { listingId: 'a', query: QUERY })).toMatchObject({
+    expect(await invokeHandler(h.core.handlers, 'downloads:enqueue', { searchId: 'a', query: QUERY })).toMatchObject({
       error: {
-        message:
-          'The arguments of downloads:enqueue must name what to download: a listingId (with the chosen entries), a searchId (with the chosen rows) or a query; only one.',
+        message: 'The arguments of downloads:enqueue must name what to download: a searchId (with the chosen rows) or a query; only one.',
       },
     });
   });
@@ -314,7 +316,7 @@ describe('the contract boundary', () => {
 
   it('hands the handler a copy of the arguments, without keys it does not know', () => {
     const sent = { instrument: 'kcor', product: 'pb', filters: {} };
-    const check = checkInvokeArguments('catalog:files', sent);
+    const check = checkInvokeArguments('search:start', sent);
     expect(check).toEqual({ ok: true, value: sent });
     if (check.ok) expect(check.value).not.toBe(sent);
   });

@@ -10,6 +10,7 @@ import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { jobComparator } from '../../../src-renderer/downloads/job-order';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { useEmulator } from '../../helpers/fixtures';
+import { completedSearch, positionsChosen } from '../../helpers/kept-search';
 import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 32 });
@@ -21,13 +22,13 @@ beforeAll(async () => {
   h = await coreHarness(emulator());
   await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
   const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } };
-  const listing = await h.core.handlers['catalog:files'](query);
+  const listing = await completedSearch(h.core.handlers, query);
   listed = listing.files.map((file) => file.filename);
-  await h.core.handlers['downloads:enqueue']({ listingId: listing.listingId, entries: [0, 1, 2] });
+  await h.core.handlers['downloads:enqueue']({ searchId: listing.searchId, selection: positionsChosen(0, 1, 2) });
   await waitFor(async () => (await h.core.handlers['downloads:snapshot']()).overall.done === 3, 'the first three files');
   // The rest into another folder, paused at once: a list in two folders and several states.
   await h.core.handlers['downloads:pause-all']();
-  await h.core.handlers['downloads:enqueue']({ listingId: listing.listingId, folder: path.join(h.downloadFolder, 'later') });
+  await h.core.handlers['downloads:enqueue']({ searchId: listing.searchId, folder: path.join(h.downloadFolder, 'later') });
   everyJob = (await h.core.handlers['downloads:snapshot']()).jobs;
 });
 

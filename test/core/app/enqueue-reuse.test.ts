@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { completedSearch } from '../../helpers/kept-search';
 import { waitFor } from '../../helpers/wait-for';
 
 const emulator = useEmulator({ imageSize: 16 });
@@ -25,14 +26,14 @@ describe('the app reuses files downloaded into another folder', () => {
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
     await core.handlers['settings:update']({ linkReused });
     const query = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '2hours' } };
-    const listing = await core.handlers['catalog:files'](query);
+    const listing = await completedSearch(core.handlers, query);
     const count = listing.files.length;
-    expect((await core.handlers['downloads:enqueue']({ listingId: listing.listingId })).reused).toEqual({ count: 0, from: [] });
+    expect((await core.handlers['downloads:enqueue']({ searchId: listing.searchId })).reused).toEqual({ count: 0, from: [] });
     await waitFor(async () => (await core.handlers['downloads:snapshot']()).overall.done === count, 'the first download');
     emulator().resetStats();
 
     const other = await temporaryFolder();
-    const summary = await core.handlers['downloads:enqueue']({ listingId: listing.listingId, folder: other });
+    const summary = await core.handlers['downloads:enqueue']({ searchId: listing.searchId, folder: other });
     expect(summary).toMatchObject({ queued: 0, skipped: [], rejected: [], reused: { count, from: [downloadFolder] } });
     expect(emulator().stats().downloadsStarted).toBe(0);
     const name = listing.files[0]!.filename;

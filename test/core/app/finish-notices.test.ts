@@ -7,6 +7,7 @@ import { runEndText } from '../../../src-shared/downloads/run-figures';
 import { FinishWatcher, type DockState, type FinishNotice } from '../../../src-shared/notices/finish-notices';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
+import { completedSearch } from '../../helpers/kept-search';
 import { useEmulator } from '../../helpers/fixtures';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -39,12 +40,12 @@ async function watchedCore(): Promise<{ h: CoreHarness; notices: FinishNotice[];
 describe('the notices when work ends', () => {
   it('tells a finished run once, failures first, with the counts the status bar shows', async () => {
     const { h, notices, docks } = await watchedCore();
-    const listing = await h.core.handlers['catalog:files'](QUERY);
+    const listing = await completedSearch(h.core.handlers, QUERY);
     const broken = listing.files[1]!.filename;
     emulator().injectFault(broken, 'status-404', 5);
     // Slow enough that the run outlasts a few progress events, whatever the machine's load: the dock shows it moving.
     emulator().setOptions({ bandwidthBytesPerSecond: 4_000 });
-    await h.core.handlers['downloads:enqueue']({ listingId: listing.listingId });
+    await h.core.handlers['downloads:enqueue']({ searchId: listing.searchId });
     await waitFor(() => notices.length > 0, 'the notice of the run');
     const { run } = (await h.core.handlers['downloads:snapshot']()).overall;
     expect(run).toMatchObject({ inProgress: false, failed: 1, done: listing.files.length - 1 });
@@ -69,10 +70,10 @@ describe('the notices when work ends', () => {
 
   it('says why the queue stopped by itself when the session is lost and signing in again is refused', async () => {
     const { h, notices } = await watchedCore();
-    const listing = await h.core.handlers['catalog:files'](QUERY);
+    const { searchId } = await completedSearch(h.core.handlers, QUERY);
     emulator().setOptions({ registeredEmails: [] });
     emulator().expireSessions();
-    await h.core.handlers['downloads:enqueue']({ listingId: listing.listingId });
+    await h.core.handlers['downloads:enqueue']({ searchId });
     await waitFor(() => notices.length > 0, 'the notice of the stopped queue');
     const reason = (await h.core.handlers['downloads:snapshot']()).overall.pauseReason;
     expect(reason).not.toBeNull();

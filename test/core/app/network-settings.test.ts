@@ -6,6 +6,7 @@ import { DEMO_EMAIL } from '../../../src-shared/api/service-facts';
 import { invokeHandler } from '../../../src-main/core/app/invoke-handler';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { useEmulator } from '../../helpers/fixtures';
+import { completedSearch } from '../../helpers/kept-search';
 import { startForwardProxy, stopForwardProxies } from '../../helpers/forward-proxy';
 import { waitFor } from '../../helpers/wait-for';
 
@@ -31,9 +32,9 @@ describe('the speed cap in Settings', () => {
     const cap = 64 * 1024;
     const { core } = await harness({ settings: { limitRate: '64K' } });
     await core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const listing = await core.handlers['catalog:files'](ONE_FILE);
+    const listing = await completedSearch(core.handlers, ONE_FILE);
     expect(listing.files).toHaveLength(1);
-    await core.handlers['downloads:enqueue']({ listingId: listing.listingId });
+    await core.handlers['downloads:enqueue']({ searchId: listing.searchId });
     const received = async (): Promise<number> => (await core.handlers['downloads:snapshot']()).jobs[0]?.bytesReceived ?? 0;
     await waitFor(async () => (await received()) > 64 * 1024, 'the transfer to be under way');
     const start = { bytes: await received(), at: performance.now() };

@@ -1,5 +1,5 @@
 // Browse's search through the app core's channels: a search past the listing size limit works without changing
-// Settings (the search keeps the rows; catalog:files, which holds the whole listing, still stops at the limit), its
+// Settings (the search keeps the rows; the listing asked for whole, as the client's files() does, stops at it), its
 // count grows in throttled search:progress events and ends saying it is complete, pages come in any order, and
 // "download all" or chosen rows go from the kept rows to the queue by the search's id.
 import { mkdir, rm } from 'node:fs/promises';
@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
 import { downloadedFrames } from '../../../src-shared/downloads/downloaded-frames';
 import type { SearchProgress } from '../../../src-shared/search/result-page';
+import { MlsoClient } from '../../../src-main/core/api/mlso-client';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { completedSearch } from '../../helpers/kept-search';
 import { waitFor } from '../../helpers/wait-for';
 
 // About 11,000 KCor pB files over 120 days, some 3.5 MB of listing: past a 1 MB listing size limit.
@@ -34,7 +36,7 @@ const progressEvents = (searchId: string): SearchProgress[] =>
 
 describe('a search kept by the app core', () => {
   it('lists past the listing size limit without a change of Settings, its count growing to complete', async () => {
-    await expect(h.core.handlers['catalog:files'](months)).rejects.toThrow(/larger than the 1 MB limit/);
+    await expect(new MlsoClient({ baseUrl: emulator().url, maxListingBytes: 1024 * 1024 }).files(months)).rejects.toThrow(/larger than the 1 MB limit/);
     const started = await h.core.handlers['search:start'](months);
     expect(started.count).toBeGreaterThan(0);
     await waitFor(() => progressEvents(started.searchId).some((progress) => progress.complete), 'the search to complete');
@@ -96,9 +98,9 @@ describe('a search kept by the app core', () => {
 
   it('queues every file of the search, or the chosen rows, by its id', async () => {
     const day: FilesQuery = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2025-03-24', every: '1hour' } };
-    const { searchId } = await h.core.handlers['search:start'](day);
-    await waitFor(() => progressEvents(searchId).some((progress) => progress.complete), 'the search to complete');
-    const { count } = progressEvents(searchId).at(-1)!;
+    const listing = await completedSearch(h.core.handlers, day);
+    const { searchId } = listing;
+    const count = listing.files.length;
     const chosen = await h.core.handlers['downloads:enqueue']({
       searchId,
       selection: {
@@ -114,8 +116,7 @@ describe('a search kept by the app core', () => {
     // The two chosen are queued already (or done): the rest are new.
     expect(all.queued + all.skipped.length).toBe(count);
     await waitFor(async () => (await h.core.handlers['downloads:snapshot']()).overall.done === count, 'every file of the search');
-    // Play finds the downloaded files as the window does from a listing it holds (ResultsPane's downloadedFrames).
-    const listing = await h.core.handlers['catalog:files'](day);
+    // Play finds the downloaded files as the window would from the listing's rows (downloadedFrames).
     const finished = await h.core.handlers['downloads:finished-of']({ filenames: listing.files.map((file) => file.filename) });
     const frames = await h.core.handlers['search:downloaded']({ searchId });
     expect(frames).toHaveLength(count);

@@ -9,6 +9,7 @@ import { FolderAccessError } from '../../../src-main/core/folder-errors';
 import { DEMO_EMAIL } from '../../../src-main/emulator';
 import { coreHarness, type CoreHarness } from '../../helpers/app-core-harness';
 import { listFolder, temporaryFolder, useEmulator } from '../../helpers/fixtures';
+import { completedSearch } from '../../helpers/kept-search';
 import { listing, openHarness, useHarnesses } from './engine-harness';
 
 const emulator = useEmulator({ imageSize: 64 });
@@ -68,9 +69,9 @@ describe('a download folder that cannot be created', () => {
     const h = await coreHarness(emulator());
     cores.push(h);
     await h.core.handlers['session:sign-in']({ email: DEMO_EMAIL });
-    const { listingId } = await h.core.handlers['catalog:files']({ instrument: 'kcor', product: 'pb', filters: window });
+    const { searchId } = await completedSearch(h.core.handlers, { instrument: 'kcor', product: 'pb', filters: window });
     const folder = await folderUnderAFile();
-    const result = await invokeHandler(h.core.handlers, 'downloads:enqueue', { listingId, folder });
+    const result = await invokeHandler(h.core.handlers, 'downloads:enqueue', { searchId, folder });
     expect(result).toEqual({
       ok: false,
       error: { kind: 'download', message: `Cannot create the download folder ${folder} (a file is in the way on its path). Choose a folder you can write to.` },
