@@ -1,6 +1,6 @@
 // The app at 1024x640 (and 1280x800), light and dark, as a person sees it in Debian's Chromium through web mode
-// against the emulator: Search never covers a filter field reached from the keyboard, the demo server's badge shows
-// its whole text, and the quick-look header table wraps its values only between words. Screenshots of each state go
+// against the emulator: Search never covers a filter field reached from the keyboard, the demo server's badge and the
+// coverage timeline's head show their whole text, and the quick-look header table wraps its values only between words. Screenshots of each state go
 // to test-results/screenshots/ (or SHOTS_FOLDER).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,17 @@ const BADGE_CUT = `(() => {
     cut: badge.scrollWidth > badge.clientWidth || outside.length > 0,
     outsideTheBar: offBar.map((part) => part.textContent.trim() || part.tagName),
   };
+})()`;
+
+/** The parts of Browse's coverage timeline head (title, count, hint) whose text is cut: scrolled out of their box, or outside the head. */
+const TIMELINE_HEAD_CUT = `(() => {
+  const head = document.querySelector('.coverage .head');
+  const box = head.getBoundingClientRect();
+  const cut = [...head.children].filter((part) => {
+    const shown = part.getBoundingClientRect();
+    return part.scrollWidth > part.clientWidth || shown.left < box.left - 0.5 || shown.right > box.right + 0.5;
+  });
+  return cut.map((part) => part.textContent.trim());
 })()`;
 
 /**
@@ -119,6 +130,17 @@ describe('the app in a small window', () => {
       await context.screenshot(`top-bar-demo-badge-${size}-${scheme}`);
       expect(await badge.innerText()).toMatch(/Demo emulator/);
       expect(await page.evaluate(BADGE_CUT), `the badge at ${size} ${scheme}`).toMatchObject({ cut: false, outsideTheBar: [] });
+    });
+  });
+
+  it("shows the coverage timeline's head whole at 1024x640 and 1280x800, light and dark", async () => {
+    await signIn(page, context.demoEmail);
+    await search(page, { 'Start date': '2025-03-20', 'End date': '2025-03-25' });
+    await visible(page.getByRole('slider', { name: 'Coverage timeline' }));
+    await visible(page.getByText(/^Drag across the bars/));
+    await atEachSizeAndScheme(page, async (size, scheme) => {
+      await context.screenshot(`browse-timeline-${size}-${scheme}`);
+      expect(await page.evaluate<string[]>(TIMELINE_HEAD_CUT), `the timeline's head at ${size} ${scheme}`).toEqual([]);
     });
   });
 
