@@ -38,34 +38,30 @@ const COVERED_FIELD = `(() => {
 /** Page source: whether the focus is in the filter form. */
 const IN_THE_FILTERS = `document.querySelector('form[aria-labelledby="filters-heading"]').contains(document.activeElement)`;
 
-/** The demo server's badge: whether its text is cut (scrolled out of its box, or a part outside it). */
-const BADGE_CUT = `(() => {
-  const badge = document.querySelector('.server');
-  const box = badge.getBoundingClientRect();
-  const outside = [...badge.children].filter((part) => {
+/** Page source of a function: the parts of `element` whose text is cut (scrolled out of their own box, or outside `element`'s). */
+const CUT_PARTS = `((element) => {
+  const box = element.getBoundingClientRect();
+  return [...element.children].filter((part) => {
     const shown = part.getBoundingClientRect();
     return part.scrollWidth > part.clientWidth || shown.left < box.left - 0.5 || shown.right > box.right + 0.5;
   });
+})`;
+
+/** The demo server's badge: whether its text is cut (scrolled out of its box, or a part outside it). */
+const BADGE_CUT = `(() => {
+  const badge = document.querySelector('.server');
   // Whatever gives way for the badge (the sign-in form, the demo hint) stays inside the window too.
   const bar = badge.closest('header');
   const offBar = [...bar.querySelectorAll('*')].filter((part) => part.getBoundingClientRect().right > bar.getBoundingClientRect().right + 0.5);
   return {
     text: badge.innerText,
-    cut: badge.scrollWidth > badge.clientWidth || outside.length > 0,
+    cut: badge.scrollWidth > badge.clientWidth || ${CUT_PARTS}(badge).length > 0,
     outsideTheBar: offBar.map((part) => part.textContent.trim() || part.tagName),
   };
 })()`;
 
-/** The parts of Browse's coverage timeline head (title, count, hint) whose text is cut: scrolled out of their box, or outside the head. */
-const TIMELINE_HEAD_CUT = `(() => {
-  const head = document.querySelector('.coverage .head');
-  const box = head.getBoundingClientRect();
-  const cut = [...head.children].filter((part) => {
-    const shown = part.getBoundingClientRect();
-    return part.scrollWidth > part.clientWidth || shown.left < box.left - 0.5 || shown.right > box.right + 0.5;
-  });
-  return cut.map((part) => part.textContent.trim());
-})()`;
+/** The texts of Browse's coverage timeline head (title, count, hint) that are cut. */
+const TIMELINE_HEAD_CUT = `${CUT_PARTS}(document.querySelector('.coverage .head')).map((part) => part.textContent.trim())`;
 
 /**
  * Each line break inside a value or comment of the quick-look header table that does not fall at a space or a
