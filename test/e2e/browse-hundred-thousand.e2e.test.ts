@@ -5,12 +5,9 @@
 // state, light and dark, go to test-results/screenshots/ (or SHOTS_FOLDER).
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount } from '../../src-shared/format/counts';
-import type { RunningEmulator } from '../../src-main/emulator';
-import type { E2eContext } from './e2e-context';
-import { closeWebModeSession, openWebModeSession, type WebModeSession } from './web-mode-session';
+import { useWebModeSession } from './web-mode-session';
 import { search } from './specs/downloads.spec';
 import { atEachSizeAndScheme, goTo, signIn, visible, waitUntil } from './specs/ui-helpers';
 
@@ -21,42 +18,39 @@ const LIMIT_MEGABYTES = 1;
 const FILTERS = { 'Start date': '2025-03-01', 'End date': '2025-03-31' };
 const QUERY = 'start-date=2025-03-01&end-date=2025-03-31';
 
-let session: WebModeSession | undefined;
-let emulator: RunningEmulator;
-let page: Page;
-let context: E2eContext;
 /** The emulator's own listing of the query, in one answer: what the app must show, row for row. */
 let listed: string[];
 let listingBytes: number;
 /** What the steps took (ms) and the listing's size, saved beside the screenshots. */
 const times: Record<string, number> = {};
 
+const session = useWebModeSession('emulator', { emulator: EMULATOR, savedSettings: { maxListingMegabytes: LIMIT_MEGABYTES }, scrollBars: true });
+
 beforeAll(async () => {
-  session = await openWebModeSession('emulator', { emulator: EMULATOR, savedSettings: { maxListingMegabytes: LIMIT_MEGABYTES }, scrollBars: true });
-  ({ emulator, page, context } = session);
-  const answer = await fetch(`${emulator.url}/v1/instruments/kcor/products/pb/files/?${QUERY}`);
+  const answer = await fetch(`${session.emulator.url}/v1/instruments/kcor/products/pb/files/?${QUERY}`);
   const text = await answer.text();
   listingBytes = Buffer.byteLength(text);
   times.listingBytes = listingBytes;
   listed = (JSON.parse(text) as { files: { filename: string }[] }).files.map((file) => file.filename);
 }, 60_000);
 
+// Runs before the session closes; with nothing measured, the session never opened and there is nothing to save.
 afterAll(async () => {
-  await context?.saveResult(
+  if (Object.keys(times).length === 0) return;
+  await session.context.saveResult(
     'browse-100k-times.json',
     `${JSON.stringify(times, (_, value: unknown) => (typeof value === 'number' ? Math.round(value) : value), 2)}\n`,
   );
-  await closeWebModeSession(session);
 });
 
-const results = () => page.getByRole('region', { name: 'Results' });
+const results = () => session.page.getByRole('region', { name: 'Results' });
 const grid = () => results().getByRole('grid', { name: 'Files found' });
 /** A row of the results by the file name it shows. */
 const rowOf = (name: string) =>
   grid()
     .getByRole('row')
-    .filter({ has: page.getByRole('gridcell', { name, exact: true }) });
-const savedLimit = async () => (await session!.app.core.handlers['settings:get']()).maxListingMegabytes;
+    .filter({ has: session.page.getByRole('gridcell', { name, exact: true }) });
+const savedLimit = async () => (await session.app.core.handlers['settings:get']()).maxListingMegabytes;
 
 /**
  * The file names of the rows wholly in view, top to bottom: below the grid's header and above its bottom edge, not
@@ -83,7 +77,7 @@ const inView = async (name: string): Promise<boolean> => (await namesInView()).i
  * its end). The arrow buttons at either end are as tall as the bar is wide.
  */
 async function dragScrollBar(fraction: number): Promise<void> {
-  await page.keyboard.press('Home');
+  await session.page.keyboard.press('Home');
   await waitUntil('the list is at its top', () => inView(listed[0]!));
   const box = (await grid().boundingBox())!;
   const barWidth = await grid().evaluate((element) => element.offsetWidth - element.clientWidth);
@@ -91,20 +85,20 @@ async function dragScrollBar(fraction: number): Promise<void> {
   const x = box.x + box.width - barWidth / 2;
   const trackTop = box.y + barWidth;
   const trackBottom = box.y + box.height - barWidth;
-  await page.mouse.move(x, trackTop + 4);
-  await page.mouse.down();
-  await page.mouse.move(x, fraction >= 1 ? box.y + box.height + 40 : trackTop + fraction * (trackBottom - trackTop), { steps: 8 });
-  await page.mouse.up();
+  await session.page.mouse.move(x, trackTop + 4);
+  await session.page.mouse.down();
+  await session.page.mouse.move(x, fraction >= 1 ? box.y + box.height + 40 : trackTop + fraction * (trackBottom - trackTop), { steps: 8 });
+  await session.page.mouse.up();
 }
 
 /** Screenshots at each size and scheme with the list at its end (a smaller window shows less of it: End again). */
 function picturesAtTheEnd(name: string): Promise<void> {
-  return atEachSizeAndScheme(page, async (size, scheme) => {
+  return atEachSizeAndScheme(session.page, async (size, scheme) => {
     // The table learns its new height from a resize observer, which runs before the next frame is drawn.
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-    await page.keyboard.press('End');
+    await session.page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    await session.page.keyboard.press('End');
     await waitUntil(`the last file is in view at ${size}`, () => inView(listed.at(-1)!));
-    await context.screenshot(`${name}-${size}-${scheme}`);
+    await session.context.screenshot(`${name}-${size}-${scheme}`);
   });
 }
 
@@ -114,8 +108,8 @@ describe('Browse at the archive scale', () => {
     expect(listingBytes, 'the listing in one answer is larger than the limit').toBeGreaterThan(10 * LIMIT_MEGABYTES * 1024 * 1024);
     expect(await savedLimit()).toBe(LIMIT_MEGABYTES);
 
-    await signIn(page, context.demoEmail);
-    await search(page, FILTERS);
+    await signIn(session.page, session.context.demoEmail);
+    await search(session.page, FILTERS);
     const searched = performance.now();
     const count = results().getByText(/^[\d,]+ files( so far)?$/);
     await waitUntil('the first file is in view', () => inView(listed[0]!), 30_000);
@@ -124,13 +118,13 @@ describe('Browse at the archive scale', () => {
     expect(await count.innerText()).toMatch(/ so far$/);
     await waitUntil('the count is complete', async () => (await count.innerText()) === `${formatCount(listed.length)} files`, 60_000);
     times.completeCount = performance.now() - searched;
-    await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`browse-100k-listed-${size}-${scheme}`));
+    await atEachSizeAndScheme(session.page, (size, scheme) => session.context.screenshot(`browse-100k-listed-${size}-${scheme}`));
   });
 
   it("reaches the end of the list by the End key and by the scroll bar, and shows the listing's last file there", async () => {
     const last = listed.at(-1)!;
     await grid().focus();
-    await page.keyboard.press('End');
+    await session.page.keyboard.press('End');
     await waitUntil('the last file is in view after End', () => inView(last));
     await picturesAtTheEnd('browse-100k-end');
     await dragScrollBar(1);
@@ -141,14 +135,14 @@ describe('Browse at the archive scale', () => {
   it('selects all with Ctrl+A, then a chosen few far apart, and downloads exactly those files', async () => {
     const selected = results().getByText(/^[\d,]+ selected$/);
     await grid().focus();
-    await page.keyboard.press('Control+A');
+    await session.page.keyboard.press('Control+A');
     await waitUntil('every file is selected', async () => (await selected.innerText()) === `${formatCount(listed.length)} selected`);
-    await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`browse-100k-all-selected-${size}-${scheme}`));
+    await atEachSizeAndScheme(session.page, (size, scheme) => session.context.screenshot(`browse-100k-all-selected-${size}-${scheme}`));
     await results().getByRole('checkbox', { name: 'Select all files' }).click();
     await waitUntil('nothing is selected', async () => (await selected.count()) === 0);
 
     // The first three by a click and a Shift+click.
-    await page.keyboard.press('Home');
+    await session.page.keyboard.press('Home');
     await waitUntil('the list is at its top', () => inView(listed[0]!));
     await rowOf(listed[0]!).click();
     await rowOf(listed[2]!).click({ modifiers: ['Shift'] });
@@ -167,9 +161,9 @@ describe('Browse at the archive scale', () => {
     await rowOf(middle).click({ modifiers: ['Control'] });
     await waitUntil('four are selected', async () => (await selected.innerText()) === '4 selected');
     // The last by the End key and Space.
-    await page.keyboard.press('End');
+    await session.page.keyboard.press('End');
     await waitUntil('the last file is in view', () => inView(listed.at(-1)!));
-    await page.keyboard.press('Space');
+    await session.page.keyboard.press('Space');
     await waitUntil('five are selected', async () => (await selected.innerText()) === '5 selected');
     const chosen = [listed[0]!, listed[1]!, listed[2]!, middle, listed.at(-1)!];
     expect(await rowOf(listed.at(-1)!).getAttribute('aria-selected'), 'the last row is selected').toBe('true');
@@ -177,21 +171,21 @@ describe('Browse at the archive scale', () => {
 
     await results().getByRole('button', { name: 'Download selected' }).click();
     const downloading = performance.now();
-    await goTo(page, 'Downloads');
-    const queue = page.getByRole('table', { name: 'Download queue' });
+    await goTo(session.page, 'Downloads');
+    const queue = session.page.getByRole('table', { name: 'Download queue' });
     await waitUntil('the five files are done', async () => (await queue.getByRole('button', { name: /^Quick look at / }).count()) === chosen.length, 30_000);
     times.fiveDownloaded = performance.now() - downloading;
     for (const name of chosen) await visible(queue.getByText(name, { exact: true }));
-    expect(Object.keys(emulator.stats().downloadsByFile).sort(), 'the files the server was asked for').toEqual([...chosen].sort());
+    expect(Object.keys(session.emulator.stats().downloadsByFile).sort(), 'the files the server was asked for').toEqual([...chosen].sort());
     expect(await queue.getByRole('row').count(), 'the rows of the Downloads screen, with its header').toBe(chosen.length + 1);
-    const queued = await session!.app.core.handlers['downloads:page']({ offset: 0, limit: 500, states: null, place: null, sort: null, counted: true });
+    const queued = await session.app.core.handlers['downloads:page']({ offset: 0, limit: 500, states: null, place: null, sort: null, counted: true });
     expect(queued.jobs.map((job) => job.filename).sort(), 'the files queued').toEqual([...chosen].sort());
-    const onDisk = (await readdir(context.downloadFolder)).filter((name) => !name.startsWith('.')).sort();
+    const onDisk = (await readdir(session.context.downloadFolder)).filter((name) => !name.startsWith('.')).sort();
     expect(onDisk, 'the files on disk').toEqual([...chosen].sort());
     for (const name of chosen) {
-      expect((await readFile(path.join(context.downloadFolder, name))).equals(await emulator.fileBytes('kcor', name)), name).toBe(true);
+      expect((await readFile(path.join(session.context.downloadFolder, name))).equals(await session.emulator.fileBytes('kcor', name)), name).toBe(true);
     }
-    await atEachSizeAndScheme(page, (size, scheme) => context.screenshot(`browse-100k-downloaded-${size}-${scheme}`));
+    await atEachSizeAndScheme(session.page, (size, scheme) => session.context.screenshot(`browse-100k-downloaded-${size}-${scheme}`));
     expect(await savedLimit(), 'the listing size limit, unchanged').toBe(LIMIT_MEGABYTES);
   });
 });

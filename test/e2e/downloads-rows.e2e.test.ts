@@ -2,27 +2,14 @@
 // a file name never loses its observation date and time at 1280x800 or 1024x640 (measured on the rendered text),
 // and a row paused stays under the pointer until the pointer leaves the list. Screenshots of each state, light and
 // dark, go to test-results/screenshots/ (or SHOTS_FOLDER).
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src-main/emulator';
-import type { E2eContext } from './e2e-context';
-import { closeWebModeSession, openWebModeSession, type WebModeSession } from './web-mode-session';
+import { describe, expect, it } from 'vitest';
+import { useWebModeSession } from './web-mode-session';
 import { listedNames, search } from './specs/downloads.spec';
 import { atEachSizeAndScheme, goTo, inColourScheme, signIn, waitUntil } from './specs/ui-helpers';
 
-let session: WebModeSession | undefined;
-let emulator: RunningEmulator;
-let page: Page;
-let context: E2eContext;
+const session = useWebModeSession();
 
-beforeAll(async () => {
-  session = await openWebModeSession();
-  ({ emulator, page, context } = session);
-}, 60_000);
-
-afterAll(() => closeWebModeSession(session));
-
-const queue = () => page.getByRole('table', { name: 'Download queue' });
+const queue = () => session.page.getByRole('table', { name: 'Download queue' });
 
 /**
  * For every row's file name, the characters of its observation date and time (the first 15) that the eye cannot
@@ -59,24 +46,24 @@ const HIDDEN_STAMPS = `(() => {
   return hidden;
 })()`;
 
-const hiddenStamps = (): Promise<string[]> => page.evaluate<string[]>(HIDDEN_STAMPS);
+const hiddenStamps = (): Promise<string[]> => session.page.evaluate<string[]>(HIDDEN_STAMPS);
 
 /** Pictures of a held row in the light and the dark scheme: a scheme changes no layout, so the pointer stays on it. */
 async function looksAtTheHeldRow(size: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
-    await inColourScheme(page, scheme);
-    await context.screenshot(`downloads-held-row-${size}-${scheme}`);
+    await inColourScheme(session.page, scheme);
+    await session.context.screenshot(`downloads-held-row-${size}-${scheme}`);
   }
-  await inColourScheme(page, 'light');
+  await inColourScheme(session.page, 'light');
 }
 
 describe('the Downloads rows', () => {
   it('shows each file name with its observation date and time whole at 1280x800 and 1024x640, light and dark', async () => {
-    await signIn(page, context.demoEmail);
-    await search(page, { 'Start date': '2025-03-24', Every: '1hour' });
-    const names = await listedNames(page, '20250324');
-    await page.getByRole('button', { name: 'Download all' }).click();
-    await goTo(page, 'Downloads');
+    await signIn(session.page, session.context.demoEmail);
+    await search(session.page, { 'Start date': '2025-03-24', Every: '1hour' });
+    const names = await listedNames(session.page, '20250324');
+    await session.page.getByRole('button', { name: 'Download all' }).click();
+    await goTo(session.page, 'Downloads');
     await waitUntil(
       'every file is done',
       async () =>
@@ -85,22 +72,22 @@ describe('the Downloads rows', () => {
           .count()) === names.length,
       30_000,
     );
-    await atEachSizeAndScheme(page, async (size, scheme) => {
-      await context.screenshot(`downloads-finished-${size}-${scheme}`);
+    await atEachSizeAndScheme(session.page, async (size, scheme) => {
+      await session.context.screenshot(`downloads-finished-${size}-${scheme}`);
       expect(await queue().locator('[role="row"]:not(.header) .name').count()).toBe(names.length);
       expect(await hiddenStamps(), `names at ${size} ${scheme}`).toEqual([]);
     });
   });
 
   it('keeps a paused row under the pointer until the pointer leaves the list, then applies the order', async () => {
-    emulator.setOptions({ bandwidthBytesPerSecond: 2_000 });
+    session.emulator.setOptions({ bandwidthBytesPerSecond: 2_000 });
     try {
-      await search(page, { 'Start date': '2025-03-23', 'End date': '2025-03-24', Every: '2hours' });
-      await listedNames(page, '20250323');
-      await page.getByRole('button', { name: 'Download all' }).click();
-      await goTo(page, 'Downloads');
+      await search(session.page, { 'Start date': '2025-03-23', 'End date': '2025-03-24', Every: '2hours' });
+      await listedNames(session.page, '20250323');
+      await session.page.getByRole('button', { name: 'Download all' }).click();
+      await goTo(session.page, 'Downloads');
       const firstRow = queue().getByRole('row').nth(1);
-      await waitUntil('two files are moving', async () => emulator.stats().activeDownloads >= 2 && /active/.test(await firstRow.innerText()));
+      await waitUntil('two files are moving', async () => session.emulator.stats().activeDownloads >= 2 && /active/.test(await firstRow.innerText()));
       const pause = firstRow.getByRole('button', { name: /^Pause / });
       const label = (await pause.getAttribute('aria-label')) ?? '';
       const file = label.replace(/^Pause /, '');
@@ -110,12 +97,12 @@ describe('the Downloads rows', () => {
       const rowBox = await firstRow.boundingBox();
       const point = { x: rowBox!.x + rowBox!.width - 40, y: rowBox!.y + rowBox!.height / 2 };
       const fileAt = () =>
-        page.evaluate<string>(
+        session.page.evaluate<string>(
           `document.elementFromPoint(${point.x}, ${point.y})?.closest('[role="row"]')?.querySelector('.name')?.getAttribute('title') ?? ''`,
         );
       const pausedRow = queue().getByRole('row').filter({ hasText: file });
       await waitUntil('the clicked file says paused', async () => /paused/.test(await pausedRow.innerText()));
-      const progress = page.getByRole('region', { name: 'Downloads' }).locator('.overall');
+      const progress = session.page.getByRole('region', { name: 'Downloads' }).locator('.overall');
       const seen = new Set<string>();
       const underPointer = new Set<string>();
       await waitUntil('three progress figures came after the pause, or another file came under the pointer', async () => {
@@ -124,18 +111,18 @@ describe('the Downloads rows', () => {
       });
       expect([...underPointer], 'the files under the pointer after the pause').toEqual([file]);
       await looksAtTheHeldRow('1280x800');
-      await page.mouse.move(5, 5);
+      await session.page.mouse.move(5, 5);
       await waitUntil('the order applies once the pointer left', async () => (await fileAt()) !== file);
       // The same at 1024x640: the next moving file paused with the pointer on it (a resize could move the list away
       // from the pointer, which ends a hold).
-      await page.setViewportSize({ width: 1024, height: 640 });
+      await session.page.setViewportSize({ width: 1024, height: 640 });
       await waitUntil('a file is moving at the top', async () => /active/.test(await firstRow.innerText()));
       await firstRow.getByRole('button', { name: /^Pause / }).click();
       await waitUntil('the top row says paused', async () => /paused/.test(await firstRow.innerText()));
       await looksAtTheHeldRow('1024x640');
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await session.page.setViewportSize({ width: 1280, height: 800 });
     } finally {
-      emulator.setOptions({ bandwidthBytesPerSecond: 0 });
+      session.emulator.setOptions({ bandwidthBytesPerSecond: 0 });
     }
   });
 });

@@ -2,24 +2,13 @@
 // against the emulator: Search never covers a filter field reached from the keyboard, the demo server's badge and the
 // coverage timeline's head show their whole text, and the quick-look header table wraps its values only between words. Screenshots of each state go
 // to test-results/screenshots/ (or SHOTS_FOLDER).
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { E2eContext } from './e2e-context';
-import { closeWebModeSession, openWebModeSession, type WebModeSession } from './web-mode-session';
+import { describe, expect, it } from 'vitest';
+import { useWebModeSession } from './web-mode-session';
 import { listedNames, search } from './specs/downloads.spec';
 import { atEachSizeAndScheme, chooseProduct, goTo, signIn, visible, waitUntil } from './specs/ui-helpers';
 
-let session: WebModeSession | undefined;
-let page: Page;
-let context: E2eContext;
-
-beforeAll(async () => {
-  // The app runs its own demo server (the badge is its).
-  session = await openWebModeSession('demo');
-  ({ page, context } = session);
-}, 60_000);
-
-afterAll(() => closeWebModeSession(session));
+// The app runs its own demo server (the badge is its).
+const session = useWebModeSession('demo');
 
 /**
  * Tabs from the Product choice through the filter form, and for each field focused (the panel scrolls it into view
@@ -100,20 +89,20 @@ const BROKEN_WORDS = `(() => {
 
 describe('the app in a small window', () => {
   it('keeps Search off every filter field reached from the keyboard at 1024x640 and 1280x800, light and dark', async () => {
-    await atEachSizeAndScheme(page, async (size, scheme) => {
-      await chooseProduct(page, 'kcor', 'pb');
-      await page.getByRole('combobox', { name: 'Product' }).focus();
+    await atEachSizeAndScheme(session.page, async (size, scheme) => {
+      await chooseProduct(session.page, 'kcor', 'pb');
+      await session.page.getByRole('combobox', { name: 'Product' }).focus();
       const covered: string[] = [];
       let fields = 0;
       for (let step = 0; step < 12; step++) {
-        await page.keyboard.press('Tab');
-        if (!(await page.evaluate<boolean>(IN_THE_FILTERS))) break;
-        const field = await page.evaluate<string | null>(COVERED_FIELD);
+        await session.page.keyboard.press('Tab');
+        if (!(await session.page.evaluate<boolean>(IN_THE_FILTERS))) break;
+        const field = await session.page.evaluate<string | null>(COVERED_FIELD);
         if (field === null) continue;
         fields += 1;
         if (field) covered.push(field);
         // Each field in turn; the picture kept is of the last one reached, the one the panel scrolls farthest for.
-        await context.screenshot(`browse-filters-${size}-${scheme}`);
+        await session.context.screenshot(`browse-filters-${size}-${scheme}`);
       }
       expect(fields, `filter fields reached at ${size}`).toBeGreaterThanOrEqual(4);
       expect(covered, `fields under the Search button at ${size} ${scheme}`).toEqual([]);
@@ -121,42 +110,42 @@ describe('the app in a small window', () => {
   });
 
   it("shows the demo server's badge whole at 1024x640 and 1280x800, light and dark", async () => {
-    await atEachSizeAndScheme(page, async (size, scheme) => {
-      const badge = await visible(page.locator('.server'));
-      await context.screenshot(`top-bar-demo-badge-${size}-${scheme}`);
+    await atEachSizeAndScheme(session.page, async (size, scheme) => {
+      const badge = await visible(session.page.locator('.server'));
+      await session.context.screenshot(`top-bar-demo-badge-${size}-${scheme}`);
       expect(await badge.innerText()).toMatch(/Demo emulator/);
-      expect(await page.evaluate(BADGE_CUT), `the badge at ${size} ${scheme}`).toMatchObject({ cut: false, outsideTheBar: [] });
+      expect(await session.page.evaluate(BADGE_CUT), `the badge at ${size} ${scheme}`).toMatchObject({ cut: false, outsideTheBar: [] });
     });
   });
 
   it("shows the coverage timeline's head whole at 1024x640 and 1280x800, light and dark", async () => {
-    await signIn(page, context.demoEmail);
-    await search(page, { 'Start date': '2025-03-20', 'End date': '2025-03-25' });
-    await visible(page.getByRole('slider', { name: 'Coverage timeline' }));
-    await visible(page.getByText(/^Drag across the bars/));
-    await atEachSizeAndScheme(page, async (size, scheme) => {
-      await context.screenshot(`browse-timeline-${size}-${scheme}`);
-      expect(await page.evaluate<string[]>(TIMELINE_HEAD_CUT), `the timeline's head at ${size} ${scheme}`).toEqual([]);
+    await signIn(session.page, session.context.demoEmail);
+    await search(session.page, { 'Start date': '2025-03-20', 'End date': '2025-03-25' });
+    await visible(session.page.getByRole('slider', { name: 'Coverage timeline' }));
+    await visible(session.page.getByText(/^Drag across the bars/));
+    await atEachSizeAndScheme(session.page, async (size, scheme) => {
+      await session.context.screenshot(`browse-timeline-${size}-${scheme}`);
+      expect(await session.page.evaluate<string[]>(TIMELINE_HEAD_CUT), `the timeline's head at ${size} ${scheme}`).toEqual([]);
     });
   });
 
   it('wraps the quick-look header values only between words at 1024x640 and 1280x800, light and dark', async () => {
-    await signIn(page, context.demoEmail);
-    await search(page, { 'Start date': '2025-03-24', Every: '6hours' });
-    const [name] = await listedNames(page, '20250324');
-    await page.getByRole('button', { name: 'Download all' }).click();
-    await goTo(page, 'Downloads');
-    const queue = page.getByRole('table', { name: 'Download queue' });
+    await signIn(session.page, session.context.demoEmail);
+    await search(session.page, { 'Start date': '2025-03-24', Every: '6hours' });
+    const [name] = await listedNames(session.page, '20250324');
+    await session.page.getByRole('button', { name: 'Download all' }).click();
+    await goTo(session.page, 'Downloads');
+    const queue = session.page.getByRole('table', { name: 'Download queue' });
     const quickLookButton = queue.getByRole('button', { name: `Quick look at ${name!}` });
     await waitUntil('the first file is done', async () => (await quickLookButton.count()) === 1, 30_000);
     await quickLookButton.click();
-    const dialog = await visible(page.getByRole('dialog', { name: new RegExp(`^Quick look ${name!}`) }));
+    const dialog = await visible(session.page.getByRole('dialog', { name: new RegExp(`^Quick look ${name!}`) }));
     await visible(dialog.getByRole('cell', { name: 'INSTRUME', exact: true }));
-    await atEachSizeAndScheme(page, async (size, scheme) => {
-      await context.screenshot(`quicklook-header-${size}-${scheme}`);
-      expect(await page.evaluate<string[]>(BROKEN_WORDS), `header cells at ${size} ${scheme}`).toEqual([]);
+    await atEachSizeAndScheme(session.page, async (size, scheme) => {
+      await session.context.screenshot(`quicklook-header-${size}-${scheme}`);
+      expect(await session.page.evaluate<string[]>(BROKEN_WORDS), `header cells at ${size} ${scheme}`).toEqual([]);
     });
-    await page.keyboard.press('Escape');
+    await session.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   });
 });

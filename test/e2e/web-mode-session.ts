@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { Settings } from '../../src-shared/settings/settings-types';
 import { createEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { fileSettingsStore } from '../../src-main/web/file-settings-store';
@@ -40,7 +41,7 @@ export interface WebModeSessionOptions {
  * Opens the session. `server`: the emulator started here (the default), or the app's own demo server (the emulator
  * then only completes the spec context). Whatever opened before a failure is closed again.
  */
-export async function openWebModeSession(server: 'emulator' | 'demo' = 'emulator', options: WebModeSessionOptions = {}): Promise<WebModeSession> {
+async function openWebModeSession(server: 'emulator' | 'demo' = 'emulator', options: WebModeSessionOptions = {}): Promise<WebModeSession> {
   if (!existsSync(path.join(rendererFolder, 'index.html'))) throw new Error('dist/renderer is missing: run "npx vite build" first.');
   await mkdir(SCREENSHOTS, { recursive: true });
   const opened: Partial<WebModeSession> = {};
@@ -72,8 +73,27 @@ export async function openWebModeSession(server: 'emulator' | 'demo' = 'emulator
   }
 }
 
-export async function closeWebModeSession(session: Partial<WebModeSession> | undefined): Promise<void> {
+async function closeWebModeSession(session: Partial<WebModeSession> | undefined): Promise<void> {
   await session?.browser?.close();
   await session?.app?.close();
   await session?.emulator?.close();
+}
+
+/**
+ * Opens the session before the file's tests and closes it after them; the file's own hooks, registered later, run
+ * after it opens and before it closes. Each field is read from the open session when it is read: in tests and hooks,
+ * not at the file's top level.
+ */
+export function useWebModeSession(server: 'emulator' | 'demo' = 'emulator', options: WebModeSessionOptions = {}): WebModeSession {
+  let session: WebModeSession | undefined;
+  beforeAll(async () => {
+    session = await openWebModeSession(server, options);
+  }, 60_000);
+  afterAll(() => closeWebModeSession(session));
+  return new Proxy({} as WebModeSession, {
+    get: (_, field) => {
+      if (!session) throw new Error('The web-mode session is not open: read its fields inside a test or a hook.');
+      return session[field as keyof WebModeSession];
+    },
+  });
 }
