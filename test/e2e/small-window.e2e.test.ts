@@ -87,6 +87,21 @@ const BROKEN_WORDS = `(() => {
   return broken;
 })()`;
 
+const queue = () => session.page.getByRole('table', { name: 'Download queue' });
+
+/** Whether the queue holds `files` files, all done, each shown in the row the core's order gives it (rows move no more). */
+async function everyFileDoneInItsRow(files: number): Promise<boolean> {
+  const ordered = await session.app.core.handlers['downloads:page']({ offset: 0, limit: 500, states: null, place: null, sort: null, counted: false });
+  const shown = await queue()
+    .getByRole('button', { name: /^Quick look at / })
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+  return (
+    ordered.jobs.length === files &&
+    ordered.jobs.every((job) => job.state === 'done') &&
+    shown.join('\n') === ordered.jobs.map((job) => `Quick look at ${job.localName}`).join('\n')
+  );
+}
+
 describe('the app in a small window', () => {
   it('keeps Search off every filter field reached from the keyboard at 1024x640 and 1280x800, light and dark', async () => {
     await atEachSizeAndScheme(session.page, async (size, scheme) => {
@@ -132,14 +147,17 @@ describe('the app in a small window', () => {
   it('wraps the quick-look header values only between words at 1024x640 and 1280x800, light and dark', async () => {
     await signIn(session.page, session.context.demoEmail);
     await search(session.page, { 'Start date': '2025-03-24', Every: '6hours' });
-    const [name] = await listedNames(session.page, '20250324');
+    const names = await listedNames(session.page, '20250324');
+    const name = names[0]!;
     await session.page.getByRole('button', { name: 'Download all' }).click();
     await goTo(session.page, 'Downloads');
-    const queue = session.page.getByRole('table', { name: 'Download queue' });
-    const quickLookButton = queue.getByRole('button', { name: `Quick look at ${name!}` });
-    await waitUntil('the first file is done', async () => (await quickLookButton.count()) === 1, 30_000);
-    await quickLookButton.click();
-    const dialog = await visible(session.page.getByRole('dialog', { name: new RegExp(`^Quick look ${name!}`) }));
+    // A row's buttons are reused for the file that moves into it, and a finished file moves above those finished
+    // before it a moment later: a button found while the rows may still move can belong to another file when clicked.
+    await waitUntil('every file is done, in its row', () => everyFileDoneInItsRow(names.length), 30_000);
+    await queue()
+      .getByRole('button', { name: `Quick look at ${name}` })
+      .click();
+    const dialog = await visible(session.page.getByRole('dialog', { name: new RegExp(`^Quick look ${name}`) }));
     await visible(dialog.getByRole('cell', { name: 'INSTRUME', exact: true }));
     await atEachSizeAndScheme(session.page, async (size, scheme) => {
       await session.context.screenshot(`quicklook-header-${size}-${scheme}`);
