@@ -116,8 +116,9 @@ export class DownloadsStore {
   /** Rows changed height since the table last measured them. */
   private relaid = false;
   /**
-   * A row was acted on: every row keeps its place (a progress event still updates each where it is) so that the next
-   * click lands on the row under the pointer; the order applies again when the hold ends (releaseRows).
+   * The pointer moves over the list, or a row was acted on: every row keeps its place (a progress event still updates
+   * each where it is) so that a click lands on the row under the pointer; the order applies again when the hold ends
+   * (releaseRows).
    */
   private held = false;
   private holdTimer: ReturnType<typeof setTimeout> | undefined;

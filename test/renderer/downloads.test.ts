@@ -475,6 +475,31 @@ describe('the work in progress first', () => {
     }
   });
 
+  it('keeps the rows in place while the pointer moves over the list, so a click lands on the file it aimed at', async () => {
+    const { fake, table } = await openDownloads({ jobs: ledger() });
+    expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await fireEvent.pointerMove(table);
+      // F finishes as the pointer nears its row: it is shown done where it stands, not moved down the list.
+      fake.progress([{ ...ledger()[5]!, state: 'done' as const, finishedAt: at(30) }]);
+      await vi.advanceTimersByTimeAsync(HOLD_MS - 100);
+      flushSync();
+      within(rowOf(table, F)).getByRole('button', { name: `Quick look at ${F}` });
+      expect(shownNames(table)).toEqual([F, E, G, C, D, B, A]);
+      // Moving on keeps the hold; a moment of stillness then applies the order.
+      await fireEvent.pointerMove(table);
+      await vi.advanceTimersByTimeAsync(HOLD_MS - 100);
+      flushSync();
+      expect(shownNames(table)[0]).toBe(F);
+      await vi.advanceTimersByTimeAsync(1_100);
+      flushSync();
+      await vi.waitFor(() => expect(shownNames(table)[0]).not.toBe(F));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('applies the order once a moment passes after a row’s control, even with the pointer still on the list', async () => {
     const { table } = await openDownloads({ jobs: ledger() });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
