@@ -11,5 +11,6 @@ await build({
     'bench/node-get-worker': 'scripts/bench/node-get-worker-main.ts',
     'bench/enqueue-probe': 'scripts/bench/enqueue-probe-main.ts',
     'bench/campaign-million-probe': 'scripts/bench/campaign-million-probe-main.ts',
+    'bench/search-stall-probe': 'scripts/bench/search-stall-probe-main.ts',
   },
 });

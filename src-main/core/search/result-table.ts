@@ -1,12 +1,16 @@
 // A search's rows in SQLite, in a file of their own beside the state folder's database: a listing of a million files
 // takes some 300 MB there instead of in memory. Throwaway by design: the file is emptied when opened, a new search
-// drops the last one's table, and no journal is kept (a crash loses only results the next search replaces), so
+// drops the last one's table, and nothing is synced (a crash loses only results the next search replaces), so
 // keeping them costs the download ledger neither size, backups nor write contention.
+// An order's index is made on a thread of its own (index-builder.ts); the file is in WAL mode so that pages are read
+// meanwhile, and the core's own writes (rows arriving, a table made or dropped) wait their turn after it.
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { ResultRow, ResultSort, ResultSortKey } from '../../../src-shared/search/result-page';
 import { InvalidInputError } from '../errors';
+import { IndexBuilder } from './index-builder';
 
 /** Where each order's values are in a result table; 'listed' is the position itself. */
 const COLUMN_OF: Record<ResultSortKey, string> = {
@@ -21,63 +25,134 @@ const COLUMN_OF: Record<ResultSortKey, string> = {
 export class ResultDatabase {
   private tables = 0;
   private current: ResultTable | undefined;
+  /** Writes waiting for their turn (an index being made is one): the file has one writer at a time. */
+  private queued = 0;
+  private lastTurn: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(
+    readonly db: Database.Database,
+    /** Null for a database in memory, which no other thread can open: its indexes are made on the core's thread. */
+    private readonly builder: IndexBuilder | null,
+  ) {}
 
   /** Opens `file` empty (':memory:' for a database in memory). */
   static open(file: string): ResultDatabase {
-    if (file !== ':memory:') for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = OFF');
+    const inMemory = file === ':memory:';
+    if (!inMemory) for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    // The core's thread never waits for the file's lock: its writes take their turns after the index thread's (see
+    // write), so a wait would be a mistake, better met by an error than by a core frozen for the wait.
+    const db = new Database(file, { timeout: 0 });
+    db.pragma(inMemory ? 'journal_mode = OFF' : 'journal_mode = WAL');
     db.pragma('synchronous = OFF');
     // A few MB of cache: paging reads an index and a few hundred rows; the rest is the operating system's to cache.
     db.pragma('cache_size = -4000');
-    return new ResultDatabase(db);
+    return new ResultDatabase(db, inMemory ? null : new IndexBuilder(file));
   }
 
   /** A new, empty table; the last one is dropped (its writer finds it closed). */
   newTable(): ResultTable {
     this.current?.drop();
     this.tables += 1;
-    this.current = new ResultTable(this.db, `results_${this.tables}`);
+    this.current = new ResultTable(this, `results_${this.tables}`);
     return this.current;
+  }
+
+  /** Whether no write waits for its turn: a write made now, before the next await, cannot meet the index thread's. */
+  get writable(): boolean {
+    return this.queued === 0;
+  }
+
+  /** Resolves when the writes waiting now are done (others may have joined them by then: check `writable`). */
+  turnsDone(): Promise<void> {
+    return this.lastTurn;
+  }
+
+  /** Makes the change now, or after the writes already waiting (it then fails only as the writes after it would). */
+  write(change: () => void): void {
+    if (this.writable) change();
+    else this.inTurn(change).catch(() => {});
+  }
+
+  /** Runs `sql` (a CREATE INDEX) on the index thread in its turn, unless `stillWanted` says no by then. */
+  async makeIndex(sql: string, stillWanted: () => boolean): Promise<void> {
+    const builder = this.builder;
+    if (builder === null) return void this.db.exec(sql);
+    return this.inTurn(() => (stillWanted() ? builder.run(sql) : undefined));
   }
 
   close(): void {
     this.current?.drop();
+    // An index still being made is let go: the file is emptied at the next start.
+    void this.builder?.close();
     this.db.close();
   }
+
+  private inTurn(step: () => void | Promise<void>): Promise<void> {
+    this.queued += 1;
+    const done = this.lastTurn.then(step).finally(() => (this.queued -= 1));
+    this.lastTurn = done.catch(() => {});
+    return done;
+  }
 }
+
+/**
+ * Rows inserted in one transaction: some 2 ms of the core's thread (a listing's batch of a thousand or so takes
+ * several times that), so pages, downloads and the window's answers are served between them.
+ */
+const APPEND_ROWS = 250;
+
+type InsertRow = Database.Statement<[number, string, string, number | null, string | null, string | null, string]>;
 
 export class ResultTable {
   private rows = 0;
   private dropped = false;
-  private readonly insert: Database.Statement<[number, string, string, number | null, string | null, string | null, string]>;
+  private insert: InsertRow | undefined;
+  private readonly db: Database.Database;
+  /** Each order's index, made or being made. */
+  private readonly indexes = new Map<string, Promise<void>>();
   private readonly indexed = new Set<string>();
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly database: ResultDatabase,
     private readonly name: string,
   ) {
-    db.exec(
-      `CREATE TABLE ${name} (position INTEGER PRIMARY KEY, date_obs TEXT NOT NULL, filename TEXT NOT NULL, filesize INTEGER, wave_region TEXT, obs_plan TEXT, entry TEXT NOT NULL)`,
+    this.db = database.db;
+    // No row is read before one is appended, which waits for the table, made in the file's next turn.
+    database.write(() =>
+      this.db.exec(
+        `CREATE TABLE ${name} (position INTEGER PRIMARY KEY, date_obs TEXT NOT NULL, filename TEXT NOT NULL, filesize INTEGER, wave_region TEXT, obs_plan TEXT, entry TEXT NOT NULL)`,
+      ),
     );
-    this.insert = db.prepare(`INSERT INTO ${name} VALUES (?, ?, ?, ?, ?, ?, ?)`);
   }
 
   get count(): number {
     return this.rows;
   }
 
-  /** Appends entries after the rows kept; false when the table was dropped (a newer search replaced it). */
-  append(entries: readonly FileEntry[]): boolean {
-    if (this.dropped) return false;
+  /**
+   * Appends entries after the rows kept, a transaction of APPEND_ROWS at a time with a turn of the event loop between
+   * them, each once no index is being made; false when the table was dropped (a newer search replaced it). The rows
+   * count (and are read) only once all are in: the reads leave out the positions past the count.
+   */
+  async append(entries: readonly FileEntry[]): Promise<boolean> {
+    for (let start = 0; start < entries.length; start += APPEND_ROWS) {
+      if (start > 0) await setImmediate();
+      while (!this.database.writable) await this.database.turnsDone();
+      if (this.dropped) return false;
+      this.insertRows(this.rows + start, entries.slice(start, start + APPEND_ROWS));
+    }
+    this.rows += entries.length;
+    return true;
+  }
+
+  private insertRows(first: number, entries: readonly FileEntry[]): void {
+    const insert = (this.insert ??= this.db.prepare(`INSERT INTO ${this.name} VALUES (?, ?, ?, ?, ?, ?, ?)`));
     this.db.transaction(() => {
-      for (const entry of entries) {
+      for (const [offset, entry] of entries.entries()) {
         // An unknown size (0) sorts with the missing ones.
         const size = entry.filesize > 0 ? entry.filesize : null;
-        this.insert.run(
-          this.rows,
+        insert.run(
+          first + offset,
           entry['date-obs'],
           entry.filename,
           size,
@@ -85,10 +160,8 @@ export class ResultTable {
           textOrNull(entry['obs-plan']),
           JSON.stringify(entry),
         );
-        this.rows += 1;
       }
     })();
-    return true;
   }
 
   /**
@@ -113,8 +186,10 @@ export class ResultTable {
     const order = `${column} ${direction}, position ${direction}`;
     const skip = fromEnd ? this.rows - offset - take : offset;
     const rows = this.db
-      .prepare<[number, number], { position: number; entry: string }>(`SELECT position, entry FROM ${this.name} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(take, skip)
+      .prepare<[number, number, number], { position: number; entry: string }>(
+        `SELECT position, entry FROM ${this.inOrderOf(column)} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      )
+      .all(this.rows, take, skip)
       .map((row) => ({ position: row.position, entry: JSON.parse(row.entry) as FileEntry }));
     return fromEnd ? rows.reverse() : rows;
   }
@@ -138,9 +213,11 @@ export class ResultTable {
     this.ensureIndex(column);
     const direction = ascending ? 'ASC' : 'DESC';
     return this.db
-      .prepare<[number, number], number>(`SELECT position FROM ${this.name} ORDER BY ${column} ${direction}, position ${direction} LIMIT ? OFFSET ?`)
+      .prepare<[number, number, number], number>(
+        `SELECT position FROM ${this.inOrderOf(column)} ORDER BY ${column} ${direction}, position ${direction} LIMIT ? OFFSET ?`,
+      )
       .pluck()
-      .all(take, first);
+      .all(this.rows, take, first);
   }
 
   private range(first: number, last: number, direction: 'ASC' | 'DESC'): ResultRow[] {
@@ -167,9 +244,10 @@ export class ResultTable {
   /** Up to `limit` entries from `position` on, in listing order. */
   entriesFrom(position: number, limit: number): FileEntry[] {
     this.checkOpen();
+    if (position >= this.rows) return [];
     return this.db
-      .prepare<[number, number], { entry: string }>(`SELECT entry FROM ${this.name} WHERE position >= ? ORDER BY position LIMIT ?`)
-      .all(position, limit)
+      .prepare<[number, number, number], { entry: string }>(`SELECT entry FROM ${this.name} WHERE position >= ? AND position < ? ORDER BY position LIMIT ?`)
+      .all(position, this.rows, limit)
       .map((row) => JSON.parse(row.entry) as FileEntry);
   }
 
@@ -195,14 +273,51 @@ export class ResultTable {
   drop(): void {
     if (this.dropped) return;
     this.dropped = true;
-    this.db.exec(`DROP TABLE ${this.name}`);
+    this.database.write(() => this.db.exec(`DROP TABLE ${this.name}`));
   }
 
-  /** An order's index, made the first time it is asked for (rows appended later join it). */
+  /**
+   * Resolves once pages in `sort`'s order can be read at once: its index made, the first time it is asked for, off
+   * the core's thread (rows appended later join it). Rejects with why it could not be made.
+   */
+  sorted(sort: ResultSort): Promise<void> {
+    this.checkOpen();
+    const column = COLUMN_OF[sort.key];
+    if (column === 'position' || this.indexed.has(column)) return Promise.resolve();
+    let made = this.indexes.get(column);
+    if (!made) {
+      made = this.database
+        .makeIndex(this.indexSql(column), () => !this.dropped)
+        .then(
+          () => void this.indexed.add(column),
+          (error: unknown) => {
+            this.indexes.delete(column);
+            throw new Error(`The search results could not be sorted by ${sort.key} (${(error as Error).message}): sort again, or search again.`);
+          },
+        );
+      this.indexes.set(column, made);
+    }
+    return made;
+  }
+
+  /** An order's index made here and now, for a caller that did not wait for `sorted`. */
   private ensureIndex(column: string): void {
     if (this.indexed.has(column)) return;
-    this.db.exec(`CREATE INDEX ${this.name}_${column} ON ${this.name} (${column}, position)`);
+    if (!this.database.writable) throw new Error('The search results are being sorted: ask again once they are.');
+    this.db.exec(this.indexSql(column));
     this.indexed.add(column);
+  }
+
+  /**
+   * The rows counted, read through `column`'s index (a condition on the position alone would have SQLite read them
+   * in the listing's order and sort them all); its one parameter is the count.
+   */
+  private inOrderOf(column: string): string {
+    return `${this.name} INDEXED BY ${this.name}_${column} WHERE position < ?`;
+  }
+
+  private indexSql(column: string): string {
+    return `CREATE INDEX ${this.name}_${column} ON ${this.name} (${column}, position)`;
   }
 
   private checkOpen(): void {

@@ -95,11 +95,10 @@ export class SearchKeeper {
     this.current?.stop.abort();
     const search = new KeptSearch(query, this.results.newTable());
     this.current = search;
-    const keep = (entries: FileEntry[]): void => {
-      const before = search.table.count;
-      if (!search.table.append(entries)) throw new ReplacedSearchError();
+    const keep = async (entries: FileEntry[]): Promise<void> => {
+      if (!(await search.table.append(entries))) throw new ReplacedSearchError();
       search.tally.add(entries);
-      binArriving(search, entries, before);
+      binArriving(search, entries, search.table.count - entries.length);
       search.changed();
       this.onProgress(search.progress());
     };
@@ -154,12 +153,24 @@ export class SearchKeeper {
     return search.progress();
   }
 
+  /** `page`, once its order can be read: the first page by a column waits for its index, holding up nothing else. */
+  async pageWhenSorted(request: ResultPageRequest): Promise<ResultPage> {
+    await this.search(request.searchId).table.sorted(request.sort);
+    return this.page(request);
+  }
+
   page(request: ResultPageRequest): ResultPage {
     const search = this.search(request.searchId);
     const limit = Math.min(request.limit, RESULT_PAGE_MAX_ROWS);
     // The count is read before the rows: a page never holds rows past the count it reports.
     const progress = search.progress();
     return { ...progress, offset: request.offset, rows: search.table.page(request.offset, Math.min(limit, progress.count - request.offset), request.sort) };
+  }
+
+  /** `positions`, once their order can be read (see pageWhenSorted). */
+  async positionsWhenSorted(request: ResultPositionsRequest): Promise<PositionRun[]> {
+    await this.search(request.searchId).table.sorted(request.sort);
+    return this.positions(request);
   }
 
   /**
@@ -222,6 +233,7 @@ export class SearchKeeper {
   async enqueue(searchId: string, selection: ResultSelection | null, add: (entries: FileEntry[]) => Promise<void>): Promise<number> {
     const search = this.search(searchId);
     if (selection !== null) {
+      await search.table.sorted(selection.sort);
       const positions = chosenPositions(search.table, selection);
       for (let start = 0; start < positions.length; start += ENQUEUE_CHUNK) await add(search.table.entriesAt(positions.slice(start, start + ENQUEUE_CHUNK)));
       return positions.length;

@@ -2,10 +2,12 @@
 // and pages are read from it while it still arrives, in every order Browse offers, counted; a listing past the
 // listing size limit is kept whole; a new search stops and drops the last; "download all" follows the listing.
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '../../../src-shared/api/schemas';
 import type { FilesQuery } from '../../../src-shared/contract/contract';
-import { RESULT_SORT_KEYS, type ResultRow, type ResultSort } from '../../../src-shared/search/result-page';
+import { RESULT_SORT_KEYS, type ResultPage, type ResultRow, type ResultSort } from '../../../src-shared/search/result-page';
 import { searchedRange } from '../../../src-shared/coverage/searched-range';
 import { coverageBins } from '../../../src-shared/coverage/timeline-bins';
 import { listingTotal } from '../../../src-shared/format/human-size';
@@ -288,6 +290,180 @@ describe('a search kept by the core', () => {
     }
     counted.mockRestore();
     expect((await search.whenSettled(searchId)).count).toBe(whole.length);
+  });
+});
+
+describe('an order’s index made on a thread of its own', () => {
+  const bySize = { key: 'filesize', direction: 'descending' } as const;
+  const byName = { key: 'filename', direction: 'ascending' } as const;
+  const listed = { key: 'listed', direction: 'ascending' } as const;
+  const positionsOf = (rows: readonly ResultRow[]): number[] => rows.map((row) => row.position);
+
+  /** A keeper over a results file of its own, and that file. */
+  async function keeperInFile(source: ListingSource): Promise<{ search: SearchKeeper; file: string }> {
+    const file = path.join(await temporaryFolder(), 'search-results.sqlite');
+    const search = new SearchKeeper(ResultDatabase.open(file), source);
+    keepers.push(search);
+    return { search, file };
+  }
+
+  /**
+   * The file's write lock, taken by another connection: an index asked for meanwhile is not made until it is let go
+   * (the thread waits for it), and a write the core made meanwhile would fail at once.
+   */
+  function holdWrites(file: string): () => void {
+    const holder = new Database(file);
+    holder.exec('BEGIN IMMEDIATE');
+    return () => {
+      holder.exec('COMMIT');
+      holder.close();
+    };
+  }
+
+  /** Whether a promise has settled, as a flag read at any time. */
+  function settledFlag(promise: Promise<unknown>): { settled: boolean } {
+    const flag = { settled: false };
+    void promise.then(
+      () => (flag.settled = true),
+      () => (flag.settled = true),
+    );
+    return flag;
+  }
+
+  it('answers pages in the listing’s order while it is made, then the new order’s first page', async () => {
+    const whole = await wholeListing(months);
+    const { search, file } = await keeperInFile(new MlsoClient({ baseUrl: emulator().url }));
+    const { searchId } = search.start(months);
+    await search.whenSettled(searchId);
+    const release = holdWrites(file);
+    const sorted = search.pageWhenSorted({ searchId, offset: 0, limit: 50, sort: bySize });
+    const sortedFlag = settledFlag(sorted);
+    for (const offset of [0, 5000, whole.length - 50]) {
+      const page = await search.pageWhenSorted({ searchId, offset, limit: 50, sort: listed });
+      expect(positionsOf(page.rows)).toEqual(Array.from({ length: 50 }, (_unused, index) => offset + index));
+    }
+    expect(sortedFlag.settled).toBe(false);
+    release();
+    expect(positionsOf((await sorted).rows)).toEqual(expectedOrder(whole, bySize).slice(0, 50));
+    expect(positionsOf(everyRow(search, searchId, bySize, 499))).toEqual(expectedOrder(whole, bySize));
+    const runs = await search.positionsWhenSorted({ searchId, sort: byName, first: 0, last: 9 });
+    expect(runs.flatMap((run) => Array.from({ length: run.last - run.first + 1 }, (_unused, at) => run.first + at))).toEqual(
+      expectedOrder(whole, byName)
+        .slice(0, 10)
+        .sort((a, b) => a - b),
+    );
+  });
+
+  it('keeps the rows that arrive while it is made once it is, counting and showing none of a batch until all are in', async () => {
+    const whole = await wholeListing(months);
+    const fed = steppedListing(whole, 3);
+    const byNameDescending = { key: 'filename', direction: 'descending' } as const;
+    let file = '';
+    let handedOver = 0;
+    let release = (): void => {};
+    let sorting: Promise<ResultPage> | undefined;
+    const counted: ListingSource = {
+      streamFiles: (request, onEntries, options) =>
+        fed.source.streamFiles(
+          request,
+          (entries) => {
+            handedOver += 1;
+            const kept = onEntries(entries);
+            // The batch's first rows are in (a transaction's worth) when the index is asked for: the rest wait for it.
+            if (handedOver === 2) {
+              release = holdWrites(file);
+              sorting = search.pageWhenSorted({ searchId, offset: 0, limit: 20, sort: bySize });
+            }
+            return kept;
+          },
+          options,
+        ),
+    };
+    const made = await keeperInFile(counted);
+    const search = made.search;
+    file = made.file;
+    const { searchId } = search.start(months);
+    await fed.release();
+    await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
+    const firstPart = search.progress(searchId).count;
+    await search.pageWhenSorted({ searchId, offset: 0, limit: 1, sort: byName });
+    await fed.release();
+    await waitFor(() => handedOver === 2, 'the second part handed over');
+    expect(search.progress(searchId).count).toBe(firstPart);
+    const meanwhile = search.page({ searchId, offset: 0, limit: 100, sort: byNameDescending });
+    expect(meanwhile.count).toBe(firstPart);
+    expect(positionsOf(meanwhile.rows)).toEqual(expectedOrder(whole.slice(0, firstPart), byNameDescending).slice(0, 100));
+    expect(settledFlag(sorting!).settled).toBe(false);
+    release();
+    await fed.release();
+    const first = await sorting!;
+    expect(positionsOf(first.rows)).toEqual(expectedOrder(whole.slice(0, first.count), bySize).slice(0, 20));
+    expect(await search.whenSettled(searchId)).toMatchObject({ count: whole.length, complete: true, failure: null });
+    for (const sort of [bySize, byNameDescending, listed]) expect(positionsOf(everyRow(search, searchId, sort, 499))).toEqual(expectedOrder(whole, sort));
+  });
+
+  it.each([
+    { when: 'before the thread starts on it', turns: 0 },
+    { when: 'while the thread makes it', turns: 1 },
+  ])('lets a new search replace the last $when, leaving only the new one’s rows', async ({ turns }) => {
+    const { search, file } = await keeperInFile(new MlsoClient({ baseUrl: emulator().url }));
+    const first = search.start(months).searchId;
+    await search.whenSettled(first);
+    const release = holdWrites(file);
+    const sorting = search.pageWhenSorted({ searchId: first, offset: 0, limit: 10, sort: bySize });
+    for (let turn = 0; turn < turns; turn++) await setImmediate();
+    const second = search.start(oneDay).searchId;
+    release();
+    await expect(sorting).rejects.toThrow('Those search results were replaced by a newer search: search again.');
+    const whole = await wholeListing(oneDay);
+    expect(await search.whenSettled(second)).toMatchObject({ count: whole.length, complete: true, failure: null });
+    const page = await search.pageWhenSorted({ searchId: second, offset: 0, limit: whole.length, sort: bySize });
+    expect(positionsOf(page.rows)).toEqual(expectedOrder(whole, bySize));
+    const reader = new Database(file, { readonly: true });
+    try {
+      expect(reader.prepare('SELECT name FROM sqlite_master ORDER BY name').pluck().all()).toEqual(['results_2', 'results_2_filesize']);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('answers the rows listed before a search was stopped while it is made', async () => {
+    const whole = await wholeListing(oneDay);
+    emulator().setOptions({ endlessListing: 'silent' });
+    const { search, file } = await keeperInFile(new MlsoClient({ baseUrl: emulator().url, timeoutMs: 60_000 }));
+    const { searchId } = search.start(oneDay);
+    await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
+    const release = holdWrites(file);
+    const sorting = search.pageWhenSorted({ searchId, offset: 0, limit: 100, sort: bySize });
+    expect(search.cancel(searchId)).toBe(true);
+    expect(await search.whenSettled(searchId)).toMatchObject({ complete: false, failure: { kind: 'cancelled' } });
+    release();
+    const page = await sorting;
+    expect(positionsOf(page.rows)).toEqual(expectedOrder(whole.slice(0, page.count), bySize).slice(0, 100));
+    await waitFor(() => emulator().stats().activeListings === 0, 'the listing’s connection to close');
+  });
+
+  it('answers a page request with why the thread could not make it, and makes it when asked again', async () => {
+    const whole = await wholeListing(oneDay);
+    const { search, file } = await keeperInFile(new MlsoClient({ baseUrl: emulator().url }));
+    const { searchId } = search.start(oneDay);
+    await search.whenSettled(searchId);
+    // A table by the index's name stands in its way.
+    const other = new Database(file);
+    try {
+      other.exec('CREATE TABLE results_1_filesize (x)');
+      await expect(search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: bySize })).rejects.toThrow(
+        /^The search results could not be sorted by filesize \(.*already.*results_1_filesize.*\): sort again, or search again\.$/,
+      );
+      other.exec('DROP TABLE results_1_filesize');
+    } finally {
+      other.close();
+    }
+    // Another order meanwhile (the thread then sees the file as it is now), then the one that failed again.
+    const byNamePage = await search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: byName });
+    expect(positionsOf(byNamePage.rows)).toEqual(expectedOrder(whole, byName).slice(0, 10));
+    const page = await search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: bySize });
+    expect(positionsOf(page.rows)).toEqual(expectedOrder(whole, bySize).slice(0, 10));
   });
 });
 
