@@ -9,19 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { startWebApp } from '../../src-main/web/web-app';
 import type { ContractHandlers } from '../../src-shared/contract/contract';
-import type { ResultSortKey } from '../../src-shared/search/result-page';
+import { RESULT_SORT_KEYS } from '../../src-shared/search/result-page';
 import { startEmulator, stopEmulator } from './emulator-process';
 import { projectPaths } from './project-paths';
 
 const QUERY = { instrument: 'kcor', product: 'pb', filters: { 'start-date': '2024-09-24', 'end-date': '2025-03-25' } } as const;
 const EMULATOR_ARGS = ['--cadence', '2', '--days', '181', '--image-size', '8'];
-const SORTED_KEYS: readonly ResultSortKey[] = ['date-obs', 'filename', 'filesize', 'wave-region', 'obs-plan'];
+const SORTED_KEYS = RESULT_SORT_KEYS.filter((key) => key !== 'listed');
 /** How often the window asks for the count while the listing arrives (its pages in view are read again as it grows). */
 const POLL_MS = 100;
 /** How often the stall probe's timer fires, ms. */
 const SAMPLE_MS = 5;
 
-export interface StallPhase {
+interface StallPhase {
   /** The longest the event loop was held up, and how many times it was for over 50 ms. */
   maxStallMs: number;
   stallsOver50Ms: number;
