@@ -1,25 +1,17 @@
 // A FITS file read from disk piece by piece: band after band of an image through one reused buffer (so a quick look
 // of a large image leaves no trail of buffers behind it), with the same pixels as the file read whole.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFitsFile } from '../../src-main/cli/commands/fits-file-on-disk';
 import { readFits } from '../../src-science/fits/fits-file';
 import { imageReader } from '../../src-science/fits/fits-image';
 import { streamedQuicklook } from '../../src-science/fits/streamed-quicklook';
-import { temporaryFolder } from '../helpers/fixtures';
 import { imageHdu } from '../science/fits/fits-writer';
-
-async function fileOf(bytes: Uint8Array): Promise<string> {
-  const file = path.join(await temporaryFolder(), 'image.fits');
-  await writeFile(file, bytes);
-  return file;
-}
+import { fitsFileOf } from './fits-test-input';
 
 describe('a FITS file on disk', () => {
   it('reads passing pieces into one buffer it reuses, and gives every other read its own', async () => {
     const bytes = imageHdu({ bitpix: 16, axes: [30, 20], stored: Array.from({ length: 600 }, (_, i) => i - 300) });
-    const opened = openFitsFile(await fileOf(bytes));
+    const opened = openFitsFile(await fitsFileOf(bytes));
     try {
       const first = opened.file.read(2880, 100, 'passing');
       const second = opened.file.read(2980, 60, 'passing');
@@ -39,7 +31,7 @@ describe('a FITS file on disk', () => {
     const stored = Array.from({ length: 37 * 29 }, (_, i) => ((i * 7919) % 1000) - 500);
     const bytes = imageHdu({ bitpix: 32, axes: [37, 29], stored });
     const choice = { percents: [1, 99.5] as const, stretch: 'linear' as const, maxSize: 16 };
-    const opened = openFitsFile(await fileOf(bytes));
+    const opened = openFitsFile(await fitsFileOf(bytes));
     try {
       const fromDisk = streamedQuicklook(imageReader(opened.file, 0), choice, 37 * 3);
       const inMemory = streamedQuicklook(imageReader(readFits(bytes, 'image.fits'), 0), choice);

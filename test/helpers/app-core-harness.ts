@@ -8,6 +8,7 @@ import type { SystemProxyResolver } from '../../src-main/core/network/system-pro
 import { startDemoServer } from '../../src-main/emulator/demo-server';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { temporaryFolder } from './fixtures';
+import { memorySettings, memoryVault } from './memory-ports';
 
 export interface CoreHarness {
   core: AppCore;
@@ -24,26 +25,10 @@ export async function coreHarness(
   options: { shell?: boolean; settings?: Partial<Settings>; vaultValue?: string | null; stateFolder?: string; systemProxy?: SystemProxyResolver } = {},
 ): Promise<CoreHarness> {
   const downloadFolder = await temporaryFolder();
-  const settings = {
-    saved: { ...defaultSettings(downloadFolder), baseUrl: emulator.url, ...options.settings },
-    read() {
-      return this.saved;
-    },
-    write(next: Settings) {
-      this.saved = next;
-    },
-  };
+  const settings = memorySettings({ ...defaultSettings(downloadFolder), baseUrl: emulator.url, ...options.settings });
   const events: CoreHarness['events'] = [];
   const shellCalls: string[] = [];
-  const vault = {
-    value: options.vaultValue ?? null,
-    async load() {
-      return this.value;
-    },
-    async save(serialized: string | null) {
-      this.value = serialized;
-    },
-  };
+  const vault = memoryVault(options.vaultValue ?? null);
   const shell: PlatformShell = {
     chooseFolder: async () => {
       shellCalls.push('chooseFolder');

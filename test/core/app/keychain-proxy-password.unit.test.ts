@@ -6,30 +6,20 @@ import type { Settings } from '../../../src-shared/settings/settings-types';
 import { defaultSettings } from '../../../src-shared/settings/default-settings';
 import type { SecretVault, SettingsPersistence } from '../../../src-main/core/app/app-ports';
 import { keepProxyPasswordIn } from '../../../src-main/core/app/keychain-proxy-password';
+import { memorySettings, memoryVault } from '../../helpers/memory-ports';
 
 const PROXY = 'http://lab:Pr0xy%21S3cret@proxy.example.org:3128';
 
 function memoryStore(proxy: string): SettingsPersistence & { saved: Settings } {
-  return {
-    saved: { ...defaultSettings('/tmp/downloads'), proxy },
-    read() {
-      return this.saved;
-    },
-    write(next) {
-      this.saved = next;
-    },
-  };
+  return memorySettings({ ...defaultSettings('/tmp/downloads'), proxy });
 }
 
-function memoryVault(value: string | null = null, failing = false): SecretVault & { value: string | null } {
+/** A vault whose keychain refuses every secret. */
+function lockedVault(): SecretVault {
   return {
-    value,
-    async load() {
-      return this.value;
-    },
-    async save(secret) {
-      if (failing) throw new Error('the keychain is locked');
-      this.value = secret;
+    ...memoryVault(),
+    save: async () => {
+      throw new Error('the keychain is locked');
     },
   };
 }
@@ -75,7 +65,7 @@ describe('the proxy password kept in the keychain', () => {
   it('saves the preferences and keeps the password for the run when the vault cannot take it, saying so once', async () => {
     const store = memoryStore('');
     const warnings: string[] = [];
-    const kept = await keepProxyPasswordIn(memoryVault(null, true), store, (message) => warnings.push(message));
+    const kept = await keepProxyPasswordIn(lockedVault(), store, (message) => warnings.push(message));
     kept.write({ ...kept.read(), proxy: PROXY });
     await kept.saved();
     expect(store.saved.proxy).toBe('http://lab@proxy.example.org:3128');
