@@ -11,8 +11,8 @@ type SearchChannels = 'search:start' | 'search:page' | 'search:positions' | 'sea
 export function searchHandlers(searches: SearchKeeper, engine: DownloadEngine, ledger: DownloadLedger): Pick<ContractHandlers, SearchChannels> {
   return {
     'search:start': (query) => searches.firstRows(searches.start(query).searchId),
-    'search:page': (request) => searches.pageWhenSorted(request),
-    'search:positions': (request) => searches.positionsWhenSorted(request),
+    'search:page': (request) => searches.page(request),
+    'search:positions': (request) => searches.positions(request),
     'search:timeline': ({ searchId }) => searches.timeline(searchId),
     'search:downloaded': async ({ searchId }) => {
       // The player's frames, found a chunk of names at a time with the window's own rule (downloaded-frames.ts).

@@ -179,7 +179,7 @@ export class ResultTable {
       return sort.direction === 'ascending'
         ? this.range(offset, offset + take - 1, 'ASC')
         : this.range(this.rows - offset - take, this.rows - offset - 1, 'DESC');
-    this.ensureIndex(column);
+    this.checkSorted(column);
     const fromEnd = offset > this.rows / 2;
     const descending = (sort.direction === 'descending') !== fromEnd;
     const direction = descending ? 'DESC' : 'ASC';
@@ -210,7 +210,7 @@ export class ResultTable {
       const start = ascending ? first : this.rows - 1 - first;
       return Array.from({ length: take }, (_unused, index) => (ascending ? start + index : start - index));
     }
-    this.ensureIndex(column);
+    this.checkSorted(column);
     const direction = ascending ? 'ASC' : 'DESC';
     return this.db
       .prepare<[number, number, number], number>(
@@ -300,12 +300,9 @@ export class ResultTable {
     return made;
   }
 
-  /** An order's index made here and now, for a caller that did not wait for `sorted`. */
-  private ensureIndex(column: string): void {
-    if (this.indexed.has(column)) return;
-    if (!this.database.writable) throw new Error('The search results are being sorted: ask again once they are.');
-    this.db.exec(this.indexSql(column));
-    this.indexed.add(column);
+  /** Pages in an order are read through its index, which `sorted` makes: a read before it is a mistake of the caller's. */
+  private checkSorted(column: string): void {
+    if (!this.indexed.has(column)) throw new Error(`The search results were read by ${column} before they were sorted by it.`);
   }
 
   /**

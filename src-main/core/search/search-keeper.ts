@@ -153,13 +153,9 @@ export class SearchKeeper {
     return search.progress();
   }
 
-  /** `page`, once its order can be read: the first page by a column waits for its index, holding up nothing else. */
-  async pageWhenSorted(request: ResultPageRequest): Promise<ResultPage> {
+  /** A page in an order: the first page by a column waits for its index (ResultTable.sorted), holding up nothing else. */
+  async page(request: ResultPageRequest): Promise<ResultPage> {
     await this.search(request.searchId).table.sorted(request.sort);
-    return this.page(request);
-  }
-
-  page(request: ResultPageRequest): ResultPage {
     const search = this.search(request.searchId);
     const limit = Math.min(request.limit, RESULT_PAGE_MAX_ROWS);
     // The count is read before the rows: a page never holds rows past the count it reports.
@@ -167,19 +163,15 @@ export class SearchKeeper {
     return { ...progress, offset: request.offset, rows: search.table.page(request.offset, Math.min(limit, progress.count - request.offset), request.sort) };
   }
 
-  /** `positions`, once their order can be read (see pageWhenSorted). */
-  async positionsWhenSorted(request: ResultPositionsRequest): Promise<PositionRun[]> {
-    await this.search(request.searchId).table.sorted(request.sort);
-    return this.positions(request);
-  }
-
   /**
    * The listing positions of the rows `first` to `last` in `sort`'s order, as runs in listing order: a shift-click
    * range over rows the window has not read. The contract caps the range (RESULT_POSITIONS_MAX_ROWS), so the answer
-   * stays small whatever the order.
+   * stays small whatever the order. Waits for the order's index as `page` does.
    */
-  positions(request: ResultPositionsRequest): PositionRun[] {
-    return runsOf(this.search(request.searchId).table.positionsIn(request.sort, request.first, request.last));
+  async positions(request: ResultPositionsRequest): Promise<PositionRun[]> {
+    const { table } = this.search(request.searchId);
+    await table.sorted(request.sort);
+    return runsOf(table.positionsIn(request.sort, request.first, request.last));
   }
 
   /**

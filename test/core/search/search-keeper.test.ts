@@ -46,10 +46,10 @@ async function wholeListing(query: FilesQuery): Promise<FileEntry[]> {
 }
 
 /** Every row, read page after page in `sort`'s order. */
-function everyRow(search: SearchKeeper, searchId: string, sort: ResultSort, pageSize: number): ResultRow[] {
+async function everyRow(search: SearchKeeper, searchId: string, sort: ResultSort, pageSize: number): Promise<ResultRow[]> {
   const rows: ResultRow[] = [];
   for (let offset = 0; ; offset += pageSize) {
-    const page = search.page({ searchId, offset, limit: pageSize, sort });
+    const page = await search.page({ searchId, offset, limit: pageSize, sort });
     for (const row of page.rows) rows.push(row);
     if (offset + pageSize >= page.count) return rows;
   }
@@ -88,7 +88,7 @@ describe('a search kept by the core', () => {
     const search = await keeper({ timeoutMs: 60_000 });
     const { searchId } = search.start(oneDay);
     await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
-    const page = search.page({ searchId, offset: 0, limit: 50, sort: { key: 'listed', direction: 'ascending' } });
+    const page = await search.page({ searchId, offset: 0, limit: 50, sort: { key: 'listed', direction: 'ascending' } });
     expect(page.complete).toBe(false);
     expect(page.rows.map((row) => row.entry)).toEqual(whole.slice(0, page.rows.length));
     expect(page.rows.length).toBe(Math.min(50, page.count));
@@ -96,7 +96,7 @@ describe('a search kept by the core', () => {
     const ended = await search.whenSettled(searchId);
     expect(ended).toMatchObject({ complete: false, failure: { kind: 'cancelled' } });
     // What was listed stays readable.
-    expect(search.page({ searchId, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } }).rows).toHaveLength(5);
+    expect((await search.page({ searchId, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } })).rows).toHaveLength(5);
     await waitFor(() => emulator().stats().activeListings === 0, 'the listing’s connection to close');
   });
 
@@ -105,7 +105,7 @@ describe('a search kept by the core', () => {
     const search = await keeper();
     const { searchId } = search.start(oneDay);
     expect(await search.whenSettled(searchId)).toMatchObject({ searchId, count: whole.length, complete: true, failure: null });
-    const rows = everyRow(search, searchId, { key: 'listed', direction: 'ascending' }, 97);
+    const rows = await everyRow(search, searchId, { key: 'listed', direction: 'ascending' }, 97);
     expect(rows.map((row) => row.position)).toEqual(whole.map((_entry, position) => position));
     expect(rows.map((row) => row.entry)).toEqual(whole);
   });
@@ -119,7 +119,7 @@ describe('a search kept by the core', () => {
       const search = await keeper();
       const { searchId } = search.start(ucompDays);
       await search.whenSettled(searchId);
-      const positions = everyRow(search, searchId, sort, 13).map((row) => row.position);
+      const positions = (await everyRow(search, searchId, sort, 13)).map((row) => row.position);
       expect(positions).toEqual(expectedOrder(whole, sort));
     },
   );
@@ -130,7 +130,7 @@ describe('a search kept by the core', () => {
     const search = await keeper({ maxListingBytes: LOW_LIMIT });
     const { searchId } = search.start(months);
     expect(await search.whenSettled(searchId)).toMatchObject({ searchId, count: whole.length, complete: true, failure: null });
-    const last = search.page({ searchId, offset: whole.length - 3, limit: 10, sort: { key: 'listed', direction: 'ascending' } });
+    const last = await search.page({ searchId, offset: whole.length - 3, limit: 10, sort: { key: 'listed', direction: 'ascending' } });
     expect(last.rows.map((row) => row.entry)).toEqual(whole.slice(-3));
   });
 
@@ -141,7 +141,7 @@ describe('a search kept by the core', () => {
     await waitFor(() => search.progress(first).count > 0, 'the first search’s rows');
     emulator().setOptions({ endlessListing: 'off' });
     const second = search.start({ ...oneDay, filters: { ...oneDay.filters, every: '1hour' } }).searchId;
-    expect(() => search.page({ searchId: first, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } })).toThrow(
+    await expect(search.page({ searchId: first, offset: 0, limit: 5, sort: { key: 'listed', direction: 'ascending' } })).rejects.toThrow(
       'Those search results were replaced by a newer search: search again.',
     );
     const settled = await search.whenSettled(second);
@@ -222,15 +222,17 @@ describe('a search kept by the core', () => {
       [3, 40],
       [0, whole.length - 1],
     ] as const) {
-      const runs = search.positions({ searchId, sort, first, last });
+      const runs = await search.positions({ searchId, sort, first, last });
       // Runs in listing order, apart (two that touch would be one), covering exactly the rows asked for.
       for (let at = 1; at < runs.length; at++) expect(runs[at]!.first).toBeGreaterThan(runs[at - 1]!.last + 1);
       const covered = runs.flatMap((run) => Array.from({ length: run.last - run.first + 1 }, (_unused, index) => run.first + index));
       expect(covered).toEqual(order.slice(first, last + 1).sort((a, b) => a - b));
     }
     // Every row is one run, whatever the order.
-    expect(search.positions({ searchId, sort, first: 0, last: whole.length - 1 })).toEqual([{ first: 0, last: whole.length - 1 }]);
-    expect(() => search.positions({ searchId, sort, first: 0, last: whole.length })).toThrow(`Rows 0 to ${whole.length} are not in those search results`);
+    expect(await search.positions({ searchId, sort, first: 0, last: whole.length - 1 })).toEqual([{ first: 0, last: whole.length - 1 }]);
+    await expect(search.positions({ searchId, sort, first: 0, last: whole.length })).rejects.toThrow(
+      `Rows 0 to ${whole.length} are not in those search results`,
+    );
   });
 
   it.each([
@@ -336,17 +338,17 @@ describe('an order’s index made on a thread of its own', () => {
     const { searchId } = search.start(months);
     await search.whenSettled(searchId);
     const release = holdWrites(file);
-    const sorted = search.pageWhenSorted({ searchId, offset: 0, limit: 50, sort: bySize });
+    const sorted = search.page({ searchId, offset: 0, limit: 50, sort: bySize });
     const sortedFlag = settledFlag(sorted);
     for (const offset of [0, 5000, whole.length - 50]) {
-      const page = await search.pageWhenSorted({ searchId, offset, limit: 50, sort: listed });
+      const page = await search.page({ searchId, offset, limit: 50, sort: listed });
       expect(positionsOf(page.rows)).toEqual(Array.from({ length: 50 }, (_unused, index) => offset + index));
     }
     expect(sortedFlag.settled).toBe(false);
     release();
     expect(positionsOf((await sorted).rows)).toEqual(expectedOrder(whole, bySize).slice(0, 50));
-    expect(positionsOf(everyRow(search, searchId, bySize, 499))).toEqual(expectedOrder(whole, bySize));
-    const runs = await search.positionsWhenSorted({ searchId, sort: byName, first: 0, last: 9 });
+    expect(positionsOf(await everyRow(search, searchId, bySize, 499))).toEqual(expectedOrder(whole, bySize));
+    const runs = await search.positions({ searchId, sort: byName, first: 0, last: 9 });
     expect(runs.flatMap((run) => Array.from({ length: run.last - run.first + 1 }, (_unused, at) => run.first + at))).toEqual(
       expectedOrder(whole, byName)
         .slice(0, 10)
@@ -372,7 +374,7 @@ describe('an order’s index made on a thread of its own', () => {
             // The batch's first rows are in (a transaction's worth) when the index is asked for: the rest wait for it.
             if (handedOver === 2) {
               release = holdWrites(file);
-              sorting = search.pageWhenSorted({ searchId, offset: 0, limit: 20, sort: bySize });
+              sorting = search.page({ searchId, offset: 0, limit: 20, sort: bySize });
             }
             return kept;
           },
@@ -386,11 +388,11 @@ describe('an order’s index made on a thread of its own', () => {
     await fed.release();
     await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
     const firstPart = search.progress(searchId).count;
-    await search.pageWhenSorted({ searchId, offset: 0, limit: 1, sort: byName });
+    await search.page({ searchId, offset: 0, limit: 1, sort: byName });
     await fed.release();
     await waitFor(() => handedOver === 2, 'the second part handed over');
     expect(search.progress(searchId).count).toBe(firstPart);
-    const meanwhile = search.page({ searchId, offset: 0, limit: 100, sort: byNameDescending });
+    const meanwhile = await search.page({ searchId, offset: 0, limit: 100, sort: byNameDescending });
     expect(meanwhile.count).toBe(firstPart);
     expect(positionsOf(meanwhile.rows)).toEqual(expectedOrder(whole.slice(0, firstPart), byNameDescending).slice(0, 100));
     expect(settledFlag(sorting!).settled).toBe(false);
@@ -399,7 +401,7 @@ describe('an order’s index made on a thread of its own', () => {
     const first = await sorting!;
     expect(positionsOf(first.rows)).toEqual(expectedOrder(whole.slice(0, first.count), bySize).slice(0, 20));
     expect(await search.whenSettled(searchId)).toMatchObject({ count: whole.length, complete: true, failure: null });
-    for (const sort of [bySize, byNameDescending, listed]) expect(positionsOf(everyRow(search, searchId, sort, 499))).toEqual(expectedOrder(whole, sort));
+    for (const sort of [bySize, byNameDescending, listed]) expect(positionsOf(await everyRow(search, searchId, sort, 499))).toEqual(expectedOrder(whole, sort));
   });
 
   it.each([
@@ -410,14 +412,14 @@ describe('an order’s index made on a thread of its own', () => {
     const first = search.start(months).searchId;
     await search.whenSettled(first);
     const release = holdWrites(file);
-    const sorting = search.pageWhenSorted({ searchId: first, offset: 0, limit: 10, sort: bySize });
+    const sorting = search.page({ searchId: first, offset: 0, limit: 10, sort: bySize });
     for (let turn = 0; turn < turns; turn++) await setImmediate();
     const second = search.start(oneDay).searchId;
     release();
     await expect(sorting).rejects.toThrow('Those search results were replaced by a newer search: search again.');
     const whole = await wholeListing(oneDay);
     expect(await search.whenSettled(second)).toMatchObject({ count: whole.length, complete: true, failure: null });
-    const page = await search.pageWhenSorted({ searchId: second, offset: 0, limit: whole.length, sort: bySize });
+    const page = await search.page({ searchId: second, offset: 0, limit: whole.length, sort: bySize });
     expect(positionsOf(page.rows)).toEqual(expectedOrder(whole, bySize));
     const reader = new Database(file, { readonly: true });
     try {
@@ -434,7 +436,7 @@ describe('an order’s index made on a thread of its own', () => {
     const { searchId } = search.start(oneDay);
     await waitFor(() => search.progress(searchId).count > 0, 'the first rows');
     const release = holdWrites(file);
-    const sorting = search.pageWhenSorted({ searchId, offset: 0, limit: 100, sort: bySize });
+    const sorting = search.page({ searchId, offset: 0, limit: 100, sort: bySize });
     expect(search.cancel(searchId)).toBe(true);
     expect(await search.whenSettled(searchId)).toMatchObject({ complete: false, failure: { kind: 'cancelled' } });
     release();
@@ -452,7 +454,7 @@ describe('an order’s index made on a thread of its own', () => {
     const other = new Database(file);
     try {
       other.exec('CREATE TABLE results_1_filesize (x)');
-      await expect(search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: bySize })).rejects.toThrow(
+      await expect(search.page({ searchId, offset: 0, limit: 10, sort: bySize })).rejects.toThrow(
         /^The search results could not be sorted by filesize \(.*already.*results_1_filesize.*\): sort again, or search again\.$/,
       );
       other.exec('DROP TABLE results_1_filesize');
@@ -460,9 +462,9 @@ describe('an order’s index made on a thread of its own', () => {
       other.close();
     }
     // Another order meanwhile (the thread then sees the file as it is now), then the one that failed again.
-    const byNamePage = await search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: byName });
+    const byNamePage = await search.page({ searchId, offset: 0, limit: 10, sort: byName });
     expect(positionsOf(byNamePage.rows)).toEqual(expectedOrder(whole, byName).slice(0, 10));
-    const page = await search.pageWhenSorted({ searchId, offset: 0, limit: 10, sort: bySize });
+    const page = await search.page({ searchId, offset: 0, limit: 10, sort: bySize });
     expect(positionsOf(page.rows)).toEqual(expectedOrder(whole, bySize).slice(0, 10));
   });
 });
